@@ -1,0 +1,79 @@
+/**
+ * Benchmark of the incremental state commitment (src/chain/state-hash.ts).
+ *
+ *   bun scripts/bench/state-hash.ts [leaves]
+ *
+ * Builds a StateHash over `leaves` keys (default 100,000) with ~160-byte values, then measures
+ * set() replacing existing values (the common per-block case: subtract old vector, add new one),
+ * set() inserting new keys, delete(), and root(). The headline line is the replace rate.
+ */
+import { StateHash } from '../../src/chain/state-hash.ts';
+
+const LEAVES = Number(process.argv[2] ?? 100_000);
+const VALUE_BYTES = 160;
+const VALUES = 1024;
+const RUN_MS = 1500;
+
+// Distinct pseudo-random values, generated up front so the timed loops only hash.
+const values: Uint8Array[] = [];
+let seed = 0x9e3779b9;
+for (let v = 0; v < VALUES; v++) {
+  const b = new Uint8Array(VALUE_BYTES);
+  for (let i = 0; i < VALUE_BYTES; i++) {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    b[i] = seed >>> 24;
+  }
+  values.push(b);
+}
+const keys: string[] = [];
+for (let i = 0; i < LEAVES; i++) keys.push(`acct/0x${(i * 2654435761 >>> 0).toString(16).padStart(8, '0')}/pos/${i}`);
+const valueFor = (k: number, round: number): Uint8Array => values[(k + round) % VALUES]!;
+
+/** Runs `op(i)` for ~RUN_MS ms in batches; returns ops/s. */
+function rate(op: (i: number) => void): number {
+  let n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < RUN_MS) {
+    for (let b = 0; b < 256; b++) op(n++);
+    t = performance.now();
+  }
+  return n / ((t - t0) / 1000);
+}
+const fmt = (r: number): string => (r >= 10_000 ? `${Math.round(r / 1000)}k` : `${Math.round(r)}`);
+
+const h = new StateHash();
+const tBuild = performance.now();
+for (let k = 0; k < LEAVES; k++) h.set(keys[k]!, valueFor(k, 0));
+const buildMs = performance.now() - tBuild;
+h.root();
+
+// Warm-up so the JIT has compiled the hot paths before timing.
+for (let i = 0; i < 5000; i++) h.set(keys[i % LEAVES]!, valueFor(i % LEAVES, 1 + Math.floor(i / LEAVES)));
+
+let round = 2;
+const replace = rate((i) => {
+  const k = i % LEAVES;
+  if (k === 0) round++;
+  h.set(keys[k]!, valueFor(k, round)); // always a different value than the key currently holds
+});
+
+const extra = new StateHash();
+const insert = rate((i) => extra.set(`new/${i}`, valueFor(i, 0)));
+let deleted = 0;
+const del = rate((i) => {
+  extra.delete(`new/${i}`);
+  deleted++;
+});
+
+let flip = 0;
+const rootRate = rate(() => {
+  h.set(keys[0]!, valueFor(0, ++flip)); // dirty the cached root so every call recomputes it
+  h.root();
+});
+
+console.log(`state-hash: ${fmt(replace)} leaf updates/s (set() replacing a value, ${LEAVES} leaves, ${VALUE_BYTES}-byte values)`);
+console.log(`  insert (set of a new key): ${fmt(insert)}/s`);
+console.log(`  delete:                    ${fmt(del)}/s${deleted > extra.leafCount ? '' : ''}`);
+console.log(`  root() after a change:     ${fmt(rootRate)}/s (includes one replace)`);
+console.log(`  initial build of ${LEAVES} leaves: ${(buildMs / 1000).toFixed(2)} s`);

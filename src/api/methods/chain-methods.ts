@@ -1,0 +1,133 @@
+// Read methods over the live chain state and the block store (foundation set).
+import { Type } from '@sinclair/typebox'
+import { resolveMarketRef } from '../../chain/symbols.ts'
+import type { Market } from '../../chain/types.ts'
+import { normalizeAddress } from '../../lib/hex.ts'
+import { ACTION_KINDS } from '../../wire/actions.ts'
+import { RPC } from '../../wire/rpc-errors.ts'
+import { Address20, Hex32, U32, U53 } from '../../wire/schema-types.ts'
+import type { StoredBlockHeader } from '../../node/block-store.ts'
+import { envelopeView, eventView, symbolLookup } from '../../node/views.ts'
+import { accountView, openOrderView } from '../views/account-view.ts'
+import { marketDetail, marketListItem } from '../views/market-view.ts'
+import { ORDERBOOK_DEPTH_DEFAULT, ORDERBOOK_DEPTH_MAX, orderbookView } from '../views/orderbook-view.ts'
+import { method, MethodError, type QueryContext } from './registry.ts'
+
+const NoParams = Type.Object({}, { additionalProperties: false })
+const MarketRefParams = Type.Object({
+  market_id: Type.Optional(U32('the market; takes precedence over symbol')),
+  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'symbol or base-asset prefix, case-insensitive' })),
+}, { additionalProperties: false })
+
+function requireMarket(ctx: QueryContext, ref: { market_id?: number | undefined; symbol?: string | undefined }): Market {
+  if (ref.market_id === undefined && ref.symbol === undefined) throw new MethodError(RPC.invalidParams, 'params: give market_id or symbol', { field: 'params.symbol' })
+  const m = resolveMarketRef(ctx.node.state, ref)
+  if (m === undefined) throw new MethodError(RPC.invalidParams, `market ${ref.market_id ?? ref.symbol} not found`, { field: ref.market_id !== undefined ? 'params.market_id' : 'params.symbol', reason: 'MarketNotFound' })
+  return m
+}
+
+function address(raw: string): string {
+  const a = normalizeAddress(raw)
+  if (a === undefined) throw new MethodError(RPC.invalidParams, 'params.address: not a 20-byte hex address', { field: 'params.address' })
+  return a
+}
+
+export function blockHeaderView(h: StoredBlockHeader) {
+  return {
+    parent: h.parent, height: h.height, timestamp_ms: h.timestampMs, digest: h.digest,
+    envelope_count: h.envelopeCount, event_count: h.eventCount, state_root: h.stateRoot, envelopes: [] as unknown[],
+  }
+}
+
+export const chainMethods = [
+  method({
+    name: 'getHealth', description: 'Liveness of the node: {status: "ok", height}.', params: NoParams,
+    handler: (ctx) => ({ data: { status: 'ok', height: ctx.node.state.height } }),
+  }),
+  method({
+    name: 'getExchangeConfig', description: 'Exchange-wide parameters (spec §2.7 ExchangeConfig).', params: NoParams,
+    handler: (ctx) => {
+      const s = ctx.node.state
+      let active = 0
+      for (const m of s.markets.values()) if (m.lifecycle === 'Active') active++
+      return {
+        data: {
+          network: s.params.network, action_version: s.params.actionVersion, max_decimals: 6, max_tx_per_block: s.params.maxTxPerBlock,
+          settlement_paused: s.params.settlementPaused, global_rebate_ratio_bps: s.params.globalRebateRatioBps, market_count: active,
+          nonce_window: 64,
+        },
+      }
+    },
+  }),
+  method({
+    name: 'getActionsMeta', description: 'Every action kind with its auth channel, role and master_only.', params: NoParams,
+    handler: (ctx) => ({
+      data: {
+        action_version: ctx.node.state.params.actionVersion,
+        actions: ACTION_KINDS.map((k) => ({ name: k.name, auth: k.auth, role: k.role, master_only: k.masterOnly, description: k.description })),
+      },
+    }),
+  }),
+  method({
+    name: 'getMarkets', description: 'Every market that is not Delisted, by market_id.', params: NoParams,
+    handler: (ctx) => ({ data: [...ctx.node.state.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId).map(marketListItem) }),
+  }),
+  method({
+    name: 'getMarket', description: 'One market by market_id or symbol (prefix, case-insensitive).', params: MarketRefParams,
+    handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx, p)) }),
+  }),
+  method({
+    name: 'getMarketById', description: 'One market by market_id (may address a delisted market).',
+    params: Type.Object({ market_id: U32('the market') }, { additionalProperties: false }),
+    handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx, p)) }),
+  }),
+  method({
+    name: 'getOrderbook', description: 'Aggregated book levels of a market; depth per side (default 50, max 500).',
+    params: Type.Object({ ...MarketRefParams.properties, depth: Type.Optional(Type.Integer({ minimum: 0, description: 'levels per side; 0 = default; clamped to 500' })) }, { additionalProperties: false }),
+    handler: (ctx, p) => {
+      const m = requireMarket(ctx, p)
+      const depth = p.depth === undefined || p.depth === 0 ? ORDERBOOK_DEPTH_DEFAULT : Math.min(p.depth, ORDERBOOK_DEPTH_MAX)
+      return { data: orderbookView(m, ctx.node.state.books.get(m.marketId)!, depth, ctx.node.state.height) }
+    },
+  }),
+  method({
+    name: 'getAccount', description: 'Balance, nonce, roles, margin aggregates, positions and agents of an address.',
+    params: Type.Object({ address: Address20() }, { additionalProperties: false }),
+    handler: (ctx, p) => ({ data: accountView(ctx.node.state, address(p.address)) }),
+  }),
+  method({
+    name: 'getAccountOrders', description: 'Open orders of an address, optionally of one market, in order id order.',
+    params: Type.Object({ address: Address20(), ...MarketRefParams.properties }, { additionalProperties: false }),
+    handler: (ctx, p) => {
+      const state = ctx.node.state
+      const account = state.accounts.get(address(p.address))
+      const market = p.market_id === undefined && p.symbol === undefined ? undefined : requireMarket(ctx, p)
+      const orders = account === undefined ? [] : [...account.orders.values()].filter((o) => market === undefined || o.marketId === market.marketId)
+      return { data: orders.sort((a, b) => a.id - b.id).map((o) => openOrderView(state, o)) }
+    },
+  }),
+  method({
+    name: 'getTx', description: 'A transaction by tx_hash: its envelope with status, reason and events.',
+    params: Type.Object({ tx_hash: Hex32('the transaction hash') }, { additionalProperties: false }),
+    handler: (ctx, p) => {
+      const store = ctx.node.store
+      const env = store.envelopeByHash(p.tx_hash.toLowerCase())
+      if (env === undefined) return { data: null }
+      const symbolOf = symbolLookup(ctx.node.state)
+      const header = store.header(env.height)!
+      return { data: { ...envelopeView(env, symbolOf), timestamp_ms: header.timestampMs, events: store.eventsOfEnvelope(env.height, env.envelopeIdx).map((e) => eventView(e, symbolOf)) } }
+    },
+  }),
+  method({
+    name: 'getBlock', description: 'A block header with its envelopes, by height (or the tip without one).',
+    params: Type.Object({ height: Type.Optional(U53('block height; default the tip')) }, { additionalProperties: false }),
+    handler: (ctx, p) => {
+      const store = ctx.node.store
+      const height = p.height ?? ctx.node.state.height
+      const header = store.header(height)
+      if (header === undefined) throw new MethodError(RPC.invalidParams, `block ${height} not found (tip ${ctx.node.state.height})`, { field: 'params.height', reason: 'BlockNotFound' })
+      const symbolOf = symbolLookup(ctx.node.state)
+      return { data: { ...blockHeaderView(header), envelopes: store.envelopesOf(height).map((e) => envelopeView(e, symbolOf)) } }
+    },
+  }),
+]

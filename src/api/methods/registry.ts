@@ -1,0 +1,56 @@
+// The /query method table: one entry per JSON-RPC read method with its TypeBox params schema.
+import type { Static, TSchema } from '@sinclair/typebox'
+import type { ChainNode } from '../../node/chain-node.ts'
+import { compileValidator, type Validator } from '../../wire/validate.ts'
+
+export interface Page {
+  offset: number
+  limit: number
+  total: number | null
+  next_cursor: string | null
+  has_more: boolean
+}
+
+/** What a method returns: its data, the height of that data (default: the chain tip), a page. */
+export interface MethodResult {
+  readonly data: unknown
+  readonly height?: number
+  readonly page?: Page
+}
+
+/** A method-level error (-32602 for a bad parameter value the schema cannot see, etc.). */
+export class MethodError extends Error {
+  override readonly name = 'MethodError'
+  constructor(readonly code: number, message: string, readonly data?: Record<string, unknown>) {
+    super(message)
+  }
+}
+
+export interface QueryContext {
+  readonly node: ChainNode
+}
+
+export interface QueryMethod<P extends TSchema = TSchema> {
+  readonly name: string
+  readonly description: string
+  readonly params: P
+  readonly handler: (ctx: QueryContext, params: Static<P>) => MethodResult
+}
+
+export interface CompiledMethod extends QueryMethod {
+  readonly validator: Validator<TSchema>
+}
+
+/** Declares a method; the generic keeps handler params typed by the schema. */
+export function method<P extends TSchema>(m: QueryMethod<P>): QueryMethod {
+  return m as unknown as QueryMethod
+}
+
+export function compileMethods(methods: readonly QueryMethod[]): Map<string, CompiledMethod> {
+  const table = new Map<string, CompiledMethod>()
+  for (const m of methods) {
+    if (table.has(m.name)) throw new Error(`method ${m.name} declared twice`)
+    table.set(m.name, { ...m, validator: compileValidator(m.params) })
+  }
+  return table
+}

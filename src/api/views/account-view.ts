@@ -1,0 +1,86 @@
+// The getAccount aggregate (spec §4.6, §6.2) and open-order rows.
+import { agentsOf } from '../../chain/register-agent.ts'
+import { lowestUnusedNonce } from '../../chain/accounts.ts'
+import { markNotional, positionMargin, unrealizedPnl, valueAccount } from '../../chain/margin.ts'
+import { absBig } from '../../chain/math.ts'
+import { ROLE_NAMES, ROLES, SCALE_6, type ChainState, type Order, type Position } from '../../chain/types.ts'
+import { formatDecimal } from '../../lib/decimal.ts'
+import { formatPrice, formatSize } from './market-view.ts'
+
+const money = (v: bigint) => formatDecimal(v, 6)
+
+export function accountView(state: ChainState, address: string) {
+  const account = state.accounts.get(address)
+  const agent = state.agents.get(address)
+  const roleMask = account?.roleMask ?? 0
+  const positions: Record<string, ReturnType<typeof positionView>> = {}
+  if (account !== undefined) {
+    for (const pos of [...account.positions.values()].sort((a, b) => a.marketId - b.marketId)) {
+      if (pos.sizeLots !== 0) positions[String(pos.marketId)] = positionView(state, pos)
+    }
+  }
+  const v = account === undefined ? undefined : valueAccount(state, account)
+  return {
+    address,
+    exists: account !== undefined,
+    agent_of: agent?.master ?? null,
+    nonce: lowestUnusedNonce(state, address),
+    role_mask: roleMask,
+    roles: ROLE_NAMES.filter((r) => (roleMask & ROLES[r]) !== 0),
+    balance: money(account?.balance ?? 0n),
+    account_value: money(v?.accountValue ?? 0n),
+    total_margin_used: money(v?.totalMarginUsed ?? 0n),
+    total_notional: money(v?.totalNotional ?? 0n),
+    withdrawable: money(v?.withdrawable ?? 0n),
+    cross_cash_available: money(v?.crossCashAvailable ?? 0n),
+    cross_trading_available: money(v?.crossTradingAvailable ?? 0n),
+    open_orders: account?.orders.size ?? 0,
+    positions,
+    agents: account === undefined ? [] : agentsOf(state, address).map((a) => ({ address: a.agent, role: a.role, name: a.name })),
+    dms_deadline_ms: null,
+  }
+}
+
+function positionView(state: ChainState, pos: Position) {
+  const m = state.markets.get(pos.marketId)!
+  const size = Math.abs(pos.sizeLots)
+  // Entry VWAP in SCALE_6 per unit of size: |cost basis| / size.
+  const entryScaled = (absBig(pos.costBasis) * 10n ** BigInt(m.sizeDecimals)) / BigInt(size)
+  const upnl = unrealizedPnl(m, pos)
+  const margin = positionMargin(m, pos)
+  return {
+    market_id: pos.marketId,
+    symbol: m.symbol,
+    mark_price: formatPrice(m, m.markTicks),
+    size: formatDecimal(BigInt(pos.sizeLots), m.sizeDecimals),
+    entry_vwap: formatDecimal(entryScaled, 6),
+    margin_mode: 'Cross',
+    leverage: pos.leverage,
+    isolated_margin: '0',
+    margin_used: money(margin),
+    unrealized_pnl: money(upnl),
+    realized_pnl: money(pos.realizedPnl),
+    notional: money(markNotional(m, pos)),
+    // ROE: uPnL over the margin used, as a decimal fraction with 6 places.
+    roe: margin === 0n ? '0' : formatDecimal((upnl * SCALE_6) / margin, 6),
+  }
+}
+
+export function openOrderView(state: ChainState, o: Order) {
+  const m = state.markets.get(o.marketId)!
+  return {
+    order_id: o.id,
+    market_id: o.marketId,
+    symbol: m.symbol,
+    side: o.side,
+    price: formatPrice(m, o.priceTicks),
+    qty: formatSize(m, o.origLots),
+    remaining: formatSize(m, o.remainingLots),
+    filled: formatSize(m, o.origLots - o.remainingLots),
+    tif: o.tif,
+    reduce_only: o.reduceOnly,
+    client_order_id: o.clientOrderId ?? null,
+    margin_held: money(o.marginHeld),
+    placed_height: o.placedHeight,
+  }
+}

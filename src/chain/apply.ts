@@ -1,0 +1,125 @@
+// apply(state, block) -> results, events, state_root. The only entry into the state machine: the
+// producer calls it for new blocks and replay calls it for stored ones, so both reach the same root.
+import { assert } from '../lib/assert.ts'
+import { ACTION_KIND_BY_NAME, type ActivateMarketPayload, type CancelOrderPayload, type CreateMarketPayload, type PlaceOrderPayload, type RegisterAgentPayload } from '../wire/actions.ts'
+import { actorAuthorized, resolveActor, useNonce } from './accounts.ts'
+import { cancelOrder } from './cancel-order.ts'
+import type { ChainEvent } from './events.ts'
+import { updateMarks } from './marks.ts'
+import { activateMarket, createMarket } from './markets.ts'
+import { decodePlaceOrder, placeOrder } from './place-order.ts'
+import { reject, type Rejection, type RejectReason } from './reasons.ts'
+import { registerAgent } from './register-agent.ts'
+import { commitStateRoot } from './state-root.ts'
+import type { ChainState } from './types.ts'
+
+/** A signed action as the block carries it; the signer was recovered at admission. */
+export interface EnvelopeInput {
+  readonly signer: string
+  readonly nonce: number
+  /** The action object exactly as signed: one key, the action kind. */
+  readonly action: Record<string, unknown>
+  readonly txHash: string
+}
+
+export interface BlockInput {
+  readonly height: number
+  readonly timestampMs: number
+  readonly envelopes: readonly EnvelopeInput[]
+}
+
+export interface EnvelopeResult {
+  readonly status: 'accepted' | 'kept-reject'
+  readonly reason: { readonly code: RejectReason; readonly message: string } | null
+  readonly actionKind: string
+  readonly marketId: number | null
+  /** Index of the envelope's first event in BlockResult.events, and how many it has. */
+  readonly firstEvent: number
+  readonly eventCount: number
+}
+
+export interface SequencedEvent {
+  readonly seq: number
+  /** null for block-level events (end-of-block work). */
+  readonly envelopeIdx: number | null
+  readonly event: ChainEvent
+}
+
+export interface BlockResult {
+  readonly envelopes: EnvelopeResult[]
+  readonly events: SequencedEvent[]
+  readonly stateRoot: Uint8Array
+}
+
+type Outcome = { readonly ok: true } | Rejection
+
+/** Applies a block to state (mutating it) and returns what happened and the new root. */
+export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
+  assert(block.height === state.height + 1, `block ${block.height} does not follow ${state.height}`)
+  assert(block.timestampMs >= state.timestampMs, `block time ${block.timestampMs} goes back from ${state.timestampMs}`)
+  assert(block.envelopes.length <= state.params.maxTxPerBlock, `block has ${block.envelopes.length} envelopes`)
+  state.height = block.height
+  state.timestampMs = block.timestampMs
+  const events: SequencedEvent[] = []
+  const results: EnvelopeResult[] = []
+  const sink: ChainEvent[] = []
+  const traded = new Set<number>()
+  for (let idx = 0; idx < block.envelopes.length; idx++) {
+    const env = block.envelopes[idx]!
+    sink.length = 0
+    const { kind, payload } = splitAction(env.action)
+    const marketId = typeof payload.market_id === 'number' ? payload.market_id : null
+    const outcome = applyEnvelope(state, env, kind, payload, sink, block.height)
+    if (!outcome.ok) {
+      sink.length = 0
+      sink.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: env.signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
+    }
+    const firstEvent = events.length
+    for (const e of sink) {
+      events.push({ seq: events.length, envelopeIdx: idx, event: e })
+      if (e.sub_kind === 'Filled') traded.add(e.market_id)
+    }
+    results.push({
+      status: outcome.ok ? 'accepted' : 'kept-reject',
+      reason: outcome.ok ? null : { code: outcome.reason, message: outcome.message },
+      actionKind: kind, marketId, firstEvent, eventCount: sink.length,
+    })
+  }
+  updateMarks(state, traded)
+  return { envelopes: results, events, stateRoot: commitStateRoot(state) }
+}
+
+function splitAction(action: Record<string, unknown>): { kind: string; payload: Record<string, unknown> } {
+  const keys = Object.keys(action)
+  assert(keys.length === 1, 'an action has exactly one key')
+  const kind = keys[0]!
+  return { kind, payload: action[kind] as Record<string, unknown> }
+}
+
+/** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce. */
+function applyEnvelope(state: ChainState, env: EnvelopeInput, kindName: string, payload: Record<string, unknown>, events: ChainEvent[], height: number): Outcome {
+  const kind = ACTION_KIND_BY_NAME.get(kindName)
+  assert(kind !== undefined, `unknown action kind ${kindName} reached the chain`)
+  useNonce(state, env.signer, env.nonce)
+  const actor = resolveActor(state, env.signer)
+  if (actor === undefined) return reject('Unauthorized', `${env.signer} is neither an account nor an agent`)
+  if (!actorAuthorized(actor, kind.auth, kind.role)) return reject('Unauthorized', `${env.signer} may not ${kindName}`)
+  const account = actor.account
+  switch (kindName) {
+    case 'PlaceOrder': {
+      const decoded = decodePlaceOrder(state, payload as PlaceOrderPayload)
+      if (!decoded.ok) return decoded
+      return placeOrder(state, account, decoded.value, { height }, events)
+    }
+    case 'CancelOrder':
+      return cancelOrder(state, account, payload as CancelOrderPayload, events)
+    case 'RegisterAgent':
+      return registerAgent(state, account, payload as RegisterAgentPayload, events)
+    case 'CreateMarket':
+      return createMarket(state, account, payload as CreateMarketPayload, events)
+    case 'ActivateMarket':
+      return activateMarket(state, account, payload as ActivateMarketPayload, events)
+    default:
+      throw new Error(`action kind ${kindName} is registered but has no handler`)
+  }
+}

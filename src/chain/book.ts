@@ -1,0 +1,435 @@
+/**
+ * Price-time-priority limit order book.
+ *
+ * The book only matches: it knows nothing of balances, margin or fees
+ * (exchange-core style). Matching is split in two so the caller can validate
+ * a whole match before committing it: {@link OrderBook.planMatch} is pure and
+ * returns the fills it would make; the caller then applies them with
+ * {@link OrderBook.fill} and cancels self-trade makers with
+ * {@link OrderBook.remove}.
+ *
+ * Layout, chosen for speed (every hot operation is O(1) or O(log levels)):
+ * - per side, a sorted array of price levels keyed so that the BEST level is
+ *   always at the END: consuming or cancelling out the best level is a `pop`,
+ *   and new orders, which cluster near the touch, splice near the end;
+ * - a `Map<key, Level>` to find an existing level without a search;
+ * - per level, an intrusive doubly linked FIFO of nodes plus cached total lots
+ *   and order count, so `levels()` is O(depth) and cancel is O(1);
+ * - a `Map<id, Node>` for O(1) lookup and cancel;
+ * - nodes and levels are recycled through bounded free lists so steady-state
+ *   traffic allocates nothing inside the book.
+ *
+ * Deterministic: integer arithmetic only, no clock, no randomness, no I/O.
+ * Every loop has a named bound.
+ *
+ * @module
+ */
+
+/** Which side of the book an order rests on. */
+export type Side = 'Bid' | 'Ask'
+
+/** The minimum an order must expose to rest in the book. */
+export interface BookOrder {
+  /** Unique among resting orders. */
+  readonly id: number
+  /** Account that owns the order; used for self-trade prevention. */
+  readonly owner: string
+  readonly side: Side
+  /** Limit price in integer ticks, > 0. */
+  readonly priceTicks: number
+  /** Unfilled quantity in integer lots, > 0 while resting; the book mutates it on fills. */
+  remainingLots: number
+}
+
+/** One maker fill a match would make. */
+export interface PlannedFill<O> {
+  readonly maker: O
+  readonly lots: number
+  /** The maker's price: takers always trade at the resting price. */
+  readonly priceTicks: number
+}
+
+/** The outcome of {@link OrderBook.planMatch}; nothing has been applied yet. */
+export interface MatchPlan<O> {
+  /** Fills in execution order (best price first, then FIFO). */
+  readonly fills: PlannedFill<O>[]
+  /** Sum of `fills[i].lots`. */
+  readonly filledLots: number
+  /** Makers owned by the taker at acceptable prices; the caller cancels them (expire-maker STP). */
+  readonly selfTradeMakers: O[]
+  /** True when the walk stopped at `maxFills` while another non-self maker was still matchable. */
+  readonly truncated: boolean
+}
+
+/** One aggregated price level. */
+export interface LevelView {
+  readonly priceTicks: number
+  /** Total remaining lots resting at this price. */
+  readonly lots: number
+  /** Number of resting orders at this price. */
+  readonly orders: number
+}
+
+/**
+ * How many released nodes (and, separately, levels) a book keeps for reuse.
+ * Bounds the memory a book holds after a burst of cancels while still making
+ * steady-state insert/cancel traffic allocation-free.
+ */
+export const FREE_LIST_LIMIT = 65_536
+
+/** A resting order's slot in its level's FIFO. */
+class Node<O extends BookOrder> {
+  order: O | null = null
+  prev: Node<O> | null = null
+  next: Node<O> | null = null
+  level: Level<O> | null = null
+}
+
+/** All resting orders of one side at one price. */
+class Level<O extends BookOrder> {
+  /** Sort key: `priceTicks * side.sign`, so a larger key is always a better price. */
+  key = 0
+  priceTicks = 0
+  lots = 0
+  count = 0
+  head: Node<O> | null = null
+  tail: Node<O> | null = null
+  side: SideBook<O> | null = null
+}
+
+/** One side of the book. */
+class SideBook<O extends BookOrder> {
+  /**
+   * +1 for bids, -1 for asks. Keying levels by `priceTicks * sign` lets both
+   * sides share one ascending order with the best level last.
+   */
+  readonly sign: 1 | -1
+  /** Non-empty levels sorted by ascending key: best price at the end. */
+  readonly sorted: Level<O>[] = []
+  /** Non-empty levels by key. */
+  readonly byKey = new Map<number, Level<O>>()
+
+  constructor(sign: 1 | -1) {
+    this.sign = sign
+  }
+
+  /** Index of the first level whose key is >= key (binary search). */
+  lowerBound(key: number): number {
+    const sorted = this.sorted
+    let lo = 0
+    let hi = sorted.length
+    // Bound: halves [lo, hi) every iteration, so at most log2(levels) + 1 steps.
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (sorted[mid]!.key < key) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+}
+
+function invalid(message: string): never {
+  throw new RangeError(`book: ${message}`)
+}
+
+function isPositiveInt(n: number): boolean {
+  return Number.isSafeInteger(n) && n > 0
+}
+
+function isNonNegativeInt(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 0
+}
+
+/**
+ * A price-time-priority limit order book, generic over the stored order type.
+ *
+ * The book stores the caller's order objects by reference and mutates only
+ * their `remainingLots` (in {@link fill} and {@link setRemaining}).
+ * Invariant: the book is never crossed (best bid < best ask).
+ */
+export class OrderBook<O extends BookOrder> {
+  private readonly bids = new SideBook<O>(1)
+  private readonly asks = new SideBook<O>(-1)
+  private readonly byId = new Map<number, Node<O>>()
+  private readonly freeNodes: Node<O>[] = []
+  private readonly freeLevels: Level<O>[] = []
+
+  /** Number of resting orders on both sides. */
+  get size(): number {
+    return this.byId.size
+  }
+
+  /** The resting order with this id, if any. */
+  get(id: number): O | undefined {
+    const node = this.byId.get(id)
+    return node === undefined ? undefined : node.order!
+  }
+
+  /**
+   * Rests `order` at the back of its price level.
+   *
+   * @throws RangeError if the id is already resting, the price or quantity is
+   *   not a positive safe integer, the level total would leave the safe-integer
+   *   range, or the order would cross the opposite best (match it first).
+   */
+  insert(order: O): void {
+    const { id, priceTicks, remainingLots } = order
+    if (!Number.isSafeInteger(id)) invalid(`order id ${id} is not a safe integer`)
+    if (this.byId.has(id)) invalid(`order id ${id} is already resting`)
+    if (!isPositiveInt(priceTicks)) invalid(`order ${id} price ${priceTicks} is not a positive integer`)
+    if (!isPositiveInt(remainingLots)) invalid(`order ${id} remainingLots ${remainingLots} is not a positive integer`)
+    let side: SideBook<O>
+    if (order.side === 'Bid') side = this.bids
+    else if (order.side === 'Ask') side = this.asks
+    else invalid(`order ${id} has unknown side ${String(order.side)}`)
+    // A crossed book would mean the caller skipped matching; fail loudly
+    // rather than let best bid >= best ask leak into state.
+    if (this.wouldCross(order.side, priceTicks)) invalid(`order ${id} at ${priceTicks} would cross the book`)
+
+    const key = priceTicks * side.sign
+    let level = side.byKey.get(key)
+    if (level === undefined) {
+      level = this.newLevel(side, key, priceTicks)
+    } else if (!Number.isSafeInteger(level.lots + remainingLots)) {
+      invalid(`level ${priceTicks} total lots would exceed the safe-integer range`)
+    }
+
+    const node = this.freeNodes.pop() ?? new Node<O>()
+    node.order = order
+    node.level = level
+    node.next = null
+    node.prev = level.tail
+    if (level.tail === null) level.head = node
+    else level.tail.next = node
+    level.tail = node
+    level.lots += remainingLots
+    level.count += 1
+    this.byId.set(id, node)
+  }
+
+  /**
+   * Cancels a resting order; returns it or undefined if unknown. The returned
+   * order keeps its `remainingLots` (the cancelled quantity).
+   * O(1) unless its level empties.
+   */
+  remove(id: number): O | undefined {
+    const node = this.byId.get(id)
+    if (node === undefined) return undefined
+    const order = node.order!
+    this.unlink(node, order.remainingLots)
+    return order
+  }
+
+  /**
+   * Pure: plans a taker's match against the side opposite `takerSide`,
+   * from the best price outwards while the price is acceptable
+   * (`limitTicks` null = any price), without mutating anything.
+   *
+   * Makers owned by `takerOwner` are skipped and listed in `selfTradeMakers`
+   * (expire-maker self-trade prevention: the caller cancels them).
+   * Stops when `qtyLots` are filled, or after `maxFills` fills. In the latter
+   * case the walk continues only past self-trade makers (still listing them)
+   * to decide `truncated`, so when `truncated` is false the caller may, after
+   * applying the fills and cancelling the self-trade makers, rest any
+   * remainder without crossing the book.
+   *
+   * Cost: O(fills + self-trade makers + levels visited). The self-trade part
+   * is amortised: each listed maker is cancelled by the caller.
+   */
+  planMatch(takerSide: Side, takerOwner: string, limitTicks: number | null, qtyLots: number, maxFills: number): MatchPlan<O> {
+    if (!isPositiveInt(qtyLots)) invalid(`qtyLots ${qtyLots} is not a positive integer`)
+    if (!isNonNegativeInt(maxFills)) invalid(`maxFills ${maxFills} is not a non-negative integer`)
+    if (limitTicks !== null && !isPositiveInt(limitTicks)) invalid(`limitTicks ${limitTicks} is not a positive integer`)
+    const book = this.opposite(takerSide)
+    // A maker price is acceptable iff its key >= the limit's key on the maker
+    // side (bids: price >= limit; asks: -price >= -limit, i.e. price <= limit).
+    const minKey = limitTicks === null ? Number.MIN_SAFE_INTEGER : limitTicks * book.sign
+
+    const fills: PlannedFill<O>[] = []
+    const selfTradeMakers: O[] = []
+    let remaining = qtyLots
+    let truncated = false
+    const sorted = book.sorted
+    const levelBound = sorted.length
+    scan: for (let visitedLevels = 0; visitedLevels < levelBound; visitedLevels++) {
+      const level = sorted[levelBound - 1 - visitedLevels]!
+      if (level.key < minKey) break
+      const priceTicks = level.priceTicks
+      let node = level.head
+      const orderBound = level.count
+      for (let visitedOrders = 0; visitedOrders < orderBound; visitedOrders++) {
+        const maker = node!.order!
+        node = node!.next
+        if (maker.owner === takerOwner) {
+          selfTradeMakers.push(maker)
+          continue
+        }
+        if (fills.length === maxFills) {
+          truncated = true
+          break scan
+        }
+        const lots = remaining < maker.remainingLots ? remaining : maker.remainingLots
+        fills.push({ maker, lots, priceTicks })
+        remaining -= lots
+        if (remaining === 0) break scan
+      }
+    }
+    return { fills, filledLots: qtyLots - remaining, selfTradeMakers, truncated }
+  }
+
+  /**
+   * Applies a fill to a resting order: reduces it by `lots`, removing it at 0
+   * (the removed order object then reads `remainingLots === 0`).
+   *
+   * @throws RangeError if the order is unknown or `lots` is not in 1..remaining.
+   */
+  fill(id: number, lots: number): void {
+    const node = this.byId.get(id)
+    if (node === undefined) invalid(`fill of unknown order ${id}`)
+    const order = node.order!
+    if (!isPositiveInt(lots) || lots > order.remainingLots) {
+      invalid(`fill of ${lots} lots on order ${id} with ${order.remainingLots} remaining`)
+    }
+    this.reduce(node, order, order.remainingLots - lots)
+  }
+
+  /**
+   * Sets a resting order's remaining lots to a value no larger than now,
+   * keeping its time priority (amend down); 0 removes the order (which then
+   * reads `remainingLots === 0`).
+   *
+   * @throws RangeError if the order is unknown or `lots` is not in 0..remaining.
+   */
+  setRemaining(id: number, lots: number): void {
+    const node = this.byId.get(id)
+    if (node === undefined) invalid(`setRemaining of unknown order ${id}`)
+    const order = node.order!
+    if (!isNonNegativeInt(lots) || lots > order.remainingLots) {
+      invalid(`setRemaining to ${lots} lots on order ${id} with ${order.remainingLots} remaining (only amend down)`)
+    }
+    this.reduce(node, order, lots)
+  }
+
+  /** Highest resting bid price, if any. */
+  bestBid(): number | undefined {
+    const sorted = this.bids.sorted
+    return sorted.length === 0 ? undefined : sorted[sorted.length - 1]!.priceTicks
+  }
+
+  /** Lowest resting ask price, if any. */
+  bestAsk(): number | undefined {
+    const sorted = this.asks.sorted
+    return sorted.length === 0 ? undefined : sorted[sorted.length - 1]!.priceTicks
+  }
+
+  /** Aggregated levels of `side` from the best price outwards, at most `depth` of them. O(depth). */
+  levels(side: Side, depth: number): LevelView[] {
+    if (!isNonNegativeInt(depth)) invalid(`depth ${depth} is not a non-negative integer`)
+    const sorted = this.sideOf(side).sorted
+    const levelBound = depth < sorted.length ? depth : sorted.length
+    const out: LevelView[] = new Array(levelBound)
+    for (let i = 0; i < levelBound; i++) {
+      const level = sorted[sorted.length - 1 - i]!
+      out[i] = { priceTicks: level.priceTicks, lots: level.lots, orders: level.count }
+    }
+    return out
+  }
+
+  /** Orders of `side` in priority order (best price first, then FIFO), at most `limit`. O(limit + levels visited). */
+  ordersOf(side: Side, limit: number): O[] {
+    if (!isNonNegativeInt(limit)) invalid(`limit ${limit} is not a non-negative integer`)
+    const sorted = this.sideOf(side).sorted
+    const out: O[] = []
+    const levelBound = sorted.length
+    scan: for (let visitedLevels = 0; visitedLevels < levelBound; visitedLevels++) {
+      const level = sorted[levelBound - 1 - visitedLevels]!
+      let node = level.head
+      const orderBound = level.count
+      for (let visitedOrders = 0; visitedOrders < orderBound; visitedOrders++) {
+        if (out.length === limit) break scan
+        out.push(node!.order!)
+        node = node!.next
+      }
+    }
+    return out
+  }
+
+  /** Whether a limit order at `priceTicks` on `side` would cross (reach) the opposite best price. */
+  wouldCross(side: Side, priceTicks: number): boolean {
+    if (side === 'Bid') {
+      const ask = this.bestAsk()
+      return ask !== undefined && priceTicks >= ask
+    }
+    const bid = this.bestBid()
+    return bid !== undefined && priceTicks <= bid
+  }
+
+  private sideOf(side: Side): SideBook<O> {
+    return side === 'Bid' ? this.bids : this.asks
+  }
+
+  private opposite(side: Side): SideBook<O> {
+    return side === 'Bid' ? this.asks : this.bids
+  }
+
+  /**
+   * Shrinks a resting order to `lots` (<= its remaining), removing it at 0.
+   * The order object is left with `remainingLots === lots`, so a fully filled
+   * maker reads 0 afterwards.
+   */
+  private reduce(node: Node<O>, order: O, lots: number): void {
+    const removed = order.remainingLots - lots
+    order.remainingLots = lots
+    if (lots === 0) this.unlink(node, removed)
+    else node.level!.lots -= removed
+  }
+
+  /** Takes a node out of its level and the id index, dropping the level if it empties. */
+  private unlink(node: Node<O>, lots: number): void {
+    const level = node.level!
+    const { prev, next } = node
+    if (prev === null) level.head = next
+    else prev.next = next
+    if (next === null) level.tail = prev
+    else next.prev = prev
+    level.lots -= lots
+    level.count -= 1
+    this.byId.delete(node.order!.id)
+    node.order = null
+    node.prev = null
+    node.next = null
+    node.level = null
+    if (this.freeNodes.length < FREE_LIST_LIMIT) this.freeNodes.push(node)
+    if (level.count === 0) this.dropLevel(level)
+  }
+
+  private newLevel(side: SideBook<O>, key: number, priceTicks: number): Level<O> {
+    const level = this.freeLevels.pop() ?? new Level<O>()
+    level.key = key
+    level.priceTicks = priceTicks
+    level.lots = 0
+    level.count = 0
+    level.head = null
+    level.tail = null
+    level.side = side
+    const sorted = side.sorted
+    // Fast path: a new best price (the common case for aggressive quoting) is a push.
+    if (sorted.length === 0 || sorted[sorted.length - 1]!.key < key) sorted.push(level)
+    else sorted.splice(side.lowerBound(key), 0, level)
+    side.byKey.set(key, level)
+    return level
+  }
+
+  private dropLevel(level: Level<O>): void {
+    const side = level.side!
+    const sorted = side.sorted
+    // Fast path: the emptied level is usually the best one (consumed by a taker).
+    if (sorted[sorted.length - 1] === level) sorted.pop()
+    else sorted.splice(side.lowerBound(level.key), 1)
+    side.byKey.delete(level.key)
+    level.side = null
+    level.head = null
+    level.tail = null
+    if (this.freeLevels.length < FREE_LIST_LIMIT) this.freeLevels.push(level)
+  }
+}

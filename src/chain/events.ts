@@ -1,0 +1,68 @@
+// Events the state machine emits. They are typed records with integer fields; the node turns them
+// into EventView JSON with decimal strings (wire/event-view.ts) only for committed blocks, so the
+// engine's hot path never formats numbers.
+import type { RejectReason } from './reasons.ts'
+import type { Lifecycle, RoleName, Side, Tif } from './types.ts'
+
+export type DoneReason = 'Filled' | 'Cancelled' | 'IocExpired' | 'FokRejected' | 'SelfTradeCancelled' | 'ReduceOnlyClamped'
+
+export interface OrderAcceptedEvent {
+  kind: 'Exec'; sub_kind: 'OrderAccepted'
+  market_id: number; account: string; order_id: number
+  side: Side; price_ticks: number; qty_lots: number; tif: Tif; reduce_only: boolean
+  client_order_id: string | undefined
+}
+export interface OrderRestingEvent {
+  kind: 'Exec'; sub_kind: 'OrderResting'
+  market_id: number; account: string; order_id: number
+  side: Side; price_ticks: number; qty_lots: number; remaining_lots: number; tif: Tif; reduce_only: boolean
+  client_order_id: string | undefined
+}
+export interface FilledEvent {
+  kind: 'Exec'; sub_kind: 'Filled'
+  market_id: number
+  /** Best-effort account of the EventView: the taker. */
+  account: string
+  taker: string; maker: string
+  taker_order_id: number; maker_order_id: number
+  taker_side: Side
+  price_ticks: number; qty_lots: number
+  notional: bigint; taker_fee: bigint; maker_fee: bigint
+  taker_realized_pnl: bigint; maker_realized_pnl: bigint
+  /** Signed position sizes (lots) before and after, for position_action and history. */
+  taker_size_before: number; taker_size_after: number
+  maker_size_before: number; maker_size_after: number
+  maker_remaining_lots: number
+  taker_source_trigger_id: number | null; maker_source_trigger_id: number | null
+  taker_source_tx_hash: string | null; maker_source_tx_hash: string | null
+}
+export interface OrderDoneEvent {
+  kind: 'Exec'; sub_kind: 'OrderDone'
+  market_id: number; account: string; order_id: number
+  reason: DoneReason; remaining_lots: number; filled_lots: number
+  client_order_id: string | undefined
+}
+export interface RejectedEvent {
+  kind: 'Core'; sub_kind: 'Rejected'
+  market_id: number | null; account: string
+  action_kind: string; reason: RejectReason; message: string
+}
+export interface AgentRegisteredEvent {
+  kind: 'Core'; sub_kind: 'AgentRegistered'
+  market_id: null; account: string; agent: string; role: RoleName; name: string
+}
+export interface MarketCreatedEvent {
+  kind: 'Ops'; sub_kind: 'MarketCreated'
+  market_id: number; account: string; symbol: string; requested_market_id: number | null
+}
+export interface MarketLifecycleChangedEvent {
+  kind: 'Ops'; sub_kind: 'MarketLifecycleChanged'
+  market_id: number; account: string; from: Lifecycle; to: Lifecycle
+}
+
+export type ChainEvent =
+  | OrderAcceptedEvent | OrderRestingEvent | FilledEvent | OrderDoneEvent | RejectedEvent
+  | AgentRegisteredEvent | MarketCreatedEvent | MarketLifecycleChangedEvent
+
+/** Where events go while an action runs; apply.ts stamps envelope index and sequence. */
+export type EventSink = ChainEvent[]

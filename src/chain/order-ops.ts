@@ -1,0 +1,71 @@
+// Mutations shared by the order actions: resting, removing and reserving margin for orders, and
+// moving money. Each marks the leaves it changes.
+import { assert } from '../lib/assert.ts'
+import { newAccount } from './accounts.ts'
+import type { DoneReason, EventSink } from './events.ts'
+import { marginOf, notionalOf } from './math.ts'
+import { markDirty, orderKey } from './state-root.ts'
+import type { Account, ChainState, Market, Order } from './types.ts'
+
+/** Margin an order holds for its opening lots at its price and leverage. */
+export function orderMargin(market: Market, priceTicks: number, marginLots: number, leverage: number): bigint {
+  return marginLots === 0 ? 0n : marginOf(notionalOf(market, priceTicks, marginLots), leverage)
+}
+
+/** Re-reserves an order's margin after its remainder changed, releasing the difference exactly.
+ * The caller marks the order and account leaves dirty. */
+export function resizeOrderMargin(market: Market, account: Account, order: Order): void {
+  const marginLots = Math.min(order.marginLots, order.remainingLots)
+  const held = orderMargin(market, order.priceTicks, marginLots, order.leverage)
+  account.reservedMargin += held - order.marginHeld
+  order.marginLots = marginLots
+  order.marginHeld = held
+}
+
+/** Puts an order on its market's book and into its owner's index. */
+export function restOrder(state: ChainState, market: Market, account: Account, order: Order): void {
+  const book = state.books.get(market.marketId)
+  assert(book !== undefined, `no book for market ${market.marketId}`)
+  book.insert(order)
+  account.orders.set(order.id, order)
+  if (order.clientOrderId !== undefined) account.ordersByClientId.set(`${market.marketId}:${order.clientOrderId}`, order.id)
+  account.reservedMargin += order.marginHeld
+  markDirty(state, orderKey(market.marketId, order.id))
+  markDirty(state, `a:${account.address}`)
+}
+
+/** Takes a resting order off the book (cancel, self-trade, full fill) and releases its margin. */
+export function unrestOrder(state: ChainState, account: Account, order: Order): void {
+  const book = state.books.get(order.marketId)
+  assert(book !== undefined, `no book for market ${order.marketId}`)
+  if (book.get(order.id) !== undefined) book.remove(order.id)
+  account.orders.delete(order.id)
+  if (order.clientOrderId !== undefined) account.ordersByClientId.delete(`${order.marketId}:${order.clientOrderId}`)
+  account.reservedMargin -= order.marginHeld
+  order.marginHeld = 0n
+  order.marginLots = 0
+  markDirty(state, orderKey(order.marketId, order.id))
+  markDirty(state, `a:${account.address}`)
+}
+
+/** Cancels a resting order with an OrderDone event. */
+export function cancelRestingOrder(state: ChainState, account: Account, order: Order, reason: DoneReason, events: EventSink): void {
+  const remaining = order.remainingLots
+  unrestOrder(state, account, order)
+  events.push({
+    kind: 'Exec', sub_kind: 'OrderDone', market_id: order.marketId, account: account.address, order_id: order.id,
+    reason, remaining_lots: remaining, filled_lots: order.origLots - remaining, client_order_id: order.clientOrderId,
+  })
+}
+
+/** Credits (or debits, when negative) an account's balance, creating a fee-only account if needed. */
+export function credit(state: ChainState, address: string, amount: bigint): Account {
+  let account = state.accounts.get(address)
+  if (account === undefined) {
+    account = newAccount(address, 0n, 0)
+    state.accounts.set(address, account)
+  }
+  if (amount !== 0n) account.balance += amount
+  markDirty(state, `a:${address}`)
+  return account
+}

@@ -1,0 +1,50 @@
+// Position accounting. A position keeps a signed size and a signed cost basis; a trade first closes
+// against the existing side (realizing PnL pro rata to the cost basis) and opens with the rest.
+// Sum over all accounts of (balance - costBasis) is conserved exactly by every trade, whatever the
+// rounding of the pro-rata step, because each side moves it by exactly the trade notional.
+import { divFloor } from './math.ts'
+import type { Position } from './types.ts'
+
+export interface TradeResult {
+  readonly realizedPnl: bigint
+  readonly sizeBefore: number
+  readonly sizeAfter: number
+}
+
+/** A flat position for a market at a leverage. */
+export function newPosition(marketId: number, leverage: number): Position {
+  return { marketId, sizeLots: 0, costBasis: 0n, leverage, realizedPnl: 0n }
+}
+
+/**
+ * Applies a trade of deltaLots (positive buys, negative sells) for notional (SCALE_6, > 0 when
+ * deltaLots != 0) to pos, mutating it. Returns the realized PnL to credit to the balance.
+ */
+export function applyTrade(pos: Position, deltaLots: number, notional: bigint): TradeResult {
+  const sizeBefore = pos.sizeLots
+  const qty = Math.abs(deltaLots)
+  const buying = deltaLots > 0
+  let realizedPnl = 0n
+  let closeLots = 0
+  if (sizeBefore !== 0 && (sizeBefore > 0) !== buying) closeLots = Math.min(qty, Math.abs(sizeBefore))
+  let openNotional = notional
+  if (closeLots > 0) {
+    // The share of the trade notional and of the cost basis that the closing part accounts for.
+    const closeNotional = qty === closeLots ? notional : divFloor(notional * BigInt(closeLots), BigInt(qty))
+    openNotional = notional - closeNotional
+    const basisRemoved = closeLots === Math.abs(sizeBefore)
+      ? pos.costBasis
+      : (pos.costBasis * BigInt(closeLots)) / BigInt(Math.abs(sizeBefore)) // toward zero, sign of the basis
+    // Long closing by selling: receives closeNotional for basis. Short closing by buying: pays it.
+    realizedPnl = buying ? -basisRemoved - closeNotional : closeNotional - basisRemoved
+    pos.costBasis -= basisRemoved
+    pos.sizeLots += buying ? closeLots : -closeLots
+  }
+  const openLots = qty - closeLots
+  if (openLots > 0) {
+    pos.sizeLots += buying ? openLots : -openLots
+    pos.costBasis += buying ? openNotional : -openNotional
+  }
+  pos.realizedPnl += realizedPnl
+  return { realizedPnl, sizeBefore, sizeAfter: pos.sizeLots }
+}

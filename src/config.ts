@@ -1,0 +1,82 @@
+// The only reader of flags, environment and config files. Everything else receives a NodeConfig.
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { devGenesis, DEV_ADDRESSES } from './node/dev-genesis.ts'
+import type { Genesis } from './wire/genesis.ts'
+import { GenesisSchema } from './wire/genesis.ts'
+import { compileValidator } from './wire/validate.ts'
+
+export interface NodeConfig {
+  readonly dev: boolean
+  readonly dataDir: string
+  readonly host: string
+  readonly port: number
+  readonly blockTimeMs: number
+  readonly genesis: Genesis
+}
+
+export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE]'
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+/** Parses the node's command line (the same for `bun src/main.ts` and the compiled binary). */
+export function parseNodeArgs(argv: readonly string[]): NodeConfig {
+  const flags = new Map<string, string>()
+  let dev = false
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--dev') { dev = true; continue }
+    if (arg === '--help' || arg === '-h') throw new ConfigError(USAGE)
+    const eq = arg.indexOf('=')
+    const name = eq > 0 ? arg.slice(0, eq) : arg
+    if (!['--data-dir', '--host', '--port', '--block-time-ms', '--genesis'].includes(name)) throw new ConfigError(`unknown argument ${arg}\n${USAGE}`)
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+    if (value === undefined) throw new ConfigError(`${name} needs a value\n${USAGE}`)
+    flags.set(name, value)
+  }
+  const port = integerFlag(flags, '--port', 8080, 0, 65535)
+  const blockTimeMs = integerFlag(flags, '--block-time-ms', 200, 10, 60_000)
+  const genesisFile = flags.get('--genesis')
+  let genesis: Genesis
+  if (genesisFile !== undefined) genesis = readGenesis(genesisFile)
+  else if (dev) genesis = devGenesis()
+  else throw new ConfigError(`give --genesis FILE, or --dev for the development network\n${USAGE}`)
+  if (genesis.network === 'mainnet') {
+    if (dev) throw new ConfigError('--dev is refused on a network named mainnet')
+    const devKey = genesis.accounts.find((a) => (DEV_ADDRESSES as readonly string[]).includes(a.address.toLowerCase()))
+    if (devKey !== undefined) throw new ConfigError(`mainnet genesis holds the development account ${devKey.address}; refused`)
+  }
+  return {
+    dev,
+    dataDir: resolve(flags.get('--data-dir') ?? (dev ? '.data/dev' : 'perpd-data')),
+    host: flags.get('--host') ?? '127.0.0.1',
+    port,
+    blockTimeMs,
+    genesis,
+  }
+}
+
+function integerFlag(flags: Map<string, string>, name: string, fallback: number, min: number, max: number): number {
+  const raw = flags.get(name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got ${raw}`)
+  const n = Number(raw)
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`)
+  return n
+}
+
+const genesisValidator = compileValidator(GenesisSchema)
+
+function readGenesis(file: string): Genesis {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new ConfigError(`cannot read genesis ${file}: ${(err as Error).message}`)
+  }
+  const v = genesisValidator.validate(parsed, 'genesis')
+  if (!v.ok) throw new ConfigError(`genesis ${file}: ${v.field}: ${v.message}`)
+  return parsed as Genesis
+}

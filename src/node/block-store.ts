@@ -1,0 +1,157 @@
+// The block store: blocks, envelopes (with status and reason) and events in SQLite (WAL,
+// synchronous=FULL). A block is committed in one transaction and is durable when commitBlock
+// returns, before any reply or push that depends on it.
+import { Database, type Statement } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { assert } from '../lib/assert.ts'
+
+export interface StoredBlockHeader {
+  readonly height: number
+  readonly parent: string
+  readonly digest: string
+  readonly timestampMs: number
+  readonly envelopeCount: number
+  readonly eventCount: number
+  readonly stateRoot: string
+}
+
+export interface StoredEnvelope {
+  readonly height: number
+  readonly envelopeIdx: number
+  readonly txHash: string
+  readonly signer: string
+  readonly nonce: number
+  readonly actionKind: string
+  readonly marketId: number | null
+  /** The action object as signed, JSON text (key order preserved). */
+  readonly actionJson: string
+  readonly signatureJson: string
+  readonly status: 'accepted' | 'kept-reject'
+  /** {code, message} JSON when kept-reject. */
+  readonly reasonJson: string | null
+}
+
+export interface StoredEvent {
+  readonly height: number
+  readonly seq: number
+  readonly envelopeIdx: number | null
+  readonly kind: string
+  readonly subKind: string
+  readonly marketId: number | null
+  readonly account: string | null
+  /** EventView body JSON (decimal strings). */
+  readonly bodyJson: string
+}
+
+export interface StoredBlock {
+  readonly header: StoredBlockHeader
+  readonly envelopes: StoredEnvelope[]
+  readonly events: StoredEvent[]
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS blocks (
+  height INTEGER PRIMARY KEY, parent TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, timestamp_ms INTEGER NOT NULL,
+  envelope_count INTEGER NOT NULL, event_count INTEGER NOT NULL, state_root TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS envelopes (
+  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL UNIQUE, signer TEXT NOT NULL,
+  nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL, signature TEXT NOT NULL,
+  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+  height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
+  market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;
+`
+
+/** Rows read per query while replaying, so memory stays bounded on long chains. */
+export const REPLAY_BATCH_BLOCKS = 2_000
+
+export class BlockStore {
+  private readonly db: Database
+  private readonly insertBlock: Statement
+  private readonly insertEnvelope: Statement
+  private readonly insertEvent: Statement
+  private readonly commitTx: (block: StoredBlock) => void
+
+  constructor(dataDir: string) {
+    mkdirSync(dataDir, { recursive: true })
+    this.db = new Database(join(dataDir, 'chain.sqlite'), { create: true, strict: true })
+    this.db.exec('PRAGMA journal_mode = WAL')
+    // FULL: the WAL is fsynced at every commit, so a committed block survives a power loss.
+    this.db.exec('PRAGMA synchronous = FULL')
+    this.db.exec(SCHEMA)
+    this.insertBlock = this.db.prepare('INSERT INTO blocks VALUES ($height, $parent, $digest, $timestampMs, $envelopeCount, $eventCount, $stateRoot)')
+    this.insertEnvelope = this.db.prepare('INSERT INTO envelopes VALUES ($height, $envelopeIdx, $txHash, $signer, $nonce, $actionKind, $marketId, $actionJson, $signatureJson, $status, $reasonJson)')
+    this.insertEvent = this.db.prepare('INSERT INTO events VALUES ($height, $seq, $envelopeIdx, $kind, $subKind, $marketId, $account, $bodyJson)')
+    this.commitTx = this.db.transaction((block: StoredBlock) => {
+      this.insertBlock.run({ ...block.header })
+      for (const e of block.envelopes) this.insertEnvelope.run({ ...e })
+      for (const e of block.events) this.insertEvent.run({ ...e })
+    })
+  }
+
+  /** Reads a meta value (genesis document, genesis root). */
+  getMeta(key: string): string | undefined {
+    const row = this.db.query<{ value: string }, [string]>('SELECT value FROM meta WHERE key = ?').get(key)
+    return row?.value
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.query('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value)
+  }
+
+  /** Commits one block atomically and durably. */
+  commitBlock(block: StoredBlock): void {
+    assert(block.header.envelopeCount === block.envelopes.length, 'envelope count mismatch')
+    assert(block.header.eventCount === block.events.length, 'event count mismatch')
+    this.commitTx(block)
+  }
+
+  tipHeight(): number {
+    const row = this.db.query<{ h: number | null }, []>('SELECT MAX(height) AS h FROM blocks').get()
+    return row?.h ?? 0
+  }
+
+  header(height: number): StoredBlockHeader | undefined {
+    return this.db.query<StoredBlockHeader, [number]>(`${HEADER_SELECT} WHERE height = ?`).get(height) ?? undefined
+  }
+
+  headerByDigest(digest: string): StoredBlockHeader | undefined {
+    return this.db.query<StoredBlockHeader, [string]>(`${HEADER_SELECT} WHERE digest = ?`).get(digest) ?? undefined
+  }
+
+  /** Headers in [from, to] ascending, at most limit. */
+  headers(from: number, to: number, limit: number): StoredBlockHeader[] {
+    return this.db.query<StoredBlockHeader, [number, number, number]>(`${HEADER_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height LIMIT ?`).all(from, to, limit)
+  }
+
+  envelopesOf(height: number): StoredEnvelope[] {
+    return this.db.query<StoredEnvelope, [number]>(`${ENVELOPE_SELECT} WHERE height = ? ORDER BY envelope_idx`).all(height)
+  }
+
+  /** Envelopes of blocks in [from, to], ascending by (height, idx). */
+  envelopesBetween(from: number, to: number): StoredEnvelope[] {
+    return this.db.query<StoredEnvelope, [number, number]>(`${ENVELOPE_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx`).all(from, to)
+  }
+
+  envelopeByHash(txHash: string): StoredEnvelope | undefined {
+    return this.db.query<StoredEnvelope, [string]>(`${ENVELOPE_SELECT} WHERE tx_hash = ?`).get(txHash) ?? undefined
+  }
+
+  eventsOfEnvelope(height: number, envelopeIdx: number): StoredEvent[] {
+    return this.db.query<StoredEvent, [number, number]>(`${EVENT_SELECT} WHERE height = ? AND envelope_idx = ? ORDER BY seq`).all(height, envelopeIdx)
+  }
+
+  eventsOf(height: number, offset: number, limit: number): StoredEvent[] {
+    return this.db.query<StoredEvent, [number, number, number]>(`${EVENT_SELECT} WHERE height = ? ORDER BY seq LIMIT ? OFFSET ?`).all(height, limit, offset)
+  }
+
+  close(): void {
+    this.db.close()
+  }
+}
+
+const HEADER_SELECT = 'SELECT height, parent, digest, timestamp_ms AS timestampMs, envelope_count AS envelopeCount, event_count AS eventCount, state_root AS stateRoot FROM blocks'
+const ENVELOPE_SELECT = 'SELECT height, envelope_idx AS envelopeIdx, tx_hash AS txHash, signer, nonce, action_kind AS actionKind, market_id AS marketId, action AS actionJson, signature AS signatureJson, status, reason AS reasonJson FROM envelopes'
+const EVENT_SELECT = 'SELECT height, seq, envelope_idx AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM events'

@@ -1,0 +1,205 @@
+// The chain node: genesis, replay of the stored chain, the mempool and the block producer. It owns
+// the state; everything downstream sees committed blocks through onBlock listeners.
+import { applyBlock, type BlockInput, type BlockResult } from '../chain/apply.ts'
+import { createGenesisState } from '../chain/genesis.ts'
+import type { ChainState } from '../chain/types.ts'
+import { assert } from '../lib/assert.ts'
+import { bytesToHex } from '../lib/hex.ts'
+import type { Genesis } from '../wire/genesis.ts'
+import { RPC, rpcError } from '../wire/rpc-errors.ts'
+import type { ActionResult } from './action-result.ts'
+import { admit, type AdmittedEnvelope } from './admission.ts'
+import { blockDigest, genesisDigest } from './block-digest.ts'
+import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
+import { Mempool, type PendingTx } from './mempool.ts'
+import { eventView, storedEvents, symbolLookup } from './views.ts'
+
+export interface ChainNodeOptions {
+  readonly dataDir: string
+  readonly genesis: Genesis
+  readonly blockTimeMs: number
+  /** Wall clock in ms; injected so tests can drive time. */
+  readonly now?: () => number
+  readonly log?: (line: string) => void
+}
+
+/** A committed block as listeners see it. */
+export interface CommittedBlock {
+  readonly stored: StoredBlock
+  readonly result: BlockResult
+}
+
+/** Envelopes waiting at most, as a multiple of max_tx_per_block. */
+const MEMPOOL_BLOCKS_MAX = 8
+
+export class ChainNode {
+  readonly state: ChainState
+  readonly store: BlockStore
+  readonly genesisDigest: string
+  private readonly mempool: Mempool
+  private readonly listeners: ((block: CommittedBlock) => void)[] = []
+  private readonly now: () => number
+  private readonly log: (line: string) => void
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private running = false
+
+  constructor(private readonly options: ChainNodeOptions) {
+    this.now = options.now ?? Date.now
+    this.log = options.log ?? ((line) => console.log(line))
+    this.store = new BlockStore(options.dataDir)
+    const stored = this.store.getMeta('genesis')
+    const genesis: Genesis = stored === undefined ? options.genesis : JSON.parse(stored)
+    if (stored !== undefined && stored !== JSON.stringify(options.genesis)) {
+      this.log(`data directory ${options.dataDir} holds a chain of network ${genesis.network}; using its stored genesis`)
+    }
+    const { state, stateRoot } = createGenesisState(genesis)
+    this.state = state
+    this.genesisDigest = genesisDigest(genesis, bytesToHex(stateRoot))
+    if (stored === undefined) {
+      this.store.setMeta('genesis', JSON.stringify(genesis))
+      this.store.setMeta('genesis_root', bytesToHex(stateRoot))
+    } else {
+      assert(this.store.getMeta('genesis_root') === bytesToHex(stateRoot), 'the genesis state root differs from the stored one')
+    }
+    this.state.lastDigest = this.genesisDigest
+    this.mempool = new Mempool(state.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
+    this.replay()
+  }
+
+  /** Replays every stored block from genesis, asserting each state root and digest. */
+  private replay(): void {
+    const tip = this.store.tipHeight()
+    if (tip === 0) return
+    const started = performance.now()
+    for (let from = 1; from <= tip; from += REPLAY_BATCH_BLOCKS) {
+      const to = Math.min(tip, from + REPLAY_BATCH_BLOCKS - 1)
+      const headers = this.store.headers(from, to, REPLAY_BATCH_BLOCKS)
+      const envelopes = this.store.envelopesBetween(from, to)
+      let e = 0
+      for (const header of headers) {
+        const mine: StoredEnvelope[] = []
+        while (e < envelopes.length && envelopes[e]!.height === header.height) mine.push(envelopes[e++]!)
+        this.replayBlock(header, mine)
+      }
+    }
+    this.log(`replayed ${tip} blocks in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`)
+  }
+
+  private replayBlock(header: StoredBlockHeader, envelopes: StoredEnvelope[]): void {
+    const input: BlockInput = {
+      height: header.height, timestampMs: header.timestampMs,
+      envelopes: envelopes.map((e) => ({ signer: e.signer, nonce: e.nonce, action: JSON.parse(e.actionJson), txHash: e.txHash })),
+    }
+    const result = applyBlock(this.state, input)
+    const root = bytesToHex(result.stateRoot)
+    assert(root === header.stateRoot, `replay of block ${header.height} reached state_root ${root}, stored ${header.stateRoot}`)
+    for (let i = 0; i < envelopes.length; i++) {
+      assert(result.envelopes[i]!.status === envelopes[i]!.status, `replay of block ${header.height} envelope ${i} changed status`)
+    }
+    const digest = blockDigest({
+      height: header.height, parent: this.state.lastDigest, timestampMs: header.timestampMs, stateRoot: root,
+      envelopes: envelopes.map((e) => [e.txHash, e.status] as const), eventCount: result.events.length,
+    })
+    assert(digest === header.digest, `replay of block ${header.height} reached digest ${digest}, stored ${header.digest}`)
+    this.state.lastDigest = digest
+  }
+
+  /** Subscribes to committed blocks (called after the block is durable). */
+  onBlock(listener: (block: CommittedBlock) => void): void {
+    this.listeners.push(listener)
+  }
+
+  /** Starts the block clock. */
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.schedule()
+  }
+
+  private schedule(): void {
+    if (!this.running) return
+    this.timer = setTimeout(() => {
+      try {
+        this.produceBlock()
+      } catch (err) {
+        // A failure here is a bug (an assertion) or a broken disk: stop rather than go on with a
+        // state that may not match what is stored.
+        this.log(`fatal: block production failed: ${(err as Error).stack ?? err}`)
+        process.exit(70)
+      }
+      this.schedule()
+    }, this.options.blockTimeMs)
+  }
+
+  /** Admits a signed action and resolves once its block commits (or with the refusal). */
+  submit(params: unknown): Promise<ActionResult> {
+    if (!this.running) return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node is not producing blocks') })
+    const admission = admit(this.state, params, (signer, nonce) => this.mempool.has(signer, nonce))
+    if (!admission.ok) return Promise.resolve({ status: 'refused', error: admission.error })
+    return new Promise((resolve) => {
+      if (!this.mempool.add({ envelope: admission.envelope, resolve })) {
+        resolve({ status: 'refused', error: rpcError(RPC.limited, 'MEMPOOL_FULL', `the mempool holds ${this.mempool.capacity} envelopes; retry shortly`) })
+      }
+    })
+  }
+
+  /** Produces, commits and announces one block from the mempool (empty blocks too). */
+  produceBlock(): CommittedBlock {
+    const txs = this.mempool.take(this.state.params.maxTxPerBlock)
+    const height = this.state.height + 1
+    const timestampMs = Math.max(this.now(), this.state.timestampMs)
+    const input: BlockInput = { height, timestampMs, envelopes: txs.map((t) => envelopeInput(t.envelope)) }
+    const result = applyBlock(this.state, input)
+    const stateRoot = bytesToHex(result.stateRoot)
+    const envelopes: StoredEnvelope[] = txs.map((t, i) => {
+      const r = result.envelopes[i]!
+      return {
+        height, envelopeIdx: i, txHash: t.envelope.txHash, signer: t.envelope.signer, nonce: t.envelope.nonce,
+        actionKind: t.envelope.kind, marketId: r.marketId, actionJson: JSON.stringify(t.envelope.action),
+        signatureJson: JSON.stringify(t.envelope.signature), status: r.status, reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
+      }
+    })
+    const events = storedEvents(this.state, height, result.events)
+    const digest = blockDigest({
+      height, parent: this.state.lastDigest, timestampMs, stateRoot,
+      envelopes: envelopes.map((e) => [e.txHash, e.status] as const), eventCount: events.length,
+    })
+    const stored: StoredBlock = {
+      header: { height, parent: this.state.lastDigest, digest, timestampMs, envelopeCount: envelopes.length, eventCount: events.length, stateRoot },
+      envelopes, events,
+    }
+    this.store.commitBlock(stored)
+    this.state.lastDigest = digest
+    this.mempool.release(txs)
+    this.reply(txs, stored, result)
+    const committed = { stored, result }
+    for (const listener of this.listeners) listener(committed)
+    return committed
+  }
+
+  private reply(txs: readonly PendingTx[], stored: StoredBlock, result: BlockResult): void {
+    const symbolOf = symbolLookup(this.state)
+    for (let i = 0; i < txs.length; i++) {
+      const r = result.envelopes[i]!
+      const env = stored.envelopes[i]!
+      if (r.status === 'accepted') {
+        const events = stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount).map((e) => eventView(e, symbolOf))
+        txs[i]!.resolve({ status: 'accepted', tx_hash: env.txHash, height: env.height, envelope_idx: i, events })
+      } else {
+        txs[i]!.resolve({ status: 'kept-reject', tx_hash: env.txHash, height: env.height, envelope_idx: i, reason: r.reason! })
+      }
+    }
+  }
+
+  /** Stops the clock; waiting envelopes are refused (they were never in a block). */
+  stop(): void {
+    this.running = false
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    for (const tx of this.mempool.drain()) tx.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block') })
+    this.store.close()
+  }
+}
+
+function envelopeInput(e: AdmittedEnvelope) {
+  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash }
+}

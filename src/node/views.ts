@@ -1,0 +1,65 @@
+// Stored rows <-> wire views of events and envelopes (spec §2.3).
+import type { SequencedEvent } from '../chain/apply.ts'
+import type { ChainState } from '../chain/types.ts'
+import { eventBody } from '../wire/event-view.ts'
+import type { StoredEnvelope, StoredEvent } from './block-store.ts'
+
+export interface EventViewJson {
+  height: number
+  seq: number
+  envelope_idx: number | null
+  kind: string
+  sub_kind: string
+  market_id: number | null
+  symbol: string | null
+  account: string | null
+  body: Record<string, unknown>
+}
+
+export interface EnvelopeViewJson {
+  height: number
+  envelope_idx: number
+  tx_hash: string
+  signer: string
+  nonce: number
+  status: string
+  action_kind: string
+  market_id: number | null
+  symbol: string | null
+  action: unknown
+  reason: unknown
+}
+
+/** The stored form of a block's events; bodies carry decimal strings at each market's precision. */
+export function storedEvents(state: ChainState, height: number, events: readonly SequencedEvent[]): StoredEvent[] {
+  return events.map(({ seq, envelopeIdx, event }) => {
+    const marketId = event.market_id ?? null
+    const market = marketId === null ? undefined : state.markets.get(marketId)
+    return {
+      height, seq, envelopeIdx, kind: event.kind, subKind: event.sub_kind, marketId,
+      account: event.account ?? null, bodyJson: JSON.stringify(eventBody(event, market)),
+    }
+  })
+}
+
+export type SymbolOf = (marketId: number | null) => string | null
+
+export function eventView(e: StoredEvent, symbolOf: SymbolOf): EventViewJson {
+  return {
+    height: e.height, seq: e.seq, envelope_idx: e.envelopeIdx, kind: e.kind, sub_kind: e.subKind,
+    market_id: e.marketId, symbol: symbolOf(e.marketId), account: e.account, body: JSON.parse(e.bodyJson),
+  }
+}
+
+export function envelopeView(e: StoredEnvelope, symbolOf: SymbolOf): EnvelopeViewJson {
+  return {
+    height: e.height, envelope_idx: e.envelopeIdx, tx_hash: e.txHash, signer: e.signer, nonce: e.nonce,
+    status: e.status, action_kind: e.actionKind, market_id: e.marketId, symbol: symbolOf(e.marketId),
+    action: JSON.parse(e.actionJson), reason: e.reasonJson === null ? null : JSON.parse(e.reasonJson),
+  }
+}
+
+/** Symbol lookup over the live market table (symbols are resolved at read time). */
+export function symbolLookup(state: ChainState): SymbolOf {
+  return (id) => (id === null ? null : state.markets.get(id)?.symbol ?? null)
+}
