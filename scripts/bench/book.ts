@@ -6,8 +6,8 @@
  * remainder) against a book kept around BOOK_DEPTH_ORDERS resting orders.
  * Random numbers are generated before timing so only the book is measured.
  *
- * Usage: bun scripts/bench/book.ts [operations]
- * Prints e.g. `book: 3.2M ops/s`.
+ * Usage: bun scripts/bench/book.ts [operations per round]
+ * Prints e.g. `book: 3.2M ops/s` (median of several rounds).
  */
 
 import { OrderBook } from '../../src/chain/book.ts'
@@ -144,11 +144,18 @@ function run(operations: number): Result {
   return { ops: operations, inserts, cancels, matches, fills, ns }
 }
 
+/** Timed rounds, each on a fresh book; the median is reported to damp noise from other processes. */
+const ROUNDS = 5
+
 run(Math.min(OPERATIONS, 200_000)) // warm-up: let the JIT settle
-const r = run(OPERATIONS)
-const opsPerSec = (r.ops / r.ns) * 1e9
-console.log(`book: ${(opsPerSec / 1e6).toFixed(2)}M ops/s`)
+const results: Result[] = []
+for (let i = 0; i < ROUNDS; i++) results.push(run(OPERATIONS))
+const rates = results.map((r) => (r.ops / r.ns) * 1e9).sort((a, b) => a - b)
+const median = rates[ROUNDS >> 1]!
+const r = results[0]!
+const m = (x: number) => `${(x / 1e6).toFixed(2)}M`
+console.log(`book: ${m(median)} ops/s`)
 console.log(
-  `  ${r.ops} ops in ${(r.ns / 1e6).toFixed(0)} ms: ${r.inserts} inserts, ${r.cancels} cancels, ` +
-    `${r.matches} matches (${r.fills} maker fills), ${(r.ns / r.ops).toFixed(0)} ns/op`,
+  `  median of ${ROUNDS} rounds (min ${m(rates[0]!)}, max ${m(rates[ROUNDS - 1]!)}, ${(1e9 / median).toFixed(0)} ns/op); ` +
+    `each round ${r.ops} ops: ${r.inserts} inserts, ${r.cancels} cancels, ${r.matches} matches (${r.fills} maker fills)`,
 )

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '../lib/hex.ts';
 import { keccak256 } from '../lib/keccak.ts';
+import { encodeType, hashStruct } from './eip712.ts';
 import {
   addressOfPrivateKey,
   adminLoginMessage,
@@ -240,4 +241,52 @@ test('recoverAddress speed (informational)', () => {
   const perOp = ((performance.now() - t0) / n) * 1000;
   console.log(`recoverAddress: ${perOp.toFixed(0)} µs per signature`);
   expect(perOp).toBeLessThan(20_000);
+});
+
+describe('EIP-712 field encoding', () => {
+  const word = (hex: string) => hex.replace(/^0x/, '').padStart(64, '0');
+  const manual = (type: string, words: string[]) =>
+    bytesToHex(keccak256(hexToBytes(bytesToHex(keccak256(new TextEncoder().encode(type))) + words.join(''))));
+
+  test('uint, int (two’s complement), bool, address, bytes, bytes32, string', () => {
+    const fields = [
+      { name: 'u', type: 'uint256' },
+      { name: 'i', type: 'int8' },
+      { name: 'b', type: 'bool' },
+      { name: 'a', type: 'address' },
+      { name: 'd', type: 'bytes' },
+      { name: 'h', type: 'bytes4' },
+      { name: 's', type: 'string' },
+    ];
+    const msg = { u: (1n << 256n) - 1n, i: -1, b: true, a: '0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266', d: '0x0102', h: '0xdeadbeef', s: 'hé' };
+    const want = manual('T(uint256 u,int8 i,bool b,address a,bytes d,bytes4 h,string s)', [
+      'f'.repeat(64),
+      'f'.repeat(64),
+      word('1'),
+      word('f39fd6e51aad88f6f4ce6ab8827279cfffb92266'),
+      bytesToHex(keccak256(Uint8Array.of(1, 2))).slice(2),
+      'deadbeef'.padEnd(64, '0'),
+      bytesToHex(keccak256(new TextEncoder().encode('hé'))).slice(2),
+    ]);
+    expect(bytesToHex(hashStruct('T', fields, msg))).toBe(want);
+  });
+  test('range and type errors', () => {
+    expect(() => hashStruct('T', [{ name: 'x', type: 'uint8' }], { x: 256 })).toThrow(RangeError);
+    expect(() => hashStruct('T', [{ name: 'x', type: 'int8' }], { x: -129 })).toThrow(RangeError);
+    expect(() => hashStruct('T', [{ name: 'x', type: 'uint64' }], { x: 1.5 })).toThrow(TypeError);
+    expect(() => hashStruct('T', [{ name: 'x', type: 'uint64' }], { x: '5' })).toThrow(TypeError);
+    expect(() => hashStruct('T', [{ name: 'x', type: 'bytes32' }], { x: '0x01' })).toThrow(TypeError);
+    expect(() => hashStruct('T', [{ name: 'x', type: 'address' }], { x: '0x1234' })).toThrow(TypeError);
+    expect(() => hashStruct('T', [{ name: 'x', type: 'bool' }], { x: 1 })).toThrow(TypeError);
+    expect(() => hashStruct('T', [{ name: 'x', type: 'uint7' }], { x: 1 })).toThrow(TypeError);
+    expect(() => hashStruct('T', [{ name: 'x', type: 'string[]' }], { x: [] })).toThrow(TypeError);
+    expect(() => hashStruct('T(', [{ name: 'x', type: 'string' }], { x: '' })).toThrow(TypeError);
+    expect(() => hashStruct('T', [{ name: 'x,y', type: 'string' }], { 'x,y': '' })).toThrow(TypeError);
+  });
+  test('encodeType keeps a colon in the primary type name', () => {
+    expect(encodeType('Perpd:RegisterAgent', [
+      { name: 'network', type: 'string' },
+      { name: 'nonce', type: 'uint64' },
+    ])).toBe('Perpd:RegisterAgent(string network,uint64 nonce)');
+  });
 });

@@ -1,0 +1,55 @@
+// The high-level client: one signer, its nonces, and the node's JSON-RPC interface.
+import { NonceManager } from './nonce-manager.ts'
+import { RpcCallError, RpcClient, type ActionReply } from './rpc-client.ts'
+import { Signer } from './signer.ts'
+
+export interface PerpdClientOptions {
+  readonly url: string
+  readonly privateKey: string
+  /** The chain's network name (read from getExchangeConfig when omitted). */
+  readonly network?: string
+}
+
+export class PerpdClient {
+  readonly rpc: RpcClient
+  readonly signer: Signer
+  readonly nonces: NonceManager
+  private network: string | undefined
+
+  constructor(options: PerpdClientOptions) {
+    this.rpc = new RpcClient(options.url)
+    this.signer = new Signer(options.privateKey)
+    this.nonces = new NonceManager(this.rpc, this.signer.address)
+    this.network = options.network
+  }
+
+  get address(): string {
+    return this.signer.address
+  }
+
+  async networkName(): Promise<string> {
+    if (this.network === undefined) this.network = (await this.rpc.query<{ network: string }>('getExchangeConfig')).data.network
+    return this.network
+  }
+
+  /**
+   * Signs and sends an action with the next nonce. A refusal at admission gives the nonce back
+   * (it was not consumed) and throws RpcCallError; NONCE_REPLAY also resyncs the nonces.
+   * build receives the nonce, for user-signed kinds that carry it inside the action.
+   */
+  async send(build: Record<string, unknown> | ((nonce: number, network: string) => Record<string, unknown>)): Promise<ActionReply> {
+    const network = await this.networkName()
+    const nonce = await this.nonces.take()
+    const action = typeof build === 'function' ? build(nonce, network) : build
+    const signed = this.signer.sign(action, nonce, network)
+    try {
+      return await this.rpc.action(signed.params)
+    } catch (err) {
+      if (err instanceof RpcCallError) {
+        if (err.reason === 'NONCE_REPLAY') await this.nonces.resync()
+        else this.nonces.giveBack(nonce)
+      }
+      throw err
+    }
+  }
+}

@@ -1,0 +1,32 @@
+// A signer: a private key that signs actions with the L1 and user-signed schemes (PROTOCOL §4).
+import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
+import { hexToBytes } from '../lib/hex.ts'
+import { addressOfPrivateKey, l1Digest, signDigest, sourceForNetwork, txHash, userSignedDigest, type WireSignature } from '../wire/signing.ts'
+
+export interface SignedAction {
+  readonly params: { action: Record<string, unknown>; nonce: number; signature: WireSignature }
+  /** The tx hash the node will report, known before sending (PROTOCOL §4.3). */
+  readonly txHash: string
+}
+
+export class Signer {
+  readonly address: string
+  private readonly key: Uint8Array
+
+  constructor(privateKey: string) {
+    this.key = hexToBytes(privateKey)
+    this.address = addressOfPrivateKey(this.key)
+  }
+
+  /** Signs an action for a network; user-signed kinds use their EIP-712 type, the rest L1. */
+  sign(action: Record<string, unknown>, nonce: number, network: string): SignedAction {
+    const kindName = Object.keys(action)[0]!
+    const kind = ACTION_KIND_BY_NAME.get(kindName)
+    const payload = action[kindName] as Record<string, unknown>
+    const digest = kind?.auth === 'user_signed_master'
+      ? userSignedDigest(kindName, kind.typedFields ?? [], payload, BigInt(String(payload.signature_chain_id)))
+      : l1Digest(action, nonce, sourceForNetwork(network))
+    const signature = signDigest(this.key, digest)
+    return { params: { action, nonce, signature }, txHash: txHash(digest, BigInt(signature.r), BigInt(signature.s), signature.v as 27 | 28) }
+  }
+}
