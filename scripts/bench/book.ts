@@ -3,7 +3,8 @@
  *
  * A seeded workload of passive inserts, cancels of random resting orders and
  * aggressive orders (planMatch + fill of every planned maker + rest of the
- * remainder) against a book kept around BOOK_DEPTH_ORDERS resting orders.
+ * remainder) against a book kept at about BOOK_DEPTH_ORDERS resting orders
+ * spread over SPREAD_TICKS price levels per side.
  * Random numbers are generated before timing so only the book is measured.
  *
  * Usage: bun scripts/bench/book.ts [operations per round]
@@ -15,7 +16,7 @@ import type { BookOrder, Side } from '../../src/chain/book.ts'
 
 const OPERATIONS = Number(process.argv[2] ?? 2_000_000)
 const SEED = 0x5eed
-/** Resting orders placed before timing starts. */
+/** Resting orders placed before timing starts, and the depth the workload keeps. */
 const BOOK_DEPTH_ORDERS = 10_000
 const MID = 100_000
 /** Passive orders rest within this many ticks of the mid. */
@@ -44,6 +45,8 @@ interface Result {
   matches: number
   fills: number
   ns: number
+  finalSize: number
+  finalLevels: number
 }
 
 function run(operations: number): Result {
@@ -96,7 +99,9 @@ function run(operations: number): Result {
     const kind = rand[op * 4]! % 100
     const r1 = rand[op * 4 + 1]!
     const r2 = rand[op * 4 + 2]!
-    if (kind < 48 || liveCount === 0) {
+    // Cancels only while the book is above its target depth, so every round
+    // measures a steady-state book of about BOOK_DEPTH_ORDERS orders.
+    if (kind < 48 || (kind < 88 && liveCount <= BOOK_DEPTH_ORDERS)) {
       const o = passive(r1, r2)
       // The mid does not move, so a passive order crosses only when the
       // opposite side has been swept through the mid; then skip resting it.
@@ -141,7 +146,8 @@ function run(operations: number): Result {
   }
   const ns = Bun.nanoseconds() - start
   if (book.size !== liveCount) throw new Error(`bench bookkeeping drifted: book ${book.size} vs tracked ${liveCount}`)
-  return { ops: operations, inserts, cancels, matches, fills, ns }
+  const finalLevels = book.levels('Bid', SPREAD_TICKS * 4).length + book.levels('Ask', SPREAD_TICKS * 4).length
+  return { ops: operations, inserts, cancels, matches, fills, ns, finalSize: book.size, finalLevels }
 }
 
 /** Timed rounds, each on a fresh book; the median is reported to damp noise from other processes. */
@@ -157,5 +163,6 @@ const m = (x: number) => `${(x / 1e6).toFixed(2)}M`
 console.log(`book: ${m(median)} ops/s`)
 console.log(
   `  median of ${ROUNDS} rounds (min ${m(rates[0]!)}, max ${m(rates[ROUNDS - 1]!)}, ${(1e9 / median).toFixed(0)} ns/op); ` +
-    `each round ${r.ops} ops: ${r.inserts} inserts, ${r.cancels} cancels, ${r.matches} matches (${r.fills} maker fills)`,
+    `each round ${r.ops} ops: ${r.inserts} inserts, ${r.cancels} cancels, ${r.matches} matches (${r.fills} maker fills), ` +
+    `ending with ${r.finalSize} orders on ${r.finalLevels} levels`,
 )

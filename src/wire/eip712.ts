@@ -43,7 +43,7 @@ export function encodeType(primaryType: string, fields: TypedField[]): string {
 const typeHashCache = new Map<string, Uint8Array>();
 const TYPE_HASH_CACHE_MAX = 256;
 
-/** keccak256(encodeType), cached. */
+/** keccak256(encodeType), cached; the returned array is shared, so callers must not mutate it. */
 export function typeHash(primaryType: string, fields: TypedField[]): Uint8Array {
   const type = encodeType(primaryType, fields);
   let h = typeHashCache.get(type);

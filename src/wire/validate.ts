@@ -1,6 +1,6 @@
 // Compiled TypeBox validators that name the first offending field, for -32602 errors.
 import type { TSchema, Static } from '@sinclair/typebox'
-import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { TypeCompiler, type ValueError } from '@sinclair/typebox/compiler'
 
 export type Validation = { readonly ok: true } | { readonly ok: false; readonly field: string; readonly message: string }
 
@@ -16,13 +16,28 @@ export function compileValidator<T extends TSchema>(schema: T): Validator<T> {
     check: (value): value is Static<T> => compiled.Check(value),
     validate(value, prefix) {
       if (compiled.Check(value)) return { ok: true }
-      const first = compiled.Errors(value).First()
+      const first = pickError(compiled.Errors(value))
       const path = first === undefined ? '' : first.path.replace(/^\//, '').replaceAll('/', '.')
       const field = path === '' ? prefix : `${prefix}.${path}`
       const message = first === undefined ? 'invalid' : describe(first.message, first.schema)
       return { ok: false, field, message }
     },
   }
+}
+
+/** Errors examined to pick the one to report. */
+const ERRORS_SCANNED_MAX = 16
+
+/** A wrong value the caller sent says more than a field it left out, so it is reported first. */
+function pickError(errors: Iterable<ValueError>): ValueError | undefined {
+  let first: ValueError | undefined
+  let n = 0
+  for (const e of errors) {
+    if (e.value !== undefined) return e
+    first ??= e
+    if (++n >= ERRORS_SCANNED_MAX) break
+  }
+  return first
 }
 
 function describe(message: string, schema: TSchema): string {

@@ -1,0 +1,74 @@
+// Starts the real node (src/main.ts) as a child process on 127.0.0.1 port 0 with a temporary data
+// directory, and stops it by its PID. Tests talk to it over HTTP with the project's client.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const ROOT = join(import.meta.dir, '..', '..')
+
+export interface NodeProcess {
+  readonly url: string
+  readonly dataDir: string
+  output(): string
+  stop(signal?: NodeJS.Signals): Promise<number>
+}
+
+/** The development keys of PROTOCOL §8 (Anvil/Hardhat #0..#9); #0 is the Admin. */
+export const DEV_KEYS = [
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+  '0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a',
+  '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',
+  '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e',
+  '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356',
+  '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97',
+  '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
+] as const
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'perpd-test-'))
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+/** Starts `bun src/main.ts --dev` and resolves once it prints its address. */
+export async function startNode(opts: { dataDir?: string; blockTimeMs?: number; extraArgs?: string[] } = {}): Promise<NodeProcess> {
+  const dataDir = opts.dataDir ?? tempDataDir()
+  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts'), '--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50), ...(opts.extraArgs ?? [])], {
+    cwd: ROOT, stdout: 'pipe', stderr: 'pipe',
+  })
+  let text = ''
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) text += decoder.decode(chunk)
+  }
+  void pump(proc.stdout)
+  void pump(proc.stderr)
+  const deadline = Date.now() + 20_000
+  let url = ''
+  while (Date.now() < deadline) {
+    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
+    if (m) { url = m[1]!; break }
+    if (proc.exitCode !== null) throw new Error(`node exited with ${proc.exitCode}: ${text}`)
+    await Bun.sleep(25)
+  }
+  if (url === '') {
+    proc.kill('SIGKILL')
+    throw new Error(`node printed no address in 20 s: ${text}`)
+  }
+  return {
+    url, dataDir,
+    output: () => text,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      proc.kill(signal)
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
+      const code = await proc.exited
+      clearTimeout(timer)
+      return code
+    },
+  }
+}
