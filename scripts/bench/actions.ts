@@ -1,0 +1,78 @@
+// Signed actions per second accepted end to end over HTTP, and the p50/p99 latency of /action.
+// Starts a real dev node on 127.0.0.1 port 0 with a temporary data directory, pre-signs a seeded
+// order workload for the ten development accounts (signing is the client's cost, not the node's),
+// then sends it with bounded concurrency per signer (inside the nonce window) and stops by itself.
+//   bun scripts/bench/actions.ts [--actions 20000] [--in-flight 32] [--block-time-ms 200]
+import { placeOrder } from '../../src/client/actions.ts'
+import { RpcClient } from '../../src/client/rpc-client.ts'
+import { Signer } from '../../src/client/signer.ts'
+import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : fallback
+}
+const actionsTotal = arg('actions', 20_000)
+const inFlightPerSigner = Math.min(arg('in-flight', 32), 64)
+const blockTimeMs = arg('block-time-ms', 200)
+
+// A tiny seeded PRNG so every run sends the same workload.
+function mulberry32(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const node = await startNode({ blockTimeMs })
+try {
+  const rpc = new RpcClient(node.url, 60_000)
+  const signers = DEV_KEYS.slice(1).map((k) => new Signer(k))
+  const perSigner = Math.ceil(actionsTotal / signers.length)
+  const rand = mulberry32(42)
+  const signedAt = performance.now()
+  // Prices around 65,000 on BTC-USD: bids below, asks above, one in ten crosses.
+  const workloads = signers.map((signer) => Array.from({ length: perSigner }, (_, nonce) => {
+    const bid = rand() < 0.5
+    const crosses = rand() < 0.1
+    const offset = Math.floor(rand() * 500) + 1
+    const price = bid ? (crosses ? 65_000 + offset : 65_000 - offset) : (crosses ? 65_000 - offset : 65_000 + offset)
+    const action = placeOrder({ market_id: 1, side: bid ? 'Bid' : 'Ask', price: String(price), qty: '0.001', tif: crosses ? 'Ioc' : 'Gtc', reduce_only: false })
+    return signer.sign(action, nonce, 'dev').params
+  }))
+  console.log(`signed ${perSigner * signers.length} actions in ${Math.round(performance.now() - signedAt)} ms (client side, not measured)`)
+
+  const latencies: number[] = []
+  let accepted = 0
+  let rejected = 0
+  let refused = 0
+  const started = performance.now()
+  await Promise.all(workloads.map(async (list) => {
+    let next = 0
+    const lane = async () => {
+      while (next < list.length) {
+        const params = list[next++]!
+        const t0 = performance.now()
+        try {
+          const r = await rpc.action<{ status: string }>(params)
+          if (r.status === 'accepted') accepted++
+          else rejected++
+        } catch {
+          refused++
+        }
+        latencies.push(performance.now() - t0)
+      }
+    }
+    await Promise.all(Array.from({ length: inFlightPerSigner }, lane))
+  }))
+  const seconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1)
+  console.log(`actions: ${Math.round(accepted / seconds)} accepted/s end to end over HTTP (${accepted} accepted, ${rejected} kept-reject, ${refused} refused in ${seconds.toFixed(1)} s; ${signers.length} signers x ${inFlightPerSigner} in flight; block time ${blockTimeMs} ms)`)
+  console.log(`/action latency: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`)
+} finally {
+  await node.stop()
+  removeDir(node.dataDir)
+}
