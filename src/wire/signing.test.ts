@@ -3,6 +3,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '../lib/hex.ts';
 import { keccak256 } from '../lib/keccak.ts';
 import { encodeType, hashStruct } from './eip712.ts';
+import { nativeRecoveryAvailable } from './native-secp256k1.ts';
 import {
   addressOfPrivateKey,
   adminLoginMessage,
@@ -16,6 +17,7 @@ import {
   txHash,
   userSignedDigest,
   type WireSignature,
+  recoverAddressNoble,
 } from './signing.ts';
 
 const N = secp256k1.Point.Fn.ORDER;
@@ -290,3 +292,26 @@ describe('EIP-712 field encoding', () => {
     ])).toBe('Perpd:RegisterAgent(string network,uint64 nonce)');
   });
 });
+
+describe('libsecp256k1 and noble recover the same signer', () => {
+  test('the native addon is loaded on linux-x64', () => {
+    if (process.platform === 'linux' && process.arch === 'x64') expect(nativeRecoveryAvailable).toBe(true)
+  })
+  test('random digests and keys give the same address both ways', () => {
+    let seed = 12345
+    const next = () => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed }
+    for (let i = 0; i < 200; i++) {
+      const key = new Uint8Array(32).map(() => next() & 0xff)
+      key[0] = 1 + (key[0]! % 200) // keep it a valid scalar
+      const digest = new Uint8Array(32).map(() => next() & 0xff)
+      const sig = signDigest(key, digest)
+      const r = BigInt(sig.r), s = BigInt(sig.s), rec = (sig.v - 27) as 0 | 1
+      const expected = addressOfPrivateKey(key)
+      expect(recoverAddress(digest, r, s, rec)).toBe(expected)
+      expect(recoverAddressNoble(digest, r, s, rec)).toBe(expected)
+      // A different digest recovers some other address, identically both ways.
+      digest[0] = digest[0]! ^ 1
+      expect(recoverAddress(digest, r, s, rec)).toBe(recoverAddressNoble(digest, r, s, rec))
+    }
+  })
+})

@@ -12,6 +12,7 @@ import { bytesToHex, concatBytes, hexToBytes, u64be } from '../lib/hex.ts';
 import { keccak256 } from '../lib/keccak.ts';
 import { encodeCanonical } from '../lib/msgpack.ts';
 import { domainSeparator, hashStruct, typedDataDigest, typeHash, type TypedField } from './eip712.ts';
+import { nativeRecover, nativeRecoveryAvailable } from './native-secp256k1.ts';
 
 const N = secp256k1.Point.Fn.ORDER;
 const HALF_N = N >> 1n;
@@ -136,11 +137,26 @@ function addressOfPublicKey(uncompressed65: Uint8Array): string {
  * Signer address (lowercase 0x) of a signature over a 32-byte digest, or undefined when no point
  * recovers. Expects r, s already range-checked by {@link parseSignature}.
  *
- * Uses noble's `Signature#recoverPublicKey` (Q = r⁻¹(s·R − h·G) as one GLV mulAdd with a shared
- * doubling chain). A hand-rolled variant that skips its second validity check and affine
- * conversion measured the same within noise: the 256-bit mulAdd on bigints is the whole cost.
+ * Runs on libsecp256k1 where available (native-secp256k1.ts), else on noble.
  */
 export function recoverAddress(digest: Uint8Array, r: bigint, s: bigint, recovery: 0 | 1): string | undefined {
+  if (digest.length !== 32 || r <= 0n || r >= N || s <= 0n || s >= N) return undefined;
+  if (nativeRecoveryAvailable) {
+    const sig64 = new Uint8Array(64);
+    sig64.set(scalar32(r), 0);
+    sig64.set(scalar32(s), 32);
+    const pub = nativeRecover(digest, sig64, recovery);
+    return pub === undefined ? undefined : addressOfPublicKey(pub);
+  }
+  return recoverAddressNoble(digest, r, s, recovery);
+}
+
+/**
+ * The pure-JS recovery (noble's `Signature#recoverPublicKey`: Q = r⁻¹(s·R − h·G) as one GLV mulAdd
+ * with a shared doubling chain); the fallback where libsecp256k1 is not available. A hand-rolled
+ * variant measured the same within noise: the 256-bit mulAdd on bigints is the whole cost.
+ */
+export function recoverAddressNoble(digest: Uint8Array, r: bigint, s: bigint, recovery: 0 | 1): string | undefined {
   if (digest.length !== 32 || r <= 0n || r >= N || s <= 0n || s >= N) return undefined;
   try {
     const Q = new secp256k1.Signature(r, s, recovery).recoverPublicKey(digest);
