@@ -2,7 +2,8 @@
 // Starts a real dev node on 127.0.0.1 port 0 with a temporary data directory, pre-signs a seeded
 // order workload for the ten development accounts (signing is the client's cost, not the node's),
 // then sends it with bounded concurrency per signer (inside the nonce window) and stops by itself.
-//   bun scripts/bench/actions.ts [--actions 20000] [--in-flight 32] [--block-time-ms 200]
+//   bun scripts/bench/actions.ts [--actions 20000] [--in-flight 32] [--block-time-ms 200] [--url URL]
+// With --url it drives an already running dev node (e.g. one started with --cpu-prof) instead.
 import { placeOrder } from '../../src/client/actions.ts'
 import { RpcClient } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
@@ -26,7 +27,9 @@ function mulberry32(seed: number) {
   }
 }
 
-const node = await startNode({ blockTimeMs })
+const urlIndex = process.argv.indexOf('--url')
+const external = urlIndex > 0 ? process.argv[urlIndex + 1]! : undefined
+const node = external === undefined ? await startNode({ blockTimeMs }) : { url: external, dataDir: '', stop: async () => 0 }
 try {
   const rpc = new RpcClient(node.url, 60_000)
   const signers = DEV_KEYS.slice(1).map((k) => new Signer(k))
@@ -34,7 +37,9 @@ try {
   const rand = mulberry32(42)
   const signedAt = performance.now()
   // Prices around 65,000 on BTC-USD: bids below, asks above, one in ten crosses.
-  const workloads = signers.map((signer) => Array.from({ length: perSigner }, (_, nonce) => {
+  const firstNonce = await Promise.all(signers.map(async (s) => (await rpc.query<{ nonce: number }>('getAccount', { address: s.address })).data.nonce))
+  const workloads = signers.map((signer, si) => Array.from({ length: perSigner }, (_, i) => {
+    const nonce = firstNonce[si]! + i
     const bid = rand() < 0.5
     const crosses = rand() < 0.1
     const offset = Math.floor(rand() * 500) + 1
@@ -74,5 +79,5 @@ try {
   console.log(`/action latency: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`)
 } finally {
   await node.stop()
-  removeDir(node.dataDir)
+  if (external === undefined) removeDir(node.dataDir)
 }

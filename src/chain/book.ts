@@ -187,7 +187,9 @@ export class OrderBook<O extends BookOrder> {
     if (this.wouldCross(order.side, priceTicks)) invalid(`order ${id} at ${priceTicks} would cross the book`)
 
     const key = priceTicks * side.sign
-    let level = side.byKey.get(key)
+    // Fast path: orders most often join the best level; skip the hash lookup then.
+    const best = side.sorted[side.sorted.length - 1]
+    let level = best !== undefined && best.key === key ? best : side.byKey.get(key)
     if (level === undefined) {
       level = this.newLevel(side, key, priceTicks)
     } else if (!Number.isSafeInteger(level.lots + remainingLots)) {

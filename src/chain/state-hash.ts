@@ -20,24 +20,33 @@
  * Per key only the 32-byte leaf digest is kept: the vector is re-derived from the digest, so removing
  * or replacing a leaf does not need the old value.
  *
- * Choice of the 2048-byte expansion, measured with Bun 1.4 on the build box (2-vCPU Xeon VM, best of
- * 3 x 0.5 s runs; this box is noisy, +-20%), expansions of a 32-byte digest to 2048 bytes per second:
+ * Choice of the 2048-byte expansion. Measured with Bun 1.4 on the dev box (2-vCPU Xeon VM, shared
+ * and noisy, so +-20%; best of 5 interleaved 0.3 s runs), 32-byte digest -> 2048 bytes, per second:
  *
- *   @noble/hashes shake256 (dkLen 2048)        ~11k/s   (16 Keccak-f[1600] permutations)
- *   @noble/hashes shake128                      ~11k/s
- *   @noble/hashes turboshake128 / kt128         ~23k/s   (12-round Keccak)
- *   @noble/hashes turboshake256                 ~21k/s
- *   @noble/hashes blake3 (dkLen 2048)           ~42k/s   (~39k/s one-shot)
- *   @noble/ciphers chacha20 keystream           ~113k/s  (chacha12 ~153k/s, chacha8 ~162k/s)
- *   BLAKE3 XOF specialised here (below)         ~150-210k/s
+ *   @noble/hashes shake256 (dkLen 2048)        ~10-11k/s  (16 Keccak-f[1600] permutations)
+ *   @noble/hashes shake128                     ~11-13k/s
+ *   @noble/hashes turboshake128                ~23-24k/s  (12-round Keccak)
+ *   @noble/hashes turboshake256                ~21k/s
+ *   @noble/hashes kt128                        ~19-22k/s
+ *   @noble/hashes blake3 (dkLen 2048)          ~38-42k/s
+ *   @noble/ciphers chacha20 keystream          ~110k/s    (chacha12 ~145k/s; chacha8 ~160-190k/s,
+ *                                                           but reduced-round and not a hash)
+ *   BLAKE3 XOF, specialised here (expandLeaf)  ~150-210k/s
  *
- * So the expansion is BLAKE3's XOF (as in SIMD-0215), but computed by `expandLeaf` below: the BLAKE3
+ * So the expansion is BLAKE3's XOF (the XOF SIMD-0215 uses), computed by `expandLeaf`: the BLAKE3
  * compression function fully unrolled and specialised to one 32-byte input block (the 8 zero message
- * words folded away), writing the 32 output blocks straight into a reused buffer with no allocation.
- * It is bit-for-bit BLAKE3 (the tests compare it with @noble/hashes' blake3 on many digests); the
- * speed-up over noble's generic blake3 comes from the unrolling and from skipping the generic
- * chunk/tree/XOF bookkeeping. Lane arithmetic itself is cheap (~1 us per 1024-lane add), as is
- * the leaf digest (noble blake3 of a short message).
+ * words folded away), writing the 32 output blocks into a reused buffer, no allocation. It is
+ * bit-for-bit BLAKE3 (the tests compare it with @noble/hashes' blake3). The ~4x over noble's blake3
+ * comes from the unrolling and from skipping the generic chunk/tree/XOF bookkeeping (a semi-unrolled
+ * loop over rounds measured ~100-125k/s). One expansion costs ~5-6 us, the 1024-lane add ~1 us.
+ *
+ * The leaf digest uses the same unrolled compression for encodings of up to one BLAKE3 chunk
+ * (1024 bytes; `blake3SingleChunk`) and noble's blake3 beyond that. For a 213-byte encoding:
+ * single-chunk path ~1.8 us, noble blake3 ~4.0 us, noble keccak_256 ~12 us.
+ *
+ * Net cost: inserting a leaf = 1 digest + 1 expansion; replacing a value = 1 digest + 2 expansions
+ * (subtract old, add new); deleting = 1 expansion; setting an unchanged value = 1 digest. See
+ * scripts/bench/state-hash.ts for leaf updates per second.
  *
  * Pure and deterministic: no clock, randomness, environment, I/O or floating point. Byte order is
  * handled explicitly (no typed-array views over byte buffers), so the result does not depend on the
@@ -115,7 +124,10 @@ function putWord(out: Uint8Array, o: number, w: number): void {
 /**
  * BLAKE3-256 of buf[0 .. n) for n <= 1024 (a single chunk), i.e. exactly `blake3(buf.subarray(0, n))`,
  * without allocating anything but the result. Zero-pads buf in place up to the next 64-byte boundary
- * (the caller leaves room for that).
+ * (the caller leaves room for that). Each block is one BLAKE3 compression (7 rounds of the G function
+ * over columns then diagonals, message words permuted between rounds by [2,6,3,10,7,0,4,13,1,11,12,5,
+ * 9,14,15,8]), unrolled: each pair of lines below is one G, with the permutation already applied to
+ * the message word names (the per-round comment lists the word order fed to the 8 G calls).
  */
 function blake3SingleChunk(buf: Uint8Array, n: number): Uint8Array {
   const blocks = n === 0 ? 1 : (n + 63) >>> 6;
@@ -275,7 +287,7 @@ function blake3SingleChunk(buf: Uint8Array, n: number): Uint8Array {
  * `blake3(digest, { dkLen: 2048 })`. The input is one 32-byte block of a single chunk, so output
  * block t (64 bytes = 16 words) is the full compression output of (cv = IV, message = digest padded
  * with zeros, counter = t, block_len = 32, flags = CHUNK_START | CHUNK_END | ROOT). The 7 rounds are
- * unrolled with the message schedule applied and the zero message words 8..15 dropped.
+ * unrolled as in `blake3SingleChunk`, with the zero message words 8..15 dropped from the additions.
  */
 function expandLeaf(d: Uint8Array, out: Uint32Array): void {
   const m0 = d[0]! | (d[1]! << 8) | (d[2]! << 16) | (d[3]! << 24);

@@ -85,9 +85,9 @@ export class BlockStore {
     this.insertEnvelope = this.db.prepare('INSERT INTO envelopes VALUES ($height, $envelopeIdx, $txHash, $signer, $nonce, $actionKind, $marketId, $actionJson, $signatureJson, $status, $reasonJson)')
     this.insertEvent = this.db.prepare('INSERT INTO events VALUES ($height, $seq, $envelopeIdx, $kind, $subKind, $marketId, $account, $bodyJson)')
     this.commitTx = this.db.transaction((block: StoredBlock) => {
-      this.insertBlock.run({ ...block.header })
-      for (const e of block.envelopes) this.insertEnvelope.run({ ...e })
-      for (const e of block.events) this.insertEvent.run({ ...e })
+      this.insertBlock.run(block.header as never)
+      for (const e of block.envelopes) this.insertEnvelope.run(e as never)
+      for (const e of block.events) this.insertEvent.run(e as never)
     })
   }
 

@@ -1,0 +1,248 @@
+/**
+ * Order operations per second of the state machine alone (src/chain), on one core.
+ *
+ *   bun scripts/bench/engine.ts [--blocks 600] [--seed 7] [--cancel-back 600]
+ *   bun --cpu-prof --cpu-prof-dir=/tmp/prof scripts/bench/engine.ts   # to profile
+ *
+ * A seeded random order flow on the dev genesis (ten funded accounts, BTC/ETH/SOL-USD): market
+ * makers rest Gtc and PostOnly orders around a random-walking mid and cancel them again, takers
+ * cross the spread with Ioc, Fok and Gtc orders (fills, fees, self-trade prevention, margin checks
+ * and events all run), some orders are reduce-only. Blocks of 2,000 operations (max_tx_per_block of
+ * the dev network) end as applyBlock ends them: marks of the markets that traded are updated and
+ * the state root is committed.
+ *
+ * Two runs of the same flow from the same genesis:
+ * 1. direct: placeOrder / cancelOrder on decoded orders (the engine proper);
+ * 2. via applyBlock with raw action objects: adds decoding of decimal strings, nonces, auth and
+ *    the per-envelope results.
+ * Both commit the state root every block; the time spent there is also shown on its own. Order ids
+ * of run 1 name the orders run 2 cancels: the same flow on the same state yields the same ids.
+ * Workload generation is outside the timed sections.
+ */
+import { applyBlock, type EnvelopeInput } from '../../src/chain/apply.ts'
+import { cancelOrder } from '../../src/chain/cancel-order.ts'
+import type { ChainEvent } from '../../src/chain/events.ts'
+import { createGenesisState } from '../../src/chain/genesis.ts'
+import { updateMarks } from '../../src/chain/marks.ts'
+import { placeOrder, type DecodedOrder } from '../../src/chain/place-order.ts'
+import { commitStateRoot } from '../../src/chain/state-root.ts'
+import type { Account, ChainState, Side, Tif } from '../../src/chain/types.ts'
+import { bytesToHex } from '../../src/lib/hex.ts'
+import { formatDecimal } from '../../src/lib/decimal.ts'
+import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : fallback
+}
+const BLOCKS = arg('blocks', 600)
+const SEED = arg('seed', 7)
+/** A cancel names an order placed at most this many operations earlier (its owner's). */
+const CANCEL_BACK = arg('cancel-back', 600)
+const BLOCK_OPS = 2_000
+/** Blocks run before the clock starts, so the JIT has compiled the hot paths. */
+const WARMUP_BLOCKS = Math.min(60, Math.floor(BLOCKS / 5))
+
+/** mulberry32: a tiny seeded PRNG, so every run sends the same flow. */
+function mulberry32(seed: number): () => number {
+  let s = seed | 0
+  return () => {
+    s = (s + 0x6d2b79f5) | 0
+    let t = Math.imul(s ^ (s >>> 15), 1 | s)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return (t ^ (t >>> 14)) >>> 0
+  }
+}
+
+/** One operation of the flow, independent of the state so both runs see the same one. */
+interface Op {
+  readonly account: number
+  readonly marketId: number
+  /** Index of the operation whose order this one cancels, or -1 for a place. */
+  readonly cancels: number
+  readonly order: DecodedOrder | null
+}
+
+const MARKETS = [
+  { id: 1, mid: 650_000, spread: 5, maxLots: 2_000 }, // BTC-USD: 0.1 USD ticks, 0.0001 BTC lots
+  { id: 2, mid: 350_000, spread: 5, maxLots: 2_000 }, // ETH-USD: 0.01 USD ticks, 0.001 ETH lots
+  { id: 3, mid: 150_000, spread: 5, maxLots: 5_000 }, // SOL-USD: 0.001 USD ticks, 0.01 SOL lots
+] as const
+
+/** Generates the flow block by block; `placed[i]` remembers who placed operation i. */
+class Flow {
+  private readonly next: () => number
+  private readonly mids: number[] = MARKETS.map((m) => m.mid)
+  private readonly placedBy = new Int32Array(BLOCKS * BLOCK_OPS).fill(-1)
+  private readonly placedIn = new Int32Array(BLOCKS * BLOCK_OPS)
+  private opIndex = 0
+
+  constructor(seed: number) {
+    this.next = mulberry32(seed)
+  }
+
+  private int(n: number): number {
+    return this.next() % n
+  }
+
+  block(): Op[] {
+    const ops: Op[] = []
+    for (let i = 0; i < BLOCK_OPS; i++, this.opIndex++) ops.push(this.op(this.opIndex))
+    return ops
+  }
+
+  private op(k: number): Op {
+    const r = this.int(100)
+    if (r < 42 && k > 0) {
+      // Cancel one of the recent orders; most were placed by a market maker a few hundred ops ago.
+      const j = Math.max(0, k - 1 - this.int(CANCEL_BACK))
+      const owner = this.placedBy[j]!
+      if (owner >= 0) return { account: owner, marketId: this.placedIn[j]!, cancels: j, order: null }
+    }
+    const mi = this.int(MARKETS.length)
+    const market = MARKETS[mi]!
+    const mid = (this.mids[mi]! += this.int(3) - 1)
+    const side: Side = this.int(2) === 0 ? 'Bid' : 'Ask'
+    const sign = side === 'Bid' ? 1 : -1
+    const account = this.int(DEV_ADDRESSES.length)
+    let tif: Tif = 'Gtc'
+    let price: number
+    let lots = 1 + this.int(market.maxLots)
+    let reduceOnly = false
+    if (r < 82) {
+      // Maker: rests on its own side of the mid; one in ten is PostOnly.
+      price = mid - sign * (market.spread + this.int(40))
+      if (this.int(10) === 0) tif = 'PostOnly'
+    } else {
+      // Taker: crosses the mid by up to 40 ticks.
+      price = mid + sign * this.int(40)
+      lots = 1 + this.int(market.maxLots * 3)
+      const t = this.int(20)
+      tif = t < 13 ? 'Ioc' : t < 17 ? 'Gtc' : 'Fok'
+      reduceOnly = this.int(8) === 0
+    }
+    this.placedBy[k] = account
+    this.placedIn[k] = market.id
+    return { account, marketId: market.id, cancels: -1, order: { marketId: market.id, side, priceTicks: price, qtyLots: lots, tif, reduceOnly, clientOrderId: undefined } }
+  }
+}
+
+interface RunResult {
+  readonly execMs: number
+  readonly commitMs: number
+  readonly ops: number
+  readonly rejects: Map<string, number>
+  readonly fills: number
+  readonly root: string
+}
+
+const freshState = (): ChainState => createGenesisState(devGenesis()).state
+
+/** Run 1: placeOrder / cancelOrder directly; records the id of every accepted order. */
+function runDirect(ids: Float64Array): RunResult {
+  const state = freshState()
+  const accounts: Account[] = DEV_ADDRESSES.map((a) => state.accounts.get(a)!)
+  const flow = new Flow(SEED)
+  const events: ChainEvent[] = []
+  const traded = new Set<number>()
+  const rejects = new Map<string, number>()
+  let execMs = 0
+  let commitMs = 0
+  let fills = 0
+  let timedOps = 0
+  for (let b = 0; b < BLOCKS; b++) {
+    const ops = flow.block()
+    const height = b + 1
+    state.height = height
+    traded.clear()
+    const t0 = performance.now()
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!
+      events.length = 0
+      const account = accounts[op.account]!
+      const out = op.order === null
+        ? cancelOrder(state, account, { market_id: op.marketId, order_id: ids[op.cancels]! }, events)
+        : placeOrder(state, account, op.order, { height }, events)
+      if (!out.ok) rejects.set(out.reason, (rejects.get(out.reason) ?? 0) + 1)
+      else if (op.order !== null) ids[b * BLOCK_OPS + i] = out.orderId
+      for (let e = 0; e < events.length; e++) {
+        const ev = events[e]!
+        if (ev.sub_kind === 'Filled') {
+          traded.add(ev.market_id)
+          fills++
+        }
+      }
+    }
+    const t1 = performance.now()
+    updateMarks(state, traded)
+    const root = commitStateRoot(state)
+    const t2 = performance.now()
+    if (b >= WARMUP_BLOCKS) {
+      execMs += t1 - t0
+      commitMs += t2 - t1
+      timedOps += ops.length
+    }
+    if (b === BLOCKS - 1) return { execMs, commitMs, ops: timedOps, rejects, fills, root: bytesToHex(root) }
+  }
+  throw new Error('no blocks')
+}
+
+/** Run 2: the same flow as raw actions through applyBlock. */
+function runApply(ids: Float64Array): RunResult {
+  const state = freshState()
+  const flow = new Flow(SEED)
+  const nonces = new Array<number>(DEV_ADDRESSES.length).fill(0)
+  const decimals = new Map([...state.markets.values()].map((m) => [m.marketId, m]))
+  const rejects = new Map<string, number>()
+  let execMs = 0
+  let commitMs = 0
+  let fills = 0
+  let timedOps = 0
+  let root = ''
+  for (let b = 0; b < BLOCKS; b++) {
+    const envelopes: EnvelopeInput[] = flow.block().map((op) => {
+      const signer = DEV_ADDRESSES[op.account]!
+      const o = op.order
+      const m = decimals.get(op.marketId)!
+      const action = o === null
+        ? { CancelOrder: { market_id: op.marketId, order_id: ids[op.cancels]! } }
+        : {
+            PlaceOrder: {
+              market_id: o.marketId, side: o.side, price: formatDecimal(BigInt(o.priceTicks), m.priceDecimals),
+              qty: formatDecimal(BigInt(o.qtyLots), m.sizeDecimals), tif: o.tif, reduce_only: o.reduceOnly,
+            },
+          }
+      return { signer, nonce: nonces[op.account]!++, action, txHash: '0x00' }
+    })
+    const t0 = performance.now()
+    const result = applyBlock(state, { height: b + 1, timestampMs: state.timestampMs + 2, envelopes })
+    const t1 = performance.now()
+    for (const r of result.envelopes) if (r.reason !== null) rejects.set(r.reason.code, (rejects.get(r.reason.code) ?? 0) + 1)
+    for (const e of result.events) if (e.event.sub_kind === 'Filled') fills++
+    if (b >= WARMUP_BLOCKS) {
+      execMs += t1 - t0
+      timedOps += envelopes.length
+    }
+    root = bytesToHex(result.stateRoot)
+  }
+  // applyBlock commits inside; time a commit-free estimate by the direct run's commit share instead.
+  return { execMs, commitMs, ops: timedOps, rejects, fills, root }
+}
+
+const rate = (ops: number, ms: number): string => {
+  const r = ops / (ms / 1000)
+  return r >= 1e6 ? `${(r / 1e6).toFixed(2)}M` : `${Math.round(r / 1e3)}k`
+}
+
+const ids = new Float64Array(BLOCKS * BLOCK_OPS)
+const direct = runDirect(ids)
+const viaApply = runApply(ids)
+const total = direct.execMs + direct.commitMs
+console.log(`engine: ${rate(direct.ops, total)} order ops/s (placeOrder/cancelOrder direct, one core; ${BLOCKS - WARMUP_BLOCKS} blocks x ${BLOCK_OPS} ops, state root committed every block)`)
+console.log(`  execution alone: ${rate(direct.ops, direct.execMs)} ops/s; state-root commit ${(100 * direct.commitMs / total).toFixed(0)}% of the time (${(direct.commitMs / (BLOCKS - WARMUP_BLOCKS)).toFixed(2)} ms/block)`)
+console.log(`engine via applyBlock: ${rate(viaApply.ops, viaApply.execMs)} ops/s (raw actions: decoding, nonces, auth, results; commit included)`)
+const fmtRejects = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')
+console.log(`  flow: ${direct.fills} fills; rejects: ${fmtRejects(direct.rejects)}`)
+if (fmtRejects(direct.rejects) !== fmtRejects(viaApply.rejects) || direct.fills !== viaApply.fills) {
+  console.log(`  WARNING: the applyBlock run diverged from the direct run: ${viaApply.fills} fills; ${fmtRejects(viaApply.rejects)}`)
+}
