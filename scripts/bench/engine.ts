@@ -1,23 +1,26 @@
 /**
  * Order operations per second of the state machine alone (src/chain), on one core.
  *
- *   bun scripts/bench/engine.ts [--blocks 600] [--seed 7] [--cancel-back 600]
+ *   bun scripts/bench/engine.ts [--blocks 600] [--seed 7] [--life 1000]
  *   bun --cpu-prof --cpu-prof-dir=/tmp/prof scripts/bench/engine.ts   # to profile
  *
- * A seeded random order flow on the dev genesis (ten funded accounts, BTC/ETH/SOL-USD): market
- * makers rest Gtc and PostOnly orders around a random-walking mid and cancel them again, takers
- * cross the spread with Ioc, Fok and Gtc orders (fills, fees, self-trade prevention, margin checks
- * and events all run), some orders are reduce-only. Blocks of 2,000 operations (max_tx_per_block of
- * the dev network) end as applyBlock ends them: marks of the markets that traded are updated and
- * the state root is committed.
+ * A seeded random order flow on the dev genesis (ten funded accounts, BTC/ETH/SOL-USD around a
+ * random-walking mid). Of the new orders, 88% are makers: Gtc (one in ten PostOnly) resting a few
+ * ticks off the mid, each cancelled by its owner when its lifetime (uniform, mean --life ops) runs
+ * out, or too late (OrderNotFound) when it filled first. The rest are takers crossing the mid: Ioc,
+ * Gtc and Fok, one in eight reduce-only. So every path of placeOrder runs: matching, fills, fees,
+ * self-trade prevention, margin checks, rejections and events. Blocks of 2,000 operations (the dev
+ * network's max_tx_per_block) end as applyBlock ends them: marks of the markets that traded are
+ * updated and the state root is committed.
  *
  * Two runs of the same flow from the same genesis:
- * 1. direct: placeOrder / cancelOrder on decoded orders (the engine proper);
+ * 1. direct: placeOrder / cancelOrder on decoded orders (the engine proper), timed apart from the
+ *    end-of-block commit, whose leaf counts are shown;
  * 2. via applyBlock with raw action objects: adds decoding of decimal strings, nonces, auth and
- *    the per-envelope results.
- * Both commit the state root every block; the time spent there is also shown on its own. Order ids
- * of run 1 name the orders run 2 cancels: the same flow on the same state yields the same ids.
- * Workload generation is outside the timed sections.
+ *    the per-envelope results; applyBlock commits the root itself, so this rate includes it.
+ * Order ids of run 1 name the orders run 2 cancels: the same flow on the same state yields the same
+ * ids (the runs are checked to agree). Workload generation is outside the timed sections; the first
+ * blocks warm the JIT up and are not timed.
  */
 import { applyBlock, type EnvelopeInput } from '../../src/chain/apply.ts'
 import { cancelOrder } from '../../src/chain/cancel-order.ts'
@@ -27,7 +30,6 @@ import { updateMarks } from '../../src/chain/marks.ts'
 import { placeOrder, type DecodedOrder } from '../../src/chain/place-order.ts'
 import { commitStateRoot } from '../../src/chain/state-root.ts'
 import type { Account, ChainState, Side, Tif } from '../../src/chain/types.ts'
-import { bytesToHex } from '../../src/lib/hex.ts'
 import { formatDecimal } from '../../src/lib/decimal.ts'
 import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
 
@@ -37,8 +39,8 @@ const arg = (name: string, fallback: number): number => {
 }
 const BLOCKS = arg('blocks', 600)
 const SEED = arg('seed', 7)
-/** A cancel names an order placed at most this many operations earlier (its owner's). */
-const CANCEL_BACK = arg('cancel-back', 600)
+/** Mean lifetime of a maker order in operations, after which its owner cancels it. */
+const LIFETIME = arg('life', 1_000)
 const BLOCK_OPS = 2_000
 /** Blocks run before the clock starts, so the JIT has compiled the hot paths. */
 const WARMUP_BLOCKS = Math.min(60, Math.floor(BLOCKS / 5))
@@ -69,12 +71,17 @@ const MARKETS = [
   { id: 3, mid: 150_000, spread: 5, maxLots: 5_000 }, // SOL-USD: 0.001 USD ticks, 0.01 SOL lots
 ] as const
 
-/** Generates the flow block by block; `placed[i]` remembers who placed operation i. */
+/**
+ * Generates the flow block by block. Every maker order gets a lifetime when placed and a cancel
+ * when it runs out (too late when the order filled meanwhile: OrderNotFound, as in real traffic).
+ */
 class Flow {
   private readonly next: () => number
   private readonly mids: number[] = MARKETS.map((m) => m.mid)
-  private readonly placedBy = new Int32Array(BLOCKS * BLOCK_OPS).fill(-1)
-  private readonly placedIn = new Int32Array(BLOCKS * BLOCK_OPS)
+  /** Cancels due at each future operation index: the op index of the order and its owner. */
+  private readonly due = new Map<number, Op[]>()
+  private readonly ready: Op[] = []
+  private readyAt = 0
   private opIndex = 0
 
   constructor(seed: number) {
@@ -92,12 +99,15 @@ class Flow {
   }
 
   private op(k: number): Op {
-    const r = this.int(100)
-    if (r < 42 && k > 0) {
-      // Cancel one of the recent orders; most were placed by a market maker a few hundred ops ago.
-      const j = Math.max(0, k - 1 - this.int(CANCEL_BACK))
-      const owner = this.placedBy[j]!
-      if (owner >= 0) return { account: owner, marketId: this.placedIn[j]!, cancels: j, order: null }
+    const due = this.due.get(k)
+    if (due !== undefined) {
+      this.due.delete(k)
+      for (const c of due) this.ready.push(c)
+    }
+    if (this.readyAt < this.ready.length) {
+      const c = this.ready[this.readyAt++]!
+      if (this.readyAt === this.ready.length) this.ready.length = this.readyAt = 0
+      return c
     }
     const mi = this.int(MARKETS.length)
     const market = MARKETS[mi]!
@@ -109,31 +119,37 @@ class Flow {
     let price: number
     let lots = 1 + this.int(market.maxLots)
     let reduceOnly = false
-    if (r < 82) {
-      // Maker: rests on its own side of the mid; one in ten is PostOnly.
+    if (this.int(100) < 88) {
+      // Maker: rests on its own side of the mid (one in ten PostOnly) until its cancel comes due.
       price = mid - sign * (market.spread + this.int(40))
       if (this.int(10) === 0) tif = 'PostOnly'
+      const at = k + 1 + this.int(2 * LIFETIME)
+      const list = this.due.get(at)
+      const cancel: Op = { account, marketId: market.id, cancels: k, order: null }
+      if (list === undefined) this.due.set(at, [cancel])
+      else list.push(cancel)
     } else {
       // Taker: crosses the mid by up to 40 ticks.
       price = mid + sign * this.int(40)
-      lots = 1 + this.int(market.maxLots * 3)
+      lots = 1 + this.int(market.maxLots * 2)
       const t = this.int(20)
       tif = t < 13 ? 'Ioc' : t < 17 ? 'Gtc' : 'Fok'
       reduceOnly = this.int(8) === 0
     }
-    this.placedBy[k] = account
-    this.placedIn[k] = market.id
     return { account, marketId: market.id, cancels: -1, order: { marketId: market.id, side, priceTicks: price, qtyLots: lots, tif, reduceOnly, clientOrderId: undefined } }
   }
 }
 
 interface RunResult {
+  /** Milliseconds in the timed blocks: applying the operations, and committing the root. */
   readonly execMs: number
   readonly commitMs: number
   readonly ops: number
+  readonly blocks: number
   readonly rejects: Map<string, number>
   readonly fills: number
-  readonly root: string
+  /** Leaves folded into the root per timed block: objects replaced, orders in, orders out. */
+  readonly leaves: { readonly replaced: number; readonly ordersIn: number; readonly ordersOut: number }
 }
 
 const freshState = (): ChainState => createGenesisState(devGenesis()).state
@@ -146,14 +162,14 @@ function runDirect(ids: Float64Array): RunResult {
   const events: ChainEvent[] = []
   const traded = new Set<number>()
   const rejects = new Map<string, number>()
+  const leaves = { replaced: 0, ordersIn: 0, ordersOut: 0 }
   let execMs = 0
   let commitMs = 0
   let fills = 0
-  let timedOps = 0
   for (let b = 0; b < BLOCKS; b++) {
     const ops = flow.block()
-    const height = b + 1
-    state.height = height
+    const ctx = { height: b + 1 }
+    state.height = ctx.height
     traded.clear()
     const t0 = performance.now()
     for (let i = 0; i < ops.length; i++) {
@@ -162,7 +178,7 @@ function runDirect(ids: Float64Array): RunResult {
       const account = accounts[op.account]!
       const out = op.order === null
         ? cancelOrder(state, account, { market_id: op.marketId, order_id: ids[op.cancels]! }, events)
-        : placeOrder(state, account, op.order, { height }, events)
+        : placeOrder(state, account, op.order, ctx, events)
       if (!out.ok) rejects.set(out.reason, (rejects.get(out.reason) ?? 0) + 1)
       else if (op.order !== null) ids[b * BLOCK_OPS + i] = out.orderId
       for (let e = 0; e < events.length; e++) {
@@ -174,36 +190,41 @@ function runDirect(ids: Float64Array): RunResult {
       }
     }
     const t1 = performance.now()
-    updateMarks(state, traded)
-    const root = commitStateRoot(state)
+    if (b >= WARMUP_BLOCKS) countLeaves(state, leaves)
     const t2 = performance.now()
+    // The end of applyBlock: marks of the markets that traded, then the root.
+    updateMarks(state, traded)
+    commitStateRoot(state)
+    const t3 = performance.now()
     if (b >= WARMUP_BLOCKS) {
       execMs += t1 - t0
-      commitMs += t2 - t1
-      timedOps += ops.length
+      commitMs += t3 - t2
     }
-    if (b === BLOCKS - 1) return { execMs, commitMs, ops: timedOps, rejects, fills, root: bytesToHex(root) }
   }
-  throw new Error('no blocks')
+  return { execMs, commitMs, ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS, blocks: BLOCKS - WARMUP_BLOCKS, rejects, fills, leaves }
 }
 
-/** Run 2: the same flow as raw actions through applyBlock. */
+/** Adds the leaves the coming commit folds in (markets the marks may add are left out). */
+function countLeaves(state: ChainState, leaves: { replaced: number; ordersIn: number; ordersOut: number }): void {
+  leaves.replaced += state.dirty.size + state.dirtyLeaves.length
+  for (const o of state.dirtyOrders) {
+    if (state.books.get(o.marketId)?.get(o.id) === o) leaves.ordersIn++
+    else if (o.leafKey !== undefined) leaves.ordersOut++
+  }
+}
+
+/** Run 2: the same flow as raw actions through applyBlock (which commits the root itself). */
 function runApply(ids: Float64Array): RunResult {
   const state = freshState()
   const flow = new Flow(SEED)
   const nonces = new Array<number>(DEV_ADDRESSES.length).fill(0)
-  const decimals = new Map([...state.markets.values()].map((m) => [m.marketId, m]))
   const rejects = new Map<string, number>()
   let execMs = 0
-  let commitMs = 0
   let fills = 0
-  let timedOps = 0
-  let root = ''
   for (let b = 0; b < BLOCKS; b++) {
     const envelopes: EnvelopeInput[] = flow.block().map((op) => {
-      const signer = DEV_ADDRESSES[op.account]!
       const o = op.order
-      const m = decimals.get(op.marketId)!
+      const m = state.markets.get(op.marketId)!
       const action = o === null
         ? { CancelOrder: { market_id: op.marketId, order_id: ids[op.cancels]! } }
         : {
@@ -212,37 +233,35 @@ function runApply(ids: Float64Array): RunResult {
               qty: formatDecimal(BigInt(o.qtyLots), m.sizeDecimals), tif: o.tif, reduce_only: o.reduceOnly,
             },
           }
-      return { signer, nonce: nonces[op.account]!++, action, txHash: '0x00' }
+      return { signer: DEV_ADDRESSES[op.account]!, nonce: nonces[op.account]!++, action, txHash: '0x00' }
     })
     const t0 = performance.now()
     const result = applyBlock(state, { height: b + 1, timestampMs: state.timestampMs + 2, envelopes })
     const t1 = performance.now()
     for (const r of result.envelopes) if (r.reason !== null) rejects.set(r.reason.code, (rejects.get(r.reason.code) ?? 0) + 1)
     for (const e of result.events) if (e.event.sub_kind === 'Filled') fills++
-    if (b >= WARMUP_BLOCKS) {
-      execMs += t1 - t0
-      timedOps += envelopes.length
-    }
-    root = bytesToHex(result.stateRoot)
+    if (b >= WARMUP_BLOCKS) execMs += t1 - t0
   }
-  // applyBlock commits inside; time a commit-free estimate by the direct run's commit share instead.
-  return { execMs, commitMs, ops: timedOps, rejects, fills, root }
+  return { execMs, commitMs: 0, ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS, blocks: BLOCKS - WARMUP_BLOCKS, rejects, fills, leaves: { replaced: 0, ordersIn: 0, ordersOut: 0 } }
 }
 
 const rate = (ops: number, ms: number): string => {
   const r = ops / (ms / 1000)
-  return r >= 1e6 ? `${(r / 1e6).toFixed(2)}M` : `${Math.round(r / 1e3)}k`
+  return r >= 1e6 ? `${(r / 1e6).toFixed(2)}M` : `${(r / 1e6).toFixed(3)}M`
 }
+const usPerOp = (ms: number, ops: number): string => `${((ms * 1000) / ops).toFixed(2)} us/op`
 
 const ids = new Float64Array(BLOCKS * BLOCK_OPS)
 const direct = runDirect(ids)
 const viaApply = runApply(ids)
 const total = direct.execMs + direct.commitMs
-console.log(`engine: ${rate(direct.ops, total)} order ops/s (placeOrder/cancelOrder direct, one core; ${BLOCKS - WARMUP_BLOCKS} blocks x ${BLOCK_OPS} ops, state root committed every block)`)
-console.log(`  execution alone: ${rate(direct.ops, direct.execMs)} ops/s; state-root commit ${(100 * direct.commitMs / total).toFixed(0)}% of the time (${(direct.commitMs / (BLOCKS - WARMUP_BLOCKS)).toFixed(2)} ms/block)`)
-console.log(`engine via applyBlock: ${rate(viaApply.ops, viaApply.execMs)} ops/s (raw actions: decoding, nonces, auth, results; commit included)`)
+const perBlock = (n: number) => Math.round(n / direct.blocks)
+console.log(`engine: ${rate(direct.ops, total)} order ops/s (placeOrder/cancelOrder direct, one core, state root committed every ${BLOCK_OPS} ops; ${direct.blocks} blocks)`)
+console.log(`  execution alone: ${rate(direct.ops, direct.execMs)} ops/s (${usPerOp(direct.execMs, direct.ops)}); state-root commit: ${(direct.commitMs / direct.blocks).toFixed(2)} ms/block, ${(100 * direct.commitMs / total).toFixed(0)}% of the time`)
+console.log(`  leaves per block: ${perBlock(direct.leaves.replaced)} objects, ${perBlock(direct.leaves.ordersIn)} orders written, ${perBlock(direct.leaves.ordersOut)} removed (orders that rest and go within one block are never hashed)`)
+console.log(`engine via applyBlock: ${rate(viaApply.ops, viaApply.execMs)} ops/s (raw action objects: decoding, nonces, auth, results; commit included; ${usPerOp(viaApply.execMs - total, viaApply.ops)} over direct)`)
 const fmtRejects = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')
-console.log(`  flow: ${direct.fills} fills; rejects: ${fmtRejects(direct.rejects)}`)
+console.log(`  flow (all ${BLOCKS} blocks): ${direct.fills} fills; rejects: ${fmtRejects(direct.rejects)}`)
 if (fmtRejects(direct.rejects) !== fmtRejects(viaApply.rejects) || direct.fills !== viaApply.fills) {
   console.log(`  WARNING: the applyBlock run diverged from the direct run: ${viaApply.fills} fills; ${fmtRejects(viaApply.rejects)}`)
 }

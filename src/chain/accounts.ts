@@ -1,18 +1,18 @@
 // Accounts, agents and nonce windows (PROTOCOL §5): who may act, for whom, and with which nonce.
 import { assert } from '../lib/assert.ts'
-import { markDirty } from './state-root.ts'
+import { accountKey, markLeaf, nonceKey } from './state-root.ts'
 import { LIMITS, ROLES, type Account, type ChainState, type NonceWindow, type RoleName } from './types.ts'
 
 /** A new, empty account. */
 export function newAccount(address: string, balance: bigint, roleMask: number): Account {
-  return { address, balance, roleMask, positions: new Map(), orders: new Map(), ordersByClientId: new Map(), reservedMargin: 0n }
+  return { address, balance, roleMask, positions: new Map(), orders: new Map(), ordersByClientId: new Map(), reservedMargin: 0n, leafKey: accountKey(address), dirtyIn: -1 }
 }
 
 /** Adds an account to the state (genesis, deposits). */
 export function insertAccount(state: ChainState, account: Account): void {
   assert(!state.accounts.has(account.address), `account ${account.address} exists`)
   state.accounts.set(account.address, account)
-  markDirty(state, `a:${account.address}`)
+  markLeaf(state, account)
 }
 
 export function hasRole(account: Account, role: RoleName): boolean {
@@ -37,16 +37,21 @@ export function useNonce(state: ChainState, signer: string, nonce: number): void
   assert(nonceUsable(state, signer, nonce), `nonce ${nonce} of ${signer} is not usable`)
   let window: NonceWindow | undefined = state.nonces.get(signer)
   if (window === undefined) {
-    window = { floor: 0, used: new Set() }
+    window = { floor: 0, used: new Set(), leafKey: nonceKey(signer), dirtyIn: -1 }
     state.nonces.set(signer, window)
   }
-  window.used.add(nonce)
-  // Bounded by the window: at most nonceWindow used nonces sit above the floor.
-  for (let i = 0; i < LIMITS.nonceWindow && window.used.has(window.floor); i++) {
-    window.used.delete(window.floor)
+  if (nonce !== window.floor) {
+    window.used.add(nonce)
+  } else {
+    // The usual case, the lowest unused nonce: the floor moves past it and any used ones above.
+    // Bounded by the window: at most nonceWindow used nonces sit above the floor.
     window.floor++
+    for (let i = 0; i < LIMITS.nonceWindow && window.used.size > 0 && window.used.has(window.floor); i++) {
+      window.used.delete(window.floor)
+      window.floor++
+    }
   }
-  markDirty(state, `n:${signer}`)
+  markLeaf(state, window)
 }
 
 /** Who a signer acts for: itself when it is an account, its master when it is an agent. */

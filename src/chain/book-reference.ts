@@ -34,7 +34,7 @@ export class ReferenceBook<O extends BookOrder> {
 
   /** Rests `order` at the back of its price level; throws like {@link OrderBook.insert}. */
   insert(order: O): void {
-    if (!Number.isSafeInteger(order.id)) throw new RangeError('reference book: bad id')
+    if (!Number.isSafeInteger(order.id) || order.id < 0) throw new RangeError('reference book: bad id')
     if (this.get(order.id) !== undefined) throw new RangeError('reference book: id already resting')
     if (!Number.isSafeInteger(order.priceTicks) || order.priceTicks <= 0) throw new RangeError('reference book: bad price')
     if (!Number.isSafeInteger(order.remainingLots) || order.remainingLots <= 0) throw new RangeError('reference book: bad lots')

@@ -127,6 +127,9 @@ describe('OrderBook basics', () => {
     expect(() => book.insert(order(3, 'Ask', 90, 1))).toThrow(RangeError)
     expect(() => book.insert(order(3, 'Bid', 100, 1))).toThrow(RangeError)
     expect(() => book.insert({ ...order(3, 'Ask', 105, 1), side: 'Sell' as Side })).toThrow(RangeError)
+    expect(() => book.insert(order(-1, 'Ask', 105, 1))).toThrow(RangeError)
+    expect(() => book.insert(order(0.5, 'Ask', 105, 1))).toThrow(RangeError)
+    expect(() => book.insert(order(2 ** 53, 'Ask', 105, 1))).toThrow(RangeError)
     expect(() => book.insert(order(3, 'Ask', 105, Number.MAX_SAFE_INTEGER))).not.toThrow()
     expect(() => book.insert(order(4, 'Ask', 105, 1))).toThrow(RangeError) // level total would overflow
     expect(book.size).toBe(3)
@@ -275,6 +278,22 @@ describe('OrderBook.planMatch', () => {
 })
 
 describe('OrderBook.remove / fill / setRemaining', () => {
+  test('ids span the whole non-negative safe-integer range', () => {
+    const extremes = [0, 1, TWO_POW_32 - 1, TWO_POW_32, TWO_POW_32 + 1, 3 * TWO_POW_32 + 1, Number.MAX_SAFE_INTEGER]
+    const book = new OrderBook<TestOrder>()
+    // Many ids sharing their low 32 bits, then the extremes: forces growth and long probe runs.
+    for (let i = 0; i < 300; i++) book.insert(order(i * TWO_POW_32 + 7, 'Bid', 100 - (i % 10), 1))
+    for (const id of extremes) book.insert(order(id, 'Ask', 200, 1))
+    expect(book.size).toBe(300 + extremes.length)
+    for (const id of extremes) expect(book.get(id)?.id).toBe(id)
+    // Delete every other colliding id, then check the rest are all still reachable.
+    for (let i = 0; i < 300; i += 2) expect(book.remove(i * TWO_POW_32 + 7)?.id).toBe(i * TWO_POW_32 + 7)
+    for (let i = 0; i < 300; i++) expect(book.get(i * TWO_POW_32 + 7)?.id).toBe(i % 2 === 0 ? undefined : i * TWO_POW_32 + 7)
+    for (const id of extremes) expect(book.remove(id)?.id).toBe(id)
+    expect(book.size).toBe(150)
+    expect(book.ordersOf('Ask', 10)).toEqual([])
+  })
+
   test('remove from the middle of a FIFO and of the level array', () => {
     const book = bookWith(
       order(1, 'Bid', 100, 1),
@@ -362,11 +381,21 @@ function snapshot(book: AnyBook, depth: number): string {
 }
 
 /**
+ * How the workload picks order ids, to exercise the id index: increasing,
+ * spread over the whole safe-integer range, sharing their low 32 bits, or
+ * drawn from a small pool so ids are reused as soon as their order is gone.
+ */
+type IdMode = 'sequential' | 'sparse' | 'colliding' | 'reuse'
+
+/** 2^32, to build ids above the 32-bit range with integer arithmetic. */
+const TWO_POW_32 = 4_294_967_296
+
+/**
  * Drives both books with the same random workload and fails at the first
  * divergence. Returns counters so the test can check the workload really
  * exercised every path.
  */
-function runDifferential(seed: number, steps: number) {
+function runDifferential(seed: number, steps: number, idMode: IdMode) {
   const TARGET_BOOK_SIZE = 250
   const rnd = mulberry32(seed)
   const int = (lo: number, hi: number) => lo + (rnd() % (hi - lo + 1)) // inclusive
@@ -377,6 +406,31 @@ function runDifferential(seed: number, steps: number) {
   /** Every order ever created: [fast book's object, reference book's object]. */
   const objects = new Map<number, [TestOrder, TestOrder]>()
   let nextId = 1
+  /** A candidate id in this mode's id space; it may be resting. */
+  const candidateId = (): number => {
+    switch (idMode) {
+      case 'sequential':
+        return nextId + int(0, 5)
+      case 'sparse':
+        return int(0, 2 ** 21 - 1) * TWO_POW_32 + rnd() // up to MAX_SAFE_INTEGER
+      case 'colliding':
+        return int(0, 2 ** 21 - 1) * TWO_POW_32 + int(0, 3)
+      case 'reuse':
+        return int(0, 399)
+    }
+  }
+  /** A fresh id that is not resting in either book. */
+  const newId = (step: number): number | undefined => {
+    if (idMode === 'sequential') return nextId++
+    // Bound: the pool (400) is larger than the book (<= ~300), so a free id turns up quickly.
+    for (let attempt = 0; attempt < 10_000; attempt++) {
+      const id = candidateId()
+      const resting = fast.get(id) !== undefined
+      if (resting !== (ref.get(id) !== undefined)) fail(step, `get(${id})`, resting, !resting)
+      if (!resting) return id
+    }
+    return undefined
+  }
   let mid = 10_000
   const stats = { matches: 0, fills: 0, selfTrades: 0, truncated: 0, rested: 0, cancels: 0, amends: 0, directFills: 0, rejects: 0 }
 
@@ -450,10 +504,10 @@ function runDifferential(seed: number, steps: number) {
         remaining -= pf.filledLots
         truncated = pf.truncated
       }
-      if (limit !== null && remaining > 0 && !truncated) {
+      const id = limit !== null && remaining > 0 && !truncated ? newId(step) : undefined
+      if (id !== undefined) {
         // After a complete (non-truncated) match the remainder can never cross.
         if (fast.wouldCross(side, priceTicks)) fail(step, 'remainder crosses after match', priceTicks, fast.levels(side === 'Bid' ? 'Ask' : 'Bid', 3))
-        const id = nextId++
         const pair: [TestOrder, TestOrder] = [
           { id, owner, side, priceTicks, remainingLots: remaining },
           { id, owner, side, priceTicks, remainingLots: remaining },
@@ -466,7 +520,7 @@ function runDifferential(seed: number, steps: number) {
       }
     } else if (roll < 72) {
       // Cancel: usually a live order, sometimes an unknown id.
-      const id = int(0, 19) === 0 ? nextId + int(0, 5) : pickLive(step)
+      const id = int(0, 19) === 0 ? candidateId() : pickLive(step)
       if (id !== undefined) {
         same(step, `remove(${id})`, fast.remove(id), ref.remove(id))
         if (objects.has(id)) sameObject(step, id)
@@ -534,11 +588,18 @@ function runDifferential(seed: number, steps: number) {
 }
 
 describe('OrderBook vs ReferenceBook (differential)', () => {
-  const seeds = [1, 7, 42, 1234, 99991]
-  const stepsPerSeed = 12_000 // 60,000 steps in total
-  for (const seed of seeds) {
-    test(`seed ${seed}: ${stepsPerSeed} random steps agree`, () => {
-      const stats = runDifferential(seed, stepsPerSeed)
+  const runs: [number, IdMode][] = [
+    [1, 'sequential'],
+    [7, 'sparse'],
+    [42, 'colliding'],
+    [1234, 'reuse'],
+    [99991, 'sequential'],
+    [31337, 'reuse'],
+  ]
+  const stepsPerSeed = 12_000 // 72,000 steps in total
+  for (const [seed, idMode] of runs) {
+    test(`seed ${seed}, ${idMode} ids: ${stepsPerSeed} random steps agree`, () => {
+      const stats = runDifferential(seed, stepsPerSeed, idMode)
       // The workload must actually reach every path it is meant to test.
       expect(stats.matches).toBeGreaterThan(500)
       expect(stats.fills).toBeGreaterThan(500)

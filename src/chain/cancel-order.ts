@@ -7,6 +7,7 @@ import type { Account, ChainState } from './types.ts'
 
 export type CancelOutcome = { readonly ok: true; readonly orderId: number } | Rejection
 
+/** Cancels one of account's resting orders in the payload's market, by order_id or else by client_order_id. */
 export function cancelOrder(state: ChainState, account: Account, p: CancelOrderPayload, events: EventSink): CancelOutcome {
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)

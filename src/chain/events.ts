@@ -4,7 +4,8 @@
 import type { RejectReason } from './reasons.ts'
 import type { Lifecycle, RoleName, Side, Tif } from './types.ts'
 
-export type DoneReason = 'Filled' | 'Cancelled' | 'IocExpired' | 'FokRejected' | 'SelfTradeCancelled' | 'ReduceOnlyClamped'
+/** Why an order is done; FillLimitReached: the remainder of a taker cut at LIMITS.fillsPerOrderMax fills. */
+export type DoneReason = 'Filled' | 'Cancelled' | 'IocExpired' | 'FokRejected' | 'SelfTradeCancelled' | 'ReduceOnlyClamped' | 'FillLimitReached'
 
 export interface OrderAcceptedEvent {
   kind: 'Exec'; sub_kind: 'OrderAccepted'

@@ -5,7 +5,7 @@ import type { Genesis } from '../wire/genesis.ts'
 import { insertAccount, newAccount } from './accounts.ts'
 import { decodeMarketConfig, insertMarket, newMarket } from './markets.ts'
 import { StateHash } from './state-hash.ts'
-import { commitStateRoot, markDirty } from './state-root.ts'
+import { commitStateRoot, markLeaf } from './state-root.ts'
 import { ROLES, type ChainState } from './types.ts'
 
 /** Builds the genesis state and its root. Throws on an inconsistent genesis (a config error). */
@@ -17,9 +17,9 @@ export function createGenesisState(genesis: Genesis): { state: ChainState; state
     },
     accounts: new Map(), agents: new Map(), nonces: new Map(), markets: new Map(), books: new Map(),
     nextOrderId: 1, height: 0, timestampMs: genesis.genesis_time_ms, lastDigest: '',
-    dirty: new Set(), hash: new StateHash(),
+    dirty: new Set(), dirtyLeaves: [], dirtyOrders: [], rootSeq: 0, exchangeLeaf: { leafKey: 'x', dirtyIn: -1 }, hash: new StateHash(),
   }
-  markDirty(state, 'x')
+  markLeaf(state, state.exchangeLeaf)
   for (const a of genesis.accounts) {
     const balance = parseDecimal(a.balance, 6)
     if (!balance.ok) throw new Error(`genesis balance of ${a.address}: ${balance.message}`)

@@ -5,7 +5,7 @@ import { OrderBook } from './book.ts'
 import type { EventSink } from './events.ts'
 import { notionalScale } from './math.ts'
 import { reject, type Rejection } from './reasons.ts'
-import { markDirty } from './state-root.ts'
+import { markLeaf, marketKey } from './state-root.ts'
 import { resolveMarketRef, resolveSymbol } from './symbols.ts'
 import type { Account, ChainState, Market, MarketConfig, Order } from './types.ts'
 
@@ -18,6 +18,8 @@ export function newMarket(marketId: number, config: MarketConfig, markTicks: num
     ...config, marketId, lifecycle: 'Created', emergencyHalt: false, haltReason: null,
     markTicks, lastTradeTicks: 0, openInterestLots: 0,
     notionalDivisor: scale.divisor, notionalMultiplier: scale.multiplier,
+    notionalDivisorNumber: Number(scale.divisor), notionalMultiplierNumber: Number(scale.multiplier),
+    leafKey: marketKey(marketId), dirtyIn: -1,
   }
 }
 
@@ -25,7 +27,7 @@ export function newMarket(marketId: number, config: MarketConfig, markTicks: num
 export function insertMarket(state: ChainState, market: Market): void {
   state.markets.set(market.marketId, market)
   state.books.set(market.marketId, new OrderBook<Order>())
-  markDirty(state, `m:${market.marketId}`)
+  markLeaf(state, market)
 }
 
 /** Validates a CreateMarket payload into a config and initial mark, or a rejection. Pure. */
@@ -57,7 +59,7 @@ export function decodeMarketConfig(p: CreateMarketPayload, creator: string): { o
 export function createMarket(state: ChainState, creator: Account, p: CreateMarketPayload, events: EventSink): MarketOutcome {
   const decoded = decodeMarketConfig(p, creator.address)
   if (!decoded.ok) return decoded
-  if (decoded.config.maxFillsPerQuote === 0) return reject('InvalidMarketConfig', 'max_fills_per_quote must be positive')
+  if (decoded.config.maxFillsPerQuote === 0) return reject('InvalidMaxFillsPerQuote', 'max_fills_per_quote must be positive')
   const clash = resolveSymbol(state.markets.values(), p.symbol)
   if (clash !== undefined && clash.symbol === p.symbol) return reject('MarketAlreadyExists', `${p.symbol} exists as market ${clash.marketId}`)
   // Ids are never reused: the effective id is max(requested, current max + 1) (spec §4.7).
@@ -76,7 +78,7 @@ export function activateMarket(state: ChainState, admin: Account, p: ActivateMar
   if (market.lifecycle !== 'Created') return reject('MarketNotInCreatedState', `${market.symbol} is ${market.lifecycle}`)
   // After this point the market is active.
   market.lifecycle = 'Active'
-  markDirty(state, `m:${market.marketId}`)
+  markLeaf(state, market)
   events.push({ kind: 'Ops', sub_kind: 'MarketLifecycleChanged', market_id: market.marketId, account: admin.address, from: 'Created', to: 'Active' })
   return { ok: true, marketId: market.marketId }
 }

@@ -1,7 +1,7 @@
 // Mark prices of native markets. A mark moves only in a block that traded, to the median of the
 // best bid, the best ask and the last trade price: one print far from a standing book cannot drag
 // the mark (and so liquidations) with it, and a one-sided book falls back to the last trade.
-import { markDirty } from './state-root.ts'
+import { markLeaf } from './state-root.ts'
 import type { ChainState } from './types.ts'
 
 /** Median of three integers. */
@@ -20,7 +20,7 @@ export function updateMarks(state: ChainState, traded: ReadonlySet<number>): voi
     const mark = bid !== undefined && ask !== undefined ? median3(bid, ask, market.lastTradeTicks) : market.lastTradeTicks
     if (mark > 0 && mark !== market.markTicks) {
       market.markTicks = mark
-      markDirty(state, `m:${id}`)
+      markLeaf(state, market)
     }
   }
 }

@@ -1,15 +1,17 @@
 // Mutations shared by the order actions: resting, removing and reserving margin for orders, and
 // moving money. Each marks the leaves it changes.
-import { assert } from '../lib/assert.ts'
 import { newAccount } from './accounts.ts'
+import type { OrderBook } from './book.ts'
 import type { DoneReason, EventSink } from './events.ts'
-import { marginOf, notionalOf } from './math.ts'
-import { markDirty, orderKey } from './state-root.ts'
+import { marginOf, marginOfNumber, notionalNumber, notionalOf } from './math.ts'
+import { markLeaf, markOrderDirty } from './state-root.ts'
 import type { Account, ChainState, Market, Order } from './types.ts'
 
 /** Margin an order holds for its opening lots at its price and leverage. */
 export function orderMargin(market: Market, priceTicks: number, marginLots: number, leverage: number): bigint {
-  return marginLots === 0 ? 0n : marginOf(notionalOf(market, priceTicks, marginLots), leverage)
+  if (marginLots === 0) return 0n
+  const n = notionalNumber(market, priceTicks, marginLots)
+  return n >= 0 ? marginOfNumber(n, leverage) : marginOf(notionalOf(market, priceTicks, marginLots), leverage)
 }
 
 /** Re-reserves an order's margin after its remainder changed, releasing the difference exactly.
@@ -23,29 +25,26 @@ export function resizeOrderMargin(market: Market, account: Account, order: Order
 }
 
 /** Puts an order on its market's book and into its owner's index. */
-export function restOrder(state: ChainState, market: Market, account: Account, order: Order): void {
-  const book = state.books.get(market.marketId)
-  assert(book !== undefined, `no book for market ${market.marketId}`)
+export function restOrder(state: ChainState, book: OrderBook<Order>, account: Account, order: Order): void {
   book.insert(order)
   account.orders.set(order.id, order)
-  if (order.clientOrderId !== undefined) account.ordersByClientId.set(`${market.marketId}:${order.clientOrderId}`, order.id)
+  if (order.clientOrderId !== undefined) account.ordersByClientId.set(`${order.marketId}:${order.clientOrderId}`, order.id)
   account.reservedMargin += order.marginHeld
-  markDirty(state, orderKey(market.marketId, order.id))
-  markDirty(state, `a:${account.address}`)
+  markOrderDirty(state, order)
+  markLeaf(state, account)
 }
 
 /** Takes a resting order off the book (cancel, self-trade, full fill) and releases its margin. */
 export function unrestOrder(state: ChainState, account: Account, order: Order): void {
-  const book = state.books.get(order.marketId)
-  assert(book !== undefined, `no book for market ${order.marketId}`)
-  if (book.get(order.id) !== undefined) book.remove(order.id)
+  // A fully filled order has already left the book; remove() is then a no-op.
+  state.books.get(order.marketId)!.remove(order.id)
   account.orders.delete(order.id)
   if (order.clientOrderId !== undefined) account.ordersByClientId.delete(`${order.marketId}:${order.clientOrderId}`)
   account.reservedMargin -= order.marginHeld
   order.marginHeld = 0n
   order.marginLots = 0
-  markDirty(state, orderKey(order.marketId, order.id))
-  markDirty(state, `a:${account.address}`)
+  markOrderDirty(state, order)
+  markLeaf(state, account)
 }
 
 /** Cancels a resting order with an OrderDone event. */
@@ -58,14 +57,19 @@ export function cancelRestingOrder(state: ChainState, account: Account, order: O
   })
 }
 
-/** Credits (or debits, when negative) an account's balance, creating a fee-only account if needed. */
+/** Credits (or debits, when negative) an account's balance. */
+export function creditAccount(state: ChainState, account: Account, amount: bigint): void {
+  if (amount !== 0n) account.balance += amount
+  markLeaf(state, account)
+}
+
+/** Credits an address, creating a fee-only account if needed (fee recipients need not exist). */
 export function credit(state: ChainState, address: string, amount: bigint): Account {
   let account = state.accounts.get(address)
   if (account === undefined) {
     account = newAccount(address, 0n, 0)
     state.accounts.set(address, account)
   }
-  if (amount !== 0n) account.balance += amount
-  markDirty(state, `a:${address}`)
+  creditAccount(state, account, amount)
   return account
 }

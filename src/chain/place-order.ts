@@ -1,15 +1,16 @@
 // PlaceOrder: validate in precedence order, plan the match (pure), check margin on the plan, then
 // apply. After the margin check nothing may reject.
 import { parseDecimal } from '../lib/decimal.ts'
+import { decimalUnits } from './fast-decimal.ts'
 import type { PlaceOrderPayload } from '../wire/actions.ts'
-import type { PlannedFill } from './book.ts'
+import type { MatchPlan, OrderBook, PlannedFill } from './book.ts'
 import type { EventSink } from './events.ts'
-import { valueAccount, positionMargin, unrealizedPnl } from './margin.ts'
-import { feeOf, notionalOf } from './math.ts'
-import { cancelRestingOrder, credit, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
-import { applyTrade, newPosition } from './positions.ts'
+import { canAfford, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
+import { feeOf, isDustNotional, notionalOf } from './math.ts'
+import { cancelRestingOrder, credit, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
+import { applyTrade, newPosition, type TradeResult } from './positions.ts'
 import { reject, type Rejection } from './reasons.ts'
-import { markDirty, orderKey, positionKey } from './state-root.ts'
+import { markLeaf, markOrderDirty } from './state-root.ts'
 import { LIMITS, type Account, type ChainState, type Market, type Order, type Position, type Side, type Tif } from './types.ts'
 
 /** A PlaceOrder with its decimals turned into ticks and lots. */
@@ -29,6 +30,12 @@ export type Decoded<T> = { readonly ok: true; readonly value: T } | Rejection
 export function decodePlaceOrder(state: ChainState, p: PlaceOrderPayload): Decoded<DecodedOrder> {
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
+  const priceTicks = decimalUnits(p.price, market.priceDecimals)
+  const qtyLots = decimalUnits(p.qty, market.sizeDecimals)
+  if (priceTicks > 0 && qtyLots > 0) {
+    return { ok: true, value: { marketId: p.market_id, side: p.side, priceTicks, qtyLots, tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id } }
+  }
+  // Anything but two short plain decimals: the general parser decides, and words any error.
   const price = parseDecimal(p.price, market.priceDecimals)
   if (!price.ok) return reject('InvalidPrice', `price ${p.price} ${price.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
   const qty = parseDecimal(p.qty, market.sizeDecimals)
@@ -44,15 +51,26 @@ export function decodePlaceOrder(state: ChainState, p: PlaceOrderPayload): Decod
   }
 }
 
+/** Where the order is placed: the height of the block being applied. */
 export interface PlaceContext {
   readonly height: number
 }
 
+/** The new order's id, or why the order was rejected (nothing changed then). */
 export type PlaceOutcome = { readonly ok: true; readonly orderId: number } | Rejection
+
+/** The plan of an order that does not cross. */
+const NO_MATCH: MatchPlan<Order> = Object.freeze({ fills: [], filledLots: 0, selfTradeMakers: [], truncated: false })
 
 /** Default leverage of a new position: 20x or the market's maximum when lower. */
 export const defaultLeverage = (market: Market) => Math.min(20, market.maxLeverage)
 
+/**
+ * Places a decoded order for account: checks in precedence order (market, size, client id,
+ * reduce-only, post-only, FOK depth, dust, margin), then matches it against the book, cancelling
+ * the account's own makers it meets, and rests what a Gtc or PostOnly order has left. Emits
+ * OrderAccepted, then fills and done/resting events, into `events`.
+ */
 export function placeOrder(state: ChainState, account: Account, o: DecodedOrder, ctx: PlaceContext, events: EventSink): PlaceOutcome {
   const market = state.markets.get(o.marketId)
   if (market === undefined) return reject('MarketNotFound', `market ${o.marketId} does not exist`)
@@ -77,7 +95,8 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   }
   if (o.tif === 'PostOnly' && book.wouldCross(o.side, o.priceTicks)) return reject('PostOnlyWouldCross', `a post-only ${o.side} at ${o.priceTicks} ticks would cross`)
 
-  const plan = book.planMatch(o.side, account.address, o.priceTicks, qtyLots, LIMITS.fillsPerOrderMax)
+  // An order that does not reach the opposite best can neither fill nor meet its own orders.
+  const plan = book.wouldCross(o.side, o.priceTicks) ? book.planMatch(o.side, account.address, o.priceTicks, qtyLots, LIMITS.fillsPerOrderMax) : NO_MATCH
   if (o.tif === 'Fok' && plan.filledLots < qtyLots) return reject('FokRejected', `only ${plan.filledLots} of ${qtyLots} lots fillable at once`)
   const notionals = new Array<bigint>(plan.fills.length)
   for (let i = 0; i < plan.fills.length; i++) {
@@ -86,41 +105,63 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
     if (n === 0n) return reject('DustNotionalFill', `a fill of ${f.lots} lots at ${f.priceTicks} ticks has zero notional`)
     notionals[i] = n
   }
-  const restLots = rests ? qtyLots - plan.filledLots : 0
-  if (restLots > 0 && notionalOf(market, o.priceTicks, restLots) === 0n) return reject('DustNotionalFill', 'the resting remainder has zero notional')
+  // A plan cut at fillsPerOrderMax stops before makers that would still match: resting the
+  // remainder would cross the book, so it is cut like an IOC's.
+  const restLots = rests && !plan.truncated ? qtyLots - plan.filledLots : 0
+  if (restLots > 0 && isDustNotional(market, o.priceTicks, restLots)) return reject('DustNotionalFill', 'the resting remainder has zero notional')
 
   const leverage = position?.leverage ?? defaultLeverage(market)
-  const after = simulateTaker(market, position, o.side, plan.fills, notionals, leverage)
+  // Without fills the position, its margin and its uPnL stay as they are (the common resting case).
+  const after = plan.fills.length === 0 ? undefined : simulateTaker(account.address, market, position, o.side, plan.fills, notionals, leverage)
+  const sizeAfter = after === undefined ? size : after.position.sizeLots
   // Lots of the remainder that would open exposure (the rest closes what the fills left).
-  const marginLots = o.reduceOnly ? 0 : openingLots(o.side, after.position.sizeLots, restLots)
+  const marginLots = o.reduceOnly ? 0 : openingLots(o.side, sizeAfter, restLots)
   const restMargin = orderMargin(market, o.priceTicks, marginLots, leverage)
-  const increases = Math.abs(after.position.sizeLots) > Math.abs(size) || Math.sign(after.position.sizeLots) * Math.sign(size) < 0
+  const increases = Math.abs(sizeAfter) > Math.abs(size) || Math.sign(sizeAfter) * Math.sign(size) < 0
   if (!o.reduceOnly && (increases || restMargin > 0n)) {
-    const v = valueAccount(state, account)
-    const before = position === undefined ? { margin: 0n, upnl: 0n } : { margin: positionMargin(market, position), upnl: unrealizedPnl(market, position) }
-    const tradingAfter = v.crossTradingAvailable
-      + after.realizedPnl - after.fees + (after.upnl - before.upnl)
-      - (after.margin - before.margin) - restMargin
-    if (tradingAfter < 0n) return reject('InsufficientMargin', `needs ${-tradingAfter} more SCALE_6 of available margin`)
+    if (after === undefined) {
+      if (!canAfford(state, account, restMargin)) return insufficientMargin(crossTradingAvailable(state, account) - restMargin)
+    } else {
+      const before = position === undefined ? { margin: 0n, upnl: 0n } : { margin: positionMargin(market, position), upnl: unrealizedPnl(market, position) }
+      const tradingAfter = crossTradingAvailable(state, account) - restMargin
+        + after.realizedPnl - after.totalFees + (after.upnl - before.upnl) - (after.margin - before.margin)
+      if (tradingAfter < 0n) return insufficientMargin(tradingAfter)
+    }
   }
 
   // After this point the order must succeed: no more rejections.
   const orderId = state.nextOrderId++
-  markDirty(state, 'x')
+  markLeaf(state, state.exchangeLeaf)
   events.push({
     kind: 'Exec', sub_kind: 'OrderAccepted', market_id: market.marketId, account: account.address, order_id: orderId,
     side: o.side, price_ticks: o.priceTicks, qty_lots: o.qtyLots, tif: o.tif, reduce_only: o.reduceOnly, client_order_id: o.clientOrderId,
   })
   for (const maker of plan.selfTradeMakers) cancelRestingOrder(state, account, maker, 'SelfTradeCancelled', events)
-  for (let i = 0; i < plan.fills.length; i++) executeFill(state, market, account, orderId, o.side, plan.fills[i]!, notionals[i]!, events)
+  if (after !== undefined) {
+    let fees = 0n
+    for (let i = 0; i < plan.fills.length; i++) {
+      fees += executeFill(state, market, book, account, orderId, o.side, plan.fills[i]!, notionals[i]!, after.trades[i]!, after.fees[i]!, events)
+    }
+    // The taker's side is the simulation's, applied once: its position, its PnL net of fees, and
+    // the fees, credited for the whole order. No balance is read between fills, so the sums are
+    // what crediting fill by fill would leave.
+    const pos = positionFor(state, account, market)
+    pos.sizeLots = after.position.sizeLots
+    pos.costBasis = after.position.costBasis
+    pos.realizedPnl = after.position.realizedPnl
+    pos.leverage = after.position.leverage
+    settlePosition(account, pos)
+    creditAccount(state, account, after.realizedPnl - after.totalFees)
+    credit(state, market.feeRecipient, fees)
+  }
 
   if (restLots > 0) {
     const order: Order = {
       id: orderId, owner: account.address, side: o.side, priceTicks: o.priceTicks, remainingLots: restLots,
       marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, origLots: o.qtyLots,
-      marginLots, marginHeld: restMargin, leverage, placedHeight: ctx.height,
+      marginLots, marginHeld: restMargin, leverage, placedHeight: ctx.height, leafKey: undefined, dirtyIn: -1,
     }
-    restOrder(state, market, account, order)
+    restOrder(state, book, account, order)
     events.push({
       kind: 'Exec', sub_kind: 'OrderResting', market_id: market.marketId, account: account.address, order_id: orderId,
       side: o.side, price_ticks: o.priceTicks, qty_lots: o.qtyLots, remaining_lots: restLots, tif: o.tif, reduce_only: o.reduceOnly,
@@ -128,13 +169,17 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
     })
   } else {
     const unfilled = o.qtyLots - plan.filledLots
+    // A resting kind ends here with lots unfilled only when the fill limit or reduce-only clamping cut them off.
+    const reason = unfilled === 0 ? 'Filled' : plan.truncated ? 'FillLimitReached' : rests ? 'ReduceOnlyClamped' : 'IocExpired'
     events.push({
       kind: 'Exec', sub_kind: 'OrderDone', market_id: market.marketId, account: account.address, order_id: orderId,
-      reason: unfilled === 0 ? 'Filled' : 'IocExpired', remaining_lots: unfilled, filled_lots: plan.filledLots, client_order_id: o.clientOrderId,
+      reason, remaining_lots: unfilled, filled_lots: plan.filledLots, client_order_id: o.clientOrderId,
     })
   }
   return { ok: true, orderId }
 }
+
+const insufficientMargin = (tradingAfter: bigint) => reject('InsufficientMargin', `needs ${-tradingAfter} more SCALE_6 of available margin`)
 
 /** Lots of a resting remainder on side that add exposure, given the position size after fills. */
 function openingLots(side: Side, sizeAfter: number, restLots: number): number {
@@ -143,49 +188,60 @@ function openingLots(side: Side, sizeAfter: number, restLots: number): number {
 }
 
 interface TakerSimulation {
+  /** The taker's position after the fills. */
   readonly position: Position
+  /** Per fill: the taker's side of the trade and its fee. */
+  readonly trades: TradeResult[]
+  readonly fees: bigint[]
   readonly realizedPnl: bigint
-  readonly fees: bigint
+  readonly totalFees: bigint
   readonly margin: bigint
   readonly upnl: bigint
 }
 
 /** The taker's position, PnL, fees and margin if the planned fills happen. Pure. */
-function simulateTaker(market: Market, position: Position | undefined, side: Side, fills: readonly PlannedFill<Order>[], notionals: readonly bigint[], leverage: number): TakerSimulation {
-  const sim: Position = position === undefined ? newPosition(market.marketId, leverage) : { ...position }
+function simulateTaker(owner: string, market: Market, position: Position | undefined, side: Side, fills: readonly PlannedFill<Order>[], notionals: readonly bigint[], leverage: number): TakerSimulation {
+  const sim: Position = position === undefined ? newPosition(owner, market.marketId, leverage) : { ...position }
+  const trades: TradeResult[] = new Array(fills.length)
+  const fees: bigint[] = new Array(fills.length)
   let realizedPnl = 0n
-  let fees = 0n
+  let totalFees = 0n
   for (let i = 0; i < fills.length; i++) {
     const lots = fills[i]!.lots
-    realizedPnl += applyTrade(sim, side === 'Bid' ? lots : -lots, notionals[i]!).realizedPnl
-    fees += feeOf(notionals[i]!, market.takerFeeBps)
+    const t = applyTrade(sim, side === 'Bid' ? lots : -lots, notionals[i]!)
+    if (sim.sizeLots === 0) {
+      // As in execution fill by fill: a flat position is removed, and the next fill opens a new one.
+      sim.realizedPnl = 0n
+      sim.leverage = defaultLeverage(market)
+    }
+    const fee = feeOf(notionals[i]!, market.takerFeeBps)
+    trades[i] = t
+    fees[i] = fee
+    if (t.realizedPnl !== 0n) realizedPnl += t.realizedPnl
+    totalFees += fee
   }
-  return { position: sim, realizedPnl, fees, margin: positionMargin(market, sim), upnl: unrealizedPnl(market, sim) }
+  return { position: sim, trades, fees, realizedPnl, totalFees, margin: positionMargin(market, sim), upnl: unrealizedPnl(market, sim) }
 }
 
-/** Executes one planned fill: positions, balances, fees, the maker's order, open interest, event. */
-function executeFill(state: ChainState, market: Market, taker: Account, takerOrderId: number, takerSide: Side, fill: PlannedFill<Order>, notional: bigint, events: EventSink): void {
+/**
+ * Executes one planned fill on the maker's side: its position, balance and order, open interest,
+ * the event. The taker's side of the trade was computed by simulateTaker; the caller applies it.
+ * Returns the fees the fill pays to the fee recipient.
+ */
+function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, taker: Account, takerOrderId: number, takerSide: Side, fill: PlannedFill<Order>, notional: bigint, t: TradeResult, takerFee: bigint, events: EventSink): bigint {
   const makerOrder = fill.maker
   const maker = state.accounts.get(makerOrder.owner)!
-  const takerFee = feeOf(notional, market.takerFeeBps)
   const makerFee = feeOf(notional, market.makerFeeBps)
-  const takerPos = positionFor(state, taker, market)
   const makerPos = positionFor(state, maker, market)
-  const longBefore = Math.max(0, takerPos.sizeLots) + Math.max(0, makerPos.sizeLots)
-  const t = applyTrade(takerPos, takerSide === 'Bid' ? fill.lots : -fill.lots, notional)
   const m = applyTrade(makerPos, takerSide === 'Bid' ? -fill.lots : fill.lots, notional)
-  market.openInterestLots += Math.max(0, takerPos.sizeLots) + Math.max(0, makerPos.sizeLots) - longBefore
+  market.openInterestLots += Math.max(0, t.sizeAfter) + Math.max(0, m.sizeAfter) - Math.max(0, t.sizeBefore) - Math.max(0, m.sizeBefore)
   market.lastTradeTicks = fill.priceTicks
-  markDirty(state, `m:${market.marketId}`)
-  settlePosition(taker, takerPos)
+  markLeaf(state, market)
   settlePosition(maker, makerPos)
-  credit(state, taker.address, t.realizedPnl - takerFee)
-  credit(state, maker.address, m.realizedPnl - makerFee)
-  credit(state, market.feeRecipient, takerFee + makerFee)
+  creditAccount(state, maker, m.realizedPnl - makerFee)
 
-  const book = state.books.get(market.marketId)!
   book.fill(makerOrder.id, fill.lots)
-  markDirty(state, orderKey(market.marketId, makerOrder.id))
+  markOrderDirty(state, makerOrder)
   events.push({
     kind: 'Exec', sub_kind: 'Filled', market_id: market.marketId, account: taker.address,
     taker: taker.address, maker: maker.address, taker_order_id: takerOrderId, maker_order_id: makerOrder.id, taker_side: takerSide,
@@ -203,18 +259,19 @@ function executeFill(state: ChainState, market: Market, taker: Account, takerOrd
     })
   } else {
     resizeOrderMargin(market, maker, makerOrder)
-    markDirty(state, `a:${maker.address}`)
+    markLeaf(state, maker)
   }
+  return takerFee + makerFee
 }
 
 /** The account's position in market, created flat at the default leverage when missing. */
 function positionFor(state: ChainState, account: Account, market: Market): Position {
   let pos = account.positions.get(market.marketId)
   if (pos === undefined) {
-    pos = newPosition(market.marketId, defaultLeverage(market))
+    pos = newPosition(account.address, market.marketId, defaultLeverage(market))
     account.positions.set(market.marketId, pos)
   }
-  markDirty(state, positionKey(account.address, market.marketId))
+  markLeaf(state, pos)
   return pos
 }
 

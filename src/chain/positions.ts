@@ -2,7 +2,8 @@
 // against the existing side (realizing PnL pro rata to the cost basis) and opens with the rest.
 // Sum over all accounts of (balance - costBasis) is conserved exactly by every trade, whatever the
 // rounding of the pro-rata step, because each side moves it by exactly the trade notional.
-import { divFloor } from './math.ts'
+import { mulDivFloor, mulDivTrunc } from './math.ts'
+import { positionKey } from './state-root.ts'
 import type { Position } from './types.ts'
 
 export interface TradeResult {
@@ -11,9 +12,9 @@ export interface TradeResult {
   readonly sizeAfter: number
 }
 
-/** A flat position for a market at a leverage. */
-export function newPosition(marketId: number, leverage: number): Position {
-  return { marketId, sizeLots: 0, costBasis: 0n, leverage, realizedPnl: 0n }
+/** A flat position of owner in a market at a leverage. */
+export function newPosition(owner: string, marketId: number, leverage: number): Position {
+  return { marketId, sizeLots: 0, costBasis: 0n, leverage, realizedPnl: 0n, leafKey: positionKey(owner, marketId), dirtyIn: -1 }
 }
 
 /**
@@ -30,11 +31,11 @@ export function applyTrade(pos: Position, deltaLots: number, notional: bigint): 
   let openNotional = notional
   if (closeLots > 0) {
     // The share of the trade notional and of the cost basis that the closing part accounts for.
-    const closeNotional = qty === closeLots ? notional : divFloor(notional * BigInt(closeLots), BigInt(qty))
+    const closeNotional = qty === closeLots ? notional : mulDivFloor(notional, closeLots, qty)
     openNotional = notional - closeNotional
-    const basisRemoved = closeLots === Math.abs(sizeBefore)
-      ? pos.costBasis
-      : (pos.costBasis * BigInt(closeLots)) / BigInt(Math.abs(sizeBefore)) // toward zero, sign of the basis
+    const absBefore = Math.abs(sizeBefore)
+    // Toward zero, so the basis left keeps its sign.
+    const basisRemoved = closeLots === absBefore ? pos.costBasis : mulDivTrunc(pos.costBasis, closeLots, absBefore)
     // Long closing by selling: receives closeNotional for basis. Short closing by buying: pays it.
     realizedPnl = buying ? -basisRemoved - closeNotional : closeNotional - basisRemoved
     pos.costBasis -= basisRemoved
@@ -45,6 +46,6 @@ export function applyTrade(pos: Position, deltaLots: number, notional: bigint): 
     pos.sizeLots += buying ? openLots : -openLots
     pos.costBasis += buying ? openNotional : -openNotional
   }
-  pos.realizedPnl += realizedPnl
+  if (realizedPnl !== 0n) pos.realizedPnl += realizedPnl
   return { realizedPnl, sizeBefore, sizeAfter: pos.sizeLots }
 }

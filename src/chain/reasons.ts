@@ -22,6 +22,7 @@ export const REJECT_REASONS = [
   'Unauthorized',
   'AgentLimitReached',
   'InvalidAgent',
+  'InvalidMaxFillsPerQuote',
 ] as const
 
 export type RejectReason = (typeof REJECT_REASONS)[number]

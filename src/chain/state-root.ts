@@ -2,17 +2,49 @@
 // incremental multiset hash (state-hash.ts). Mutations mark their leaf dirty; at the end of a block
 // only dirty leaves are re-encoded, so the cost is proportional to what the block changed.
 // fullStateRoot() recomputes everything from scratch so tests can prove no mutation forgot a mark.
+//
+// Marking is on the hot path of every order, so it neither builds key strings nor hashes them
+// there: accounts, positions, markets and nonce windows are Leaf objects that carry their key
+// (built once) and the block in which they were last marked, so a mark is a compare and, once per
+// block, an array push. Orders are marked the same way, but an order's key is built at the end of
+// the block and only when its leaf enters or leaves the root: an order that rests and goes within
+// one block never needs one.
 import { encodeCanonical } from '../lib/msgpack.ts'
 import { stateRootOf } from './state-hash.ts'
-import type { ChainState } from './types.ts'
+import type { ChainState, Leaf, Order } from './types.ts'
 
 /** Records that the leaf `key` changed in this block. */
 export function markDirty(state: ChainState, key: string): void {
   state.dirty.add(key)
 }
 
+/** Records that the leaf of a Leaf object changed in this block. */
+export function markLeaf(state: ChainState, leaf: Leaf): void {
+  if (leaf.dirtyIn === state.rootSeq) return
+  leaf.dirtyIn = state.rootSeq
+  state.dirtyLeaves.push(leaf)
+}
+
+/** Records that a resting order's leaf changed in this block (rested, filled or removed). */
+export function markOrderDirty(state: ChainState, order: Order): void {
+  if (order.dirtyIn === state.rootSeq) return
+  order.dirtyIn = state.rootSeq
+  state.dirtyOrders.push(order)
+}
+
+/** Leaf keys: `a:` accounts, `n:` nonce windows, `m:` markets, `o:` orders, `p:` positions (`x`: exchange, `g:` agents). */
+export const accountKey = (address: string) => `a:${address}`
+export const nonceKey = (signer: string) => `n:${signer}`
+export const marketKey = (marketId: number) => `m:${marketId}`
 export const orderKey = (marketId: number, orderId: number) => `o:${marketId}:${orderId}`
 export const positionKey = (address: string, marketId: number) => `p:${address}:${marketId}`
+
+function encodeOrder(o: Order): Uint8Array {
+  return encodeCanonical([
+    o.marketId, o.owner, o.side, o.priceTicks, o.remainingLots, o.origLots, o.tif, o.reduceOnly,
+    o.clientOrderId ?? null, o.marginLots, o.marginHeld.toString(), o.leverage, o.placedHeight,
+  ])
+}
 
 /** The canonical bytes of one leaf, or undefined when the object no longer exists. */
 export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefined {
@@ -44,10 +76,7 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
     case 'o': {
       const sep = rest.indexOf(':')
       const o = state.books.get(Number(rest.slice(0, sep)))?.get(Number(rest.slice(sep + 1)))
-      return o && encodeCanonical([
-        o.marketId, o.owner, o.side, o.priceTicks, o.remainingLots, o.origLots, o.tif, o.reduceOnly,
-        o.clientOrderId ?? null, o.marginLots, o.marginHeld.toString(), o.leverage, o.placedHeight,
-      ])
+      return o && encodeOrder(o)
     }
     case 'm': {
       const m = state.markets.get(Number(rest))
@@ -62,14 +91,30 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
   }
 }
 
+function commitKey(state: ChainState, key: string): void {
+  const bytes = encodeLeaf(state, key)
+  if (bytes === undefined) state.hash.delete(key)
+  else state.hash.set(key, bytes)
+}
+
 /** Folds the dirty leaves into the incremental hash and returns the new root. */
 export function commitStateRoot(state: ChainState): Uint8Array {
-  for (const key of state.dirty) {
-    const bytes = encodeLeaf(state, key)
-    if (bytes === undefined) state.hash.delete(key)
-    else state.hash.set(key, bytes)
-  }
+  for (const key of state.dirty) commitKey(state, key)
   state.dirty.clear()
+  // By key, not by object: a position that went flat is gone from the state, and its leaf with it.
+  for (const leaf of state.dirtyLeaves) commitKey(state, leaf.leafKey)
+  state.dirtyLeaves.length = 0
+  for (const o of state.dirtyOrders) {
+    if (state.books.get(o.marketId)?.get(o.id) === o) {
+      o.leafKey ??= orderKey(o.marketId, o.id)
+      state.hash.set(o.leafKey, encodeOrder(o))
+    } else if (o.leafKey !== undefined) {
+      state.hash.delete(o.leafKey)
+    }
+    // Otherwise the order rested and left within this block: its leaf never entered the root.
+  }
+  state.dirtyOrders.length = 0
+  state.rootSeq++
   return state.hash.root()
 }
 

@@ -1,4 +1,4 @@
-// Helpers for the state machine's tests and benchmarks: a dev genesis state, a chain driver that
+// Helpers for the state machine's tests: a dev genesis state, a chain driver that
 // wraps actions in envelopes (nonces per signer, tx hashes, heights), action builders, a table
 // runner for scenario tests, and the invariants every reachable state must satisfy.
 // Test-only: nothing in the node imports this module.
@@ -8,6 +8,7 @@ import type { CreateMarketPayload } from '../wire/actions.ts'
 import { applyBlock, type BlockResult, type EnvelopeInput, type EnvelopeResult } from './apply.ts'
 import type { ChainEvent } from './events.ts'
 import { createGenesisState } from './genesis.ts'
+import { canAfford, crossTradingAvailable, valueAccount } from './margin.ts'
 import type { RejectReason } from './reasons.ts'
 import type { ChainState, RoleName, Side, Tif } from './types.ts'
 
@@ -34,8 +35,10 @@ export function genesisState(): ChainState {
   return createGenesisState(devGenesis()).state
 }
 
+/** An action object as signed: one key, the action kind. */
 export type Action = Record<string, unknown>
 
+/** PlaceOrder options; the default is a plain Gtc without client order id. */
 export interface PlaceOptions {
   readonly tif?: Tif
   readonly reduceOnly?: boolean
@@ -118,9 +121,11 @@ export class TestChain {
     return n
   }
 
-  /** An envelope as admission would hand it to the producer. */
+  /** An envelope as admission would hand it to the producer. An explicit nonce moves the
+   * signer's counter past it, so later default nonces stay fresh. */
   envelope(tx: Tx): EnvelopeInput {
     const nonce = tx.nonce ?? this.takeNonce(tx.by)
+    if (nonce >= (this.nextNonce.get(tx.by) ?? 0)) this.nextNonce.set(tx.by, nonce + 1)
     let action = tx.action
     if (action.RegisterAgent !== undefined) action = { RegisterAgent: { ...(action.RegisterAgent as object), nonce } }
     const txHash = `0x${(++this.txCount).toString(16).padStart(64, '0')}`
@@ -164,7 +169,8 @@ export class TestChain {
 }
 
 /** An expected event: its sub_kind alone, or a sub_kind with fields it must have. */
-export type ExpectedEvent = string | ({ readonly sub_kind: string } & Record<string, unknown>)
+export type ExpectedEvent = SubKind | ({ readonly sub_kind: SubKind } & Record<string, unknown>)
+type SubKind = ChainEvent['sub_kind']
 
 /** One row of a scenario table: who sends what, and the events or reject reason it must end in. */
 export interface Row {
@@ -175,7 +181,7 @@ export interface Row {
 }
 
 /** Shorthand for an expected event with fields. */
-export const ev = (sub_kind: string, fields: Record<string, unknown> = {}): ExpectedEvent => ({ sub_kind, ...fields })
+export const ev = (sub_kind: SubKind, fields: Record<string, unknown> = {}): ExpectedEvent => ({ sub_kind, ...fields })
 
 /**
  * Runs a scenario table, each row in a block of its own, and checks every row's outcome. The row
@@ -214,10 +220,11 @@ export function conservedSum(state: ChainState): bigint {
 /**
  * Checks the invariants every reachable state satisfies and throws with a description of the
  * first violation: books never crossed, resting orders and account indexes agree, reserved
- * margin equals the margin the account's orders hold, open interest is the sum of long sizes.
+ * margin equals the margin the account's orders hold (and the fast trading-available figure the
+ * full valuation's), open interest is the sum of long sizes.
  */
 export function checkInvariants(state: ChainState): void {
-  const fail = (what: string): never => {
+  function fail(what: string): never {
     throw new Error(`invariant broken at height ${state.height}: ${what}`)
   }
   let resting = 0
@@ -249,6 +256,11 @@ export function checkInvariants(state: ChainState): void {
       held += o.marginHeld
     }
     if (held !== a.reservedMargin) fail(`${a.address} reserves ${a.reservedMargin} but its orders hold ${held}`)
+    const available = valueAccount(state, a).crossTradingAvailable
+    if (crossTradingAvailable(state, a) !== available) fail(`${a.address} fast trading-available differs`)
+    for (const cost of [0n, available - 1n, available, available + 1n]) {
+      if (canAfford(state, a, cost) !== available >= cost) fail(`${a.address} canAfford(${cost}) differs`)
+    }
     for (const [cloidKey, id] of a.ordersByClientId) if (!a.orders.has(id)) fail(`${a.address} client id ${cloidKey} names a closed order`)
     for (const [mid, p] of a.positions) {
       if (p.sizeLots === 0) fail(`${a.address} keeps a flat position in ${mid}`)
@@ -259,5 +271,41 @@ export function checkInvariants(state: ChainState): void {
   if (indexed !== resting) fail(`${indexed} orders indexed by accounts but ${resting} on books`)
   for (const [mid, m] of state.markets) {
     if (m.openInterestLots !== (longs.get(mid) ?? 0)) fail(`market ${mid} open interest ${m.openInterestLots} != long sizes ${longs.get(mid) ?? 0}`)
+  }
+}
+
+/** mulberry32: a tiny seeded PRNG (integer only), so random tests replay exactly. */
+export class Rng {
+  private s: number
+
+  constructor(seed: number) {
+    this.s = seed | 0
+  }
+
+  /** A uniform 32-bit unsigned integer. */
+  u32(): number {
+    this.s = (this.s + 0x6d2b79f5) | 0
+    let t = Math.imul(this.s ^ (this.s >>> 15), 1 | this.s)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return (t ^ (t >>> 14)) >>> 0
+  }
+
+  /** An integer in [0, n) (n <= 2^32; the modulo bias is irrelevant here). */
+  int(n: number): number {
+    return this.u32() % n
+  }
+
+  /** An integer in [lo, hi]. */
+  range(lo: number, hi: number): number {
+    return lo + this.int(hi - lo + 1)
+  }
+
+  /** True with probability percent / 100. */
+  chance(percent: number): boolean {
+    return this.int(100) < percent
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)]!
   }
 }

@@ -45,6 +45,17 @@ export const LIMITS = {
   leverageMax: 200,
 } as const
 
+/**
+ * A state object with a state-root leaf of its own. The two fields are bookkeeping of the root
+ * (state-root.ts), not state: they are not part of the leaf's value.
+ */
+export interface Leaf {
+  /** The leaf key, built once when the object is created. */
+  readonly leafKey: string
+  /** ChainState.rootSeq of the block in which it was last marked dirty (-1: never). */
+  dirtyIn: number
+}
+
 /** A market's immutable-by-default parameters (AmendMarketConfig changes some later). */
 export interface MarketConfig {
   symbol: string
@@ -63,7 +74,7 @@ export interface MarketConfig {
   maxFillsPerQuote: number
 }
 
-export interface Market extends MarketConfig {
+export interface Market extends MarketConfig, Leaf {
   marketId: number
   lifecycle: Lifecycle
   emergencyHalt: boolean
@@ -77,6 +88,9 @@ export interface Market extends MarketConfig {
   /** 10^(priceDecimals + sizeDecimals - 6) as a divisor, or a multiplier when negative exponent. */
   notionalDivisor: bigint
   notionalMultiplier: bigint
+  /** The same as numbers (at most 10^12, exact), for the safe-integer fast path of math.ts. */
+  notionalDivisorNumber: number
+  notionalMultiplierNumber: number
 }
 
 /** A resting or in-flight order. The book only reads id/owner/side/priceTicks/remainingLots. */
@@ -92,9 +106,13 @@ export interface Order extends BookOrder {
   marginHeld: bigint
   readonly leverage: number
   readonly placedHeight: number
+  /** Root bookkeeping (state-root.ts): its leaf key once its leaf is in the root, and the
+   * ChainState.rootSeq of the block that last marked it dirty. */
+  leafKey: string | undefined
+  dirtyIn: number
 }
 
-export interface Position {
+export interface Position extends Leaf {
   readonly marketId: number
   /** Signed size in lots: long > 0, short < 0. */
   sizeLots: number
@@ -104,7 +122,7 @@ export interface Position {
   realizedPnl: bigint
 }
 
-export interface Account {
+export interface Account extends Leaf {
   readonly address: string
   balance: bigint
   roleMask: number
@@ -125,7 +143,7 @@ export interface AgentRecord {
 }
 
 /** Used nonces of one signer: everything below `floor` is used; `used` holds those above it. */
-export interface NonceWindow {
+export interface NonceWindow extends Leaf {
   floor: number
   used: Set<number>
 }
@@ -149,7 +167,13 @@ export interface ChainState {
   height: number
   timestampMs: number
   lastDigest: string
-  /** Leaf keys changed since the last root; see state-root.ts. */
+  /** Leaves changed since the last root, by key, as Leaf objects and as orders; see state-root.ts. */
   dirty: Set<string>
+  dirtyLeaves: Leaf[]
+  dirtyOrders: Order[]
+  /** Number of roots committed so far: the sequence number of the block being applied. */
+  rootSeq: number
+  /** The leaf `x` of the exchange-wide fields (params and nextOrderId) as a Leaf to mark. */
+  readonly exchangeLeaf: Leaf
   hash: StateHash
 }
