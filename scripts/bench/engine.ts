@@ -41,7 +41,8 @@ const BLOCKS = arg('blocks', 600)
 const SEED = arg('seed', 7)
 /** Mean lifetime of a maker order in operations, after which its owner cancels it. */
 const LIFETIME = arg('life', 1_000)
-const BLOCK_OPS = 2_000
+/** Operations per block: 2,000 is the dev max_tx_per_block; --block-ops 200000 is a 200 ms block at 1M ops/s. */
+const BLOCK_OPS = arg('block-ops', 2_000)
 /** Blocks run before the clock starts, so the JIT has compiled the hot paths. */
 const WARMUP_BLOCKS = Math.min(60, Math.floor(BLOCKS / 5))
 
@@ -152,7 +153,7 @@ interface RunResult {
   readonly leaves: { readonly replaced: number; readonly ordersIn: number; readonly ordersOut: number }
 }
 
-const freshState = (): ChainState => createGenesisState(devGenesis()).state
+const freshState = (): ChainState => createGenesisState({ ...devGenesis(), max_tx_per_block: Math.max(BLOCK_OPS, 2_000) }).state
 
 /** Run 1: placeOrder / cancelOrder directly; records the id of every accepted order. */
 function runDirect(ids: Float64Array): RunResult {
