@@ -169,7 +169,7 @@ function runDirect(ids: Float64Array): RunResult {
   let fills = 0
   for (let b = 0; b < BLOCKS; b++) {
     const ops = flow.block()
-    const ctx = { height: b + 1 }
+    const ctx = { height: b + 1, timestampMs: 0, txHash: null, sourceTriggerId: null }
     state.height = ctx.height
     traded.clear()
     const t0 = performance.now()

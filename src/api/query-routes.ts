@@ -3,13 +3,13 @@ import { Elysia } from 'elysia'
 import type { ChainNode } from '../node/chain-node.ts'
 import { RPC } from '../wire/rpc-errors.ts'
 import { envelopeError, idOf, jsonResponse, parseBody, rpcFailure, rpcResult } from './jsonrpc.ts'
-import { chainMethods } from './methods/chain-methods.ts'
+import { ALL_METHODS } from './methods/index.ts'
 import { compileMethods, MethodError, type CompiledMethod, type QueryContext } from './methods/registry.ts'
 
 /** Items one batch may hold; more refuses the whole batch with -32600. */
 export const QUERY_BATCH_MAX = 20
 
-export const queryMethodTable: ReadonlyMap<string, CompiledMethod> = compileMethods(chainMethods)
+export const queryMethodTable: ReadonlyMap<string, CompiledMethod> = compileMethods(ALL_METHODS)
 
 /** Runs one request object and returns its reply object. Never throws for bad input. */
 export function runQuery(ctx: QueryContext, req: unknown) {

@@ -1,15 +1,13 @@
 // apply(state, block) -> results, events, state_root. The only entry into the state machine: the
 // producer calls it for new blocks and replay calls it for stored ones, so both reach the same root.
 import { assert } from '../lib/assert.ts'
-import { ACTION_KIND_BY_NAME, type ActivateMarketPayload, type CancelOrderPayload, type CreateMarketPayload, type PlaceOrderPayload, type RegisterAgentPayload } from '../wire/actions.ts'
+import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
 import { actorAuthorized, resolveActor, useNonce } from './accounts.ts'
-import { cancelOrder } from './cancel-order.ts'
+import type { BlockContext, Outcome } from './action-context.ts'
+import { BEGIN_BLOCK_HOOKS, END_BLOCK_HOOKS } from './block-hooks.ts'
 import type { ChainEvent } from './events.ts'
-import { updateMarks } from './marks.ts'
-import { activateMarket, createMarket } from './markets.ts'
-import { decodePlaceOrder, placeOrder } from './place-order.ts'
-import { reject, type Rejection, type RejectReason } from './reasons.ts'
-import { registerAgent } from './register-agent.ts'
+import { HANDLERS } from './handlers.ts'
+import { reject, type RejectReason } from './reasons.ts'
 import { commitStateRoot } from './state-root.ts'
 import type { ChainState } from './types.ts'
 
@@ -51,8 +49,6 @@ export interface BlockResult {
   readonly stateRoot: Uint8Array
 }
 
-type Outcome = { readonly ok: true } | Rejection
-
 /** Applies a block to state (mutating it) and returns what happened and the new root. */
 export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
   assert(block.height === state.height + 1, `block ${block.height} does not follow ${state.height}`)
@@ -64,12 +60,22 @@ export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
   const results: EnvelopeResult[] = []
   const sink: ChainEvent[] = []
   const traded = new Set<number>()
+  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded }
+  const flushBlockEvents = () => {
+    for (const e of sink) {
+      events.push({ seq: events.length, envelopeIdx: null, event: e })
+      if (e.sub_kind === 'Filled') traded.add(e.market_id)
+    }
+    sink.length = 0
+  }
+  for (const hook of BEGIN_BLOCK_HOOKS) hook(blockCtx)
+  flushBlockEvents()
   for (let idx = 0; idx < block.envelopes.length; idx++) {
     const env = block.envelopes[idx]!
     sink.length = 0
     const { kind, payload } = splitAction(env.action)
     const marketId = typeof payload.market_id === 'number' ? payload.market_id : null
-    const outcome = applyEnvelope(state, env, kind, payload, sink, block.height)
+    const outcome = applyEnvelope(state, env, kind, payload, sink, block)
     if (!outcome.ok) {
       sink.length = 0
       sink.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: env.signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
@@ -85,7 +91,11 @@ export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
       actionKind: kind, marketId, firstEvent, eventCount: sink.length,
     })
   }
-  updateMarks(state, traded)
+  sink.length = 0
+  for (const hook of END_BLOCK_HOOKS) {
+    hook(blockCtx)
+    flushBlockEvents()
+  }
   return { envelopes: results, events, stateRoot: commitStateRoot(state) }
 }
 
@@ -97,29 +107,16 @@ function splitAction(action: Record<string, unknown>): { kind: string; payload: 
 }
 
 /** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce. */
-function applyEnvelope(state: ChainState, env: EnvelopeInput, kindName: string, payload: Record<string, unknown>, events: ChainEvent[], height: number): Outcome {
+function applyEnvelope(state: ChainState, env: EnvelopeInput, kindName: string, payload: Record<string, unknown>, events: ChainEvent[], block: BlockInput): Outcome {
   const kind = ACTION_KIND_BY_NAME.get(kindName)
-  assert(kind !== undefined, `unknown action kind ${kindName} reached the chain`)
+  const handler = HANDLERS.get(kindName)
+  assert(kind !== undefined && handler !== undefined, `unknown action kind ${kindName} reached the chain`)
   useNonce(state, env.signer, env.nonce)
   const actor = resolveActor(state, env.signer)
   if (actor === undefined) return reject('Unauthorized', `${env.signer} is neither an account nor an agent`)
   if (!actorAuthorized(actor, kind.auth, kind.role)) return reject('Unauthorized', `${env.signer} may not ${kindName}`)
-  const account = actor.account
-  switch (kindName) {
-    case 'PlaceOrder': {
-      const decoded = decodePlaceOrder(state, payload as PlaceOrderPayload)
-      if (!decoded.ok) return decoded
-      return placeOrder(state, account, decoded.value, { height }, events)
-    }
-    case 'CancelOrder':
-      return cancelOrder(state, account, payload as CancelOrderPayload, events)
-    case 'RegisterAgent':
-      return registerAgent(state, account, payload as RegisterAgentPayload, events)
-    case 'CreateMarket':
-      return createMarket(state, account, payload as CreateMarketPayload, events)
-    case 'ActivateMarket':
-      return activateMarket(state, account, payload as ActivateMarketPayload, events)
-    default:
-      throw new Error(`action kind ${kindName} is registered but has no handler`)
-  }
+  return handler({
+    state, signer: env.signer, account: actor.account, agentRole: actor.agentRole, events,
+    height: block.height, timestampMs: block.timestampMs, txHash: env.txHash,
+  }, payload)
 }

@@ -2,6 +2,7 @@
 // best bid, the best ask and the last trade price: one print far from a standing book cannot drag
 // the mark (and so liquidations) with it, and a one-sided book falls back to the last trade.
 import { markLeaf } from './state-root.ts'
+import type { BlockContext } from './action-context.ts'
 import type { ChainState } from './types.ts'
 
 /** Median of three integers. */
@@ -24,3 +25,6 @@ export function updateMarks(state: ChainState, traded: ReadonlySet<number>): voi
     }
   }
 }
+
+/** The end-of-block hook form of updateMarks. */
+export const updateMarksHook = (ctx: BlockContext): void => updateMarks(ctx.state, ctx.traded)

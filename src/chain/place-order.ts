@@ -7,7 +7,8 @@ import type { MatchPlan, OrderBook, PlannedFill } from './book.ts'
 import type { EventSink } from './events.ts'
 import { canAfford, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
 import { feeOf, isDustNotional, notionalOf } from './math.ts'
-import { cancelRestingOrder, credit, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
+import { collectFee } from './fees.ts'
+import { cancelRestingOrder, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
 import { applyTrade, newPosition, type TradeResult } from './positions.ts'
 import { reject, type Rejection } from './reasons.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
@@ -51,9 +52,14 @@ export function decodePlaceOrder(state: ChainState, p: PlaceOrderPayload): Decod
   }
 }
 
-/** Where the order is placed: the height of the block being applied. */
+/** Where the order comes from: the block being applied and the envelope (or trigger) behind it. */
 export interface PlaceContext {
   readonly height: number
+  readonly timestampMs: number
+  /** The envelope that placed the order (for a trigger: the envelope that placed the trigger). */
+  readonly txHash: string | null
+  /** The trigger order this order was promoted from, or null. */
+  readonly sourceTriggerId: number | null
 }
 
 /** The new order's id, or why the order was rejected (nothing changed then). */
@@ -138,9 +144,8 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   })
   for (const maker of plan.selfTradeMakers) cancelRestingOrder(state, account, maker, 'SelfTradeCancelled', events)
   if (after !== undefined) {
-    let fees = 0n
     for (let i = 0; i < plan.fills.length; i++) {
-      fees += executeFill(state, market, book, account, orderId, o.side, plan.fills[i]!, notionals[i]!, after.trades[i]!, after.fees[i]!, events)
+      executeFill(state, market, book, account, orderId, o.side, plan.fills[i]!, notionals[i]!, after.trades[i]!, after.fees[i]!, ctx, events)
     }
     // The taker's side is the simulation's, applied once: its position, its PnL net of fees, and
     // the fees, credited for the whole order. No balance is read between fills, so the sums are
@@ -152,14 +157,15 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
     pos.leverage = after.position.leverage
     settlePosition(account, pos)
     creditAccount(state, account, after.realizedPnl - after.totalFees)
-    credit(state, market.feeRecipient, fees)
+    collectFee(state, market, account, after.totalFees, events)
   }
 
   if (restLots > 0) {
     const order: Order = {
       id: orderId, owner: account.address, side: o.side, priceTicks: o.priceTicks, remainingLots: restLots,
       marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, origLots: o.qtyLots,
-      marginLots, marginHeld: restMargin, leverage, placedHeight: ctx.height, leafKey: undefined, dirtyIn: -1,
+      marginLots, marginHeld: restMargin, leverage, placedHeight: ctx.height, sourceTxHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId,
+      leafKey: undefined, dirtyIn: -1,
     }
     restOrder(state, book, account, order)
     events.push({
@@ -226,9 +232,8 @@ function simulateTaker(owner: string, market: Market, position: Position | undef
 /**
  * Executes one planned fill on the maker's side: its position, balance and order, open interest,
  * the event. The taker's side of the trade was computed by simulateTaker; the caller applies it.
- * Returns the fees the fill pays to the fee recipient.
  */
-function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, taker: Account, takerOrderId: number, takerSide: Side, fill: PlannedFill<Order>, notional: bigint, t: TradeResult, takerFee: bigint, events: EventSink): bigint {
+function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, taker: Account, takerOrderId: number, takerSide: Side, fill: PlannedFill<Order>, notional: bigint, t: TradeResult, takerFee: bigint, ctx: PlaceContext, events: EventSink): void {
   const makerOrder = fill.maker
   const maker = state.accounts.get(makerOrder.owner)!
   const makerFee = feeOf(notional, market.makerFeeBps)
@@ -239,6 +244,7 @@ function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, 
   markLeaf(state, market)
   settlePosition(maker, makerPos)
   creditAccount(state, maker, m.realizedPnl - makerFee)
+  collectFee(state, market, maker, makerFee, events)
 
   book.fill(makerOrder.id, fill.lots)
   markOrderDirty(state, makerOrder)
@@ -249,7 +255,8 @@ function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, 
     taker_realized_pnl: t.realizedPnl, maker_realized_pnl: m.realizedPnl,
     taker_size_before: t.sizeBefore, taker_size_after: t.sizeAfter, maker_size_before: m.sizeBefore, maker_size_after: m.sizeAfter,
     maker_remaining_lots: makerOrder.remainingLots,
-    taker_source_trigger_id: null, maker_source_trigger_id: null, taker_source_tx_hash: null, maker_source_tx_hash: null,
+    taker_source_trigger_id: ctx.sourceTriggerId, maker_source_trigger_id: makerOrder.sourceTriggerId,
+    taker_source_tx_hash: ctx.txHash, maker_source_tx_hash: makerOrder.sourceTxHash,
   })
   if (makerOrder.remainingLots === 0) {
     unrestOrder(state, maker, makerOrder)
@@ -261,7 +268,6 @@ function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, 
     resizeOrderMargin(market, maker, makerOrder)
     markLeaf(state, maker)
   }
-  return takerFee + makerFee
 }
 
 /** The account's position in market, created flat at the default leverage when missing. */

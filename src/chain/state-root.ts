@@ -42,7 +42,7 @@ export const positionKey = (address: string, marketId: number) => `p:${address}:
 function encodeOrder(o: Order): Uint8Array {
   return encodeCanonical([
     o.marketId, o.owner, o.side, o.priceTicks, o.remainingLots, o.origLots, o.tif, o.reduceOnly,
-    o.clientOrderId ?? null, o.marginLots, o.marginHeld.toString(), o.leverage, o.placedHeight,
+    o.clientOrderId ?? null, o.marginLots, o.marginHeld.toString(), o.leverage, o.placedHeight, o.sourceTxHash, o.sourceTriggerId,
   ])
 }
 

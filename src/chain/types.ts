@@ -106,6 +106,10 @@ export interface Order extends BookOrder {
   marginHeld: bigint
   readonly leverage: number
   readonly placedHeight: number
+  /** The envelope that placed it (a trigger's own envelope when promoted from one), for Filled. */
+  readonly sourceTxHash: string | null
+  /** The trigger order it was promoted from, or null. */
+  readonly sourceTriggerId: number | null
   /** Root bookkeeping (state-root.ts): its leaf key once its leaf is in the root, and the
    * ChainState.rootSeq of the block that last marked it dirty. */
   leafKey: string | undefined

@@ -77,6 +77,13 @@ export function admit(state: ChainState, params: unknown, isPending: PendingNonc
 
 /** Checks that a schema cannot express; undefined when fine. */
 function crossFieldCheck(kind: string, payload: Record<string, unknown>, nonce: number, state: ChainState) {
+  // Every user-signed kind carries the network and the envelope nonce inside its typed data.
+  if (ACTION_KIND_BY_NAME.get(kind)?.auth === 'user_signed_master') {
+    if (payload.network !== state.params.network) {
+      return { ok: false as const, error: rpcError(RPC.invalidParams, 'WRONG_NETWORK', `params.action.${kind}.network: signed for network ${JSON.stringify(payload.network)}, this chain is ${state.params.network}`, { field: `params.action.${kind}.network` }) }
+    }
+    if (payload.nonce !== nonce) return invalid(`params.action.${kind}.nonce`, `must equal the envelope nonce ${nonce}`)
+  }
   switch (kind) {
     case 'PlaceOrder': {
       // Precision is refused here, where no nonce is lost; an unknown market is the chain's
@@ -88,10 +95,6 @@ function crossFieldCheck(kind: string, payload: Record<string, unknown>, nonce: 
     }
     case 'CancelOrder':
       if ((payload.order_id === undefined) === (payload.client_order_id === undefined)) return invalid('params.action.CancelOrder', 'give exactly one of order_id and client_order_id')
-      return undefined
-    case 'RegisterAgent':
-      if (payload.network !== state.params.network) return { ok: false as const, error: rpcError(RPC.invalidParams, 'WRONG_NETWORK', `params.action.RegisterAgent.network: signed for network ${JSON.stringify(payload.network)}, this chain is ${state.params.network}`, { field: 'params.action.RegisterAgent.network' }) }
-      if (payload.nonce !== nonce) return invalid('params.action.RegisterAgent.nonce', `must equal the envelope nonce ${nonce}`)
       return undefined
     default:
       return undefined

@@ -1,0 +1,40 @@
+// What an action handler and a block hook receive. Handlers return an Outcome: a rejection is a
+// value (the envelope becomes a kept-reject and nothing it touched may have changed).
+import type { EventSink } from './events.ts'
+import type { Rejection } from './reasons.ts'
+import type { Account, ChainState, RoleName } from './types.ts'
+
+export interface ActionContext {
+  readonly state: ChainState
+  /** The recovered signer: the account itself or one of its agents. */
+  readonly signer: string
+  /** The account the action acts for (the agent's master when an agent signed). */
+  readonly account: Account
+  /** The agent's role when an agent signed, else undefined. */
+  readonly agentRole: RoleName | undefined
+  readonly events: EventSink
+  readonly height: number
+  readonly timestampMs: number
+  readonly txHash: string
+}
+
+export type Outcome = { readonly ok: true } | Rejection
+
+/** A handler takes a payload that passed its kind's schema (at admission, and so in every block). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ActionHandler = (ctx: ActionContext, payload: any) => Outcome
+export type HandlerMap = Readonly<Record<string, ActionHandler>>
+
+/** Block-level work (expiry, triggers, marks, staleness): its events have no envelope. */
+export interface BlockContext {
+  readonly state: ChainState
+  readonly height: number
+  readonly timestampMs: number
+  readonly events: EventSink
+  /** Markets that had fills in this block. */
+  readonly traded: Set<number>
+}
+
+export type BlockHook = (ctx: BlockContext) => void
+
+export const OK: Outcome = Object.freeze({ ok: true as const })

@@ -1,0 +1,22 @@
+// The shape of an action kind's registry entry (spec §5, getActionsMeta).
+import type { TSchema } from '@sinclair/typebox'
+import type { TypedField } from './eip712.ts'
+
+export type AuthChannel = 'master' | 'master_or_agent_with_role' | 'user_signed_master'
+export type ActionRole = 'Admin' | 'Trader' | 'Quoter' | 'Liquidator' | 'BridgeDeposit' | 'BridgeWithdraw'
+
+export interface ActionKind {
+  readonly name: string
+  readonly auth: AuthChannel
+  readonly role: ActionRole | null
+  readonly masterOnly: boolean
+  /** The payload schema: validation at admission, types, docs/actions.md. */
+  readonly schema: TSchema
+  /**
+   * EIP-712 fields of a user-signed kind, in type order (PROTOCOL §4.2): always starting with
+   * `network` (string) and ending with `nonce` (uint64); the payload also carries
+   * `signature_chain_id` (hex), which is not a typed field.
+   */
+  readonly typedFields?: TypedField[]
+  readonly description: string
+}

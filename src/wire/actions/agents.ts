@@ -1,0 +1,28 @@
+// Agent actions (area: agents).
+import { Type, type Static } from '@sinclair/typebox'
+import type { ActionKind } from '../action-kind.ts'
+import { Address20, RoleSchema, U53 } from '../schema-types.ts'
+
+export const RegisterAgentSchema = Type.Object(
+  {
+    network: Type.String({ maxLength: 32, description: 'the chain\'s network name (replay protection)' }),
+    agent: Address20('the agent address'),
+    role: RoleSchema,
+    name: Type.String({ maxLength: 32, description: 'a label for the agent' }),
+    nonce: U53('equal to the envelope nonce'),
+    signature_chain_id: Type.String({ pattern: '^0x[0-9a-fA-F]{1,16}$', description: 'EIP-712 domain chain id, hex' }),
+  },
+  { additionalProperties: false },
+)
+export type RegisterAgentPayload = Static<typeof RegisterAgentSchema>
+
+export const AGENT_ACTIONS: ActionKind[] = [
+  {
+    name: 'RegisterAgent', auth: 'user_signed_master', role: null, masterOnly: true, schema: RegisterAgentSchema,
+    typedFields: [
+      { name: 'network', type: 'string' }, { name: 'agent', type: 'address' }, { name: 'role', type: 'string' },
+      { name: 'name', type: 'string' }, { name: 'nonce', type: 'uint64' },
+    ],
+    description: 'Register an agent key that acts for the master with a role.',
+  },
+]
