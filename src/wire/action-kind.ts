@@ -19,4 +19,8 @@ export interface ActionKind {
    */
   readonly typedFields?: TypedField[]
   readonly description: string
+  /** An example payload (the value under the kind's key); docs/actions.md shows it. */
+  readonly example: Record<string, unknown>
+  /** The kept-reject reasons this kind can end with (spec §7.3 names and this venue's). */
+  readonly rejects: readonly string[]
 }

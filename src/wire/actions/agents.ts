@@ -24,5 +24,7 @@ export const AGENT_ACTIONS: ActionKind[] = [
       { name: 'name', type: 'string' }, { name: 'nonce', type: 'uint64' },
     ],
     description: 'Register an agent key that acts for the master with a role.',
+    example: { network: 'dev', agent: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', role: 'Trader', name: 'bot-1', nonce: 2, signature_chain_id: '0x539' },
+    rejects: ['InvalidAgent', 'AgentLimitReached', 'Unauthorized'],
   },
 ]

@@ -33,6 +33,9 @@ export const ActivateMarketSchema = Type.Object(MarketRef, { additionalPropertie
 export type ActivateMarketPayload = Static<typeof ActivateMarketSchema>
 
 export const MARKET_ACTIONS: ActionKind[] = [
-  { name: 'CreateMarket', auth: 'master', role: 'Admin', masterOnly: true, schema: CreateMarketSchema, description: 'Create a market in lifecycle Created.' },
-  { name: 'ActivateMarket', auth: 'master', role: 'Admin', masterOnly: true, schema: ActivateMarketSchema, description: 'Move a Created market to Active.' },
+  { name: 'CreateMarket', auth: 'master', role: 'Admin', masterOnly: true, schema: CreateMarketSchema, description: 'Create a market in lifecycle Created.',
+    example: { symbol: 'DOGE-USD', price_decimals: 5, size_decimals: 0, maker_fee_bps: 2, taker_fee_bps: 5, max_leverage: 10, maintenance_margin_bps: 500, mark_price: '0.15' },
+    rejects: ['MarketAlreadyExists', 'InvalidMarketConfig', 'InvalidMaxFillsPerQuote', 'InvalidPrice', 'InvalidQuantity', 'Unauthorized'] },
+  { name: 'ActivateMarket', auth: 'master', role: 'Admin', masterOnly: true, schema: ActivateMarketSchema, description: 'Move a Created market to Active.',
+    example: { market_id: 5 }, rejects: ['MarketNotFound', 'MarketNotInCreatedState', 'Unauthorized'] },
 ]

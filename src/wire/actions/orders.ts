@@ -28,6 +28,9 @@ export const CancelOrderSchema = Type.Object(
 export type CancelOrderPayload = Static<typeof CancelOrderSchema>
 
 export const ORDER_ACTIONS: ActionKind[] = [
-  { name: 'PlaceOrder', auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false, schema: PlaceOrderSchema, description: 'Place a limit order (Gtc, Ioc, Fok, PostOnly), optionally reduce-only.' },
-  { name: 'CancelOrder', auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false, schema: CancelOrderSchema, description: 'Cancel a resting order by order_id or client_order_id.' },
+  { name: 'PlaceOrder', auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false, schema: PlaceOrderSchema, description: 'Place a limit order (Gtc, Ioc, Fok, PostOnly), optionally reduce-only.',
+    example: { market_id: 1, side: 'Bid', price: '65000.5', qty: '0.01', tif: 'Gtc', reduce_only: false, client_order_id: 'mm-1' },
+    rejects: ['MarketNotFound', 'MarketNotTradable', 'QuoteNotAvailable', 'InvalidPrice', 'InvalidQuantity', 'BelowMinOrderSize', 'DuplicateClientOrderId', 'TooManyOpenOrders', 'ReduceOnlyWouldOpenOrFlip', 'PostOnlyWouldCross', 'FokRejected', 'DustNotionalFill', 'InsufficientMargin', 'Unauthorized'] },
+  { name: 'CancelOrder', auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false, schema: CancelOrderSchema, description: 'Cancel a resting order by order_id or client_order_id.',
+    example: { market_id: 1, order_id: 42 }, rejects: ['MarketNotFound', 'OrderNotFound', 'Unauthorized'] },
 ]
