@@ -13,9 +13,12 @@ export interface NodeConfig {
   readonly port: number
   readonly blockTimeMs: number
   readonly genesis: Genesis
+  /** /action requests per second per client IP and per signer (spec §8); 0 disables. */
+  readonly rateLimitIpPerSec: number
+  readonly rateLimitSignerPerSec: number
 }
 
-export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE]'
+export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE] [--rate-limit-ip 50] [--rate-limit-signer 20]'
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
@@ -31,7 +34,7 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     if (arg === '--help' || arg === '-h') throw new ConfigError(USAGE)
     const eq = arg.indexOf('=')
     const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!['--data-dir', '--host', '--port', '--block-time-ms', '--genesis'].includes(name)) throw new ConfigError(`unknown argument ${arg}\n${USAGE}`)
+    if (!['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer'].includes(name)) throw new ConfigError(`unknown argument ${arg}\n${USAGE}`)
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
     if (value === undefined) throw new ConfigError(`${name} needs a value\n${USAGE}`)
     flags.set(name, value)
@@ -55,6 +58,8 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     port,
     blockTimeMs,
     genesis,
+    rateLimitIpPerSec: integerFlag(flags, '--rate-limit-ip', 50, 0, 1_000_000),
+    rateLimitSignerPerSec: integerFlag(flags, '--rate-limit-signer', 20, 0, 1_000_000),
   }
 }
 

@@ -15,8 +15,8 @@ try {
   throw err
 }
 
-const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs })
-const app = createApp(node)
+const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec })
+const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec })
 app.listen({ hostname: config.host, port: config.port })
 node.start()
 console.log(`perpd ${config.genesis.network} network, data ${config.dataDir}, height ${node.state.height}, block time ${config.blockTimeMs} ms`)

@@ -1,11 +1,18 @@
 // POST /api/v1/action: one signed action per request (PROTOCOL §3); replies after its block commits.
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../node/chain-node.ts'
+import { RateLimiter } from '../node/rate-limit.ts'
 import { RPC } from '../wire/rpc-errors.ts'
 import { envelopeError, idOf, jsonResponse, parseBody, rpcFailure, rpcResult } from './jsonrpc.ts'
 
-export function actionRoutes(node: ChainNode) {
-  return new Elysia().post('/api/v1/action', async ({ body }) => {
+/** ipRatePerSec: /action requests per second per client IP (spec §8: 50); 0 disables. */
+export function actionRoutes(node: ChainNode, ipRatePerSec = 0) {
+  const ipLimiter = new RateLimiter(ipRatePerSec)
+  return new Elysia().post('/api/v1/action', async ({ body, request, server }) => {
+    const ip = server?.requestIP(request)?.address ?? 'unknown'
+    if (!ipLimiter.take(ip)) {
+      return jsonResponse(rpcFailure(null, { code: RPC.limited, message: `${ip} is over ${ipRatePerSec} /action requests per second; retry shortly`, data: { reason: 'RATE_LIMITED', limit_per_sec: ipRatePerSec } }))
+    }
     const parsed = parseBody(body as string)
     if (!parsed.ok) return jsonResponse(parsed.reply)
     const req = parsed.value

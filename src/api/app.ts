@@ -9,7 +9,12 @@ import { queryRoutes } from './query-routes.ts'
 /** Largest request body accepted, bytes (a signed action is well under 4 KiB; a batch of 20 reads too). */
 export const REQUEST_BODY_MAX_BYTES = 256 * 1024
 
-export function createApp(node: ChainNode) {
+export interface AppOptions {
+  /** /action requests per second per client IP; 0 disables. */
+  readonly actionIpRatePerSec?: number
+}
+
+export function createApp(node: ChainNode, options: AppOptions = {}) {
   return new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_MAX_BYTES } })
     .onError(({ code, error }) => {
       if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
@@ -18,5 +23,5 @@ export function createApp(node: ChainNode) {
     })
     .use(healthRoutes(node))
     .use(queryRoutes(node))
-    .use(actionRoutes(node))
+    .use(actionRoutes(node, options.actionIpRatePerSec ?? 0))
 }

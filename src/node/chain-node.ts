@@ -12,12 +12,15 @@ import { admit, type AdmittedEnvelope } from './admission.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
 import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
 import { Mempool, type PendingTx } from './mempool.ts'
+import { RateLimiter } from './rate-limit.ts'
 import { eventView, storedEvents, symbolLookup } from './views.ts'
 
 export interface ChainNodeOptions {
   readonly dataDir: string
   readonly genesis: Genesis
   readonly blockTimeMs: number
+  /** Actions per second one signer may send (spec §8: 20); 0 or absent disables. */
+  readonly signerRatePerSec?: number
   /** Wall clock in ms; injected so tests can drive time. */
   readonly now?: () => number
   readonly log?: (line: string) => void
@@ -37,6 +40,7 @@ export class ChainNode {
   readonly store: BlockStore
   readonly genesisDigest: string
   private readonly mempool: Mempool
+  private readonly signerLimiter: RateLimiter
   private readonly listeners: ((block: CommittedBlock) => void)[] = []
   private readonly now: () => number
   private readonly log: (line: string) => void
@@ -63,6 +67,7 @@ export class ChainNode {
     }
     this.state.lastDigest = this.genesisDigest
     this.mempool = new Mempool(state.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
+    this.signerLimiter = new RateLimiter(options.signerRatePerSec ?? 0, this.now)
     this.replay()
   }
 
@@ -136,6 +141,11 @@ export class ChainNode {
     if (!this.running) return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node is not producing blocks') })
     const admission = admit(this.state, params, (signer, nonce) => this.mempool.has(signer, nonce))
     if (!admission.ok) return Promise.resolve({ status: 'refused', error: admission.error })
+    // Counted on the recovered signer (lowercase), so casing cannot dodge it; refused like any
+    // admission refusal, so the nonce stays usable.
+    if (!this.signerLimiter.take(admission.envelope.signer)) {
+      return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'RATE_LIMITED', `${admission.envelope.signer} is over ${this.signerLimiter.ratePerSec} actions per second; retry shortly`, { signer: admission.envelope.signer, limit_per_sec: this.signerLimiter.ratePerSec }) })
+    }
     return new Promise((resolve) => {
       if (!this.mempool.add({ envelope: admission.envelope, resolve })) {
         resolve({ status: 'refused', error: rpcError(RPC.limited, 'MEMPOOL_FULL', `the mempool holds ${this.mempool.capacity} envelopes; retry shortly`) })

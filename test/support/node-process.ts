@@ -35,10 +35,15 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true })
 }
 
-/** Starts `bun src/main.ts --dev` and resolves once it prints its address. */
-export async function startNode(opts: { dataDir?: string; blockTimeMs?: number; extraArgs?: string[] } = {}): Promise<NodeProcess> {
+/**
+ * Starts `bun src/main.ts --dev` and resolves once it prints its address. Tests that send bursts
+ * run without the /action rate limits unless specRateLimits is set (then the spec's 50/s per IP
+ * and 20/s per signer apply).
+ */
+export async function startNode(opts: { dataDir?: string; blockTimeMs?: number; extraArgs?: string[]; specRateLimits?: boolean } = {}): Promise<NodeProcess> {
+  const limits = opts.specRateLimits === true ? [] : ['--rate-limit-ip', '0', '--rate-limit-signer', '0']
   const dataDir = opts.dataDir ?? tempDataDir()
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts'), '--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50), ...(opts.extraArgs ?? [])], {
+  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts'), '--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50), ...limits, ...(opts.extraArgs ?? [])], {
     cwd: ROOT, stdout: 'pipe', stderr: 'pipe',
   })
   let text = ''

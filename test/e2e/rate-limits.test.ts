@@ -1,0 +1,52 @@
+// /action rate limits of spec §8 on a node with the default limits: 20/s per signer, 50/s per IP.
+// A refused action consumes no nonce.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { cancelOrder } from '../../src/client/actions.ts'
+import { RpcCallError, RpcClient } from '../../src/client/rpc-client.ts'
+import { Signer } from '../../src/client/signer.ts'
+import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+
+let node: NodeProcess
+let rpc: RpcClient
+beforeAll(async () => {
+  node = await startNode({ specRateLimits: true, blockTimeMs: 100 })
+  rpc = new RpcClient(node.url)
+})
+afterAll(async () => {
+  await node.stop()
+  removeDir(node.dataDir)
+})
+
+const nonceOf = async (address: string) => (await rpc.query<{ nonce: number }>('getAccount', { address })).data.nonce
+
+async function send(signer: Signer, nonce: number) {
+  try {
+    return (await rpc.action<{ status: string }>(signer.sign(cancelOrder({ market_id: 1, order_id: 900_000 + nonce }), nonce, 'dev').params)).status
+  } catch (err) {
+    if (err instanceof RpcCallError) return `${err.error.code} ${err.reason}`
+    throw err
+  }
+}
+
+test('40 actions at once from one signer: about 20 pass, the rest get -32000 and keep their nonces', async () => {
+  const signer = new Signer(DEV_KEYS[3])
+  const base = await nonceOf(signer.address)
+  const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => send(signer, base + i)))
+  const limited = outcomes.filter((o) => o === '-32000 RATE_LIMITED').length
+  expect(limited).toBeGreaterThanOrEqual(15)
+  expect(outcomes.filter((o) => o === 'kept-reject').length + limited).toBe(40)
+  // The refused nonces were not consumed: the floor stops at the first of them.
+  const firstRefused = outcomes.findIndex((o) => o !== 'kept-reject')
+  expect(await nonceOf(signer.address)).toBe(base + firstRefused)
+  await Bun.sleep(1_100)
+  expect(await send(signer, base + firstRefused)).toBe('kept-reject')
+})
+
+test('more than 50 actions at once from one IP are limited across signers', async () => {
+  await Bun.sleep(1_100)
+  const signers = DEV_KEYS.slice(4, 8).map((k) => new Signer(k))
+  const bases = await Promise.all(signers.map((s) => nonceOf(s.address)))
+  // 4 signers x 16 = 64 requests: under 20 per signer, over 50 for the IP.
+  const outcomes = await Promise.all(signers.flatMap((s, si) => Array.from({ length: 16 }, (_, i) => send(s, bases[si]! + i))))
+  expect(outcomes.filter((o) => o === '-32000 RATE_LIMITED').length).toBeGreaterThanOrEqual(10)
+})
