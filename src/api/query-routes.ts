@@ -4,6 +4,7 @@ import type { ChainNode } from '../node/chain-node.ts'
 import { RPC } from '../wire/rpc-errors.ts'
 import { envelopeError, idOf, jsonResponse, parseBody, rpcFailure, rpcResult } from './jsonrpc.ts'
 import { ALL_METHODS } from './methods/index.ts'
+import { openRpcDocument } from './methods/openrpc.ts'
 import { compileMethods, MethodError, type CompiledMethod, type QueryContext } from './methods/registry.ts'
 
 /** Items one batch may hold; more refuses the whole batch with -32600. */
@@ -11,40 +12,68 @@ export const QUERY_BATCH_MAX = 20
 
 export const queryMethodTable: ReadonlyMap<string, CompiledMethod> = compileMethods(ALL_METHODS)
 
+/** A query times out after this long, queueing included (spec §4.6, §8). */
+export const QUERY_TIMEOUT_MS = 10_000
+
 /** Runs one request object and returns its reply object. Never throws for bad input. */
-export function runQuery(ctx: QueryContext, req: unknown) {
+export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: number) {
   const id = idOf(req)
   const bad = envelopeError(req)
   if (bad !== undefined) return rpcFailure(id, bad)
   const r = req as { method: string; params?: Record<string, unknown> }
+  if (r.method === 'rpc.discover') return rpcResult(id, openRpcDocument(queryMethodTable))
   const m = queryMethodTable.get(r.method)
   if (m === undefined) return rpcFailure(id, { code: RPC.methodNotFound, message: `method not found: ${r.method.slice(0, 64)}`, data: { reason: 'METHOD_NOT_FOUND' } })
   const params = r.params ?? {}
   const v = m.validator.validate(params, 'params')
   if (!v.ok) return rpcFailure(id, { code: RPC.invalidParams, message: `${v.field}: ${v.message}`, data: { reason: 'INVALID_PARAMS', field: v.field } })
   try {
-    const out = m.handler(ctx, params)
+    const pending = m.handler(ctx, params)
+    const out = pending instanceof Promise ? await withDeadline(pending, deadlineMs) : pending
+    if (out === TIMED_OUT) return rpcFailure(id, { code: RPC.limited, message: `${r.method} timed out after ${QUERY_TIMEOUT_MS} ms`, data: { reason: 'TIMEOUT' } })
     const chainHeight = ctx.node.state.height
     const height = out.height ?? chainHeight
     return rpcResult(id, { height, chain_height: chainHeight, stale: height < chainHeight, data: out.data, ...(out.page ? { page: out.page } : {}) })
   } catch (err) {
-    if (err instanceof MethodError) return rpcFailure(id, { code: err.code, message: err.message, ...(err.data ? { data: err.data } : {}) })
+    if (err instanceof MethodError) {
+      if (err.httpStatus !== undefined) throw err
+      return rpcFailure(id, { code: err.code, message: err.message, ...(err.data ? { data: err.data } : {}) })
+    }
     console.error(`query ${r.method} failed:`, err)
     return rpcFailure(id, { code: RPC.internalError, message: 'internal error' })
   }
 }
 
+const TIMED_OUT = Symbol('timed out')
+
+function withDeadline<T>(p: Promise<T>, deadlineMs: number): Promise<T | typeof TIMED_OUT> {
+  const left = deadlineMs - Date.now()
+  if (left <= 0) return Promise.resolve(TIMED_OUT)
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => { timer = setTimeout(() => resolve(TIMED_OUT), left) })
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
+}
+
 export function queryRoutes(node: ChainNode) {
   const ctx: QueryContext = { node }
-  return new Elysia().post('/api/v1/query', ({ body }) => {
+  return new Elysia().post('/api/v1/query', async ({ body }) => {
+    const deadline = Date.now() + QUERY_TIMEOUT_MS
     const parsed = parseBody(body as string)
     if (!parsed.ok) return jsonResponse(parsed.reply)
     const req = parsed.value
-    if (!Array.isArray(req)) return jsonResponse(runQuery(ctx, req))
-    if (req.length === 0) return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: 'empty batch', data: { reason: 'INVALID_REQUEST' } }))
-    if (req.length > QUERY_BATCH_MAX) {
-      return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: `batch of ${req.length} exceeds ${QUERY_BATCH_MAX} items; the whole batch is refused`, data: { reason: 'BATCH_TOO_LARGE', max: QUERY_BATCH_MAX } }))
+    try {
+      if (!Array.isArray(req)) return jsonResponse(await runQuery(ctx, req, deadline))
+      if (req.length === 0) return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: 'empty batch', data: { reason: 'INVALID_REQUEST' } }))
+      if (req.length > QUERY_BATCH_MAX) {
+        return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: `batch of ${req.length} exceeds ${QUERY_BATCH_MAX} items; the whole batch is refused`, data: { reason: 'BATCH_TOO_LARGE', max: QUERY_BATCH_MAX } }))
+      }
+      return jsonResponse(await Promise.all(req.map((item) => runQuery(ctx, item, deadline))))
+    } catch (err) {
+      // A method that answers with an HTTP status (spec §7.1: offset above 1000 is HTTP 400).
+      if (err instanceof MethodError && err.httpStatus !== undefined) {
+        return jsonResponse(rpcFailure(idOf(req), { code: err.code, message: err.message, ...(err.data ? { data: err.data } : {}) }), err.httpStatus)
+      }
+      throw err
     }
-    return jsonResponse(req.map((item) => runQuery(ctx, item)))
   }, { parse: 'text' })
 }

@@ -18,10 +18,13 @@ export interface MethodResult {
   readonly page?: Page
 }
 
-/** A method-level error (-32602 for a bad parameter value the schema cannot see, etc.). */
+/**
+ * A method-level error (-32602 for a bad parameter value the schema cannot see, etc.). With
+ * httpStatus, the whole HTTP reply carries that status (spec §7.1: offset above 1000 is 400).
+ */
 export class MethodError extends Error {
   override readonly name = 'MethodError'
-  constructor(readonly code: number, message: string, readonly data?: Record<string, unknown>) {
+  constructor(readonly code: number, message: string, readonly data?: Record<string, unknown>, readonly httpStatus?: number) {
     super(message)
   }
 }
@@ -34,7 +37,10 @@ export interface QueryMethod<P extends TSchema = TSchema> {
   readonly name: string
   readonly description: string
   readonly params: P
-  readonly handler: (ctx: QueryContext, params: Static<P>) => MethodResult
+  /** May be async (history reads run off the main thread); the query times out after 10 s. */
+  readonly handler: (ctx: QueryContext, params: Static<P>) => MethodResult | Promise<MethodResult>
+  /** An example params object for rpc.discover and docs; defaults to {}. */
+  readonly example?: Record<string, unknown>
 }
 
 export interface CompiledMethod extends QueryMethod {
