@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../node/chain-node.ts'
 import { actionRoutes } from './action-routes.ts'
+import { aliasRoutes } from './alias-routes.ts'
 import { healthRoutes } from './health-routes.ts'
 import { jsonResponse } from './jsonrpc.ts'
 import { queryRoutes } from './query-routes.ts'
@@ -24,4 +25,5 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
     .use(healthRoutes(node))
     .use(queryRoutes(node))
     .use(actionRoutes(node, options.actionIpRatePerSec ?? 0))
+    .use(aliasRoutes(node))
 }

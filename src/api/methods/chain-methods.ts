@@ -1,6 +1,8 @@
 // Read methods over the live chain state and the block store (foundation set).
 import { Type } from '@sinclair/typebox'
+import { notionalOf } from '../../chain/math.ts'
 import { resolveMarketRef } from '../../chain/symbols.ts'
+import { formatDecimal } from '../../lib/decimal.ts'
 import type { Market } from '../../chain/types.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import { ACTION_KINDS } from '../../wire/actions.ts'
@@ -57,6 +59,23 @@ export const chainMethods = [
           nonce_window: 64,
         },
       }
+    },
+  }),
+  method({
+    name: 'getExchangeStats', description: 'Exchange-wide figures: markets, accounts, open orders and open interest (GET /api/v1/stats).', params: NoParams,
+    handler: (ctx) => {
+      const s = ctx.node.state
+      const markets = [...s.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId)
+      let openOrders = 0
+      let oiNotional = 0n
+      const rows = markets.map((m) => {
+        const item = marketListItem(m)
+        const orders = s.books.get(m.marketId)?.size ?? 0
+        openOrders += orders
+        oiNotional += notionalOf(m, m.markTicks, m.openInterestLots)
+        return { market_id: m.marketId, symbol: m.symbol, lifecycle: m.lifecycle, mark_price: item.mark_price, open_interest: item.open_interest, open_interest_notional: item.open_interest_notional, open_orders: orders }
+      })
+      return { data: { market_count: rows.length, account_count: s.accounts.size, open_orders: openOrders, total_open_interest_notional: formatDecimal(oiNotional, 6), markets: rows } }
     },
   }),
   method({

@@ -1,0 +1,34 @@
+// The read API's framing on a real node: rpc.discover, REST aliases with the chain wrapper.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { RpcClient } from '../../src/client/rpc-client.ts'
+import { queryMethodTable } from '../../src/api/query-routes.ts'
+import { removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+
+let node: NodeProcess
+beforeAll(async () => { node = await startNode() })
+afterAll(async () => {
+  await node.stop()
+  removeDir(node.dataDir)
+})
+
+test('rpc.discover lists every method of the table with its params', async () => {
+  const res = await fetch(`${node.url}/api/v1/query`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }) })
+  const doc = (await res.json()) as { result: { openrpc: string; methods: { name: string; params: { name: string; required: boolean }[] }[] } }
+  expect(doc.result.openrpc).toBe('1.2.6')
+  expect(doc.result.methods.map((m) => m.name).sort()).toEqual([...queryMethodTable.keys()].sort())
+  expect(doc.result.methods.find((m) => m.name === 'getAccount')!.params).toEqual([expect.objectContaining({ name: 'address', required: true })])
+})
+
+test('REST aliases carry the chain wrapper and mirror their methods', async () => {
+  const rpc = new RpcClient(node.url)
+  const market = await (await fetch(`${node.url}/api/v1/markets/btc`)).json() as { height: number; data: { symbol: string } }
+  expect(market.data.symbol).toBe('BTC-USD')
+  expect(market.height).toBeGreaterThanOrEqual(0)
+  const book = await (await fetch(`${node.url}/api/v1/orderbook/ETH-USD?depth=5`)).json() as { data: { symbol: string; bids: unknown[] } }
+  expect(book.data).toMatchObject({ symbol: 'ETH-USD', bids: [] })
+  const stats = await (await fetch(`${node.url}/api/v1/stats`)).json() as { data: { market_count: number } }
+  expect(stats.data.market_count).toBe((await rpc.query<unknown[]>('getMarkets')).data.length)
+  const missing = await fetch(`${node.url}/api/v1/markets/NOSUCH`)
+  expect(missing.status).toBe(404)
+  expect((await fetch(`${node.url}/api/v1/orderbook/BTC-USD?depth=-1`)).status).toBe(400)
+})
