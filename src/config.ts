@@ -1,6 +1,7 @@
 // The only reader of flags, environment and config files. Everything else receives a NodeConfig.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits.ts'
 import { devGenesis, DEV_ADDRESSES } from './node/dev-genesis.ts'
 import type { Genesis } from './wire/genesis.ts'
 import { GenesisSchema } from './wire/genesis.ts'
@@ -16,6 +17,8 @@ export interface NodeConfig {
   /** /action requests per second per client IP and per signer (spec §8); 0 disables. */
   readonly rateLimitIpPerSec: number
   readonly rateLimitSignerPerSec: number
+  /** WebSocket limits (spec §6.1); `--ws-limits idle_ms=1500,...` shortens them for tests. */
+  readonly wsLimits: WsLimits
 }
 
 export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE] [--rate-limit-ip 50] [--rate-limit-signer 20]'
@@ -34,7 +37,7 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     if (arg === '--help' || arg === '-h') throw new ConfigError(USAGE)
     const eq = arg.indexOf('=')
     const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer'].includes(name)) throw new ConfigError(`unknown argument ${arg}\n${USAGE}`)
+    if (!['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits'].includes(name)) throw new ConfigError(`unknown argument ${arg}\n${USAGE}`)
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
     if (value === undefined) throw new ConfigError(`${name} needs a value\n${USAGE}`)
     flags.set(name, value)
@@ -60,6 +63,16 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     genesis,
     rateLimitIpPerSec: integerFlag(flags, '--rate-limit-ip', 50, 0, 1_000_000),
     rateLimitSignerPerSec: integerFlag(flags, '--rate-limit-signer', 20, 0, 1_000_000),
+    wsLimits: wsLimitsFlag(flags.get('--ws-limits')),
+  }
+}
+
+function wsLimitsFlag(raw: string | undefined): WsLimits {
+  if (raw === undefined) return WS_LIMITS_DEFAULT
+  try {
+    return parseWsLimits(raw)
+  } catch (err) {
+    throw new ConfigError((err as Error).message)
   }
 }
 

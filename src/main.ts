@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 // perpd: the chain node. `perpd [--dev] [--data-dir DIR] [--host H] [--port P] [--block-time-ms N] [--genesis FILE]`
 import { createApp } from './api/app.ts'
+import { startHistory } from './api/history-link.ts'
 import { ConfigError, parseNodeArgs } from './config.ts'
 import { ChainNode } from './node/chain-node.ts'
 
@@ -16,7 +17,13 @@ try {
 }
 
 const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec })
-const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec })
+const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec, ws: config.wsLimits, blockTimeMs: config.blockTimeMs })
+// The history index starts before the first block so it sees every committed block; without it
+// the node still runs and the history routes answer 503.
+const history = await startHistory(node, { dataDir: config.dataDir }).catch((err: Error) => {
+  console.error(`history index not started: ${err.message}`)
+  return undefined
+})
 app.listen({ hostname: config.host, port: config.port })
 node.start()
 console.log(`perpd ${config.genesis.network} network, data ${config.dataDir}, height ${node.state.height}, block time ${config.blockTimeMs} ms`)
@@ -29,7 +36,7 @@ function shutdown(signal: string) {
   console.log(`${signal}: stopping at height ${node.state.height}`)
   app.stop()
   node.stop()
-  process.exit(0)
+  void (history?.stop() ?? Promise.resolve()).finally(() => process.exit(0))
 }
 process.on('SIGINT', () => shutdown('SIGINT'))
 process.on('SIGTERM', () => shutdown('SIGTERM'))

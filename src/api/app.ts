@@ -2,10 +2,17 @@
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../node/chain-node.ts'
 import { actionRoutes } from './action-routes.ts'
+import { feedRoutes } from './feed-routes.ts'
 import { aliasRoutes } from './alias-routes.ts'
+import { candleRoutes } from './candle-routes.ts'
+import { historyRoutes } from './history-routes.ts'
 import { healthRoutes } from './health-routes.ts'
 import { jsonResponse } from './jsonrpc.ts'
+import { marketStatsReader } from './methods/market-methods.ts'
 import { queryRoutes } from './query-routes.ts'
+import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
+import { wsRoutes, wsServerOptions } from './ws/routes.ts'
+import { feedRuntime } from './ws/runtime.ts'
 
 /** Largest request body accepted, bytes (a signed action is well under 4 KiB; a batch of 20 reads too). */
 export const REQUEST_BODY_MAX_BYTES = 256 * 1024
@@ -13,10 +20,15 @@ export const REQUEST_BODY_MAX_BYTES = 256 * 1024
 export interface AppOptions {
   /** /action requests per second per client IP; 0 disables. */
   readonly actionIpRatePerSec?: number
+  /** WebSocket limits (spec §6.1 defaults) and the block time the hot feed's staleness follows. */
+  readonly ws?: WsLimits
+  readonly blockTimeMs?: number
 }
 
 export function createApp(node: ChainNode, options: AppOptions = {}) {
-  return new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_MAX_BYTES } })
+  const feed = feedRuntime(node, { ws: options.ws, blockTimeMs: options.blockTimeMs })
+  feed.setMarketStats(marketStatsReader(node))
+  return new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_MAX_BYTES }, websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT) })
     .onError(({ code, error }) => {
       if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
       console.error('http error:', error)
@@ -26,4 +38,8 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
     .use(queryRoutes(node))
     .use(actionRoutes(node, options.actionIpRatePerSec ?? 0))
     .use(aliasRoutes(node))
+    .use(historyRoutes(node))
+    .use(candleRoutes(node))
+    .use(feedRoutes(feed))
+    .use(wsRoutes(feed.hub))
 }

@@ -5,7 +5,7 @@ import { LIMITS, ROLES, type Account, type ChainState, type NonceWindow, type Ro
 
 /** A new, empty account. */
 export function newAccount(address: string, balance: bigint, roleMask: number): Account {
-  return { address, balance, roleMask, positions: new Map(), orders: new Map(), ordersByClientId: new Map(), reservedMargin: 0n, leafKey: accountKey(address), dirtyIn: -1 }
+  return { address, balance, roleMask, positions: new Map(), orders: new Map(), ordersByClientId: new Map(), reservedMargin: 0n, settings: new Map(), dmsDeadlineMs: null, reduceOnlyCount: 0, leafKey: accountKey(address), dirtyIn: -1 }
 }
 
 /** Adds an account to the state (genesis, deposits). */

@@ -1,6 +1,6 @@
 // What an action handler and a block hook receive. Handlers return an Outcome: a rejection is a
 // value (the envelope becomes a kept-reject and nothing it touched may have changed).
-import type { EventSink } from './events.ts'
+import type { ChainEvent, EventSink } from './events.ts'
 import type { Rejection } from './reasons.ts'
 import type { Account, ChainState, RoleName } from './types.ts'
 
@@ -33,6 +33,9 @@ export interface BlockContext {
   readonly events: EventSink
   /** Markets that had fills in this block. */
   readonly traded: Set<number>
+  /** The block's events so far (begin hooks, envelopes, earlier end hooks), in sequence order;
+   * hooks that react to order lifecycle read them instead of hooking the matching path. */
+  readonly blockEvents: readonly { readonly event: ChainEvent }[]
 }
 
 export type BlockHook = (ctx: BlockContext) => void

@@ -60,7 +60,7 @@ export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
   const results: EnvelopeResult[] = []
   const sink: ChainEvent[] = []
   const traded = new Set<number>()
-  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded }
+  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events }
   const flushBlockEvents = () => {
     for (const e of sink) {
       events.push({ seq: events.length, envelopeIdx: null, event: e })

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { BookOrder, LevelView, MatchPlan, PlannedFill, Side } from './book.ts'
+import type { BookOrder, FillCap, LevelView, MatchPlan, PlannedFill, Side } from './book.ts'
 
 interface Entry<O> {
   readonly order: O
@@ -52,7 +52,7 @@ export class ReferenceBook<O extends BookOrder> {
   }
 
   /** Same contract as {@link OrderBook.planMatch}. */
-  planMatch(takerSide: Side, takerOwner: string, limitTicks: number | null, qtyLots: number, maxFills: number): MatchPlan<O> {
+  planMatch(takerSide: Side, takerOwner: string, limitTicks: number | null, qtyLots: number, maxFills: number, fillCap?: FillCap<O>): MatchPlan<O> {
     if (!Number.isSafeInteger(qtyLots) || qtyLots <= 0) throw new RangeError('reference book: bad qty')
     if (!Number.isSafeInteger(maxFills) || maxFills < 0) throw new RangeError('reference book: bad maxFills')
     const makerSide: Side = takerSide === 'Bid' ? 'Ask' : 'Bid'
@@ -70,11 +70,18 @@ export class ReferenceBook<O extends BookOrder> {
         selfTradeMakers.push(maker)
         continue
       }
+      let lots = Math.min(remaining, maker.remainingLots)
+      if (fillCap !== undefined) {
+        const capped = fillCap(maker, lots)
+        if (!Number.isSafeInteger(capped) || capped < 0 || capped > lots) throw new RangeError('reference book: bad fill cap')
+        // A maker capped to nothing is passed over: not a fill, not a reason to stop.
+        if (capped === 0) continue
+        lots = capped
+      }
       if (fills.length === maxFills) {
         truncated = true
         break
       }
-      const lots = Math.min(remaining, maker.remainingLots)
       fills.push({ maker, lots, priceTicks: maker.priceTicks })
       remaining -= lots
     }

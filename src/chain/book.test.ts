@@ -268,6 +268,29 @@ describe('OrderBook.planMatch', () => {
     expect(planShape(book.planMatch('Bid', 'x', 99, 1, 0))).toEqual({ fills: [], filledLots: 0, selfTradeMakers: [], truncated: false })
   })
 
+  test('fillCap limits each maker, passes over makers capped to 0, and is asked in walk order', () => {
+    const book = bookWith(
+      order(1, 'Ask', 100, 5, 'a'),
+      order(2, 'Ask', 100, 5, 'b'),
+      order(3, 'Ask', 101, 5, 'me'),
+      order(4, 'Ask', 102, 5, 'c'),
+    )
+    const asked: [number, number][] = []
+    const cap = (maker: TestOrder, lots: number) => {
+      asked.push([maker.id, lots])
+      return maker.id === 1 ? 2 : maker.id === 2 ? 0 : lots
+    }
+    // Maker 1 fills 2 of 5, maker 2 is passed over, own maker 3 is listed (not asked), maker 4 fills the rest.
+    expect(planShape(book.planMatch('Bid', 'me', null, 6, 10, cap))).toEqual({ fills: [[1, 2, 100], [4, 4, 102]], filledLots: 6, selfTradeMakers: [3], truncated: false })
+    expect(asked).toEqual([[1, 5], [2, 4], [4, 4]])
+    // A maker capped to 0 does not count towards maxFills, nor makes the plan truncated.
+    expect(planShape(book.planMatch('Bid', 'x', 100, 10, 1, (m, lots) => (m.id === 1 ? 0 : lots)))).toEqual({ fills: [[2, 5, 100]], filledLots: 5, selfTradeMakers: [], truncated: false })
+    expect(planShape(book.planMatch('Bid', 'x', 102, 20, 1, (m, lots) => (m.id === 1 ? 0 : lots)))).toEqual({ fills: [[2, 5, 100]], filledLots: 5, selfTradeMakers: [], truncated: true })
+    // A cap outside 0..lots is a caller bug.
+    expect(() => book.planMatch('Bid', 'x', null, 3, 10, () => 4)).toThrow(RangeError)
+    expect(() => book.planMatch('Bid', 'x', null, 3, 10, () => 1.5)).toThrow(RangeError)
+  })
+
   test('rejects invalid arguments', () => {
     const book = bookWith(order(1, 'Ask', 100, 1))
     expect(() => book.planMatch('Bid', 't', null, 0, 1)).toThrow(RangeError)
@@ -432,7 +455,7 @@ function runDifferential(seed: number, steps: number, idMode: IdMode) {
     return undefined
   }
   let mid = 10_000
-  const stats = { matches: 0, fills: 0, selfTrades: 0, truncated: 0, rested: 0, cancels: 0, amends: 0, directFills: 0, rejects: 0 }
+  const stats = { matches: 0, fills: 0, selfTrades: 0, truncated: 0, rested: 0, cancels: 0, amends: 0, directFills: 0, rejects: 0, capped: 0 }
 
   const fail = (step: number, what: string, a: unknown, b: unknown): never => {
     throw new Error(`seed ${seed} step ${step}: ${what} differs\n fast: ${JSON.stringify(a)}\n  ref: ${JSON.stringify(b)}`)
@@ -486,9 +509,21 @@ function runDifferential(seed: number, steps: number, idMode: IdMode) {
       let truncated = false
       if (crossing) {
         const maxFills = int(0, 9) === 0 ? 1000 : int(1, 6)
-        const pf = fast.planMatch(side, owner, limit, lots, maxFills)
-        const pr = ref.planMatch(side, owner, limit, lots, maxFills)
+        // A third of the matches run with a per-maker cap (a pure function of the maker's id and the
+        // lots offered, so both books get the same answers if they walk the same makers); both
+        // books' calls are recorded and must agree.
+        const capMode = int(0, 2) === 0
+        const calls: [number[][], number[][]] = [[], []]
+        const capOf = (book: 0 | 1) => (maker: TestOrder, offered: number): number => {
+          const k = maker.id % 5
+          const lots = k === 0 ? 0 : k === 1 ? Math.max(0, offered - 3) : offered
+          calls[book].push([maker.id, offered, lots])
+          return lots
+        }
+        const pf = fast.planMatch(side, owner, limit, lots, maxFills, capMode ? capOf(0) : undefined)
+        const pr = ref.planMatch(side, owner, limit, lots, maxFills, capMode ? capOf(1) : undefined)
         same(step, 'planMatch', planShape(pf), planShape(pr))
+        same(step, 'fillCap calls', calls[0], calls[1])
         for (const f of pf.fills) if (fast.get(f.maker.id) !== f.maker) fail(step, 'plan maker identity', f.maker.id, null)
         stats.matches++
         stats.fills += pf.fills.length
@@ -501,6 +536,12 @@ function runDifferential(seed: number, steps: number, idMode: IdMode) {
         }
         for (const f of pf.fills) sameObject(step, f.maker.id)
         for (const m of pf.selfTradeMakers) sameObject(step, m.id)
+        // As the engine does, a maker the cap held back is taken off the book before a remainder rests.
+        for (const [id, offered, allowed] of calls[0]) {
+          if (allowed! >= offered! || fast.get(id!) === undefined) continue
+          same(step, `remove capped ${id}`, fast.remove(id!), ref.remove(id!))
+          stats.capped++
+        }
         remaining -= pf.filledLots
         truncated = pf.truncated
       }
@@ -610,6 +651,7 @@ describe('OrderBook vs ReferenceBook (differential)', () => {
       expect(stats.amends).toBeGreaterThan(300)
       expect(stats.directFills).toBeGreaterThan(100)
       expect(stats.rejects).toBeGreaterThan(10)
+      expect(stats.capped).toBeGreaterThan(50)
     })
   }
 })

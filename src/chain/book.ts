@@ -66,6 +66,14 @@ export interface MatchPlan<O> {
   readonly truncated: boolean
 }
 
+/**
+ * A per-maker limit the caller may give {@link OrderBook.planMatch}: called once for each non-self
+ * maker the walk reaches, in walk order, with the lots the maker would fill; returns the lots it
+ * may fill (an integer in 0..lots). 0 skips the maker (it stays on the book). The book knows
+ * nothing of why (the engine caps reduce-only makers at their owner's closable size).
+ */
+export type FillCap<O> = (maker: O, lots: number) => number
+
 /** One aggregated price level. */
 export interface LevelView {
   readonly priceTicks: number
@@ -372,8 +380,15 @@ export class OrderBook<O extends BookOrder> {
    *
    * Cost: O(fills + self-trade makers + levels visited). The self-trade part
    * is amortised: each listed maker is cancelled by the caller.
+   *
+   * With `fillCap`, each non-self maker fills at most what the cap returns; a
+   * maker capped to 0 is passed over and does not count towards `maxFills`
+   * (nor makes the plan `truncated`). A capped maker may stay at an
+   * acceptable price, so before resting a remainder the caller must take the
+   * makers it capped off the book. The cap is also asked for the maker at
+   * which the walk stops at `maxFills`, to decide `truncated`.
    */
-  planMatch(takerSide: Side, takerOwner: string, limitTicks: number | null, qtyLots: number, maxFills: number): MatchPlan<O> {
+  planMatch(takerSide: Side, takerOwner: string, limitTicks: number | null, qtyLots: number, maxFills: number, fillCap?: FillCap<O>): MatchPlan<O> {
     if (!isPositiveInt(qtyLots)) invalid(`qtyLots ${qtyLots} is not a positive integer`)
     if (!isNonNegativeInt(maxFills)) invalid(`maxFills ${maxFills} is not a non-negative integer`)
     if (limitTicks !== null && !isPositiveInt(limitTicks)) invalid(`limitTicks ${limitTicks} is not a positive integer`)
@@ -401,11 +416,17 @@ export class OrderBook<O extends BookOrder> {
           selfTradeMakers.push(maker)
           continue
         }
+        let lots = remaining < maker.remainingLots ? remaining : maker.remainingLots
+        if (fillCap !== undefined) {
+          const capped = fillCap(maker, lots)
+          if (!isNonNegativeInt(capped) || capped > lots) invalid(`fillCap gave ${capped} lots for maker ${maker.id}, not in 0..${lots}`)
+          if (capped === 0) continue
+          lots = capped
+        }
         if (fills.length === maxFills) {
           truncated = true
           break scan
         }
-        const lots = remaining < maker.remainingLots ? remaining : maker.remainingLots
         fills.push({ maker, lots, priceTicks })
         remaining -= lots
         if (remaining === 0) break scan

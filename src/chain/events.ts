@@ -1,11 +1,25 @@
 // Events the state machine emits. They are typed records with integer fields; the node turns them
 // into EventView JSON with decimal strings (wire/event-view.ts) only for committed blocks, so the
 // engine's hot path never formats numbers.
+import type { FundsEvent } from './funds-events.ts'
+import type { OrderAreaEvent } from './order-events.ts'
 import type { RejectReason } from './reasons.ts'
-import type { Lifecycle, RoleName, Side, Tif } from './types.ts'
+import type { HaltReason, Lifecycle, RoleName, Side, Tif } from './types.ts'
+import type { MarketEvent } from './market-events.ts'
+import type { TriggerEvent } from './trigger-events.ts'
+import type { MarginEvent } from './margin-events.ts'
 
 /** Why an order is done; FillLimitReached: the remainder of a taker cut at LIMITS.fillsPerOrderMax fills. */
 export type DoneReason = 'Filled' | 'Cancelled' | 'IocExpired' | 'FokRejected' | 'SelfTradeCancelled' | 'ReduceOnlyClamped' | 'FillLimitReached'
+  /** Cancelled by an Admin's ForceCancelAccountOrders. */
+  | 'ForceCancelled'
+  /** BatchModify: Replaced (a price or TIF change re-placed it under a new id), AmendClampedAtFilled
+   * (the new quantity is not above what already filled); DeadMansSwitch: ScheduleCancel's deadline passed. */
+  | 'Replaced' | 'AmendClampedAtFilled' | 'DeadMansSwitch'
+  /** Cancelled because its account was liquidated (liquidation.ts). */
+  | 'Liquidated'
+  /** Cancelled because CompleteDelist sealed its market (delist.ts). */
+  | 'MarketDelisted'
 
 export interface OrderAcceptedEvent {
   kind: 'Exec'; sub_kind: 'OrderAccepted'
@@ -59,11 +73,18 @@ export interface MarketCreatedEvent {
 export interface MarketLifecycleChangedEvent {
   kind: 'Ops'; sub_kind: 'MarketLifecycleChanged'
   market_id: number; account: string; from: Lifecycle; to: Lifecycle
+  /** The halt reason after the change (null unless `to` is Halted). */
+  halt_reason: HaltReason
 }
 
 export type ChainEvent =
   | OrderAcceptedEvent | OrderRestingEvent | FilledEvent | OrderDoneEvent | RejectedEvent
   | AgentRegisteredEvent | MarketCreatedEvent | MarketLifecycleChangedEvent
+  | FundsEvent
+  | OrderAreaEvent
+  | MarketEvent
+  | TriggerEvent
+  | MarginEvent
 
 /** Where events go while an action runs; apply.ts stamps envelope index and sequence. */
 export type EventSink = ChainEvent[]

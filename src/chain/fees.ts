@@ -1,15 +1,18 @@
-// Where trading fees go once a payer's balance has been debited: to the market's fee recipient.
+// Where trading fees go once a payer's balance has been debited: the referral rebates first (when
+// the payer has an inviter, referral.ts), the rest to the market's fee recipient.
 import type { EventSink } from './events.ts'
 import { credit } from './order-ops.ts'
+import { payRebates } from './referral.ts'
 import type { Account, ChainState, Market } from './types.ts'
 
 /**
  * Distributes a fee already debited from payer. Called once per fee: per fill for makers, per
- * order (the sum of its fills) for the taker.
+ * order (the sum of its fills) for the taker. The fee is conserved: rebates plus the recipient's
+ * share equal it exactly.
  */
 export function collectFee(state: ChainState, market: Market, payer: Account, fee: bigint, events: EventSink): void {
-  void payer
-  void events
   if (fee === 0n) return
-  credit(state, market.feeRecipient, fee)
+  const rebated = payRebates(state, market.marketId, payer, fee, events)
+  const rest = fee - rebated
+  if (rest !== 0n) credit(state, market.feeRecipient, rest)
 }

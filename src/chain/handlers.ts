@@ -2,13 +2,21 @@
 // exports its HandlerMap; a kind without a handler or a handler without a kind fails at load.
 import { ACTION_KINDS } from '../wire/actions.ts'
 import type { ActionHandler, HandlerMap } from './action-context.ts'
+import { ADMIN_HANDLERS } from './admin-handlers.ts'
 import { AGENT_HANDLERS } from './agent-handlers.ts'
+import { FUNDS_HANDLERS } from './funds-handlers.ts'
+import { MARGIN_HANDLERS } from './margin-handlers.ts'
 import { MARKET_HANDLERS } from './market-handlers.ts'
 import { ORDER_HANDLERS } from './order-handlers.ts'
+import { TRIGGER_HANDLERS } from './trigger-handlers.ts'
 
 const AREAS: readonly HandlerMap[] = [
   ORDER_HANDLERS,
+  TRIGGER_HANDLERS,
+  MARGIN_HANDLERS,
+  FUNDS_HANDLERS,
   AGENT_HANDLERS,
+  ADMIN_HANDLERS,
   MARKET_HANDLERS,
 ]
 

@@ -1,14 +1,26 @@
 // Handlers of the order actions (area: orders).
-import type { CancelOrderPayload, PlaceOrderPayload } from '../wire/actions.ts'
+import type {
+  BatchModifyPayload, BatchPlaceOrderPayload, CancelOrderPayload, MassCancelPayload, PlaceOrderPayload, ScheduleCancelPayload,
+} from '../wire/actions.ts'
 import type { HandlerMap } from './action-context.ts'
+import { batchModify } from './batch-modify.ts'
+import { batchPlaceOrder, envelopePlaceContext } from './batch-place-order.ts'
 import { cancelOrder } from './cancel-order.ts'
+import { scheduleCancel } from './dead-mans-switch.ts'
+import { massCancel } from './mass-cancel.ts'
+import { noop } from './noop.ts'
 import { decodePlaceOrder, placeOrder } from './place-order.ts'
 
 export const ORDER_HANDLERS: HandlerMap = {
   PlaceOrder: (ctx, p: PlaceOrderPayload) => {
     const decoded = decodePlaceOrder(ctx.state, p)
     if (!decoded.ok) return decoded
-    return placeOrder(ctx.state, ctx.account, decoded.value, { height: ctx.height, timestampMs: ctx.timestampMs, txHash: ctx.txHash, sourceTriggerId: null }, ctx.events)
+    return placeOrder(ctx.state, ctx.account, decoded.value, envelopePlaceContext(ctx), ctx.events)
   },
   CancelOrder: (ctx, p: CancelOrderPayload) => cancelOrder(ctx.state, ctx.account, p, ctx.events),
+  BatchPlaceOrder: (ctx, p: BatchPlaceOrderPayload) => batchPlaceOrder(ctx, p),
+  BatchModify: (ctx, p: BatchModifyPayload) => batchModify(ctx, p),
+  MassCancel: (ctx, p: MassCancelPayload) => massCancel(ctx.state, ctx.account, p, ctx.events),
+  ScheduleCancel: (ctx, p: ScheduleCancelPayload) => scheduleCancel(ctx.state, ctx.account, p, ctx.timestampMs, ctx.events),
+  Noop: () => noop(),
 }

@@ -4,6 +4,7 @@ import { newAccount } from './accounts.ts'
 import type { OrderBook } from './book.ts'
 import type { DoneReason, EventSink } from './events.ts'
 import { marginOf, marginOfNumber, notionalNumber, notionalOf } from './math.ts'
+import { indexRestingOrder, unindexRestingOrder } from './order-indexes.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
 import type { Account, ChainState, Market, Order } from './types.ts'
 
@@ -30,6 +31,8 @@ export function restOrder(state: ChainState, book: OrderBook<Order>, account: Ac
   account.orders.set(order.id, order)
   if (order.clientOrderId !== undefined) account.ordersByClientId.set(`${order.marketId}:${order.clientOrderId}`, order.id)
   account.reservedMargin += order.marginHeld
+  // Plain orders skip the indexes: only reduce-only orders and orders with an expiry are kept there.
+  if (order.reduceOnly || order.expiresAtMs !== null) indexRestingOrder(state, account, order)
   markOrderDirty(state, order)
   markLeaf(state, account)
 }
@@ -41,6 +44,7 @@ export function unrestOrder(state: ChainState, account: Account, order: Order): 
   account.orders.delete(order.id)
   if (order.clientOrderId !== undefined) account.ordersByClientId.delete(`${order.marketId}:${order.clientOrderId}`)
   account.reservedMargin -= order.marginHeld
+  if (order.reduceOnly) unindexRestingOrder(state, account, order)
   order.marginHeld = 0n
   order.marginLots = 0
   markOrderDirty(state, order)

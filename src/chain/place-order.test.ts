@@ -91,21 +91,27 @@ describe('PlaceOrder reduce-only', () => {
   })
 })
 
-describe('PlaceOrder reduce-only, known gap', () => {
-  // Open issue: a resting reduce-only order is checked against the position only when placed.
-  // Once the position is closed by other orders, it fills as an opening order with no margin
-  // check: five reduce-only asks placed while long 1 BTC leave the account short 5 BTC. The fix
-  // needs the match to see the maker's position (or clamping resting reduce-only orders whenever a
-  // position shrinks). This test records the gap; it starts to fail when the gap is closed.
-  test.failing('resting reduce-only orders never open a position', () => {
+describe('PlaceOrder reduce-only, resting orders', () => {
+  // Resting reduce-only orders never open or flip a position: at placement the remainder rests
+  // only within the closable size other resting reduce-only orders leave free, and whenever the
+  // position shrinks the account's resting reduce-only orders are clamped (reduce-only.ts).
+  test('resting reduce-only orders never open a position', () => {
     const chain = new TestChain()
     chain.ok(BOB, place(BTC, 'Ask', '65000', '1'))
     chain.ok(ALICE, place(BTC, 'Bid', '65000', '1', { tif: 'Ioc' }))
-    for (let i = 0; i < 5; i++) chain.ok(ALICE, place(BTC, 'Ask', String(70000 + i), '1', { reduceOnly: true }))
+    // Long 1 BTC: the first reduce-only ask rests 1 BTC, the next ones find nothing left to close.
+    expect(chain.ok(ALICE, place(BTC, 'Ask', '70000', '1', { reduceOnly: true })).map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'OrderResting'])
+    for (let i = 1; i < 5; i++) {
+      expect(chain.ok(ALICE, place(BTC, 'Ask', String(70000 + i), '1', { reduceOnly: true })).at(-1)).toMatchObject({ sub_kind: 'OrderDone', reason: 'ReduceOnlyClamped', filled_lots: 0 })
+    }
     chain.ok(CAROL, place(BTC, 'Bid', '65000', '1'))
-    chain.ok(ALICE, place(BTC, 'Ask', '65000', '1', { tif: 'Ioc' }))
-    chain.send(BOB, place(BTC, 'Bid', '70010', '5', { tif: 'Ioc' }))
+    // Closing the position by other means cancels the resting reduce-only ask.
+    const close = chain.ok(ALICE, place(BTC, 'Ask', '65000', '1', { tif: 'Ioc' }))
+    expect(close).toContainEqual(expect.objectContaining({ sub_kind: 'OrderDone', account: ALICE, order_id: 3, reason: 'ReduceOnlyClamped', remaining_lots: 10000 }))
+    const sweep = chain.send(BOB, place(BTC, 'Bid', '70010', '5', { tif: 'Ioc' }))
+    expect(sweep.events.filter((e) => e.sub_kind === 'Filled')).toEqual([])
     expect(chain.state.accounts.get(ALICE)!.positions.get(BTC)).toBeUndefined()
+    expect(chain.state.accounts.get(ALICE)!.orders.size).toBe(0)
   })
 })
 

@@ -5,12 +5,17 @@ import { decimalUnits } from './fast-decimal.ts'
 import type { PlaceOrderPayload } from '../wire/actions.ts'
 import type { MatchPlan, OrderBook, PlannedFill } from './book.ts'
 import type { EventSink } from './events.ts'
-import { canAfford, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
+import { positionMargin, unrealizedPnl } from './margin.ts'
+import { checkOrderMargin } from './margin-check.ts'
 import { feeOf, isDustNotional, notionalOf } from './math.ts'
 import { collectFee } from './fees.ts'
+import { isFrozen } from './funds-state.ts'
+import { placePegOrder } from './external-peg.ts'
+import { checkTradable } from './lifecycle.ts'
 import { cancelRestingOrder, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
-import { applyTrade, newPosition, type TradeResult } from './positions.ts'
+import { applyTrade, newPosition, positionFor, positionSettings, settlePosition, type TradeResult } from './positions.ts'
 import { reject, type Rejection } from './reasons.ts'
+import { clampMakersAfterMatch, clampReduceOnlySide, closableLots, reduceOnlyCapFor, restingReduceOnlyLots } from './reduce-only.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
 import { LIMITS, type Account, type ChainState, type Market, type Order, type Position, type Side, type Tif } from './types.ts'
 
@@ -23,6 +28,8 @@ export interface DecodedOrder {
   readonly tif: Tif
   readonly reduceOnly: boolean
   readonly clientOrderId: string | undefined
+  /** Block time after which a resting remainder expires; absent = never. */
+  readonly expiresAtMs?: number | undefined
 }
 
 export type Decoded<T> = { readonly ok: true; readonly value: T } | Rejection
@@ -34,7 +41,7 @@ export function decodePlaceOrder(state: ChainState, p: PlaceOrderPayload): Decod
   const priceTicks = decimalUnits(p.price, market.priceDecimals)
   const qtyLots = decimalUnits(p.qty, market.sizeDecimals)
   if (priceTicks > 0 && qtyLots > 0) {
-    return { ok: true, value: { marketId: p.market_id, side: p.side, priceTicks, qtyLots, tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id } }
+    return { ok: true, value: { marketId: p.market_id, side: p.side, priceTicks, qtyLots, tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms } }
   }
   // Anything but two short plain decimals: the general parser decides, and words any error.
   const price = parseDecimal(p.price, market.priceDecimals)
@@ -47,7 +54,7 @@ export function decodePlaceOrder(state: ChainState, p: PlaceOrderPayload): Decod
     ok: true,
     value: {
       marketId: p.market_id, side: p.side, priceTicks: Number(price.value), qtyLots: Number(qty.value),
-      tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id,
+      tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms,
     },
   }
 }
@@ -60,6 +67,9 @@ export interface PlaceContext {
   readonly txHash: string | null
   /** The trigger order this order was promoted from, or null. */
   readonly sourceTriggerId: number | null
+  /** A resting order of the account that this one replaces (BatchModify's cancel-plus-replace):
+   * checked as if already gone, and cancelled with reason Replaced once the new order must succeed. */
+  readonly replaces?: Order | undefined
 }
 
 /** The new order's id, or why the order was rejected (nothing changed then). */
@@ -67,9 +77,6 @@ export type PlaceOutcome = { readonly ok: true; readonly orderId: number } | Rej
 
 /** The plan of an order that does not cross. */
 const NO_MATCH: MatchPlan<Order> = Object.freeze({ fills: [], filledLots: 0, selfTradeMakers: [], truncated: false })
-
-/** Default leverage of a new position: 20x or the market's maximum when lower. */
-export const defaultLeverage = (market: Market) => Math.min(20, market.maxLeverage)
 
 /**
  * Places a decoded order for account: checks in precedence order (market, size, client id,
@@ -80,29 +87,43 @@ export const defaultLeverage = (market: Market) => Math.min(20, market.maxLevera
 export function placeOrder(state: ChainState, account: Account, o: DecodedOrder, ctx: PlaceContext, events: EventSink): PlaceOutcome {
   const market = state.markets.get(o.marketId)
   if (market === undefined) return reject('MarketNotFound', `market ${o.marketId} does not exist`)
-  if (market.lifecycle !== 'Active' || market.emergencyHalt) return reject('MarketNotTradable', `${market.symbol} is ${market.emergencyHalt ? 'under emergency halt' : market.lifecycle}`)
-  if (market.routing === 'external_peg') return reject('QuoteNotAvailable', `${market.symbol} fills against oracle quotes and none is available`)
+  // Markets area: Active takes every order, DelistPending only reduce-only ones (lifecycle.ts).
+  const tradable = checkTradable(market, o.reduceOnly)
+  if (!tradable.ok) return tradable
+  if (!o.reduceOnly && isFrozen(state, account.address)) return reject('AccountFrozen', `${account.address} is frozen: only reduce-only orders and cancels`)
   if (o.qtyLots < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
+  if (o.expiresAtMs !== undefined && o.expiresAtMs <= ctx.timestampMs) return reject('OrderExpired', `expires_at_ms ${o.expiresAtMs} is not after block time ${ctx.timestampMs}`)
+  // Markets area: an external-peg market fills against its oracle quote, not a book (external-peg.ts).
+  if (market.routing === 'external_peg') return placePegOrder(state, account, market, o, ctx, events)
   const book = state.books.get(market.marketId)!
-  if (o.clientOrderId !== undefined && account.ordersByClientId.has(`${o.marketId}:${o.clientOrderId}`)) {
-    return reject('DuplicateClientOrderId', `client_order_id ${o.clientOrderId} is already open`)
+  const replaced = ctx.replaces
+  if (o.clientOrderId !== undefined) {
+    const holder = account.ordersByClientId.get(`${o.marketId}:${o.clientOrderId}`)
+    if (holder !== undefined && holder !== replaced?.id) return reject('DuplicateClientOrderId', `client_order_id ${o.clientOrderId} is already open`)
   }
   const rests = o.tif === 'Gtc' || o.tif === 'PostOnly'
-  if (rests && account.orders.size >= LIMITS.openOrdersPerAccountMax) return reject('TooManyOpenOrders', `at most ${LIMITS.openOrdersPerAccountMax} open orders`)
+  if (rests && account.orders.size - (replaced === undefined ? 0 : 1) >= LIMITS.openOrdersPerAccountMax) return reject('TooManyOpenOrders', `at most ${LIMITS.openOrdersPerAccountMax} open orders`)
 
   const position = account.positions.get(market.marketId)
   const size = position?.sizeLots ?? 0
   let qtyLots = o.qtyLots
+  // Reduce-only: the closable lots that the account's other resting reduce-only orders on this side leave free.
+  let reduceOnlyFree = 0
   if (o.reduceOnly) {
-    const closable = (o.side === 'Bid' && size < 0) || (o.side === 'Ask' && size > 0) ? Math.abs(size) : 0
+    const closable = closableLots(size, o.side)
     if (closable === 0 || (o.tif === 'Fok' && closable < qtyLots)) return reject('ReduceOnlyWouldOpenOrFlip', `position ${size} lots cannot absorb a reduce-only ${o.side} of ${qtyLots}`)
     // Spec §3.2: the excess of a reduce-only order over the closable size does not rest.
     qtyLots = Math.min(qtyLots, closable)
+    reduceOnlyFree = account.reduceOnlyCount === 0 ? closable : closable - restingReduceOnlyLots(state, market.marketId, o.side, account.address, replaced)
   }
   if (o.tif === 'PostOnly' && book.wouldCross(o.side, o.priceTicks)) return reject('PostOnlyWouldCross', `a post-only ${o.side} at ${o.priceTicks} ticks would cross`)
 
   // An order that does not reach the opposite best can neither fill nor meet its own orders.
-  const plan = book.wouldCross(o.side, o.priceTicks) ? book.planMatch(o.side, account.address, o.priceTicks, qtyLots, LIMITS.fillsPerOrderMax) : NO_MATCH
+  const crosses = book.wouldCross(o.side, o.priceTicks)
+  const makerSide: Side = o.side === 'Bid' ? 'Ask' : 'Bid'
+  // Reduce-only makers fill at most what their owners can still close (undefined: none on that side).
+  const reduceOnlyCap = crosses ? reduceOnlyCapFor(state, market.marketId, makerSide) : undefined
+  const plan = crosses ? book.planMatch(o.side, account.address, o.priceTicks, qtyLots, LIMITS.fillsPerOrderMax, reduceOnlyCap?.cap) : NO_MATCH
   if (o.tif === 'Fok' && plan.filledLots < qtyLots) return reject('FokRejected', `only ${plan.filledLots} of ${qtyLots} lots fillable at once`)
   const notionals = new Array<bigint>(plan.fills.length)
   for (let i = 0; i < plan.fills.length; i++) {
@@ -113,29 +134,26 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   }
   // A plan cut at fillsPerOrderMax stops before makers that would still match: resting the
   // remainder would cross the book, so it is cut like an IOC's.
-  const restLots = rests && !plan.truncated ? qtyLots - plan.filledLots : 0
+  let restLots = rests && !plan.truncated ? qtyLots - plan.filledLots : 0
+  // A reduce-only remainder rests within what its own fills leave free (the newest order is clamped first).
+  if (o.reduceOnly && restLots > reduceOnlyFree - plan.filledLots) restLots = Math.max(0, reduceOnlyFree - plan.filledLots)
   if (restLots > 0 && isDustNotional(market, o.priceTicks, restLots)) return reject('DustNotionalFill', 'the resting remainder has zero notional')
 
-  const leverage = position?.leverage ?? defaultLeverage(market)
+  // A new position opens with the account's leverage and margin mode for the market (positions.ts).
+  const settings = position ?? positionSettings(account, market)
+  const leverage = settings.leverage
   // Without fills the position, its margin and its uPnL stay as they are (the common resting case).
-  const after = plan.fills.length === 0 ? undefined : simulateTaker(account.address, market, position, o.side, plan.fills, notionals, leverage)
+  const after = plan.fills.length === 0 ? undefined : simulateTaker(account, market, position, o.side, plan.fills, notionals)
   const sizeAfter = after === undefined ? size : after.position.sizeLots
   // Lots of the remainder that would open exposure (the rest closes what the fills left).
   const marginLots = o.reduceOnly ? 0 : openingLots(o.side, sizeAfter, restLots)
   const restMargin = orderMargin(market, o.priceTicks, marginLots, leverage)
   const increases = Math.abs(sizeAfter) > Math.abs(size) || Math.sign(sizeAfter) * Math.sign(size) < 0
-  if (!o.reduceOnly && (increases || restMargin > 0n)) {
-    if (after === undefined) {
-      if (!canAfford(state, account, restMargin)) return insufficientMargin(crossTradingAvailable(state, account) - restMargin)
-    } else {
-      const before = position === undefined ? { margin: 0n, upnl: 0n } : { margin: positionMargin(market, position), upnl: unrealizedPnl(market, position) }
-      const tradingAfter = crossTradingAvailable(state, account) - restMargin
-        + after.realizedPnl - after.totalFees + (after.upnl - before.upnl) - (after.margin - before.margin)
-      if (tradingAfter < 0n) return insufficientMargin(tradingAfter)
-    }
-  }
+  const short = checkOrderMargin({ state, account, market, position, marginMode: settings.marginMode, reduceOnly: o.reduceOnly, increases, restMargin: replaced === undefined ? restMargin : restMargin - replaced.marginHeld, after })
+  if (short !== undefined) return short
 
   // After this point the order must succeed: no more rejections.
+  if (replaced !== undefined) cancelRestingOrder(state, account, replaced, 'Replaced', events)
   const orderId = state.nextOrderId++
   markLeaf(state, state.exchangeLeaf)
   events.push({
@@ -155,9 +173,15 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
     pos.costBasis = after.position.costBasis
     pos.realizedPnl = after.position.realizedPnl
     pos.leverage = after.position.leverage
-    settlePosition(account, pos)
-    creditAccount(state, account, after.realizedPnl - after.totalFees)
+    pos.marginMode = after.position.marginMode
+    pos.isolatedMargin = after.position.isolatedMargin
+    settlePosition(state, account, pos)
+    creditAccount(state, account, after.realizedPnl + after.isolatedTransfer - after.totalFees)
     collectFee(state, market, account, after.totalFees, events)
+    // Resting reduce-only orders must still fit the positions the fills left (reduce-only.ts),
+    // before a remainder rests: that also takes capped makers off the book.
+    if (account.reduceOnlyCount > 0) clampReduceOnlySide(state, account, market.marketId, o.side, events)
+    if (reduceOnlyCap !== undefined) clampMakersAfterMatch(state, reduceOnlyCap, market.marketId, makerSide, events)
   }
 
   if (restLots > 0) {
@@ -165,7 +189,7 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
       id: orderId, owner: account.address, side: o.side, priceTicks: o.priceTicks, remainingLots: restLots,
       marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, origLots: o.qtyLots,
       marginLots, marginHeld: restMargin, leverage, placedHeight: ctx.height, sourceTxHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId,
-      leafKey: undefined, dirtyIn: -1,
+      expiresAtMs: o.expiresAtMs ?? null, leafKey: undefined, dirtyIn: -1,
     }
     restOrder(state, book, account, order)
     events.push({
@@ -185,8 +209,6 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   return { ok: true, orderId }
 }
 
-const insufficientMargin = (tradingAfter: bigint) => reject('InsufficientMargin', `needs ${-tradingAfter} more SCALE_6 of available margin`)
-
 /** Lots of a resting remainder on side that add exposure, given the position size after fills. */
 function openingLots(side: Side, sizeAfter: number, restLots: number): number {
   const reducible = (side === 'Bid' && sizeAfter < 0) || (side === 'Ask' && sizeAfter > 0) ? Math.abs(sizeAfter) : 0
@@ -201,32 +223,38 @@ interface TakerSimulation {
   readonly fees: bigint[]
   readonly realizedPnl: bigint
   readonly totalFees: bigint
+  /** Sum of the trades' isolated-margin transfers to the balance (positions.ts). */
+  readonly isolatedTransfer: bigint
   readonly margin: bigint
   readonly upnl: bigint
 }
 
 /** The taker's position, PnL, fees and margin if the planned fills happen. Pure. */
-function simulateTaker(owner: string, market: Market, position: Position | undefined, side: Side, fills: readonly PlannedFill<Order>[], notionals: readonly bigint[], leverage: number): TakerSimulation {
-  const sim: Position = position === undefined ? newPosition(owner, market.marketId, leverage) : { ...position }
+function simulateTaker(account: Account, market: Market, position: Position | undefined, side: Side, fills: readonly PlannedFill<Order>[], notionals: readonly bigint[]): TakerSimulation {
+  const fresh = positionSettings(account, market)
+  const sim: Position = position === undefined ? newPosition(account.address, market.marketId, fresh.leverage, fresh.marginMode) : { ...position }
   const trades: TradeResult[] = new Array(fills.length)
   const fees: bigint[] = new Array(fills.length)
   let realizedPnl = 0n
   let totalFees = 0n
+  let isolatedTransfer = 0n
   for (let i = 0; i < fills.length; i++) {
     const lots = fills[i]!.lots
     const t = applyTrade(sim, side === 'Bid' ? lots : -lots, notionals[i]!)
     if (sim.sizeLots === 0) {
       // As in execution fill by fill: a flat position is removed, and the next fill opens a new one.
       sim.realizedPnl = 0n
-      sim.leverage = defaultLeverage(market)
+      sim.leverage = fresh.leverage
+      sim.marginMode = fresh.marginMode
     }
     const fee = feeOf(notionals[i]!, market.takerFeeBps)
     trades[i] = t
     fees[i] = fee
     if (t.realizedPnl !== 0n) realizedPnl += t.realizedPnl
+    if (t.isolatedTransfer !== 0n) isolatedTransfer += t.isolatedTransfer
     totalFees += fee
   }
-  return { position: sim, trades, fees, realizedPnl, totalFees, margin: positionMargin(market, sim), upnl: unrealizedPnl(market, sim) }
+  return { position: sim, trades, fees, realizedPnl, totalFees, isolatedTransfer, margin: positionMargin(market, sim), upnl: unrealizedPnl(market, sim) }
 }
 
 /**
@@ -242,8 +270,8 @@ function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, 
   market.openInterestLots += Math.max(0, t.sizeAfter) + Math.max(0, m.sizeAfter) - Math.max(0, t.sizeBefore) - Math.max(0, m.sizeBefore)
   market.lastTradeTicks = fill.priceTicks
   markLeaf(state, market)
-  settlePosition(maker, makerPos)
-  creditAccount(state, maker, m.realizedPnl - makerFee)
+  settlePosition(state, maker, makerPos)
+  creditAccount(state, maker, m.realizedPnl + m.isolatedTransfer - makerFee)
   collectFee(state, market, maker, makerFee, events)
 
   book.fill(makerOrder.id, fill.lots)
@@ -268,20 +296,4 @@ function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, 
     resizeOrderMargin(market, maker, makerOrder)
     markLeaf(state, maker)
   }
-}
-
-/** The account's position in market, created flat at the default leverage when missing. */
-function positionFor(state: ChainState, account: Account, market: Market): Position {
-  let pos = account.positions.get(market.marketId)
-  if (pos === undefined) {
-    pos = newPosition(account.address, market.marketId, defaultLeverage(market))
-    account.positions.set(market.marketId, pos)
-  }
-  markLeaf(state, pos)
-  return pos
-}
-
-/** A flat position is removed; its realized PnL already sits in the balance. */
-function settlePosition(account: Account, pos: Position): void {
-  if (pos.sizeLots === 0) account.positions.delete(pos.marketId)
 }

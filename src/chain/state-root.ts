@@ -10,7 +10,10 @@
 // the block and only when its leaf enters or leaves the root: an order that rests and goes within
 // one block never needs one.
 import { encodeCanonical } from '../lib/msgpack.ts'
+import { encodeFundsLeaf, FUNDS_LEAF_TAGS, fundsLeafKeys } from './funds-state.ts'
+import { marketLeafExtension } from './market-leaf.ts'
 import { stateRootOf } from './state-hash.ts'
+import { encodeTriggerLeaf, TRIGGER_LEAF_TAGS, triggerLeafKeys } from './trigger-leaves.ts'
 import type { ChainState, Leaf, Order } from './types.ts'
 
 /** Records that the leaf `key` changed in this block. */
@@ -38,11 +41,14 @@ export const nonceKey = (signer: string) => `n:${signer}`
 export const marketKey = (marketId: number) => `m:${marketId}`
 export const orderKey = (marketId: number, orderId: number) => `o:${marketId}:${orderId}`
 export const positionKey = (address: string, marketId: number) => `p:${address}:${marketId}`
+/** `ms:` an account's margin setting (leverage, margin mode) in one market. */
+export const marginSettingKey = (address: string, marketId: number) => `ms:${address}:${marketId}`
 
 function encodeOrder(o: Order): Uint8Array {
   return encodeCanonical([
     o.marketId, o.owner, o.side, o.priceTicks, o.remainingLots, o.origLots, o.tif, o.reduceOnly,
     o.clientOrderId ?? null, o.marginLots, o.marginHeld.toString(), o.leverage, o.placedHeight, o.sourceTxHash, o.sourceTriggerId,
+    o.expiresAtMs,
   ])
 }
 
@@ -54,11 +60,11 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
   switch (tag) {
     case 'x': {
       const p = state.params
-      return encodeCanonical([state.nextOrderId, p.network, p.actionVersion, p.maxTxPerBlock, p.settlementPaused, p.globalRebateRatioBps])
+      return encodeCanonical([state.nextOrderId, p.network, p.actionVersion, p.maxTxPerBlock, p.settlementPaused, p.globalRebateRatioBps, p.insuranceFund])
     }
     case 'a': {
       const a = state.accounts.get(rest)
-      return a && encodeCanonical([a.balance.toString(), a.roleMask, a.reservedMargin.toString()])
+      return a && encodeCanonical([a.balance.toString(), a.roleMask, a.reservedMargin.toString(), a.dmsDeadlineMs])
     }
     case 'n': {
       const n = state.nonces.get(rest)
@@ -71,7 +77,12 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
     case 'p': {
       const sep = rest.lastIndexOf(':')
       const pos = state.accounts.get(rest.slice(0, sep))?.positions.get(Number(rest.slice(sep + 1)))
-      return pos && encodeCanonical([pos.sizeLots, pos.costBasis.toString(), pos.leverage, pos.realizedPnl.toString()])
+      return pos && encodeCanonical([pos.sizeLots, pos.costBasis.toString(), pos.leverage, pos.realizedPnl.toString(), pos.marginMode, pos.isolatedMargin.toString()])
+    }
+    case 'ms': {
+      const sep = rest.lastIndexOf(':')
+      const ms = state.accounts.get(rest.slice(0, sep))?.settings.get(Number(rest.slice(sep + 1)))
+      return ms && encodeCanonical([ms.leverage, ms.marginMode])
     }
     case 'o': {
       const sep = rest.indexOf(':')
@@ -82,11 +93,14 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
       const m = state.markets.get(Number(rest))
       return m && encodeCanonical([
         m.symbol, m.priceDecimals, m.sizeDecimals, m.makerFeeBps, m.takerFeeBps, m.maxLeverage,
-        m.maintenanceMarginBps, m.feeRecipient, m.routing, m.minOrderLots, m.maxFillsPerQuote,
+        m.maintenanceMarginBps, m.liquidationPenaltyBps, m.feeRecipient, m.routing, m.minOrderLots, m.maxFillsPerQuote,
         m.lifecycle, m.emergencyHalt, m.haltReason, m.markTicks, m.lastTradeTicks, m.openInterestLots,
+        marketLeafExtension(m),
       ])
     }
     default:
+      if (FUNDS_LEAF_TAGS.has(tag)) return encodeFundsLeaf(state, tag, rest)
+      if (TRIGGER_LEAF_TAGS.has(tag)) return encodeTriggerLeaf(state, tag, rest)
       throw new Error(`unknown state leaf ${key}`)
   }
 }
@@ -124,10 +138,13 @@ export function* allLeafKeys(state: ChainState): Generator<string> {
   for (const [addr, account] of state.accounts) {
     yield `a:${addr}`
     for (const mid of account.positions.keys()) yield `p:${addr}:${mid}`
+    for (const mid of account.settings.keys()) yield marginSettingKey(addr, mid)
   }
   for (const addr of state.nonces.keys()) yield `n:${addr}`
   for (const addr of state.agents.keys()) yield `g:${addr}`
   for (const id of state.markets.keys()) yield `m:${id}`
+  yield* fundsLeafKeys(state)
+  yield* triggerLeafKeys(state)
   for (const [mid, book] of state.books) {
     for (const o of book.ordersOf('Bid', Number.MAX_SAFE_INTEGER)) yield orderKey(mid, o.id)
     for (const o of book.ordersOf('Ask', Number.MAX_SAFE_INTEGER)) yield orderKey(mid, o.id)

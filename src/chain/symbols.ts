@@ -1,29 +1,70 @@
-// Symbol resolution (spec §2.2): exact or prefix match, case-insensitive, shortest wins; Delisted
-// markets are skipped; among duplicates the smallest market_id wins; market_id beats symbol.
+// Symbol and market_id resolution (spec §2.2), the one resolver every action, read method, REST
+// path and topic uses:
+//   1. a symbol matches exactly or by prefix, case-insensitively; among several matches the
+//      shortest symbol wins (an exact match is always the shortest);
+//   2. Delisted markets are skipped; among markets with the same symbol the smallest market_id
+//      wins; when every match is Delisted, resolution fails;
+//   3. DelistPending markets are not skipped;
+//   4. a market_id takes precedence over a symbol and may address a Delisted market;
+//   5. with neither, read methods apply no market filter (resolveMarketFilter);
+//   7. a full symbol's coin is the part before the dash (coinOf).
+// The loops are bounded by the number of markets (small: markets are created by an Admin).
 import type { ChainState, Market } from './types.ts'
 
-/** Resolves a symbol or base-asset prefix to a market, or undefined. Bounded by the market count. */
-export function resolveSymbol(markets: Iterable<Market>, symbol: string): Market | undefined {
+/** Resolves a symbol or base-asset prefix to a live (non-Delisted) market, or undefined. */
+export function resolveSymbol<M extends Pick<Market, 'marketId' | 'symbol' | 'lifecycle'>>(markets: Iterable<M>, symbol: string): M | undefined {
   const wanted = symbol.toUpperCase()
-  let best: Market | undefined
+  let best: M | undefined
   for (const m of markets) {
     if (m.lifecycle === 'Delisted') continue
-    const s = m.symbol.toUpperCase()
-    if (!s.startsWith(wanted)) continue
-    const exact = s === wanted
-    const bestExact = best !== undefined && best.symbol.toUpperCase() === wanted
-    if (best === undefined
-      || (exact && !bestExact)
-      || (exact === bestExact && (s.length < best.symbol.length || (s.length === best.symbol.length && m.marketId < best.marketId)))) {
-      best = m
-    }
+    if (m.symbol.length < wanted.length || !m.symbol.toUpperCase().startsWith(wanted)) continue
+    if (best === undefined || m.symbol.length < best.symbol.length || (m.symbol.length === best.symbol.length && m.marketId < best.marketId)) best = m
   }
   return best
 }
 
-/** A market addressed by market_id (which may name a delisted market) or else by symbol. */
-export function resolveMarketRef(state: ChainState, ref: { market_id?: number | undefined; symbol?: string | undefined }): Market | undefined {
+/** A reference to a market as payloads and read params carry it. */
+export interface MarketRef {
+  readonly market_id?: number | undefined
+  readonly symbol?: string | undefined
+}
+
+/** A market addressed by market_id (which may name a Delisted market) or else by symbol. */
+export function resolveMarketRef(state: ChainState, ref: MarketRef): Market | undefined {
   if (ref.market_id !== undefined) return state.markets.get(ref.market_id)
   if (ref.symbol !== undefined) return resolveSymbol(state.markets.values(), ref.symbol)
   return undefined
+}
+
+/**
+ * The market filter of a read method: `all` when the request names no market (rule 5), the
+ * market when it resolves, `missing` when it names one that does not resolve.
+ */
+export function resolveMarketFilter(state: ChainState, ref: MarketRef): { readonly kind: 'all' } | { readonly kind: 'market'; readonly market: Market } | { readonly kind: 'missing' } {
+  if (ref.market_id === undefined && ref.symbol === undefined) return { kind: 'all' }
+  const market = resolveMarketRef(state, ref)
+  return market === undefined ? { kind: 'missing' } : { kind: 'market', market }
+}
+
+/** The live market whose symbol is exactly `symbol` (case-insensitive), if any: CreateMarket's clash check. */
+export function liveMarketWithSymbol(state: ChainState, symbol: string): Market | undefined {
+  const wanted = symbol.toUpperCase()
+  let found: Market | undefined
+  for (const m of state.markets.values()) {
+    if (m.lifecycle !== 'Delisted' && m.symbol.toUpperCase() === wanted && (found === undefined || m.marketId < found.marketId)) found = m
+  }
+  return found
+}
+
+/** The coin of a symbol: the part before the dash of a full symbol, else the symbol (rule 7). */
+export function coinOf(symbol: string): string {
+  const dash = symbol.indexOf('-')
+  return dash < 0 ? symbol : symbol.slice(0, dash)
+}
+
+/** A human-readable name of a market reference, for reject messages. */
+export function describeRef(ref: MarketRef): string {
+  if (ref.market_id !== undefined) return `market_id ${ref.market_id}`
+  if (ref.symbol !== undefined) return `symbol ${JSON.stringify(ref.symbol)}`
+  return 'no market_id or symbol given'
 }

@@ -2,16 +2,24 @@
 // price_decimals and sizes integer lots of its size_decimals (JS safe integers). No floats.
 import type { BookOrder, OrderBook, Side } from './book.ts'
 import type { StateHash } from './state-hash.ts'
+import type { FundsState } from './funds-state.ts'
+import type { OracleState, QuoteLimits } from './market-types.ts'
+import type { OrderIndexes } from './order-indexes.ts'
+import type { TriggerState } from './trigger-types.ts'
 
 export type { Side }
 export type Tif = 'Gtc' | 'Ioc' | 'Fok' | 'PostOnly'
 export type Routing = 'native' | 'external_peg'
 export type Lifecycle = 'Created' | 'Active' | 'Halted' | 'DelistPending' | 'Delisted'
 export type HaltReason = 'Admin' | 'QuoteStale' | null
+/** How a position is margined: against the account's cross cash, or its own isolated margin. */
+export type MarginMode = 'Cross' | 'Isolated'
 
 /** SCALE_6: the fixed-point scale of balances, notionals, fees and PnL. */
 export const SCALE_6 = 1_000_000n
 export const BPS_DENOMINATOR = 10_000n
+/** Liquidation penalty of a market that names none (capped at its maintenance margin). */
+export const LIQUIDATION_PENALTY_BPS_DEFAULT = 50
 
 /** Account roles, one bit each; `role_mask` on the wire. */
 export const ROLES = {
@@ -43,6 +51,13 @@ export const LIMITS = {
   decimalsMax: 12,
   /** Highest leverage a market may offer. */
   leverageMax: 200,
+  /** Pending withdrawal requests one account may keep. */
+  pendingWithdrawalsPerAccountMax: 16,
+  /** Inviters walked up from a new inviter to refuse a referral cycle (longer chains are refused). */
+  inviterChainMax: 256,
+  /** Length limits of bridge-supplied strings (deposit ids, chain names, external tx ids, reasons). */
+  depositIdLengthMax: 128,
+  bridgeTextLengthMax: 128,
 } as const
 
 /**
@@ -67,11 +82,15 @@ export interface MarketConfig {
   maxLeverage: number
   /** Maintenance margin as a fraction of notional, in bps; below it a position is liquidatable. */
   maintenanceMarginBps: number
+  /** Penalty a liquidated position pays, bps of its notional at the mark (liquidation.ts). */
+  liquidationPenaltyBps: number
   feeRecipient: string
   routing: Routing
   /** Smallest order size in lots. */
   minOrderLots: number
   maxFillsPerQuote: number
+  /** Oracle quote validation and staleness limits (market-types.ts). */
+  quoteLimits: QuoteLimits
 }
 
 export interface Market extends MarketConfig, Leaf {
@@ -85,6 +104,10 @@ export interface Market extends MarketConfig, Leaf {
   lastTradeTicks: number
   /** Sum of long position sizes, lots. */
   openInterestLots: number
+  /** Block time of the RequestDelist that made it DelistPending; kept for audit only. */
+  delistRequestedAtMs: number | null
+  /** Latest oracle quote, its fill budget, reject streak, Book B PnL (market-types.ts). */
+  oracle: OracleState
   /** 10^(priceDecimals + sizeDecimals - 6) as a divisor, or a multiplier when negative exponent. */
   notionalDivisor: bigint
   notionalMultiplier: bigint
@@ -99,7 +122,10 @@ export interface Order extends BookOrder {
   readonly tif: Tif
   readonly reduceOnly: boolean
   readonly clientOrderId: string | undefined
-  readonly origLots: number
+  /** The order's quantity: as placed, lowered by an amend down or a reduce-only clamp. */
+  origLots: number
+  /** Block time after which the order expires (removed at the first block past it), or null. */
+  readonly expiresAtMs: number | null
   /** Lots of the remainder that open exposure and so hold margin (the rest reduces a position). */
   marginLots: number
   /** Margin reserved for marginLots at the order's price and leverage, SCALE_6. */
@@ -124,6 +150,10 @@ export interface Position extends Leaf {
   costBasis: bigint
   leverage: number
   realizedPnl: bigint
+  /** Cross: margined by the account's cross cash; Isolated: by isolatedMargin alone. */
+  marginMode: MarginMode
+  /** SCALE_6 moved out of the cross balance into an Isolated position (always 0 for Cross). */
+  isolatedMargin: bigint
 }
 
 export interface Account extends Leaf {
@@ -137,6 +167,20 @@ export interface Account extends Leaf {
   ordersByClientId: Map<string, number>
   /** Sum of marginHeld over resting orders. */
   reservedMargin: bigint
+  /** Dead man's switch: at the first block past this time all resting orders are cancelled; null = off. */
+  dmsDeadlineMs: number | null
+  /** Derived (not in the root): resting reduce-only orders, so clamping skips accounts without any. */
+  reduceOnlyCount: number
+  /** Leverage and margin mode per market, kept while flat (margin.ts marginSettingOf). */
+  settings: Map<number, MarginSetting>
+}
+
+/** An account's leverage and margin mode in one market: what its next position there opens with.
+ * Its own state-root leaf `ms:<address>:<marketId>`. */
+export interface MarginSetting extends Leaf {
+  readonly marketId: number
+  leverage: number
+  marginMode: MarginMode
 }
 
 export interface AgentRecord {
@@ -158,15 +202,25 @@ export interface ExchangeParams {
   maxTxPerBlock: number
   settlementPaused: boolean
   globalRebateRatioBps: number
+  /** The account that takes over liquidated positions at the mark and absorbs bad debt. */
+  insuranceFund: string
 }
 
 export interface ChainState {
   params: ExchangeParams
   accounts: Map<string, Account>
   agents: Map<string, AgentRecord>
+  /** Derived index (not a leaf): agent addresses per master, in registration order. */
+  agentsByMaster: Map<string, Set<string>>
   nonces: Map<string, NonceWindow>
   markets: Map<number, Market>
   books: Map<number, OrderBook<Order>>
+  /** Index, not state (derived from the accounts' positions, so not in the root): the addresses
+   * holding a position per market, in the order they opened it. Kept by positions.ts. */
+  positionHolders: Map<number, Set<string>>
+  /** Scratch of the block being applied, not state: accounts whose position in a market went flat
+   * (address -> that market), for the end-of-block bad-debt sweep (bad-debt.ts), which clears it. */
+  flatThisBlock: Map<string, number>
   nextOrderId: number
   height: number
   timestampMs: number
@@ -180,4 +234,10 @@ export interface ChainState {
   /** The leaf `x` of the exchange-wide fields (params and nextOrderId) as a Leaf to mark. */
   readonly exchangeLeaf: Leaf
   hash: StateHash
+  /** Withdrawals, deposits, referrals, frozen accounts, admin count (funds-state.ts). */
+  funds: FundsState
+  /** Derived indexes of the order area: expiry and dead man's switch queues, reduce-only orders. */
+  orderIndexes: OrderIndexes
+  /** Trigger orders and OCO pairs (trigger-types.ts); leaves `t:`, `oc:`, `tc`. */
+  triggers: TriggerState
 }

@@ -2,6 +2,7 @@
 // nonce window. A refusal is a JSON-RPC error, puts nothing in a block and consumes no nonce.
 import { actorAuthorized, lowestUnusedNonce, nonceUsable, resolveActor } from '../chain/accounts.ts'
 import { decodePlaceOrder } from '../chain/place-order.ts'
+import { orderShapeError } from './order-admission.ts'
 import { LIMITS, type ChainState } from '../chain/types.ts'
 import { ACTION_KIND_BY_NAME, type ActionKind, type PlaceOrderPayload } from '../wire/actions.ts'
 import { ActionParamsSchema } from '../wire/envelope.ts'
@@ -96,6 +97,12 @@ function crossFieldCheck(kind: string, payload: Record<string, unknown>, nonce: 
     case 'CancelOrder':
       if ((payload.order_id === undefined) === (payload.client_order_id === undefined)) return invalid('params.action.CancelOrder', 'give exactly one of order_id and client_order_id')
       return undefined
+    case 'BatchPlaceOrder':
+    case 'BatchModify':
+    case 'MassCancel': {
+      const bad = orderShapeError(kind, payload, state)
+      return bad === undefined ? undefined : invalid(bad.field, bad.message)
+    }
     default:
       return undefined
   }

@@ -44,6 +44,23 @@ export interface StoredEvent {
   readonly bodyJson: string
 }
 
+/** An Ops event with its block time and the signer of its envelope (null for block-level events). */
+export interface AuditEventRow extends StoredEvent {
+  readonly timestampMs: number
+  readonly signer: string | null
+}
+
+/** Filters of auditEvents: a height window, an inclusive block-time window, a signer, a page. */
+export interface AuditQuery {
+  readonly fromHeight: number
+  readonly toHeight: number
+  readonly startMs: number
+  readonly endMs: number
+  readonly signer: string | null
+  readonly offset: number
+  readonly limit: number
+}
+
 export interface StoredBlock {
   readonly header: StoredBlockHeader
   readonly envelopes: StoredEnvelope[]
@@ -62,6 +79,8 @@ CREATE TABLE IF NOT EXISTS envelopes (
 CREATE TABLE IF NOT EXISTS events (
   height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
   market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;
+-- The admin audit log reads Ops events only: a partial index keeps the cost off every other event.
+CREATE INDEX IF NOT EXISTS ops_events ON events (height) WHERE kind = 'Ops';
 `
 
 /** Rows read per query while replaying, so memory stays bounded on long chains. */
@@ -145,6 +164,18 @@ export class BlockStore {
 
   eventsOf(height: number, offset: number, limit: number): StoredEvent[] {
     return this.db.query<StoredEvent, [number, number, number]>(`${EVENT_SELECT} WHERE height = ? ORDER BY seq LIMIT ? OFFSET ?`).all(height, limit, offset)
+  }
+
+  /** Ops events (the admin audit log, spec §2.7) matching q, newest first, through the ops_events index. */
+  auditEvents(q: AuditQuery): AuditEventRow[] {
+    return this.db.query<AuditEventRow, [number, number, number, number, string | null, string | null, number, number]>(
+      `SELECT e.height, e.seq, e.envelope_idx AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+        b.timestamp_ms AS timestampMs, v.signer AS signer
+       FROM events e JOIN blocks b ON b.height = e.height
+       LEFT JOIN envelopes v ON v.height = e.height AND v.envelope_idx = e.envelope_idx
+       WHERE e.kind = 'Ops' AND e.height BETWEEN ? AND ? AND b.timestamp_ms BETWEEN ? AND ? AND (? IS NULL OR v.signer = ?)
+       ORDER BY e.height DESC, e.seq DESC LIMIT ? OFFSET ?`,
+    ).all(q.fromHeight, q.toHeight, q.startMs, q.endMs, q.signer, q.signer, q.limit, q.offset)
   }
 
   close(): void {

@@ -118,11 +118,19 @@ export class ChainNode {
   start(): void {
     if (this.running) return
     this.running = true
+    this.nextBlockDueMs = performance.now()
     this.schedule()
   }
 
+  /** performance.now() at which the next block is due: blocks start every blockTimeMs, however long
+   * producing (and announcing) the previous one took, so the block rate is 1000 / blockTimeMs. */
+  private nextBlockDueMs = 0
+
   private schedule(): void {
     if (!this.running) return
+    const now = performance.now()
+    // After a stall, start from now instead of producing a burst of catch-up blocks.
+    this.nextBlockDueMs = Math.max(this.nextBlockDueMs + this.options.blockTimeMs, now)
     this.timer = setTimeout(() => {
       try {
         this.produceBlock()
@@ -133,7 +141,7 @@ export class ChainNode {
         process.exit(70)
       }
       this.schedule()
-    }, this.options.blockTimeMs)
+    }, this.nextBlockDueMs - now)
   }
 
   /** Admits a signed action and resolves once its block commits (or with the refusal). */

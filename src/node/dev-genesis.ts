@@ -1,6 +1,7 @@
 // The development network (PROTOCOL §8): network `dev`, the Anvil/Hardhat account #0 as Admin, the
 // first ten development accounts with 1,000,000 USD each, three native markets and one
 // external-peg market.
+import { BOOK_B_ADDRESS } from '../chain/external-peg.ts'
 import type { Genesis } from '../wire/genesis.ts'
 
 /** Addresses of the standard `test test ... junk` mnemonic, accounts #0..#9. */
@@ -19,6 +20,21 @@ export const DEV_ADDRESSES = [
 
 export const DEV_ADMIN = DEV_ADDRESSES[0]
 
+/** Development account #8 also holds the bridge roles (CreditDeposit, SettleWithdrawal, RefundWithdrawal), for the admin service's bridge runners. */
+export const DEV_BRIDGE_INDEX = 8
+export const DEV_BRIDGE = DEV_ADDRESSES[DEV_BRIDGE_INDEX]
+
+/** Development account #7 also holds the Quoter role, for the admin service's oracle runner. */
+export const DEV_QUOTER_INDEX = 7
+export const DEV_QUOTER = DEV_ADDRESSES[DEV_QUOTER_INDEX]
+
+/** Development account #9 also holds the Liquidator role, for the admin service's liquidator runner. */
+export const DEV_LIQUIDATOR_INDEX = 9
+export const DEV_LIQUIDATOR = DEV_ADDRESSES[DEV_LIQUIDATOR_INDEX]
+
+/** Book B, the exchange's counterparty on external-peg markets, starts with this capital (USD). */
+export const DEV_BOOK_B_BALANCE = '10000000'
+
 export function devGenesis(): Genesis {
   const market = (m: Omit<Genesis['markets'][number], 'fee_recipient' | 'lifecycle' | 'max_fills_per_quote' | 'maker_fee_bps' | 'taker_fee_bps'> & Partial<Genesis['markets'][number]>) => ({
     maker_fee_bps: 2, taker_fee_bps: 5, fee_recipient: DEV_ADMIN, lifecycle: 'Active' as const, max_fills_per_quote: 16, ...m,
@@ -28,14 +44,15 @@ export function devGenesis(): Genesis {
     genesis_time_ms: 1_767_225_600_000,
     max_tx_per_block: 2_000,
     global_rebate_ratio_bps: 1_000,
-    accounts: DEV_ADDRESSES.map((address, i) => ({
-      address, balance: '1000000', roles: i === 0 ? ['Admin', 'Trader'] : ['Trader'],
-    })),
+    accounts: DEV_ADDRESSES.map((address: string, i) => ({
+      address, balance: '1000000', roles: i === 0 ? ['Admin', 'Trader'] : i === DEV_BRIDGE_INDEX ? ['Trader', 'BridgeDeposit', 'BridgeWithdraw'] : i === DEV_QUOTER_INDEX ? ['Trader', 'Quoter'] : i === DEV_LIQUIDATOR_INDEX ? ['Trader', 'Liquidator'] : ['Trader'],
+    })).concat([{ address: BOOK_B_ADDRESS, balance: DEV_BOOK_B_BALANCE, roles: [] }]),
     markets: [
       market({ market_id: 1, symbol: 'BTC-USD', price_decimals: 1, size_decimals: 4, max_leverage: 50, maintenance_margin_bps: 100, min_order_qty: '0.0001', mark_price: '65000', routing: 'native' }),
       market({ market_id: 2, symbol: 'ETH-USD', price_decimals: 2, size_decimals: 3, max_leverage: 50, maintenance_margin_bps: 100, min_order_qty: '0.001', mark_price: '3500', routing: 'native' }),
       market({ market_id: 3, symbol: 'SOL-USD', price_decimals: 3, size_decimals: 2, max_leverage: 20, maintenance_margin_bps: 250, min_order_qty: '0.01', mark_price: '150', routing: 'native' }),
-      market({ market_id: 4, symbol: 'XAU-USD', price_decimals: 2, size_decimals: 3, max_leverage: 20, maintenance_margin_bps: 250, min_order_qty: '0.001', mark_price: '2400', routing: 'external_peg', maker_fee_bps: 0, taker_fee_bps: 3 }),
+      market({ market_id: 4, symbol: 'XAU-USD', price_decimals: 2, size_decimals: 3, max_leverage: 20, maintenance_margin_bps: 250, min_order_qty: '0.001', mark_price: '2400', routing: 'external_peg', maker_fee_bps: 0, taker_fee_bps: 3,
+        max_quote_lag_ms: 10_000, min_quote_interval_ms: 100, max_quote_change_bps: 500, min_quote_price: '100', max_quote_price: '100000', max_quote_spread_bps: 200 }),
     ],
   }
 }

@@ -11,7 +11,7 @@ import { Address20, Hex32, U32, U53 } from '../../wire/schema-types.ts'
 import type { StoredBlockHeader } from '../../node/block-store.ts'
 import { envelopeView, eventView, symbolLookup } from '../../node/views.ts'
 import { accountView, openOrderView } from '../views/account-view.ts'
-import { marketDetail, marketListItem } from '../views/market-view.ts'
+import { marketListItem } from '../views/market-view.ts'
 import { ORDERBOOK_DEPTH_DEFAULT, ORDERBOOK_DEPTH_MAX, orderbookView } from '../views/orderbook-view.ts'
 import { method, MethodError, type QueryContext } from './registry.ts'
 
@@ -87,19 +87,7 @@ export const chainMethods = [
       },
     }),
   }),
-  method({
-    name: 'getMarkets', description: 'Every market that is not Delisted, by market_id.', params: NoParams,
-    handler: (ctx) => ({ data: [...ctx.node.state.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId).map(marketListItem) }),
-  }),
-  method({
-    name: 'getMarket', description: 'One market by market_id or symbol (prefix, case-insensitive).', params: MarketRefParams,
-    handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx, p)) }),
-  }),
-  method({
-    name: 'getMarketById', description: 'One market by market_id (may address a delisted market).',
-    params: Type.Object({ market_id: U32('the market') }, { additionalProperties: false }),
-    handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx, p)) }),
-  }),
+  // getMarkets, getMarket, getMarketById: market-methods.ts.
   method({
     name: 'getOrderbook', description: 'Aggregated book levels of a market; depth per side (default 50, max 500).',
     params: Type.Object({ ...MarketRefParams.properties, depth: Type.Optional(Type.Integer({ minimum: 0, description: 'levels per side; 0 = default; clamped to 500' })) }, { additionalProperties: false }),

@@ -1,9 +1,11 @@
 // The getAccount aggregate (spec §4.6, §6.2) and open-order rows.
 import { agentsOf } from '../../chain/register-agent.ts'
+import { isFrozen } from '../../chain/funds-state.ts'
 import { lowestUnusedNonce } from '../../chain/accounts.ts'
-import { markNotional, positionMargin, unrealizedPnl, valueAccount } from '../../chain/margin.ts'
+import { liquidationPriceTicks } from '../../chain/maintenance.ts'
+import { marginUsed, markNotional, unrealizedPnl, valueAccount } from '../../chain/margin.ts'
 import { absBig } from '../../chain/math.ts'
-import { ROLE_NAMES, ROLES, SCALE_6, type ChainState, type Order, type Position } from '../../chain/types.ts'
+import { ROLE_NAMES, ROLES, SCALE_6, type Account, type ChainState, type Order, type Position } from '../../chain/types.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { formatPrice, formatSize } from './market-view.ts'
 
@@ -16,7 +18,7 @@ export function accountView(state: ChainState, address: string) {
   const positions: Record<string, ReturnType<typeof positionView>> = {}
   if (account !== undefined) {
     for (const pos of [...account.positions.values()].sort((a, b) => a.marketId - b.marketId)) {
-      if (pos.sizeLots !== 0) positions[String(pos.marketId)] = positionView(state, pos)
+      if (pos.sizeLots !== 0) positions[String(pos.marketId)] = positionView(state, account, pos)
     }
   }
   const v = account === undefined ? undefined : valueAccount(state, account)
@@ -35,35 +37,50 @@ export function accountView(state: ChainState, address: string) {
     cross_cash_available: money(v?.crossCashAvailable ?? 0n),
     cross_trading_available: money(v?.crossTradingAvailable ?? 0n),
     open_orders: account?.orders.size ?? 0,
+    frozen: isFrozen(state, address),
     positions,
+    // Leverage and margin mode per market set by UpdateLeverage / UpdateMarginMode (kept while flat).
+    margin_settings: account === undefined ? {} : marginSettingsView(account),
     agents: account === undefined ? [] : agentsOf(state, address).map((a) => ({ address: a.agent, role: a.role, name: a.name })),
-    dms_deadline_ms: null,
+    dms_deadline_ms: account?.dmsDeadlineMs ?? null,
   }
 }
 
-function positionView(state: ChainState, pos: Position) {
+/** A position row (spec §6.2 position fields). */
+export function positionView(state: ChainState, account: Account, pos: Position) {
   const m = state.markets.get(pos.marketId)!
   const size = Math.abs(pos.sizeLots)
   // Entry VWAP in SCALE_6 per unit of size: |cost basis| / size.
   const entryScaled = (absBig(pos.costBasis) * 10n ** BigInt(m.sizeDecimals)) / BigInt(size)
   const upnl = unrealizedPnl(m, pos)
-  const margin = positionMargin(m, pos)
+  // Cross: initial margin at the mark; Isolated: the margin moved into the position.
+  const margin = marginUsed(m, pos)
+  const liquidation = liquidationPriceTicks(state, account, m, pos)
   return {
     market_id: pos.marketId,
     symbol: m.symbol,
     mark_price: formatPrice(m, m.markTicks),
     size: formatDecimal(BigInt(pos.sizeLots), m.sizeDecimals),
     entry_vwap: formatDecimal(entryScaled, 6),
-    margin_mode: 'Cross',
+    margin_mode: pos.marginMode,
     leverage: pos.leverage,
-    isolated_margin: '0',
+    isolated_margin: money(pos.isolatedMargin),
     margin_used: money(margin),
     unrealized_pnl: money(upnl),
     realized_pnl: money(pos.realizedPnl),
     notional: money(markNotional(m, pos)),
+    // The mark at which the position reaches its maintenance requirement (chain/maintenance.ts).
+    liquidation_price: liquidation === null ? null : formatDecimal(liquidation, m.priceDecimals),
     // ROE: uPnL over the margin used, as a decimal fraction with 6 places.
     roe: margin === 0n ? '0' : formatDecimal((upnl * SCALE_6) / margin, 6),
   }
+}
+
+/** The account's margin settings by market id. */
+function marginSettingsView(account: Account) {
+  const out: Record<string, { leverage: number; margin_mode: string }> = {}
+  for (const s of [...account.settings.values()].sort((a, b) => a.marketId - b.marketId)) out[String(s.marketId)] = { leverage: s.leverage, margin_mode: s.marginMode }
+  return out
 }
 
 export function openOrderView(state: ChainState, o: Order) {
@@ -82,5 +99,7 @@ export function openOrderView(state: ChainState, o: Order) {
     client_order_id: o.clientOrderId ?? null,
     margin_held: money(o.marginHeld),
     placed_height: o.placedHeight,
+    // Present only for orders placed with an expiry.
+    ...(o.expiresAtMs === null ? {} : { expires_at_ms: o.expiresAtMs }),
   }
 }

@@ -1,0 +1,7 @@
+// GET /api/health: liveness only (spec §4.1); it does not ask the chain or the runners.
+import { Elysia } from 'elysia'
+
+/** GET /api/health: `{ok: true, version}`. */
+export function healthRoutes(version: string) {
+  return new Elysia().get('/api/health', () => ({ ok: true, version }))
+}

@@ -1,0 +1,40 @@
+// The contract between the runner framework and one operator component (oracle, liquidator,
+// bridge, and the hedger of the next issue): what it needs from the chain, and one cycle of work.
+import type { PerpdClient } from '../../client/perpd-client.ts'
+import type { ServiceName } from '../bindings.ts'
+import type { Logger } from '../log.ts'
+
+/** What a cycle reports besides success: partial failures (a rejected quote, a refused liquidation). */
+export interface CycleReport {
+  readonly problems: readonly string[]
+}
+
+/** One running component. The runner calls cycle() on its interval, never two at once. */
+export interface Component {
+  /** Does one round of work; throws when the round failed as a whole (the node is down…). */
+  cycle(signal: AbortSignal): Promise<CycleReport>
+  /** Component-specific figures for GET /api/service-config (counts, last items, pause state). */
+  detail(): Record<string, unknown>
+}
+
+/** What a component is built with: a client that signs with the bound key, and its logger. */
+export interface ComponentContext {
+  readonly client: PerpdClient
+  readonly log: Logger
+  readonly clock: () => number
+}
+
+/** How to run one service: its chain requirements, its interval and how to build it. */
+export interface ComponentSpec {
+  readonly service: ServiceName
+  /** The on-chain role the bound key must hold (checked before the first cycle). */
+  readonly role: string
+  /** The chain actions it sends; it waits, and says so, until getActionsMeta lists them. */
+  readonly actions: readonly string[]
+  readonly intervalMs: number
+  /** Builds the component; throws (with an operator-facing message) when it cannot run as configured. */
+  create(ctx: ComponentContext): Component
+}
+
+/** A CycleReport without problems. */
+export const CLEAN: CycleReport = Object.freeze({ problems: [] })

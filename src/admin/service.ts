@@ -1,0 +1,117 @@
+// Builds the admin service from its configuration: database, KEK, key store, ECIES key, sessions,
+// runners and the HTTP app; starts the components of the stored bindings; serves.
+import packageJson from '../../package.json' with { type: 'json' }
+import { RpcClient } from '../client/rpc-client.ts'
+import { createAdminApp } from './app.ts'
+import { AuthGuard } from './auth-guard.ts'
+import { BindingStore, SERVICE_NAMES } from './bindings.ts'
+import { BridgeStore } from './bridge-store.ts'
+import { ChallengeBook } from './challenges.ts'
+import type { AdminConfig } from './config.ts'
+import { AdminDb } from './db.ts'
+import { depositSourceFor } from './deposit-source.ts'
+import { loadOrCreateKek } from './kek.ts'
+import { KeyStore } from './key-store.ts'
+import { createLogger } from './log.ts'
+import { HttpPriceSource } from './price-source.ts'
+import { RateLimiter } from './rate-limit.ts'
+import { auditRoutes } from './routes-audit.ts'
+import { authRoutes } from './routes-auth.ts'
+import { healthRoutes } from './routes-health.ts'
+import { keyRoutes } from './routes-keys.ts'
+import { serviceRoutes } from './routes-services.ts'
+import { bridgeDepositSpec } from './runners/bridge-deposit.ts'
+import { bridgeWithdrawSpec } from './runners/bridge-withdraw.ts'
+import { liquidatorSpec } from './runners/liquidator.ts'
+import { oracleSpec } from './runners/oracle.ts'
+import { RunnerSupervisor } from './runners/supervisor.ts'
+import { HttpWithdrawalPayout } from './runners/withdraw-payout.ts'
+import { ServerKey } from './server-key.ts'
+import { SessionStore } from './sessions.ts'
+
+/** The service's package version, reported by GET /api/health. */
+export const ADMIN_VERSION: string = packageJson.version
+
+/** Login limits (spec §8 leaves them open): per minute. */
+export const LOGIN_LIMITS = { challengesPerIpPerMin: 120, loginsPerIpPerMin: 120, loginFailuresPerAddressPerMin: 10 } as const
+
+/** Timeout of the service's own reads of the chain (role checks). */
+const CHAIN_READ_TIMEOUT_MS = 5_000
+
+/** A running admin service. */
+export interface AdminService {
+  readonly url: string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts the service; throws (KekError, SQLite errors…) when it cannot. `onListening` runs once
+ * the port is bound and before anything else is logged or started, so the first address a
+ * supervisor reads from the output is the service's own.
+ */
+export async function startAdminService(config: AdminConfig, onListening: (url: string) => void): Promise<AdminService> {
+  const log = createLogger('admin')
+  const clock = Date.now
+  const kek = loadOrCreateKek(config.kekFile)
+  const db = AdminDb.open(config.dataDir)
+  const keys = new KeyStore(db, kek, clock)
+  keys.checkKek(config.kekFile)
+  const bindings = new BindingStore(db, clock)
+  const bridge = new BridgeStore(db, clock)
+  const rpc = new RpcClient(config.nodeUrl, CHAIN_READ_TIMEOUT_MS)
+  const sessions = new SessionStore(clock)
+  const guard = new AuthGuard(sessions, rpc, clock)
+  const serverKey = new ServerKey(clock)
+
+  const supervisor = new RunnerSupervisor({
+    nodeUrl: config.nodeUrl, keys, log, clock,
+    specs: {
+      oracle: oracleSpec({
+        priceSource: config.priceSourceUrl === undefined ? undefined : new HttpPriceSource(config.priceSourceUrl),
+        intervalMs: config.oracleIntervalMs, refreshMs: config.quoteRefreshMs,
+      }),
+      liquidator: liquidatorSpec({ intervalMs: config.runnerIntervalMs }),
+      bridge_deposit: bridgeDepositSpec({
+        source: config.depositSource === undefined ? undefined : depositSourceFor(config.depositSource),
+        store: bridge, intervalMs: config.runnerIntervalMs,
+      }),
+      bridge_withdraw: bridgeWithdrawSpec({
+        store: bridge, intervalMs: config.runnerIntervalMs,
+        payout: config.withdrawPayoutUrl === undefined ? undefined : new HttpWithdrawalPayout(config.withdrawPayoutUrl),
+      }),
+    },
+  })
+
+  const minute = 60_000
+  const app = createAdminApp(log, [
+    healthRoutes(ADMIN_VERSION),
+    authRoutes({
+      challenges: new ChallengeBook(clock), sessions, guard, rpc, db, log: log.child('auth'), clock,
+      limits: {
+        challengePerIp: new RateLimiter(LOGIN_LIMITS.challengesPerIpPerMin, minute, clock),
+        loginPerIp: new RateLimiter(LOGIN_LIMITS.loginsPerIpPerMin, minute, clock),
+        loginFailuresPerAddress: new RateLimiter(LOGIN_LIMITS.loginFailuresPerAddressPerMin, minute, clock),
+      },
+    }),
+    keyRoutes({ guard, keys, serverKey, log: log.child('keys') }),
+    serviceRoutes({ guard, bindings, supervisor, log: log.child('services') }),
+    auditRoutes({ guard, db }),
+  ])
+  app.listen({ hostname: config.host, port: config.port })
+  const url = `http://${config.host}:${app.server!.port}`
+  onListening(url)
+  if (kek.created) log.info(`created the key-encryption key ${config.kekFile} (mode 0600); keep it apart from backups of ${config.dataDir}`)
+
+  const stored = bindings.all()
+  for (const s of SERVICE_NAMES) void supervisor.apply(s, stored[s])
+  log.info(`perpd-admin ${ADMIN_VERSION}, node ${config.nodeUrl}, data ${db.path}, encryption key ${serverKey.publicKey.slice(0, 18)}…`)
+
+  return {
+    url,
+    async stop() {
+      await app.stop()
+      await supervisor.stopAll()
+      db.close()
+    },
+  }
+}

@@ -1,0 +1,53 @@
+// Read methods of the funds area: pending withdrawals and referral records of an address.
+import { Type } from '@sinclair/typebox'
+import { pendingWithdrawalsOf } from '../../chain/bridge.ts'
+import { formatDecimal } from '../../lib/decimal.ts'
+import { normalizeAddress } from '../../lib/hex.ts'
+import { RPC } from '../../wire/rpc-errors.ts'
+import { Address20 } from '../../wire/schema-types.ts'
+import { method, MethodError } from './registry.ts'
+
+const AddressParams = Type.Object({ address: Address20() }, { additionalProperties: false })
+
+function address(raw: string): string {
+  const a = normalizeAddress(raw)
+  if (a === undefined) throw new MethodError(RPC.invalidParams, 'params.address: not a 20-byte hex address', { field: 'params.address' })
+  return a
+}
+
+const money = (v: bigint) => formatDecimal(v, 6)
+
+export const fundsMethods = [
+  method({
+    name: 'getWithdrawals',
+    description: 'Pending withdrawals of an address, oldest first: {withdrawal_id, destination, amount, requested_height, requested_at_ms}. Settled, refunded and cancelled ones are in the event history.',
+    params: AddressParams,
+    example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    handler: (ctx, p) => ({
+      data: pendingWithdrawalsOf(ctx.node.state, address(p.address)).map((w) => ({
+        withdrawal_id: w.id, destination: w.destination, amount: money(w.amount), requested_height: w.requestedHeight, requested_at_ms: w.requestedAtMs,
+      })),
+    }),
+  }),
+  method({
+    name: 'getReferral',
+    description: 'Referral record of an address: its inviter (or null), how many accounts it invited, the rebates it earned as an inviter and those paid back on its own fees, and the current global_rebate_ratio_bps.',
+    params: AddressParams,
+    example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    handler: (ctx, p) => {
+      const state = ctx.node.state
+      const a = address(p.address)
+      const r = state.funds.referrals.get(a)
+      return {
+        data: {
+          address: a,
+          inviter: r?.inviter ?? null,
+          invitees: r?.invitees ?? 0,
+          rebates_earned: money(r?.rebatesAsInviter ?? 0n),
+          rebates_received: money(r?.rebatesAsInvitee ?? 0n),
+          global_rebate_ratio_bps: state.params.globalRebateRatioBps,
+        },
+      }
+    },
+  }),
+]

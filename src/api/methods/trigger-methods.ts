@@ -1,0 +1,110 @@
+// Read methods of the trigger area (spec §4.6): getTriggerOrders and getOcoPairs, over live state.
+import { Type } from '@sinclair/typebox'
+import { resolveMarketRef } from '../../chain/symbols.ts'
+import type { OcoPair, TriggerOrder } from '../../chain/trigger-types.ts'
+import type { ChainState, Market } from '../../chain/types.ts'
+import { normalizeAddress } from '../../lib/hex.ts'
+import { RPC } from '../../wire/rpc-errors.ts'
+import { Address20, U32 } from '../../wire/schema-types.ts'
+import { formatPrice, formatSize } from '../views/market-view.ts'
+import { method, MethodError } from './registry.ts'
+
+const AddressMarketParams = Type.Object({
+  address: Address20(),
+  market_id: Type.Optional(U32('only this market; takes precedence over symbol')),
+  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'only this market: symbol or base-asset prefix, case-insensitive' })),
+}, { additionalProperties: false })
+
+function address(raw: string): string {
+  const a = normalizeAddress(raw)
+  if (a === undefined) throw new MethodError(RPC.invalidParams, 'params.address: not a 20-byte hex address', { field: 'params.address' })
+  return a
+}
+
+/** The market filter of the params, or undefined for all markets. */
+function marketFilter(state: ChainState, p: { market_id?: number | undefined; symbol?: string | undefined }): Market | undefined {
+  if (p.market_id === undefined && p.symbol === undefined) return undefined
+  const m = resolveMarketRef(state, p)
+  if (m === undefined) throw new MethodError(RPC.invalidParams, `market ${p.market_id ?? p.symbol} not found`, { field: p.market_id !== undefined ? 'params.market_id' : 'params.symbol', reason: 'MarketNotFound' })
+  return m
+}
+
+/** An active trigger as the read methods show it (the triggerUpdates `placed` fields and more). */
+export function triggerView(state: ChainState, t: TriggerOrder) {
+  const m = state.markets.get(t.marketId)!
+  return {
+    trigger_id: t.id,
+    market_id: t.marketId,
+    symbol: m.symbol,
+    side: t.side,
+    order_type: t.orderType,
+    qty: formatSize(m, t.qtyLots),
+    trigger_price: formatPrice(m, t.triggerTicks),
+    trigger_direction: t.direction,
+    limit_price: t.limitTicks === null ? null : formatPrice(m, t.limitTicks),
+    tif: t.tif,
+    reduce_only: t.reduceOnly,
+    client_order_id: t.clientOrderId ?? null,
+    expires_at_ms: t.expiresAtMs,
+    pair_id: t.pairId,
+    tx_hash: t.txHash,
+    placed_height: t.placedHeight,
+  }
+}
+
+/** An open OCO pair: `armed` with both legs, or `waiting` for its bracket parent to fill. */
+export function ocoPairView(state: ChainState, p: OcoPair) {
+  const m = state.markets.get(p.marketId)!
+  return {
+    pair_id: p.id,
+    client_pair_id: p.clientPairId,
+    market_id: p.marketId,
+    symbol: m.symbol,
+    status: p.limitOrderId === null ? 'waiting' : 'armed',
+    side: p.side,
+    qty: formatSize(m, p.qtyLots),
+    limit_price: formatPrice(m, p.limitTicks),
+    stop: {
+      trigger_price: formatPrice(m, p.stop.triggerTicks),
+      trigger_direction: p.stop.direction,
+      order_type: p.stop.orderType,
+      limit_price: p.stop.limitTicks === null ? null : formatPrice(m, p.stop.limitTicks),
+      expires_at_ms: p.stop.expiresAtMs,
+    },
+    reduce_only: p.reduceOnly,
+    parent_order_id: p.parentOrderId,
+    limit_order_id: p.limitOrderId,
+    stop_trigger_id: p.stopTriggerId,
+    tx_hash: p.txHash,
+    placed_height: p.placedHeight,
+  }
+}
+
+const byId = (a: { id: number }, b: { id: number }) => a.id - b.id
+
+export const triggerMethods = [
+  method({
+    name: 'getTriggerOrders', description: 'Active trigger orders of an address, optionally of one market, in trigger id order.',
+    params: AddressMarketParams,
+    example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', symbol: 'BTC' },
+    handler: (ctx, p) => {
+      const state = ctx.node.state
+      const market = marketFilter(state, p)
+      const mine = state.triggers.accounts.get(address(p.address))
+      const triggers = mine === undefined ? [] : [...mine.triggers.values()].filter((t) => market === undefined || t.marketId === market.marketId)
+      return { data: triggers.sort(byId).map((t) => triggerView(state, t)) }
+    },
+  }),
+  method({
+    name: 'getOcoPairs', description: 'Open OCO pairs and brackets of an address, optionally of one market, in pair id order.',
+    params: AddressMarketParams,
+    example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    handler: (ctx, p) => {
+      const state = ctx.node.state
+      const market = marketFilter(state, p)
+      const mine = state.triggers.accounts.get(address(p.address))
+      const pairs = mine === undefined ? [] : [...mine.pairs.values()].filter((x) => market === undefined || x.marketId === market.marketId)
+      return { data: pairs.sort(byId).map((x) => ocoPairView(state, x)) }
+    },
+  }),
+]

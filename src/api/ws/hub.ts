@@ -1,0 +1,373 @@
+// The WebSocket hub (spec §6): connections, their topics, and the pushes of every committed block.
+// Subscriptions are indexed by canonical key, so a block's work is proportional to what changed and
+// to who listens: each frame body is built once per block and shared by every subscriber, which only
+// adds its own `seq` and its own spelling of the topic. A subscriber gets its snapshot right after
+// the confirmation, before any later push (everything runs on one thread, between blocks).
+import { CANDLE_INTERVALS } from '../../feed/candle-buckets.ts'
+import type { BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
+import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
+import { accountBody, bboBody, blockBody, blocksLiveBody, bookRest, marksBody, quoteBody, rest, tradesBody } from './frames.ts'
+import { WsConnection, type HeldTopic, type WsTransport } from './connection.ts'
+import type { WsLimits } from './limits.ts'
+import { parseTopic, type Subscription, type TopicType } from './topics.ts'
+
+/** A subscribed topic: its subscribers (each with its spellings, JSON-encoded) and the last pushed state. */
+interface Topic {
+  readonly key: string
+  readonly sub: Subscription
+  readonly subscribers: Map<WsConnection, string[]>
+  /** What the topic's subscribers last received, for change detection (book levels, BBO). */
+  last: string | undefined
+}
+
+export interface WsHubOptions {
+  readonly now?: () => number
+  readonly log?: (line: string) => void
+}
+
+/** Close codes the hub uses. */
+export const CLOSE_IDLE = 1001
+export const CLOSE_TOO_MANY = 1013
+
+export class WsHub {
+  private readonly connections = new Set<WsConnection>()
+  private readonly topics = new Map<string, Topic>()
+  private readonly byType = new Map<TopicType, Map<string, Topic>>()
+  private readonly now: () => number
+  private readonly log: (line: string) => void
+  private timer: ReturnType<typeof setInterval> | undefined
+  private lastPingMs: number
+  private lastAccountRefreshMs: number
+
+  constructor(private feed: HotFeed, private readonly source: FeedSource, readonly limits: WsLimits, options: WsHubOptions = {}) {
+    this.now = options.now ?? Date.now
+    this.log = options.log ?? ((line) => console.log(line))
+    this.lastPingMs = this.now()
+    this.lastAccountRefreshMs = this.now()
+  }
+
+  get connectionCount(): number {
+    return this.connections.size
+  }
+
+  /** Starts the timers: heartbeat, idle and send timeouts, the account fallback push. */
+  start(): void {
+    if (this.timer !== undefined) return
+    const l = this.limits
+    const period = Math.max(10, Math.min(1_000, Math.floor(Math.min(l.pingIntervalMs, l.idleTimeoutMs, l.sendTimeoutMs, l.accountRefreshMs) / 4)))
+    this.timer = setInterval(() => this.tick(), period)
+    this.timer.unref?.()
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer)
+    this.timer = undefined
+  }
+
+  /**
+   * The feed was rebuilt after a failure: this block's pushes are lost, so every connection gets a
+   * gap frame (it must resynchronize) and change detection starts over.
+   */
+  replaceFeed(feed: HotFeed): void {
+    this.feed = feed
+    for (const topic of this.topics.values()) topic.last = undefined
+    for (const conn of this.connections) conn.signalGap()
+  }
+
+  /** A new socket; undefined (and closed with 1013) past the connection limit. */
+  open(transport: WsTransport): WsConnection | undefined {
+    if (this.connections.size >= this.limits.connectionsMax) {
+      transport.close(CLOSE_TOO_MANY, `too many connections (${this.limits.connectionsMax})`)
+      return undefined
+    }
+    const conn = new WsConnection(transport, this.limits, this.now)
+    this.connections.add(conn)
+    return conn
+  }
+
+  /** The socket closed (either side): forget the connection and its topics. */
+  closed(conn: WsConnection): void {
+    if (!this.connections.delete(conn)) return
+    conn.closed = true
+    for (const held of conn.topics.values()) this.unindex(conn, held)
+    conn.topics.clear()
+  }
+
+  /** Any frame from the client (message, ping, pong) keeps the connection alive. */
+  activity(conn: WsConnection): void {
+    conn.lastActivityMs = this.now()
+  }
+
+  /** A client message; `message` is a parsed JSON value, or text / bytes that did not parse. */
+  message(conn: WsConnection, message: unknown): void {
+    this.activity(conn)
+    let value = message
+    if (value instanceof Uint8Array) value = new TextDecoder().decode(value)
+    if (typeof value === 'string') {
+      try {
+        value = JSON.parse(value)
+      } catch {
+        this.error(conn, 'invalid JSON')
+        return
+      }
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.error(conn, 'a frame must be a JSON object with op and topics')
+      return
+    }
+    const { op, topics } = value as { op?: unknown; topics?: unknown }
+    if (op !== 'subscribe' && op !== 'unsubscribe') {
+      this.error(conn, `unknown op ${JSON.stringify(op)}: use subscribe or unsubscribe`)
+      return
+    }
+    if (!Array.isArray(topics)) {
+      this.error(conn, 'topics must be an array of strings')
+      return
+    }
+    if (op === 'subscribe') this.subscribe(conn, topics)
+    else this.unsubscribe(conn, topics)
+  }
+
+  private error(conn: WsConnection, message: string): void {
+    conn.deliver((seq) => JSON.stringify({ seq, op: 'error', message }))
+  }
+
+  /** Full replacement of the connection's set; snapshots follow the confirmation. */
+  private subscribe(conn: WsConnection, requested: readonly unknown[]): void {
+    const accepted = new Map<string, HeldTopic>()
+    const rejected: string[] = []
+    const resolve = (symbol: string) => this.feed.resolve(symbol)
+    for (const t of requested) {
+      const parsed = parseTopic(t, resolve)
+      if (!parsed.ok) rejected.push(parsed.message)
+      else if (accepted.has(t as string)) continue
+      else if (accepted.size >= this.limits.topicsPerConnectionMax) rejected.push(`${String(t)}: more than ${this.limits.topicsPerConnectionMax} topics on one connection`)
+      else accepted.set(t as string, { topic: t as string, topicJson: JSON.stringify(t), key: parsed.key, sub: parsed.sub })
+    }
+    for (const held of conn.topics.values()) this.unindex(conn, held)
+    conn.topics.clear()
+    for (const held of accepted.values()) {
+      conn.topics.set(held.topic, held)
+      this.index(conn, held)
+    }
+    const topics = [...accepted.keys()]
+    conn.deliver((seq) => JSON.stringify(rejected.length === 0 ? { seq, op: 'subscribed', topics } : { seq, op: 'subscribed', topics, rejected }))
+    for (const held of accepted.values()) this.initialPush(conn, this.topics.get(held.key)!, held)
+  }
+
+  /** Incremental removal (every spelling of the named subscription); topics need not be subscribed. */
+  private unsubscribe(conn: WsConnection, requested: readonly unknown[]): void {
+    const removed: string[] = []
+    const rejected: string[] = []
+    for (const t of requested) {
+      const parsed = parseTopic(t, (symbol) => this.feed.resolve(symbol))
+      if (!parsed.ok) {
+        rejected.push(parsed.message)
+        continue
+      }
+      removed.push(t as string)
+      for (const held of [...conn.topics.values()]) {
+        if (held.key !== parsed.key) continue
+        conn.topics.delete(held.topic)
+        this.unindex(conn, held)
+      }
+    }
+    conn.deliver((seq) => JSON.stringify(rejected.length === 0 ? { seq, op: 'unsubscribed', topics: removed } : { seq, op: 'unsubscribed', topics: removed, rejected }))
+  }
+
+  private index(conn: WsConnection, held: HeldTopic): void {
+    const key = held.key
+    let topic = this.topics.get(key)
+    if (topic === undefined) {
+      topic = { key, sub: held.sub, subscribers: new Map(), last: undefined }
+      this.topics.set(key, topic)
+      let group = this.byType.get(held.sub.type)
+      if (group === undefined) this.byType.set(held.sub.type, (group = new Map()))
+      group.set(key, topic)
+    }
+    const spellings = topic.subscribers.get(conn)
+    if (spellings === undefined) topic.subscribers.set(conn, [held.topicJson])
+    else spellings.push(held.topicJson)
+  }
+
+  private unindex(conn: WsConnection, held: HeldTopic): void {
+    const topic = this.topics.get(held.key)
+    if (topic === undefined) return
+    const spellings = topic.subscribers.get(conn)
+    if (spellings === undefined) return
+    const i = spellings.indexOf(held.topicJson)
+    if (i >= 0) spellings.splice(i, 1)
+    if (spellings.length === 0) topic.subscribers.delete(conn)
+    if (topic.subscribers.size > 0) return
+    this.topics.delete(held.key)
+    this.byType.get(topic.sub.type)?.delete(held.key)
+  }
+
+  private sendTo(conn: WsConnection, topicJson: string, body: string): void {
+    conn.deliver((seq) => `{"seq":${seq},"topic":${topicJson},${body}`)
+  }
+
+  private broadcast(topic: Topic, body: string): void {
+    for (const [conn, spellings] of topic.subscribers) for (const topicJson of spellings) this.sendTo(conn, topicJson, body)
+  }
+
+  private ready(m: FeedMarket): boolean {
+    return this.feed.isReady(m.row.routing)
+  }
+
+  /** The initial push of spec §6.1 (none for block, trades, quotes, user streams and blocks.live). */
+  private initialPush(conn: WsConnection, topic: Topic, held: HeldTopic): void {
+    const feed = this.feed
+    const sub = held.sub
+    const { height, timestampMs } = feed
+    switch (sub.type) {
+      case 'book': {
+        const m = feed.market(sub.marketId)
+        if (m === undefined || !this.ready(m)) return
+        const snap = feed.snapshot(m, sub.depth)
+        topic.last ??= snap.levelsJson
+        this.sendTo(conn, held.topicJson, bookRest(m, snap, height, timestampMs))
+        return
+      }
+      case 'bbo': {
+        const m = feed.market(sub.marketId)
+        if (m === undefined || !this.ready(m)) return
+        const body = bboBody(feed, m, height, timestampMs)
+        topic.last ??= `${body.best_bid}|${body.best_ask}`
+        this.sendTo(conn, held.topicJson, rest(body))
+        return
+      }
+      case 'marks':
+        if (!feed.isReady('native')) return
+        this.sendTo(conn, held.topicJson, rest(marksBody(feed.marks(), height, timestampMs)))
+        return
+      case 'account':
+        this.sendTo(conn, held.topicJson, rest(accountBody(this.source.account(sub.address), height, timestampMs)))
+        return
+      case 'candles': {
+        const m = feed.market(sub.marketId)
+        const candle = m === undefined || !this.ready(m) ? undefined : feed.currentCandle(m, sub.interval)
+        if (candle !== undefined) this.sendTo(conn, held.topicJson, rest({ data: candle }))
+        return
+      }
+      default:
+        return
+    }
+  }
+
+  /** The pushes of one committed block; `block` and `blocks.live` come last, closing the block. */
+  onBlock(delta: BlockDelta): void {
+    // Each connection's frames of this block leave together, in one corked write.
+    for (const conn of this.connections) conn.startBatch()
+    try {
+      this.pushBlock(delta)
+    } finally {
+      for (const conn of this.connections) conn.flushBatch()
+    }
+  }
+
+  private pushBlock(delta: BlockDelta): void {
+    const feed = this.feed
+    const { height, timestampMs } = delta
+    for (const topic of this.group('book')) {
+      const sub = topic.sub as Extract<Subscription, { type: 'book' }>
+      if (!delta.booksChanged.has(sub.marketId)) continue
+      const m = feed.market(sub.marketId)!
+      const snap = feed.snapshot(m, sub.depth)
+      if (snap.levelsJson === topic.last) continue
+      topic.last = snap.levelsJson
+      this.broadcast(topic, bookRest(m, snap, height, timestampMs))
+    }
+    for (const topic of this.group('bbo')) {
+      const sub = topic.sub as Extract<Subscription, { marketId: number }>
+      if (!delta.bboChanged.has(sub.marketId)) continue
+      const body = bboBody(feed, feed.market(sub.marketId)!, height, timestampMs)
+      const state = `${body.best_bid}|${body.best_ask}`
+      if (state === topic.last) continue
+      topic.last = state
+      this.broadcast(topic, rest(body))
+    }
+    for (const [marketId, trades] of delta.trades) {
+      const topic = this.topics.get(`trades:${marketId}`)
+      if (topic !== undefined) this.broadcast(topic, rest(tradesBody(feed.market(marketId)!, trades, height, timestampMs)))
+    }
+    for (const marketId of delta.candlesChanged) {
+      const m = feed.market(marketId)!
+      for (const interval of CANDLE_INTERVALS) {
+        const topic = this.topics.get(`candles:${marketId}:${interval}`)
+        const bar = topic === undefined ? undefined : m.candles.latest(interval)
+        if (topic !== undefined && bar !== undefined) this.broadcast(topic, rest({ data: feed.candle(m, interval, bar) }))
+      }
+    }
+    const marksTopic = this.topics.get('marks')
+    if (marksTopic !== undefined && delta.marksChanged.size > 0) {
+      const marks: Record<string, string> = {}
+      for (const [marketId, mark] of delta.marksChanged) marks[feed.market(marketId)!.symbol] = mark
+      this.broadcast(marksTopic, rest(marksBody(marks, height, timestampMs)))
+    }
+    for (const [marketId, quote] of delta.quotes) {
+      const topic = this.topics.get(`external_quote:${marketId}`)
+      if (topic !== undefined) this.broadcast(topic, rest(quoteBody(feed.market(marketId)!, quote, this.source.marketStats(marketId), height, timestampMs)))
+    }
+    for (const [address, fills] of delta.userFills) {
+      const topic = this.topics.get(`userFills:${address}`)
+      if (topic !== undefined) this.broadcast(topic, rest({ address, height, timestamp_ms: timestampMs, fills }))
+    }
+    for (const [address, updates] of delta.orderUpdates) {
+      const topic = this.topics.get(`orderUpdates:${address}`)
+      if (topic !== undefined) this.broadcast(topic, rest({ address, height, timestamp_ms: timestampMs, updates }))
+    }
+    for (const [address, updates] of delta.triggerUpdates) {
+      const topic = this.topics.get(`triggerUpdates:${address}`)
+      if (topic !== undefined) this.broadcast(topic, rest({ address, height, timestamp_ms: timestampMs, updates }))
+    }
+    for (const address of delta.touched) {
+      const topic = this.topics.get(`account:${address}`)
+      if (topic !== undefined) this.broadcast(topic, rest(accountBody(this.source.account(address), height, timestampMs)))
+    }
+    const blockTopic = this.topics.get('block')
+    if (blockTopic !== undefined) this.broadcast(blockTopic, rest(blockBody(delta.block)))
+    const liveTopic = this.topics.get('blocks.live')
+    if (liveTopic !== undefined) {
+      const status = this.source.historyStatus() ?? tipOnlyStatus(height)
+      const symbolOf = (id: number | null) => (id === null ? null : feed.market(id)?.symbol ?? null)
+      this.broadcast(liveTopic, rest(blocksLiveBody(delta.block, symbolOf, status)))
+    }
+  }
+
+  private group(type: TopicType): IterableIterator<Topic> {
+    return (this.byType.get(type) ?? new Map<string, Topic>()).values()
+  }
+
+  /** Timers: slow consumers and idle connections are cut, pings sent, accounts re-pushed. */
+  tick(): void {
+    const now = this.now()
+    const l = this.limits
+    for (const conn of this.connections) {
+      if (conn.blockedSinceMs !== null && now - conn.blockedSinceMs > l.sendTimeoutMs) {
+        this.log(`ws: connection ${conn.id} cut: a frame waited more than ${l.sendTimeoutMs} ms (slow consumer)`)
+        conn.terminate()
+        this.closed(conn)
+      } else if (now - conn.lastActivityMs > l.idleTimeoutMs) {
+        conn.close(CLOSE_IDLE, `idle timeout: nothing received for ${l.idleTimeoutMs} ms`)
+        this.closed(conn)
+      }
+    }
+    if (now - this.lastPingMs >= l.pingIntervalMs) {
+      this.lastPingMs = now
+      for (const conn of this.connections) conn.transport.ping()
+    }
+    if (now - this.lastAccountRefreshMs >= l.accountRefreshMs) {
+      this.lastAccountRefreshMs = now
+      for (const topic of this.group('account')) {
+        const sub = topic.sub as Extract<Subscription, { address: string }>
+        this.broadcast(topic, rest(accountBody(this.source.account(sub.address), this.feed.height, this.feed.timestampMs)))
+      }
+    }
+  }
+}
+
+/** blocks.live watermarks without a history index in this process: the chain tip only (spec §2.7). */
+function tipOnlyStatus(height: number): HistoryStatus {
+  return { watermark: null, block_count: height, node_tip: height, behind: height + 1 }
+}

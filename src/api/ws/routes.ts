@@ -1,0 +1,53 @@
+// The unified WebSocket endpoint GET /api/v1/ws (spec §4.9) on Elysia's native (Bun) WebSocket.
+// Frame size, heartbeat and idle handling are the hub's (see wsServerOptions for the server side).
+import { Elysia } from 'elysia'
+import type { WsConnection, WsTransport } from './connection.ts'
+import type { WsHub } from './hub.ts'
+import type { WsLimits } from './limits.ts'
+
+export const WS_PATH = '/api/v1/ws'
+
+/**
+ * Bun's WebSocket server options for the app's root Elysia config: the frame limit is enforced by
+ * Bun (a larger client frame closes with 1009); Bun's own idle timer and pings are off because the
+ * hub runs the spec's 15 s heartbeat and 30 s idle timeout itself.
+ */
+export function wsServerOptions(limits: WsLimits) {
+  return { maxPayloadLength: limits.frameBytesMax, idleTimeout: 0, sendPings: false, perMessageDeflate: false }
+}
+
+export function wsRoutes(hub: WsHub) {
+  // Bun hands every event of one connection the same ServerWebSocket object.
+  const connections = new Map<object, WsConnection>()
+  // Elysia wraps the socket for open/message/close/drain and passes it raw to ping/pong.
+  const rawOf = (ws: unknown): object => ((ws as { raw?: object }).raw ?? (ws as object))
+  const connOf = (ws: unknown) => connections.get(rawOf(ws))
+  return new Elysia().ws(WS_PATH, {
+    open(ws) {
+      const conn = hub.open(rawOf(ws) as unknown as WsTransport)
+      if (conn !== undefined) connections.set(rawOf(ws), conn)
+    },
+    message(ws, message) {
+      const conn = connOf(ws)
+      if (conn !== undefined) hub.message(conn, message)
+    },
+    drain(ws) {
+      connOf(ws)?.drain()
+    },
+    ping(ws) {
+      const conn = connOf(ws)
+      if (conn !== undefined) hub.activity(conn)
+    },
+    pong(ws) {
+      const conn = connOf(ws)
+      if (conn !== undefined) hub.activity(conn)
+    },
+    close(ws) {
+      const raw = rawOf(ws)
+      const conn = connections.get(raw)
+      if (conn === undefined) return
+      connections.delete(raw)
+      hub.closed(conn)
+    },
+  })
+}

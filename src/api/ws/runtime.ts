@@ -1,0 +1,64 @@
+// Wires the hot feed and the WebSocket hub to a node: seeds the feed from the chain once, then
+// feeds both every committed block (ChainNode.onBlock, called after the block is durable). One
+// runtime per node, so every route family (hot-read REST, /ws, /status) sees the same feed.
+import { HotFeed, STALE_AFTER_MS_DEFAULT } from '../../feed/hot-feed.ts'
+import type { HistoryStatus } from '../../feed/source.ts'
+import type { ChainNode } from '../../node/chain-node.ts'
+import { WsHub } from './hub.ts'
+import { WS_LIMITS_DEFAULT, type WsLimits } from './limits.ts'
+import { nodeFeedSource } from './node-feed-source.ts'
+
+export interface FeedRuntimeOptions {
+  readonly ws?: WsLimits
+  /** The node's block time: the feed is stale after max(5 s, 3 blocks) without a block. */
+  readonly blockTimeMs?: number
+  readonly log?: (line: string) => void
+}
+
+export interface FeedRuntime {
+  readonly feed: HotFeed
+  readonly hub: WsHub
+  /** Plugs in the history index status for blocks.live (the indexer calls it when it starts). */
+  setHistoryStatus(read: () => HistoryStatus | undefined): void
+  /** Plugs in MarketStatsResponse fields for the external_quote push. */
+  setMarketStats(read: (marketId: number) => Record<string, unknown> | undefined): void
+}
+
+const runtimes = new WeakMap<ChainNode, FeedRuntime>()
+
+/** The node's feed runtime, created (and seeded) on first use; later options are ignored. */
+export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): FeedRuntime {
+  const existing = runtimes.get(node)
+  if (existing !== undefined) return existing
+  const log = options.log ?? ((line: string) => console.log(line))
+  const extras: { historyStatus?: () => HistoryStatus | undefined; marketStats?: (marketId: number) => Record<string, unknown> | undefined } = {}
+  const source = nodeFeedSource(node, extras)
+  const staleAfterMs = Math.max(STALE_AFTER_MS_DEFAULT, 3 * (options.blockTimeMs ?? 0))
+  let feed = new HotFeed(source, { staleAfterMs, log })
+  feed.seed()
+  const hub = new WsHub(feed, source, options.ws ?? WS_LIMITS_DEFAULT, { log })
+  const runtime: FeedRuntime = {
+    get feed() {
+      return feed
+    },
+    hub,
+    setHistoryStatus: (read) => { extras.historyStatus = read },
+    setMarketStats: (read) => { extras.marketStats = read },
+  }
+  node.onBlock((committed) => {
+    try {
+      const delta = feed.applyBlock(committed.stored)
+      if (delta !== undefined) hub.onBlock(delta)
+    } catch (err) {
+      // A feed failure must not stop the chain: rebuild the feed from the chain and go on; the
+      // pushes of this block are lost, which the seq numbers do not show, so log it loudly.
+      log(`hot feed: block ${committed.stored.header.height} failed (${(err as Error).stack ?? err}); reseeding`)
+      feed = new HotFeed(source, { staleAfterMs, log })
+      feed.seed()
+      hub.replaceFeed(feed)
+    }
+  })
+  hub.start()
+  runtimes.set(node, runtime)
+  return runtime
+}

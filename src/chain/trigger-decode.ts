@@ -1,0 +1,66 @@
+// Checks shared by PlaceTriggerOrder, AmendTriggerOrder and PlaceOcoPair: decimals at the market's
+// precision (as PlaceOrder: InvalidPrice / InvalidQuantity), the order-type rules of a trigger, the
+// expiry, and whether a trigger would fire at the current mark. Pure.
+import { parseDecimal } from '../lib/decimal.ts'
+import type { Decoded } from './place-order.ts'
+import { reject, type Rejection } from './reasons.ts'
+import type { TriggerDirection, TriggerOrderType } from './trigger-types.ts'
+import type { Market, Tif } from './types.ts'
+
+/** A positive price in ticks, or InvalidPrice naming the field. */
+export function decodeTicks(raw: string, market: Market, field: string): Decoded<number> {
+  const v = parseDecimal(raw, market.priceDecimals)
+  if (!v.ok) return reject('InvalidPrice', `${field} ${raw} ${v.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
+  if (v.value <= 0n || v.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidPrice', `${field} ${raw} out of range`)
+  return { ok: true, value: Number(v.value) }
+}
+
+/** A positive size in lots, or InvalidQuantity naming the field. */
+export function decodeLots(raw: string, market: Market, field: string): Decoded<number> {
+  const v = parseDecimal(raw, market.sizeDecimals)
+  if (!v.ok) return reject('InvalidQuantity', `${field} ${raw} ${v.message} (${market.symbol} size_decimals ${market.sizeDecimals})`)
+  if (v.value <= 0n || v.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidQuantity', `${field} ${raw} out of range`)
+  return { ok: true, value: Number(v.value) }
+}
+
+/** An optional price: undefined stays undefined. */
+export function decodeOptionalTicks(raw: string | undefined, market: Market, field: string): Decoded<number | undefined> {
+  return raw === undefined ? { ok: true, value: undefined } : decodeTicks(raw, market, field)
+}
+
+/**
+ * The order-type rules: a `limit` trigger needs limit_price; a `market` trigger fires as an IOC
+ * sweep, so it takes neither limit_price nor tif. Returns the promoted order's tif.
+ */
+export function triggerTif(orderType: TriggerOrderType, hasLimit: boolean, tif: Tif | undefined): Decoded<Tif> {
+  if (orderType === 'limit') {
+    if (!hasLimit) return reject('InvalidTriggerOrder', 'a limit trigger needs limit_price')
+    return { ok: true, value: tif ?? 'Gtc' }
+  }
+  if (hasLimit) return reject('InvalidTriggerOrder', 'a market trigger takes no limit_price (it fires as an IOC sweep)')
+  if (tif !== undefined) return reject('InvalidTriggerOrder', 'a market trigger takes no tif (it fires as an IOC sweep)')
+  return { ok: true, value: 'Ioc' }
+}
+
+/** An expiry must lie after the block time (null: never expires). */
+export function checkExpiry(expiresAtMs: number | null, nowMs: number): Rejection | undefined {
+  if (expiresAtMs !== null && expiresAtMs <= nowMs) {
+    return reject('InvalidTriggerOrder', `expires_at_ms ${expiresAtMs} is not after the block time ${nowMs}`)
+  }
+  return undefined
+}
+
+/**
+ * Whether a trigger fires at a mark: Above when mark >= trigger price, Below when mark <= trigger
+ * price. A mark of 0 is unknown and fires nothing.
+ */
+export function firesAt(direction: TriggerDirection, triggerTicks: number, markTicks: number): boolean {
+  if (markTicks <= 0) return false
+  return direction === 'Above' ? markTicks >= triggerTicks : markTicks <= triggerTicks
+}
+
+/** TriggerWouldFireImmediately when the trigger fires at the market's current mark. */
+export function checkNotFiring(direction: TriggerDirection, triggerTicks: number, market: Market): Rejection | undefined {
+  if (!firesAt(direction, triggerTicks, market.markTicks)) return undefined
+  return reject('TriggerWouldFireImmediately', `an ${direction} trigger at ${triggerTicks} ticks fires at the current mark ${market.markTicks}; place an order instead`)
+}

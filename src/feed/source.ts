@@ -1,0 +1,29 @@
+// The small read API through which the hot feed and the WebSocket hub look at the chain. Market
+// data comes from committed blocks and their events; this interface covers only what events do not
+// carry: the initial seeding (books, markets), the per-block market list the spec says the marks are
+// refreshed from (getAllMarks / getMarkets), account aggregates (getAccount) and the history index
+// status. The node implements it over its public read views (api/ws/node-feed-source.ts).
+import type { FeedMarketRow, SeedOrder } from './types.ts'
+
+/** The history index progress as /api/v1/status reports it (spec §2.7), for `blocks.live`. */
+export interface HistoryStatus {
+  readonly watermark: number | null
+  readonly block_count: number
+  readonly node_tip: number | null
+  readonly behind: number | null
+}
+
+export interface FeedSource {
+  /** Height and block time of the state the other reads see. */
+  tip(): { readonly height: number; readonly timestampMs: number }
+  /** Every market, Delisted included, as getMarkets reports it plus open_orders. */
+  markets(): readonly FeedMarketRow[]
+  /** Resting orders of one market (or of all markets), in no particular order. */
+  restingOrders(marketId?: number): readonly SeedOrder[]
+  /** The account push fields of spec §6.2 (without topic, height, timestamp_ms). */
+  account(address: string): Record<string, unknown>
+  /** MarketStatsResponse fields of a market for the `external_quote` push, when available. */
+  marketStats(marketId: number): Record<string, unknown> | undefined
+  /** The history index status, or undefined when no index runs in this process. */
+  historyStatus(): HistoryStatus | undefined
+}

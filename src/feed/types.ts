@@ -1,0 +1,123 @@
+// Shapes the hot feed works with. The feed sees the chain only through committed blocks (header,
+// envelopes, events with decimal-string bodies) and the small read API of source.ts, so these are
+// wire shapes (snake_case, decimal strings), not chain records.
+
+/** Routing of a market, and so its readiness slot (spec §2.7 hot_feed.native_ready / ext_ready). */
+export type Slot = 'native' | 'external_peg'
+
+/** Market lifecycle states (spec §3.1). */
+export type FeedLifecycle = 'Created' | 'Active' | 'Halted' | 'DelistPending' | 'Delisted'
+
+/** A market as the chain's getMarkets reports it, read once per block (spec §2.4). */
+export interface FeedMarketRow {
+  readonly market_id: number
+  readonly symbol: string
+  readonly price_decimals: number
+  readonly size_decimals: number
+  readonly lifecycle: FeedLifecycle
+  readonly routing: Slot
+  /** Mark price, px precision. */
+  readonly mark_price: string
+  readonly open_interest: string
+  readonly open_interest_notional: string
+  /** Resting orders on chain; the feed's own count must match it (a drift canary). */
+  readonly open_orders: number
+  /** External-peg markets: the fresh quote's bid and ask, the prices a taker meets (null otherwise). */
+  readonly quote_bid: string | null
+  readonly quote_ask: string | null
+}
+
+/** A resting order, for seeding a book (read once at start, or on a drift resync). */
+export interface SeedOrder {
+  readonly order_id: number
+  readonly market_id: number
+  readonly owner: string
+  readonly side: 'Bid' | 'Ask'
+  readonly price: string
+  readonly remaining: string
+  readonly client_order_id: string | null
+}
+
+/** A committed block as the feed consumes it (the node's StoredBlock, structurally). */
+export interface FeedBlock {
+  readonly header: {
+    readonly height: number
+    readonly parent: string
+    readonly digest: string
+    readonly timestampMs: number
+    readonly envelopeCount: number
+    readonly eventCount: number
+    readonly stateRoot: string
+  }
+  readonly envelopes: readonly FeedEnvelope[]
+  readonly events: readonly FeedStoredEvent[]
+}
+
+export interface FeedEnvelope {
+  readonly height: number
+  readonly envelopeIdx: number
+  readonly txHash: string
+  readonly signer: string
+  readonly nonce: number
+  readonly actionKind: string
+  readonly marketId: number | null
+  readonly actionJson: string
+  readonly status: 'accepted' | 'kept-reject'
+  readonly reasonJson: string | null
+}
+
+export interface FeedStoredEvent {
+  readonly height: number
+  readonly seq: number
+  readonly envelopeIdx: number | null
+  readonly kind: string
+  readonly subKind: string
+  readonly marketId: number | null
+  readonly account: string | null
+  readonly bodyJson: string
+}
+
+/** A stored event with its body parsed once per block. */
+export interface ParsedEvent {
+  readonly seq: number
+  readonly envelopeIdx: number | null
+  readonly kind: string
+  readonly subKind: string
+  readonly marketId: number | null
+  readonly account: string | null
+  readonly body: Record<string, unknown>
+}
+
+/** One level of a book snapshot (spec §2.8). */
+export interface LevelJson {
+  price: string
+  qty: string
+  cumulative_qty: string
+}
+
+/** RecentTrade (spec §2.8); the WebSocket trades rows are the same without `symbol`. */
+export interface RecentTrade {
+  block_height: number
+  event_seq: number
+  timestamp_ms: number
+  market_id: number
+  symbol: string
+  price: string
+  qty: string
+  notional: string
+  side: 'Bid' | 'Ask'
+}
+
+/** A candle (spec §2.6), short keys. */
+export interface CandleJson {
+  t: number
+  T: number
+  s: string
+  i: string
+  o: string
+  c: string
+  h: string
+  l: string
+  v: string
+  n: number
+}

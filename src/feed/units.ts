@@ -1,0 +1,19 @@
+// Decimal strings of event bodies <-> integer ticks and lots. Event bodies come from the chain, so a
+// value that does not parse is a bug upstream and stops the feed's block (the hub logs it).
+import { assert } from '../lib/assert.ts'
+import { formatDecimal, parseDecimal } from '../lib/decimal.ts'
+
+/** A decimal string at `decimals` as an integer count of units (ticks or lots). */
+export function toUnits(value: unknown, decimals: number): number {
+  assert(typeof value === 'string', `expected a decimal string, got ${JSON.stringify(value)}`)
+  const r = parseDecimal(value, decimals, { allowNegative: true })
+  assert(r.ok, `bad decimal ${value} at ${decimals} decimals`)
+  const n = Number(r.value)
+  assert(Number.isSafeInteger(n), `decimal ${value} is beyond the safe integer range`)
+  return n
+}
+
+/** Integer units as the minimal decimal string. */
+export function fromUnits(units: number, decimals: number): string {
+  return formatDecimal(BigInt(units), decimals)
+}

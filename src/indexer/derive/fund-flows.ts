@@ -1,0 +1,19 @@
+// Derives `fund_flows` from BalanceChanged: every movement of money outside trading carries one
+// (deposits, withdrawals, refunds, transfers, rebates), so new reasons need no code here.
+import { units6 } from '../amounts.ts'
+import { insertFundFlow } from '../tables/fund-flows.ts'
+import { str, type DeriveModule } from './types.ts'
+
+export const fundFlowsModule: DeriveModule = {
+  table: 'fund_flows',
+  subKinds: ['BalanceChanged'],
+  create: (db) => ({
+    event(e) {
+      const b = e.body
+      insertFundFlow(db, {
+        account: e.account ?? str(b, 'account'), height: e.height, seq: e.seq, timestampMs: e.timestampMs, flowType: str(b, 'reason'),
+        amount: units6(b.amount), balanceAfter: b.balance_after === undefined ? null : units6(b.balance_after), marketId: e.marketId, txHash: e.txHash,
+      })
+    },
+  }),
+}

@@ -1,0 +1,51 @@
+// What a derive module sees and does. Each derived table has one module: it names the event
+// sub_kinds it reads and turns each into rows keyed by (height, seq), so a new event kind of the
+// chain is one new module (or one more sub_kind of an existing one) in derive/registry.ts.
+import type { Database } from 'bun:sqlite'
+
+/** An ingested event with what its block and envelope add. Body fields are decimal strings. */
+export interface DeriveEvent {
+  readonly height: number
+  readonly seq: number
+  readonly envelopeIdx: number | null
+  readonly timestampMs: number
+  /** The envelope's tx hash; null for block-level events. */
+  readonly txHash: string | null
+  readonly kind: string
+  readonly subKind: string
+  readonly marketId: number | null
+  readonly account: string | null
+  readonly body: Readonly<Record<string, unknown>>
+}
+
+export interface BlockRef {
+  readonly height: number
+  readonly timestampMs: number
+}
+
+/** One batch's worth of a derive module, created per transaction. */
+export interface BlockDeriver {
+  /** Called for each event of a sub_kind the module reads, in chain order. */
+  event(e: DeriveEvent): void
+  /** Called after each block's events (per-block aggregates flush here). */
+  endBlock?(block: BlockRef): void
+}
+
+export interface DeriveModule {
+  /** The table the module writes. */
+  readonly table: string
+  /** Event sub_kinds it reads; '*' reads every event. */
+  readonly subKinds: readonly string[] | '*'
+  readonly create: (db: Database) => BlockDeriver
+}
+
+/** A body field as a string (event bodies are the chain's JSON; a missing field is a bug upstream). */
+export const str = (body: Readonly<Record<string, unknown>>, key: string): string => String(body[key])
+export const optStr = (body: Readonly<Record<string, unknown>>, key: string): string | null => {
+  const v = body[key]
+  return v === undefined || v === null ? null : String(v)
+}
+export const optNum = (body: Readonly<Record<string, unknown>>, key: string): number | null => {
+  const v = body[key]
+  return typeof v === 'number' ? v : null
+}

@@ -1,0 +1,212 @@
+// The main thread's handle on the history index: it starts the indexer thread (the one writer of
+// history.sqlite) and the reader thread (a read-only connection answering history reads), tells
+// the indexer of each committed block, keeps the latest watermarks for /status, and holds the two
+// small in-memory parts: the trades not yet in candles and the 24-hour closed-order cache.
+import { ReadError } from './paging.ts'
+import { historyPath } from './schema.ts'
+import type { PipelineProgress } from './pipeline.ts'
+import type { IndexerMessage, IndexerRequest, ReaderMessage, ReaderRequest } from './protocol.ts'
+import type { ReadArgs, ReadOp, ReadValue } from './read/ops.ts'
+import type { CandleUpdate } from './stages/candle.ts'
+import type { MarketRef } from './symbols.ts'
+import type { Watermarks } from './watermarks.ts'
+import { PendingTrades, type LiveTrade } from './live-candles.ts'
+import { ClosedOrderCache, type ClosedOrder } from './order-hot-cache.ts'
+
+export interface HistoryIndexOptions {
+  readonly dataDir: string
+  /** Leaderboard snapshot interval in block time (default 5 s). */
+  readonly leaderboardRefreshMs?: number
+  readonly log?: (line: string) => void
+}
+
+/** What the main thread hands the index for each committed block. */
+export interface LiveBlock {
+  readonly height: number
+  readonly timestampMs: number
+  readonly trades: readonly LiveTrade[]
+  readonly closedOrders: readonly ClosedOrder[]
+}
+
+/** A read's value with the watermarks of the snapshot it was read from. */
+export interface ReadResult<T> {
+  readonly value: T
+  readonly watermarks: Watermarks
+}
+
+/** Reads waiting for the reader thread at most; more are refused with 503 rather than queued. */
+export const READS_IN_FLIGHT_MAX = 4_096
+/** A /status sync waits this long for the indexer, then answers with what it last reported. */
+const SYNC_WAIT_MS = 400
+/** How long start() waits for the threads to open their databases. */
+const START_TIMEOUT_MS = 30_000
+
+const workerUrl = (file: string) => new URL(file, import.meta.url).href
+
+export class HistoryIndex {
+  /** Trades of committed blocks the candle stage has not folded yet. */
+  readonly pending = new PendingTrades()
+  /** Orders closed in the last 24 hours of block time. */
+  readonly closedOrders = new ClosedOrderCache()
+  private progressNow: PipelineProgress = { watermarks: { ingest: 0, derive: 0, candle: 0, stats: 0 }, blockCount: 0, envelopeTotal: 0 }
+  private readonly reads = new Map<number, { resolve: (v: ReadResult<unknown>) => void; reject: (e: Error) => void }>()
+  private readonly syncs = new Map<number, (p: PipelineProgress) => void>()
+  private readonly progressListeners: ((p: PipelineProgress) => void)[] = []
+  private readonly candleListeners: ((updates: readonly CandleUpdate[]) => void)[] = []
+  private nextId = 1
+  private stopped = false
+  private readonly log: (line: string) => void
+
+  private constructor(private readonly indexer: Worker, private readonly reader: Worker, options: HistoryIndexOptions) {
+    this.log = options.log ?? ((line) => console.log(line))
+  }
+
+  /** Starts both threads; resolves once the index and its reader are open. */
+  static async start(options: HistoryIndexOptions, tip: number, markets: readonly MarketRef[]): Promise<HistoryIndex> {
+    const indexer = new Worker(workerUrl('./indexer-worker.ts'))
+    const reader = new Worker(workerUrl('./reader-worker.ts'))
+    const index = new HistoryIndex(indexer, reader, options)
+    const log = index.log
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the history index did not open in ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS)
+      indexer.onmessage = (ev: MessageEvent<IndexerMessage>) => {
+        const m = ev.data
+        if (m.type === 'ready') {
+          index.progressNow = m.progress
+          // The reader opens the file only once the indexer has created (or rebuilt) it.
+          reader.onmessage = (rev: MessageEvent<ReaderMessage>) => {
+            const r = rev.data
+            if (r.type === 'ready') { clearTimeout(timer); reader.onmessage = (e) => index.onReader(e.data); resolve() }
+            else if (r.type === 'fatal') { clearTimeout(timer); reject(new Error(r.message)) }
+          }
+          reader.postMessage({ type: 'init', path: historyPath(options.dataDir), markets: [...markets] } satisfies ReaderRequest)
+          indexer.onmessage = (e) => index.onIndexer(e.data)
+        } else if (m.type === 'log') log(m.line)
+        else if (m.type === 'fatal') { clearTimeout(timer); reject(new Error(m.message)) }
+      }
+    })
+    indexer.postMessage({ type: 'init', dataDir: options.dataDir, tip, leaderboardRefreshMs: options.leaderboardRefreshMs } satisfies IndexerRequest)
+    try {
+      await ready
+    } catch (err) {
+      indexer.terminate()
+      reader.terminate()
+      throw err
+    }
+    return index
+  }
+
+  private onIndexer(m: IndexerMessage): void {
+    switch (m.type) {
+      case 'progress':
+        this.progressNow = m.progress
+        this.pending.dropThrough(m.progress.watermarks.candle)
+        for (const l of this.progressListeners) l(m.progress)
+        if (m.candles.length > 0) for (const l of this.candleListeners) l(m.candles)
+        return
+      case 'synced': {
+        this.progressNow = m.progress
+        this.pending.dropThrough(m.progress.watermarks.candle)
+        const done = this.syncs.get(m.id)
+        this.syncs.delete(m.id)
+        done?.(m.progress)
+        return
+      }
+      case 'log':
+        this.log(m.line)
+        return
+      case 'fatal':
+        this.log(m.message)
+        return
+      default:
+        return
+    }
+  }
+
+  private onReader(m: ReaderMessage): void {
+    if (m.type === 'fatal') {
+      this.log(m.message)
+      return
+    }
+    if (m.type !== 'result') return
+    const waiting = this.reads.get(m.id)
+    if (waiting === undefined) return
+    this.reads.delete(m.id)
+    if (m.ok) waiting.resolve(m.value as ReadResult<unknown>)
+    else waiting.reject(new ReadError(m.status, m.message))
+  }
+
+  /** A committed block: remember its live parts and tell the indexer of the new tip. */
+  notifyBlock(b: LiveBlock): void {
+    if (this.stopped) return
+    if (b.trades.length > 0) this.pending.add(b.height, b.trades)
+    for (const o of b.closedOrders) this.closedOrders.add(o)
+    this.indexer.postMessage({ type: 'tip', height: b.height } satisfies IndexerRequest)
+  }
+
+  /** The market table symbols are resolved from (send again when markets change). */
+  setMarkets(markets: readonly MarketRef[]): void {
+    if (!this.stopped) this.reader.postMessage({ type: 'markets', markets: [...markets] } satisfies ReaderRequest)
+  }
+
+  /** Runs a history read on the reader thread. Rejects with ReadError for a caller's mistake. */
+  read<K extends ReadOp>(op: K, args: ReadArgs<K>): Promise<ReadResult<ReadValue<K>>> {
+    if (this.stopped) return Promise.reject(new ReadError(503, 'the history index is stopped'))
+    if (this.reads.size >= READS_IN_FLIGHT_MAX) return Promise.reject(new ReadError(503, `more than ${READS_IN_FLIGHT_MAX} history reads are waiting; retry shortly`))
+    const id = this.nextId++
+    return new Promise((resolve, reject) => {
+      this.reads.set(id, { resolve: resolve as (v: ReadResult<unknown>) => void, reject })
+      this.reader.postMessage({ type: 'read', id, op, args } satisfies ReaderRequest)
+    })
+  }
+
+  /** The latest progress the indexer reported. */
+  get progress(): PipelineProgress {
+    return this.progressNow
+  }
+
+  /** Asks the indexer to catch up to `tip` now (briefly) and resolves with its progress. */
+  sync(tip: number): Promise<PipelineProgress> {
+    if (this.stopped) return Promise.resolve(this.progressNow)
+    const id = this.nextId++
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.syncs.delete(id)
+        resolve(this.progressNow)
+      }, SYNC_WAIT_MS)
+      this.syncs.set(id, (p) => {
+        clearTimeout(timer)
+        resolve(p)
+      })
+      this.indexer.postMessage({ type: 'sync', id, tip } satisfies IndexerRequest)
+    })
+  }
+
+  onProgress(listener: (p: PipelineProgress) => void): void {
+    this.progressListeners.push(listener)
+  }
+
+  /** Candles the candle stage changed (near the tip), e.g. for the candles.* WebSocket topic. */
+  onCandles(listener: (updates: readonly CandleUpdate[]) => void): void {
+    this.candleListeners.push(listener)
+  }
+
+  /** Stops both threads after the indexer has closed its database (its last batch committed). */
+  async stop(): Promise<void> {
+    if (this.stopped) return
+    this.stopped = true
+    for (const r of this.reads.values()) r.reject(new ReadError(503, 'the history index stopped'))
+    this.reads.clear()
+    const stoppedMsg = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2_000)
+      this.indexer.onmessage = (ev: MessageEvent<IndexerMessage>) => {
+        if (ev.data.type === 'stopped') { clearTimeout(timer); resolve() }
+      }
+    })
+    this.indexer.postMessage({ type: 'stop' } satisfies IndexerRequest)
+    this.reader.postMessage({ type: 'stop' } satisfies ReaderRequest)
+    await stoppedMsg
+    this.indexer.terminate()
+    this.reader.terminate()
+  }
+}

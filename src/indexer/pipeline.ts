@@ -1,0 +1,170 @@
+// The indexer pipeline: ingest -> derive -> candle -> stats over the block store, each stage in
+// batches of whole blocks, each batch one transaction with the stage's watermark. It runs the same
+// way after a restart (catching up from the watermarks) as while following the tip.
+import type { Database } from 'bun:sqlite'
+import { existsSync, rmSync } from 'node:fs'
+import { ChainSource, type SourceBlock } from './chain-source.ts'
+import { getMeta, historyPath, INDEX_VERSION, openHistoryWriter, setMeta } from './schema.ts'
+import { candleBlocks, type CandleUpdate } from './stages/candle.ts'
+import { readCounter } from './stages/counters.ts'
+import { deriveBlocks } from './stages/derive.ts'
+import { ingestBlocks } from './stages/ingest.ts'
+import { statsBlocks } from './stages/stats.ts'
+import { readWatermarks, type Watermarks } from './watermarks.ts'
+
+/** Blocks one batch takes at most. */
+export const BATCH_BLOCKS_MAX = 1_000
+/** Events one batch takes at most (a batch always takes at least one whole block). */
+export const BATCH_EVENTS_MAX = 25_000
+/** Default leaderboard refresh: a snapshot at most once per this much block time. */
+export const LEADERBOARD_REFRESH_MS_DEFAULT = 5_000
+
+export interface PipelineOptions {
+  readonly dataDir: string
+  readonly leaderboardRefreshMs?: number
+  readonly log?: (line: string) => void
+}
+
+export interface PipelineProgress {
+  readonly watermarks: Watermarks
+  readonly blockCount: number
+  readonly envelopeTotal: number
+}
+
+/** What one step did. */
+export interface StepResult {
+  /** Whether any stage had work. */
+  readonly worked: boolean
+  /** Candles changed by the candle stage in this step. */
+  readonly candles: CandleUpdate[]
+}
+
+export class Pipeline {
+  readonly db: Database
+  private readonly source: ChainSource
+  private readonly refreshMs: number
+  private readonly log: (line: string) => void
+  private wm: Watermarks
+
+  constructor(options: PipelineOptions) {
+    this.log = options.log ?? ((line) => console.log(line))
+    this.refreshMs = options.leaderboardRefreshMs ?? LEADERBOARD_REFRESH_MS_DEFAULT
+    this.source = new ChainSource(options.dataDir)
+    this.db = this.openChecked(historyPath(options.dataDir))
+    this.wm = readWatermarks(this.db)
+  }
+
+  /**
+   * Opens history.sqlite, rebuilding it when it belongs to another chain or another index
+   * version, or is ahead of the block store: it is derived data, the block store is the truth.
+   */
+  private openChecked(path: string): Database {
+    let db = openHistoryWriter(path)
+    const problem = this.mismatch(db)
+    if (problem !== undefined) {
+      this.log(`indexer: rebuilding ${path} from the block store: ${problem}`)
+      db.close()
+      for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) rmSync(path + suffix)
+      db = openHistoryWriter(path)
+    }
+    setMeta(db, 'index_version', INDEX_VERSION)
+    setMeta(db, 'genesis_root', this.source.meta('genesis_root') ?? '')
+    return db
+  }
+
+  private mismatch(db: Database): string | undefined {
+    const version = getMeta(db, 'index_version')
+    const wm = readWatermarks(db)
+    if (version === undefined) return wm.ingest === 0 ? undefined : 'no index version'
+    if (version !== INDEX_VERSION) return `index version ${version}, this node writes ${INDEX_VERSION}`
+    if (getMeta(db, 'genesis_root') !== (this.source.meta('genesis_root') ?? '')) return 'it indexes another chain (genesis root differs)'
+    if (wm.ingest > 0) {
+      const mine = db.query<{ digest: string }, [number]>('SELECT digest FROM blocks WHERE height = ?').get(wm.ingest)?.digest
+      const chain = this.source.blocks(wm.ingest, wm.ingest)[0]?.digest
+      if (chain === undefined) return `it is at height ${wm.ingest}, beyond the block store's tip ${this.source.tipHeight()}`
+      if (mine !== chain) return `block ${wm.ingest} differs from the block store's`
+    }
+    return undefined
+  }
+
+  get watermarks(): Watermarks {
+    return { ...this.wm }
+  }
+
+  progress(): PipelineProgress {
+    return { watermarks: this.watermarks, blockCount: readCounter(this.db, 'block_count'), envelopeTotal: readCounter(this.db, 'envelope_total') }
+  }
+
+  /** The block store's tip, read directly (for a start without a notification). */
+  sourceTip(): number {
+    return this.source.tipHeight()
+  }
+
+  /** Runs one batch of every stage that has work, in pipeline order, up to `tip`. */
+  step(tip: number): StepResult {
+    let worked = false
+    let candles: CandleUpdate[] = []
+    if (this.wm.ingest < tip) {
+      const blocks = this.sourceBatch(this.wm.ingest + 1, tip)
+      ingestBlocks(this.db, this.source, blocks)
+      this.wm.ingest = blocks[blocks.length - 1]!.height
+      worked = true
+    }
+    if (this.wm.derive < this.wm.ingest) {
+      const to = this.batchEnd(this.wm.derive + 1, this.wm.ingest)
+      deriveBlocks(this.db, this.wm.derive + 1, to)
+      this.wm.derive = to
+      worked = true
+    }
+    if (this.wm.candle < this.wm.derive) {
+      const to = this.batchEnd(this.wm.candle + 1, this.wm.derive)
+      candles = candleBlocks(this.db, this.wm.candle + 1, to)
+      this.wm.candle = to
+      worked = true
+    }
+    if (this.wm.stats < this.wm.derive) {
+      const to = this.batchEnd(this.wm.stats + 1, this.wm.derive)
+      statsBlocks(this.db, this.wm.stats + 1, to, this.blockTime(to), this.refreshMs)
+      this.wm.stats = to
+      worked = true
+    }
+    return { worked, candles }
+  }
+
+  /** Whether every stage has reached `tip`. */
+  caughtUp(tip: number): boolean {
+    return this.wm.ingest >= tip && this.wm.derive >= this.wm.ingest && this.wm.candle >= this.wm.derive && this.wm.stats >= this.wm.derive
+  }
+
+  /** Source headers from `from`, whole blocks up to the batch limits. */
+  private sourceBatch(from: number, tip: number): SourceBlock[] {
+    const blocks = this.source.blocks(from, Math.min(tip, from + BATCH_BLOCKS_MAX - 1))
+    let events = 0
+    for (let i = 0; i < blocks.length; i++) {
+      events += blocks[i]!.event_count
+      if (events > BATCH_EVENTS_MAX && i > 0) return blocks.slice(0, i)
+    }
+    return blocks
+  }
+
+  /** Last height of a batch of ingested blocks from `from`, at most `limit`. */
+  private batchEnd(from: number, limit: number): number {
+    const rows = this.db.query<{ height: number; event_count: number }, [number, number]>('SELECT height, event_count FROM blocks WHERE height BETWEEN ? AND ? ORDER BY height')
+      .all(from, Math.min(limit, from + BATCH_BLOCKS_MAX - 1))
+    let events = 0
+    for (let i = 0; i < rows.length; i++) {
+      events += rows[i]!.event_count
+      if (events > BATCH_EVENTS_MAX && i > 0) return rows[i - 1]!.height
+    }
+    return rows[rows.length - 1]!.height
+  }
+
+  private blockTime(height: number): number {
+    return this.db.query<{ t: number }, [number]>('SELECT timestamp_ms AS t FROM blocks WHERE height = ?').get(height)?.t ?? 0
+  }
+
+  close(): void {
+    this.source.close()
+    this.db.close()
+  }
+}

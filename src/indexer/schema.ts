@@ -1,0 +1,158 @@
+// The history index database (history.sqlite in the data directory): its tables, indexes and the
+// way both the indexer (the one writer) and the readers open it. WAL lets readers on other threads
+// see the last committed transaction while the indexer writes the next one.
+import { Database } from 'bun:sqlite'
+import { join } from 'node:path'
+
+/**
+ * Version of the derived tables' layout and meaning. A database written by another version is
+ * rebuilt from the block store (the index is derived data; the block store is the source).
+ */
+export const INDEX_VERSION = '1'
+
+export const HISTORY_FILE = 'history.sqlite'
+
+/** The history database path inside a node's data directory. */
+export const historyPath = (dataDir: string) => join(dataDir, HISTORY_FILE)
+
+// Row keys come from (height, seq) or (height, envelope_idx), so writing a block twice writes the
+// same rows. Tables read by account are clustered on the account (WITHOUT ROWID primary keys
+// starting with it), so a page of one account's rows is one contiguous range of the B-tree.
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS watermarks (stage TEXT PRIMARY KEY, height INTEGER NOT NULL);
+
+CREATE TABLE IF NOT EXISTS blocks (
+  height INTEGER PRIMARY KEY, parent TEXT NOT NULL, digest TEXT NOT NULL, timestamp_ms INTEGER NOT NULL,
+  envelope_count INTEGER NOT NULL, event_count INTEGER NOT NULL, state_root TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS blocks_digest ON blocks (digest);
+
+CREATE TABLE IF NOT EXISTS envelopes (
+  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL, signer TEXT NOT NULL,
+  nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL,
+  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS envelopes_tx ON envelopes (tx_hash);
+CREATE INDEX IF NOT EXISTS envelopes_signer ON envelopes (signer, height, envelope_idx);
+CREATE INDEX IF NOT EXISTS envelopes_kind ON envelopes (action_kind, height, envelope_idx);
+CREATE INDEX IF NOT EXISTS envelopes_market ON envelopes (market_id, height, envelope_idx);
+
+CREATE TABLE IF NOT EXISTS events (
+  height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
+  market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS fills (
+  account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, is_taker INTEGER NOT NULL,
+  timestamp_ms INTEGER NOT NULL, market_id INTEGER NOT NULL, order_id INTEGER NOT NULL, counterparty TEXT NOT NULL,
+  side TEXT NOT NULL, price TEXT NOT NULL, qty TEXT NOT NULL, notional INTEGER NOT NULL, fee INTEGER NOT NULL,
+  realized_pnl INTEGER NOT NULL, realized_pnl_pct TEXT NOT NULL, position_action TEXT, trigger_id INTEGER,
+  client_order_id TEXT, PRIMARY KEY (account, height, seq, is_taker)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS fills_order ON fills (order_id, height, seq);
+CREATE INDEX IF NOT EXISTS fills_account_market ON fills (account, market_id, height, seq);
+
+CREATE TABLE IF NOT EXISTS trades (
+  height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL, market_id INTEGER NOT NULL,
+  price TEXT NOT NULL, qty TEXT NOT NULL, notional INTEGER NOT NULL, side TEXT NOT NULL,
+  taker TEXT NOT NULL, maker TEXT NOT NULL, taker_fee INTEGER NOT NULL, maker_fee INTEGER NOT NULL,
+  taker_realized_pnl INTEGER NOT NULL, maker_realized_pnl INTEGER NOT NULL,
+  PRIMARY KEY (height, seq)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS trades_market ON trades (market_id, height, seq);
+
+CREATE TABLE IF NOT EXISTS order_events (
+  owner TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
+  order_id INTEGER NOT NULL, market_id INTEGER NOT NULL, event_type TEXT NOT NULL, side TEXT, price TEXT, qty TEXT,
+  remaining TEXT, reason TEXT, client_order_id TEXT, trigger_id INTEGER, open INTEGER NOT NULL,
+  PRIMARY KEY (owner, height, seq)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS order_events_order ON order_events (order_id);
+CREATE INDEX IF NOT EXISTS order_events_closed ON order_events (owner, open, height, seq);
+
+CREATE TABLE IF NOT EXISTS orders (
+  order_id INTEGER PRIMARY KEY, owner TEXT NOT NULL, market_id INTEGER NOT NULL, side TEXT, price TEXT, qty TEXT,
+  tif TEXT, reduce_only INTEGER, client_order_id TEXT, trigger_id INTEGER, status TEXT NOT NULL, close_reason TEXT,
+  remaining TEXT, filled TEXT, placed_height INTEGER, placed_timestamp_ms INTEGER, closed_height INTEGER,
+  closed_timestamp_ms INTEGER, last_height INTEGER NOT NULL, last_seq INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS orders_client_id ON orders (owner, market_id, client_order_id, order_id);
+
+CREATE TABLE IF NOT EXISTS fund_flows (
+  account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
+  flow_type TEXT NOT NULL, amount INTEGER NOT NULL, balance_after INTEGER, market_id INTEGER, tx_hash TEXT,
+  PRIMARY KEY (account, height, seq)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS bridge_flows (
+  account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
+  direction TEXT NOT NULL, status TEXT NOT NULL, amount INTEGER NOT NULL, reference TEXT NOT NULL,
+  counterparty TEXT, external_tx TEXT, reason TEXT, tx_hash TEXT,
+  PRIMARY KEY (account, height, seq)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS positions (
+  account TEXT NOT NULL, height INTEGER NOT NULL, market_id INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
+  size_before TEXT NOT NULL, size_after TEXT NOT NULL, realized_pnl INTEGER NOT NULL, fills INTEGER NOT NULL,
+  volume INTEGER NOT NULL, action TEXT, cause TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+  PRIMARY KEY (account, height, market_id)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS referral_events (
+  account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
+  role TEXT NOT NULL, event_type TEXT NOT NULL, inviter TEXT NOT NULL, invitee TEXT NOT NULL,
+  PRIMARY KEY (account, height, seq)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS rebate_events (
+  account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
+  role TEXT NOT NULL, market_id INTEGER NOT NULL, inviter TEXT NOT NULL, invitee TEXT NOT NULL,
+  fee INTEGER NOT NULL, amount INTEGER NOT NULL, PRIMARY KEY (account, height, seq)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS account_events (
+  account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, sub_kind TEXT NOT NULL,
+  PRIMARY KEY (account, height, seq)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS candles (
+  market_id INTEGER NOT NULL, interval TEXT NOT NULL, t INTEGER NOT NULL, close_t INTEGER NOT NULL,
+  o TEXT NOT NULL, h TEXT NOT NULL, l TEXT NOT NULL, c TEXT NOT NULL, v TEXT NOT NULL, n INTEGER NOT NULL,
+  last_height INTEGER NOT NULL, PRIMARY KEY (market_id, interval, t)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS account_stats (
+  account TEXT PRIMARY KEY, volume INTEGER NOT NULL, fills INTEGER NOT NULL, taker_fills INTEGER NOT NULL,
+  maker_fills INTEGER NOT NULL, fees INTEGER NOT NULL, realized_pnl INTEGER NOT NULL, winning_closes INTEGER NOT NULL,
+  losing_closes INTEGER NOT NULL, first_fill_ms INTEGER NOT NULL, last_fill_ms INTEGER NOT NULL,
+  last_height INTEGER NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS account_stats_pnl ON account_stats (realized_pnl DESC, account);
+CREATE INDEX IF NOT EXISTS account_stats_volume ON account_stats (volume DESC, account);
+
+CREATE TABLE IF NOT EXISTS account_daily (
+  account TEXT NOT NULL, day INTEGER NOT NULL, volume INTEGER NOT NULL, realized_pnl INTEGER NOT NULL,
+  fills INTEGER NOT NULL, last_height INTEGER NOT NULL, PRIMARY KEY (day, account)) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS leaderboard_snapshots (
+  snapshot_id INTEGER PRIMARY KEY, as_of_height INTEGER NOT NULL, as_of_timestamp_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS leaderboard_rows (
+  snapshot_id INTEGER NOT NULL, metric TEXT NOT NULL, period TEXT NOT NULL, rank INTEGER NOT NULL,
+  account TEXT NOT NULL, value INTEGER NOT NULL, volume INTEGER NOT NULL, realized_pnl INTEGER NOT NULL, fills INTEGER NOT NULL,
+  PRIMARY KEY (snapshot_id, metric, period, rank)) WITHOUT ROWID;
+`
+
+/** Opens the history database for writing (the indexer) and creates what is missing. */
+export function openHistoryWriter(path: string): Database {
+  const db = new Database(path, { create: true, strict: true })
+  db.exec('PRAGMA journal_mode = WAL')
+  // NORMAL: a power loss may drop the last transactions, never tear one; every transaction
+  // carries its watermark, so the indexer re-derives what was dropped from the block store.
+  db.exec('PRAGMA synchronous = NORMAL')
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec('PRAGMA cache_size = -65536')
+  db.exec(SCHEMA)
+  return db
+}
+
+/** Opens the history database read-only (the readers; they never block the writer in WAL). */
+export function openHistoryReader(path: string): Database {
+  const db = new Database(path, { readonly: true, strict: true })
+  db.exec('PRAGMA busy_timeout = 5000')
+  db.exec('PRAGMA cache_size = -32768')
+  return db
+}
+
+export function getMeta(db: Database, key: string): string | undefined {
+  return db.query<{ value: string }, [string]>('SELECT value FROM meta WHERE key = ?').get(key)?.value
+}
+
+export function setMeta(db: Database, key: string, value: string): void {
+  db.query('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value)
+}

@@ -1,0 +1,45 @@
+// Stage 2, derive: turns ingested events into the secondary tables (fills, orders, flows,
+// positions, referral and rebate events, account events), one module per table, in one
+// transaction with the derive watermark.
+import type { Database } from 'bun:sqlite'
+import { blockRange } from './block-range.ts'
+import { DERIVE_MODULES } from '../derive/registry.ts'
+import type { BlockDeriver, DeriveEvent } from '../derive/types.ts'
+import { eventsBetween } from '../tables/events.ts'
+import { writeWatermark } from '../watermarks.ts'
+
+/** Derives blocks [from, to] (all ingested) in one transaction. */
+export function deriveBlocks(db: Database, from: number, to: number): void {
+  const { times, txHashes } = blockRange(db, from, to)
+  const events = eventsBetween(db, from, to)
+  db.transaction(() => {
+    const all: BlockDeriver[] = []
+    const bySubKind = new Map<string, BlockDeriver[]>()
+    const everyEvent: BlockDeriver[] = []
+    for (const m of DERIVE_MODULES) {
+      const d = m.create(db)
+      all.push(d)
+      if (m.subKinds === '*') everyEvent.push(d)
+      else for (const k of m.subKinds) bySubKind.set(k, [...(bySubKind.get(k) ?? []), d])
+    }
+    const withEnd = all.filter((d) => d.endBlock !== undefined)
+    let i = 0
+    for (let height = from; height <= to; height++) {
+      const timestampMs = times.get(height)!
+      for (; i < events.length && events[i]!.height === height; i++) {
+        const row = events[i]!
+        const targets = bySubKind.get(row.sub_kind)
+        if (targets === undefined && everyEvent.length === 0) continue
+        const e: DeriveEvent = {
+          height, seq: row.seq, envelopeIdx: row.envelope_idx, timestampMs,
+          txHash: row.envelope_idx === null ? null : txHashes.get(`${height}:${row.envelope_idx}`) ?? null,
+          kind: row.kind, subKind: row.sub_kind, marketId: row.market_id, account: row.account, body: JSON.parse(row.body) as Record<string, unknown>,
+        }
+        if (targets !== undefined) for (const d of targets) d.event(e)
+        for (const d of everyEvent) d.event(e)
+      }
+      for (const d of withEnd) d.endBlock!({ height, timestampMs })
+    }
+    writeWatermark(db, 'derive', to)
+  })()
+}

@@ -1,0 +1,44 @@
+// Table `blocks`: one row per ingested block header (spec §2.3 BlockHeader).
+import type { Database } from 'bun:sqlite'
+import type { SourceBlock } from '../chain-source.ts'
+import { keysetPage, type PageRequest } from '../paging.ts'
+
+/** Inserts a header; returns whether it was new (so counters move once per block). */
+export function insertBlock(db: Database, b: SourceBlock): boolean {
+  return db.query('INSERT OR IGNORE INTO blocks VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(b.height, b.parent, b.digest, b.timestamp_ms, b.envelope_count, b.event_count, b.state_root).changes > 0
+}
+
+export interface BlockHeaderJson {
+  parent: string
+  height: number
+  timestamp_ms: number
+  digest: string
+  envelope_count: number
+  event_count: number
+  state_root: string
+  envelopes: unknown[]
+}
+
+const SELECT = 'parent, height, timestamp_ms, digest, envelope_count, event_count, state_root'
+
+const withEnvelopes = (row: Omit<BlockHeaderJson, 'envelopes'>): BlockHeaderJson => ({ ...row, envelopes: [] })
+
+/** A header by height or digest; envelopes is always empty here (spec §2.3). */
+export function blockById(db: Database, id: string): BlockHeaderJson | undefined {
+  const row = /^\d{1,16}$/.test(id)
+    ? db.query<Omit<BlockHeaderJson, 'envelopes'>, [number]>(`SELECT ${SELECT} FROM blocks WHERE height = ?`).get(Number(id))
+    : db.query<Omit<BlockHeaderJson, 'envelopes'>, [string]>(`SELECT ${SELECT} FROM blocks WHERE digest = ?`).get(id.toLowerCase())
+  return row === null ? undefined : withEnvelopes(row)
+}
+
+/** Headers newest first. */
+export function listBlocks(db: Database, page: PageRequest) {
+  const r = keysetPage<Omit<BlockHeaderJson, 'envelopes'>>(db, { table: 'blocks', select: SELECT, where: [], params: [], keys: ['height'], order: 'desc' }, page)
+  return { data: r.rows.map(withEnvelopes), page: r.page }
+}
+
+/** Timestamp of a block, for rows that need it. */
+export function blockTime(db: Database, height: number): number | undefined {
+  return db.query<{ t: number }, [number]>('SELECT timestamp_ms AS t FROM blocks WHERE height = ?').get(height)?.t
+}

@@ -1,0 +1,31 @@
+// Table `candles`: one row per (market, interval, bucket open time) with OHLCV and the fill count;
+// `last_height` is the last block folded in, so folding a block twice changes nothing.
+import type { Database } from 'bun:sqlite'
+import type { CandleInterval } from '../candle-intervals.ts'
+import type { CandleText } from '../candle-math.ts'
+
+export function getCandle(db: Database, marketId: number, interval: CandleInterval, t: number): CandleText | undefined {
+  return db.query<CandleText, [number, string, number]>('SELECT t, close_t, o, h, l, c, v, n, last_height FROM candles WHERE market_id = ? AND interval = ? AND t = ?')
+    .get(marketId, interval, t) ?? undefined
+}
+
+export function putCandle(db: Database, marketId: number, interval: CandleInterval, c: CandleText): void {
+  db.query('INSERT OR REPLACE INTO candles VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(marketId, interval, c.t, c.close_t, c.o, c.h, c.l, c.c, c.v, c.n, c.last_height)
+}
+
+/**
+ * Candles of a market and interval with open time in [fromMs, toMs], the newest `limit` of them,
+ * returned oldest first.
+ */
+export function candleRange(db: Database, marketId: number, interval: CandleInterval, fromMs: number, toMs: number, limit: number): CandleText[] {
+  const rows = db.query<CandleText, [number, string, number, number, number]>(
+    'SELECT t, close_t, o, h, l, c, v, n, last_height FROM candles WHERE market_id = ? AND interval = ? AND t BETWEEN ? AND ? ORDER BY t DESC LIMIT ?',
+  ).all(marketId, interval, fromMs, toMs, limit)
+  return rows.reverse()
+}
+
+/** Every candle of the table in key order (tests compare a rebuild with this). */
+export function allCandles(db: Database): (CandleText & { market_id: number; interval: string })[] {
+  return db.query<CandleText & { market_id: number; interval: string }, []>('SELECT market_id, interval, t, close_t, o, h, l, c, v, n, last_height FROM candles ORDER BY market_id, interval, t').all()
+}

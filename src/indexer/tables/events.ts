@@ -1,0 +1,40 @@
+// Table `events`: every chain event of every ingested block (spec §2.3 EventView), the input of
+// the derive stage.
+import type { Database } from 'bun:sqlite'
+import type { SourceEvent } from '../chain-source.ts'
+import type { SymbolOf } from '../symbols.ts'
+
+export function insertEvent(db: Database, e: SourceEvent): void {
+  db.query('INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(e.height, e.seq, e.envelope_idx, e.kind, e.sub_kind, e.market_id, e.account, e.body)
+}
+
+/** Events of blocks [from, to] in chain order (the derive stage's input). */
+export function eventsBetween(db: Database, from: number, to: number): SourceEvent[] {
+  return db.query<SourceEvent, [number, number]>(
+    'SELECT height, seq, envelope_idx, kind, sub_kind, market_id, account, body FROM events WHERE height BETWEEN ? AND ? ORDER BY height, seq',
+  ).all(from, to)
+}
+
+export function eventJson(e: SourceEvent, symbolOf: SymbolOf) {
+  return {
+    height: e.height, seq: e.seq, envelope_idx: e.envelope_idx, kind: e.kind, sub_kind: e.sub_kind,
+    market_id: e.market_id, symbol: symbolOf(e.market_id), account: e.account, body: JSON.parse(e.body) as Record<string, unknown>,
+  }
+}
+
+const SELECT = 'height, seq, envelope_idx, kind, sub_kind, market_id, account, body'
+
+export function eventsOfBlock(db: Database, height: number, offset: number, limit: number, symbolOf: SymbolOf) {
+  return db.query<SourceEvent, [number, number, number]>(`SELECT ${SELECT} FROM events WHERE height = ? ORDER BY seq LIMIT ? OFFSET ?`)
+    .all(height, limit, offset).map((e) => eventJson(e, symbolOf))
+}
+
+export function eventsOfEnvelope(db: Database, height: number, envelopeIdx: number, symbolOf: SymbolOf) {
+  return db.query<SourceEvent, [number, number]>(`SELECT ${SELECT} FROM events WHERE height = ? AND envelope_idx = ? ORDER BY seq`)
+    .all(height, envelopeIdx).map((e) => eventJson(e, symbolOf))
+}
+
+export function eventAt(db: Database, height: number, seq: number): SourceEvent | undefined {
+  return db.query<SourceEvent, [number, number]>(`SELECT ${SELECT} FROM events WHERE height = ? AND seq = ?`).get(height, seq) ?? undefined
+}

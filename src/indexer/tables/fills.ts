@@ -1,0 +1,122 @@
+// Table `fills`: a taker row and a maker row per Filled event (spec §2.5 FillRecord), clustered by
+// account so one account's page is one contiguous range however many fills the table holds.
+import type { Database, SQLQueryBindings } from 'bun:sqlite'
+import { money, sqlInt } from '../amounts.ts'
+import { keysetPage, type PageRequest } from '../paging.ts'
+import type { SymbolOf } from '../symbols.ts'
+
+export interface FillInsert {
+  account: string
+  height: number
+  seq: number
+  isTaker: boolean
+  timestampMs: number
+  marketId: number
+  orderId: number
+  counterparty: string
+  side: string
+  price: string
+  qty: string
+  notional: bigint
+  fee: bigint
+  realizedPnl: bigint
+  realizedPnlPct: string
+  positionAction: string | null
+  triggerId: number | null
+  clientOrderId: string | null
+}
+
+export function insertFill(db: Database, f: FillInsert): void {
+  db.query('INSERT OR IGNORE INTO fills VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    f.account, f.height, f.seq, f.isTaker ? 1 : 0, f.timestampMs, f.marketId, f.orderId, f.counterparty, f.side, f.price, f.qty,
+    sqlInt(f.notional), sqlInt(f.fee), sqlInt(f.realizedPnl), f.realizedPnlPct, f.positionAction, f.triggerId, f.clientOrderId,
+  )
+}
+
+export interface FillRow {
+  height: number
+  seq: number
+  is_taker: number
+  timestamp_ms: number
+  market_id: number
+  order_id: number
+  account: string
+  counterparty: string
+  side: string
+  price: string
+  qty: string
+  notional: string
+  fee: string
+  realized_pnl: string
+  realized_pnl_pct: string
+  position_action: string | null
+  trigger_id: number | null
+  client_order_id: string | null
+}
+
+const SELECT = 'height, seq, is_taker, timestamp_ms, market_id, order_id, account, counterparty, side, price, qty, ' +
+  'CAST(notional AS TEXT) AS notional, CAST(fee AS TEXT) AS fee, CAST(realized_pnl AS TEXT) AS realized_pnl, realized_pnl_pct, ' +
+  'position_action, trigger_id, client_order_id'
+
+/** FillRecord exactly as spec §2.5 (the removed fields absent; optional ones only when set). */
+export function fillRecord(r: FillRow, symbolOf: SymbolOf) {
+  const out: Record<string, unknown> = {
+    height: r.height, seq: r.seq, is_taker: r.is_taker === 1, timestamp_ms: r.timestamp_ms, market_id: r.market_id,
+    order_id: r.order_id, account: r.account, counterparty: r.counterparty, price: r.price, qty: r.qty,
+    notional: money(r.notional), fee: money(r.fee), symbol: symbolOf(r.market_id),
+    realized_pnl: money(r.realized_pnl), realized_pnl_pct: r.realized_pnl_pct,
+  }
+  if (r.position_action !== null) out.position_action = r.position_action
+  if (r.trigger_id !== null) out.trigger_id = r.trigger_id
+  return out
+}
+
+/** The userFills item shape (spec §6.2) with the participant's side and realized PnL: getUserFills. */
+export function userFill(r: FillRow, symbolOf: SymbolOf) {
+  const out: Record<string, unknown> = {
+    block_height: r.height, event_seq: r.seq, timestamp_ms: r.timestamp_ms, market_id: r.market_id, symbol: symbolOf(r.market_id),
+    order_id: r.order_id,
+  }
+  if (r.client_order_id !== null) out.client_order_id = r.client_order_id
+  Object.assign(out, {
+    price: r.price, qty: r.qty, notional: money(r.notional), fee: money(r.fee), is_taker: r.is_taker === 1,
+    aggressor_side: r.is_taker === 1 ? r.side : r.side === 'Bid' ? 'Ask' : 'Bid', side: r.side,
+    realized_pnl: money(r.realized_pnl), counterparty: r.counterparty,
+  })
+  if (r.position_action !== null) out.position_action = r.position_action
+  if (r.trigger_id !== null) out.trigger_id = r.trigger_id
+  return out
+}
+
+export interface FillFilter {
+  readonly account: string
+  readonly marketId?: number | undefined
+  readonly fromBlock?: number | undefined
+  readonly toBlock?: number | undefined
+  readonly fromMs?: number | undefined
+  readonly toMs?: number | undefined
+}
+
+/** An account's fill rows, newest first (or oldest first), keyset-paged by (height, seq, is_taker). */
+export function accountFills(db: Database, f: FillFilter, page: PageRequest, order: 'asc' | 'desc' = 'desc') {
+  const where = ['account = ?']
+  const params: SQLQueryBindings[] = [f.account.toLowerCase()]
+  if (f.marketId !== undefined) { where.push('market_id = ?'); params.push(f.marketId) }
+  if (f.fromBlock !== undefined) { where.push('height >= ?'); params.push(f.fromBlock) }
+  if (f.toBlock !== undefined) { where.push('height <= ?'); params.push(f.toBlock) }
+  if (f.fromMs !== undefined) { where.push('timestamp_ms >= ?'); params.push(f.fromMs) }
+  if (f.toMs !== undefined) { where.push('timestamp_ms <= ?'); params.push(f.toMs) }
+  const indexedBy = f.marketId !== undefined ? 'fills_account_market' : undefined
+  return keysetPage<FillRow>(db, { table: 'fills', select: SELECT, where, params, keys: ['height', 'seq', 'is_taker'], order, ...(indexedBy ? { indexedBy } : {}) }, page)
+}
+
+/** Fill rows of one order (the owner's side), oldest first, at most limit after offset. */
+export function orderFills(db: Database, orderId: number, page: PageRequest) {
+  return keysetPage<FillRow>(db, { table: 'fills', select: SELECT, where: ['order_id = ?'], params: [orderId], keys: ['height', 'seq', 'is_taker'], order: 'asc', indexedBy: 'fills_order' }, page)
+}
+
+/** Notional volume (SCALE_6 as text) of an account's fills in blocks [from, to]. */
+export function volumeBetween(db: Database, account: string, from: number, to: number): string {
+  return db.query<{ v: string | null }, [string, number, number]>('SELECT CAST(SUM(notional) AS TEXT) AS v FROM fills WHERE account = ? AND height BETWEEN ? AND ?')
+    .get(account, from, to)?.v ?? '0'
+}

@@ -1,0 +1,91 @@
+// Table `order_events`: a row per order lifecycle event (spec §2.5 OrderHistoryRecord). `open` is
+// 1 while the order is open; the default /orders list shows only closed orders' rows.
+import type { Database, SQLQueryBindings } from 'bun:sqlite'
+import { keysetPage, type PageRequest } from '../paging.ts'
+import type { SymbolOf } from '../symbols.ts'
+
+export type OrderEventType = 'Accepted' | 'Resting' | 'Done' | 'Expired'
+
+export interface OrderEventInsert {
+  owner: string
+  height: number
+  seq: number
+  timestampMs: number
+  orderId: number
+  marketId: number
+  eventType: OrderEventType
+  side: string | null
+  price: string | null
+  qty: string | null
+  remaining: string | null
+  reason: string | null
+  clientOrderId: string | null
+  triggerId: number | null
+  open: boolean
+}
+
+export function insertOrderEvent(db: Database, r: OrderEventInsert): void {
+  db.query('INSERT OR IGNORE INTO order_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    r.owner, r.height, r.seq, r.timestampMs, r.orderId, r.marketId, r.eventType, r.side, r.price, r.qty, r.remaining, r.reason,
+    r.clientOrderId, r.triggerId, r.open ? 1 : 0,
+  )
+}
+
+/** The order closed: its earlier rows join the default (closed orders) list. */
+export function markOrderClosed(db: Database, orderId: number): void {
+  db.query('UPDATE order_events SET open = 0 WHERE order_id = ? AND open = 1').run(orderId)
+}
+
+export function setOrderTrigger(db: Database, orderId: number, triggerId: number): void {
+  db.query('UPDATE order_events SET trigger_id = ? WHERE order_id = ? AND trigger_id IS NULL').run(triggerId, orderId)
+}
+
+interface OrderEventRow {
+  height: number
+  seq: number
+  timestamp_ms: number
+  order_id: number
+  owner: string
+  market_id: number
+  event_type: string
+  side: string | null
+  price: string | null
+  qty: string | null
+  remaining: string | null
+  reason: string | null
+  client_order_id: string | null
+  trigger_id: number | null
+}
+
+const SELECT = 'height, seq, timestamp_ms, order_id, owner, market_id, event_type, side, price, qty, remaining, reason, client_order_id, trigger_id'
+
+/** OrderHistoryRecord exactly as spec §2.5. */
+export function orderRecord(r: OrderEventRow, symbolOf: SymbolOf) {
+  const out: Record<string, unknown> = {
+    height: r.height, seq: r.seq, timestamp_ms: r.timestamp_ms, order_id: r.order_id, owner: r.owner, market_id: r.market_id,
+    event_type: r.event_type, side: r.side, price: r.price, qty: r.qty, remaining: r.remaining, reason: r.reason, symbol: symbolOf(r.market_id),
+  }
+  if (r.client_order_id !== null) out.client_order_id = r.client_order_id
+  if (r.trigger_id !== null) out.trigger_id = r.trigger_id
+  return out
+}
+
+export interface OrderEventFilter {
+  readonly owner: string
+  readonly marketId?: number | undefined
+  /** Include rows of orders that are still open (not in the default list). */
+  readonly includeOpen: boolean
+}
+
+/** An owner's lifecycle rows, newest first. */
+export function ownerOrderEvents(db: Database, f: OrderEventFilter, page: PageRequest, symbolOf: SymbolOf) {
+  const where = ['owner = ?']
+  const params: SQLQueryBindings[] = [f.owner.toLowerCase()]
+  if (!f.includeOpen) where.push('open = 0')
+  if (f.marketId !== undefined) { where.push('market_id = ?'); params.push(f.marketId) }
+  const r = keysetPage<OrderEventRow>(db, {
+    table: 'order_events', select: SELECT, where, params, keys: ['height', 'seq'], order: 'desc',
+    ...(f.includeOpen ? {} : { indexedBy: 'order_events_closed' }),
+  }, page)
+  return { data: r.rows.map((row) => orderRecord(row, symbolOf)), page: r.page }
+}

@@ -1,0 +1,106 @@
+// The operator's command line (perpd-admin login / keys / bind / services / logout) against a real
+// admin service and node: it signs the login and encrypts uploads itself, and keeps its session in
+// a 0600 file under $XDG_CONFIG_HOME/perpd-admin.
+import { afterAll, describe, expect, test } from 'bun:test'
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { api, runAdmin, startAdmin } from '../support/admin-process.ts'
+import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
+
+const node = await startNode()
+const admin = await startAdmin({ nodeUrl: node.url })
+const home = mkdtempSync(join(tmpdir(), 'perpd-admin-cli-'))
+const env = { XDG_CONFIG_HOME: join(home, 'config') }
+const sessionPath = join(home, 'config', 'perpd-admin', 'session.json')
+const keyFile = (name: string, key: string) => {
+  const f = join(home, name)
+  writeFileSync(f, key + '\n', { mode: 0o600 })
+  return f
+}
+const adminKeyFile = keyFile('admin.key', DEV_KEYS[0])
+const oracleKeyFile = keyFile('oracle.key', DEV_KEYS[3].slice(2))
+const cli = (...args: string[]) => runAdmin(args, env)
+
+afterAll(async () => {
+  await admin.stop()
+  await node.stop()
+  removeDir(admin.dataDir)
+  removeDir(node.dataDir)
+  removeDir(home)
+})
+
+describe('perpd-admin as a client', () => {
+  let keyId = ''
+
+  test('without a session a command says to log in', async () => {
+    const r = await cli('keys', 'list', '--admin-url', admin.url)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('HTTP 401')
+    expect(r.stderr).toContain('perpd-admin login')
+  })
+
+  test('login signs the challenge and stores the session in a 0600 file', async () => {
+    const r = await cli('login', '--key-file', adminKeyFile, '--admin-url', admin.url)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(`logged in to ${admin.url} as ${privateKeyToAccount(DEV_KEYS[0] as Hex).address.toLowerCase()}`)
+    expect(statSync(sessionPath).mode & 0o777).toBe(0o600)
+    const stored = JSON.parse(readFileSync(sessionPath, 'utf8'))
+    expect(stored.admin_url).toBe(admin.url)
+    expect((await api(admin.url, '/api/auth/me', { token: stored.token })).status).toBe(200)
+  })
+
+  test('keys upload encrypts client-side; keys list shows the entry, never the key', async () => {
+    const up = await cli('keys', 'upload', '--label', 'oracle-cli', '--key-file', oracleKeyFile)
+    expect(up.code).toBe(0)
+    const m = up.stdout.match(/uploaded key ([0-9a-f-]{36}) \((0x[0-9a-f]{40})\) "oracle-cli"/)
+    expect(m).not.toBeNull()
+    keyId = m![1]!
+    expect(m![2]).toBe(privateKeyToAccount(DEV_KEYS[3] as Hex).address.toLowerCase())
+    const list = await cli('keys', 'list')
+    expect(list.code).toBe(0)
+    expect(list.stdout).toContain(keyId)
+    expect(list.stdout).toContain('oracle-cli')
+    expect(list.stdout + up.stdout + admin.output()).not.toContain(DEV_KEYS[3].slice(2))
+  })
+
+  test('bind attaches the key to a service; a bound key cannot be deleted', async () => {
+    const bind = await cli('bind', 'oracle', keyId)
+    expect(bind.code).toBe(0)
+    expect(bind.stdout).toContain(`oracle: bound to ${keyId}`)
+    const services = await cli('services')
+    expect(services.code).toBe(0)
+    expect(services.stdout).toMatch(new RegExp(`^oracle\\s+key ${keyId}`, 'm'))
+    const del = await cli('keys', 'delete', keyId)
+    expect(del.code).toBe(1)
+    expect(del.stderr).toContain('HTTP 409 KEY_BOUND')
+    expect((await cli('bind', 'oracle', 'none')).code).toBe(0)
+    expect((await cli('keys', 'delete', keyId)).stdout).toContain(`deleted key ${keyId}`)
+  })
+
+  test('--token and --admin-url override the stored session', async () => {
+    const stored = JSON.parse(readFileSync(sessionPath, 'utf8'))
+    const r = await runAdmin(['keys', 'list', '--admin-url', admin.url, '--token', stored.token], { XDG_CONFIG_HOME: join(home, 'elsewhere') })
+    expect(r.code).toBe(0)
+    const bad = await runAdmin(['keys', 'list', '--admin-url', admin.url, '--token', 'ab'.repeat(32)], env)
+    expect(bad.code).toBe(1)
+  })
+
+  test('a key without the Admin role cannot log in; bad usage exits 2', async () => {
+    const r = await cli('login', '--key-file', keyFile('trader.key', DEV_KEYS[1]), '--admin-url', admin.url)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain('HTTP 403 NOT_ADMIN')
+    expect((await cli('bind', 'nope', 'x')).code).toBe(2)
+    expect((await cli('keys', 'upload', '--label', 'x')).code).toBe(2)
+    expect((await cli('login', '--key-file', keyFile('junk.key', 'not a key'))).code).toBe(2)
+  })
+
+  test('logout removes the stored session', async () => {
+    const r = await cli('logout')
+    expect(r.code).toBe(0)
+    expect(existsSync(sessionPath)).toBe(false)
+  })
+})

@@ -1,0 +1,172 @@
+// Starts the real admin service (src/admin.ts) as a child process on 127.0.0.1 port 0 with a
+// temporary data directory, and the small HTTP servers its runners read from in tests: a price
+// source and a deposit source speaking the same documents as the real adapters read.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { concat, toHex, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+
+const ROOT = join(import.meta.dir, '..', '..')
+
+export interface AdminProcess {
+  readonly url: string
+  readonly dataDir: string
+  readonly dbFile: string
+  output(): string
+  stop(signal?: NodeJS.Signals): Promise<number>
+}
+
+/** Starts `bun src/admin.ts` against a node and resolves once it prints its address. */
+export async function startAdmin(opts: { nodeUrl: string; dataDir?: string; args?: string[] }): Promise<AdminProcess> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'perpd-admin-test-'))
+  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'admin.ts'), '--node-url', opts.nodeUrl, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])], {
+    cwd: ROOT, stdout: 'pipe', stderr: 'pipe',
+  })
+  let text = ''
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) text += decoder.decode(chunk)
+  }
+  void pump(proc.stdout)
+  void pump(proc.stderr)
+  const deadline = Date.now() + 20_000
+  let url = ''
+  while (Date.now() < deadline) {
+    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
+    if (m) { url = m[1]!; break }
+    if (proc.exitCode !== null) throw new Error(`perpd-admin exited with ${proc.exitCode}: ${text}`)
+    await Bun.sleep(25)
+  }
+  if (url === '') {
+    proc.kill('SIGKILL')
+    throw new Error(`perpd-admin printed no address in 20 s: ${text}`)
+  }
+  return {
+    url, dataDir, dbFile: join(dataDir, 'admin.sqlite'),
+    output: () => text,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      proc.kill(signal)
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
+      const code = await proc.exited
+      clearTimeout(timer)
+      return code
+    },
+  }
+}
+
+/** Runs `bun src/admin.ts ARGS` to completion (for start-up refusals and the CLI). */
+export async function runAdmin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'admin.ts'), ...args], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } })
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000)
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  clearTimeout(timer)
+  return { code, stdout, stderr }
+}
+
+/** A JSON reply of the admin API. */
+export interface ApiReply {
+  status: number
+  body: any
+  text: string
+  headers: Headers
+}
+
+/** Calls the admin API; `token` goes into `Authorization: Bearer`. */
+export async function api(base: string, path: string, init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<ApiReply> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.headers ?? {}) }
+  if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`
+  const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body)
+  const res = await fetch(base + path, { method: init.method ?? 'GET', headers, body })
+  const text = await res.text()
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers }
+}
+
+const u64be = (n: number) => {
+  const b = new Uint8Array(8)
+  new DataView(b.buffer).setBigUint64(0, BigInt(n))
+  return toHex(b)
+}
+
+/** The 28 login bytes of PROTOCOL §6, built independently of the project (viem's helpers). */
+export function loginBytes(challenge: string, timestampMs: number): Hex {
+  return concat(['0x92', '0xc410', `0x${challenge}`, '0xcf', u64be(timestampMs)])
+}
+
+/** Gets a challenge and signs it with viem's signMessage({message: {raw}}), like a wallet. */
+export async function signedChallenge(base: string, privateKey: Hex) {
+  const ch = await api(base, '/api/auth/challenge')
+  const account = privateKeyToAccount(privateKey)
+  const signature = await account.signMessage({ message: { raw: loginBytes(ch.body.challenge, ch.body.timestamp_ms) } })
+  return { address: account.address, timestamp_ms: ch.body.timestamp_ms as number, signature, challenge: ch.body.challenge as string }
+}
+
+/** Logs in with a wallet signature; returns the reply. */
+export async function login(base: string, privateKey: Hex): Promise<ApiReply> {
+  const s = await signedChallenge(base, privateKey)
+  return api(base, '/api/auth/login', { method: 'POST', body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: s.signature } })
+}
+
+/** Logs in and returns the token (throws unless 200). */
+export async function loginToken(base: string, privateKey: Hex): Promise<string> {
+  const r = await login(base, privateKey)
+  if (r.status !== 200) throw new Error(`login failed: ${r.status} ${r.text}`)
+  return r.body.token as string
+}
+
+export interface PriceServer {
+  readonly url: string
+  /** Sets (or with undefined removes) the prices served for a symbol. */
+  set(symbol: string, prices: { bid: string; ask: string; mark: string; last?: string; volume?: string } | undefined): void
+  readonly requests: number
+  stop(): void
+}
+
+/** A price source answering `GET /prices?symbols=…` with `{prices: {SYMBOL: {bid, ask, mark}}}`. */
+export function startPriceServer(): PriceServer {
+  const prices = new Map<string, { bid: string; ask: string; mark: string; last?: string; volume?: string }>()
+  let requests = 0
+  const server = Bun.serve({
+    hostname: '127.0.0.1', port: 0,
+    fetch(req) {
+      requests++
+      const wanted = (new URL(req.url).searchParams.get('symbols') ?? '').split(',').filter((s) => s !== '')
+      const out: Record<string, unknown> = {}
+      for (const s of wanted) {
+        const p = prices.get(s)
+        if (p !== undefined) out[s] = p
+      }
+      return Response.json({ prices: out })
+    },
+  })
+  return {
+    url: `http://127.0.0.1:${server.port}/prices`,
+    set: (symbol, p) => (p === undefined ? prices.delete(symbol) : prices.set(symbol, p)),
+    get requests() {
+      return requests
+    },
+    stop: () => server.stop(true),
+  }
+}
+
+/** Polls `probe` until it returns a value other than undefined, or throws after timeoutMs. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let last: unknown
+  while (Date.now() < deadline) {
+    try {
+      const v = await probe()
+      if (v !== undefined) return v
+    } catch (err) {
+      last = err
+    }
+    await Bun.sleep(100)
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`)
+}
