@@ -2,6 +2,7 @@
 // perpd: the chain node. `perpd [--dev] [--data-dir DIR] [--host H] [--port P] [--block-time-ms N] [--genesis FILE]`
 import { createApp } from './api/app.ts'
 import { startHistory } from './api/history-link.ts'
+import { feedRuntime } from './api/ws/runtime.ts'
 import { ConfigError, parseNodeArgs } from './config.ts'
 import { ChainNode } from './node/chain-node.ts'
 
@@ -24,6 +25,8 @@ const history = await startHistory(node, { dataDir: config.dataDir }).catch((err
   console.error(`history index not started: ${err.message}`)
   return undefined
 })
+// blocks.live pushes each block once the history index has ingested it.
+if (history !== undefined) feedRuntime(node).followHistory(history)
 app.listen({ hostname: config.host, port: config.port })
 node.start()
 console.log(`perpd ${config.genesis.network} network, data ${config.dataDir}, height ${node.state.height}, block time ${config.blockTimeMs} ms`)

@@ -149,7 +149,6 @@ try {
 } finally {
   driving = false
   for (const ws of sockets) ws?.close()
-  console.log(node.output().split('\n').filter((l) => l.includes('TIMING')).slice(-40).join('\n'))
   await node.stop()
   removeDir(node.dataDir)
 }

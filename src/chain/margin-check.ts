@@ -9,10 +9,11 @@
 //   >= 0, and cross_trading_available too (cross losses cannot fund an isolated position).
 // - An order that only reduces (reduce-only, or a plain order that closes without resting
 //   opening lots): admitted while cross_cash_available after it stays >= 0, or when the order does
-//   not lower it. Closing a losing position realizes the loss into the balance; refusing a close
-//   that would push the cross cash below zero keeps a bankrupt account from realizing losses
-//   beyond its collateral by trading: such a position is left to the liquidator, who closes it at
-//   the mark with bad debt accounted (liquidation.ts).
+//   not lower it and a Cross position remains. Closing a losing position realizes the loss into
+//   the balance; refusing a close that would push the cross cash below zero keeps a bankrupt
+//   account from realizing losses beyond its collateral by trading (or from leaving a negative
+//   balance that nothing backs): such a position is left to the liquidator, who closes it at the
+//   mark with bad debt accounted (liquidation.ts).
 import { canAfford, crossCashAvailable, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
 import { reject, type Rejection } from './reasons.ts'
 import type { Account, ChainState, MarginMode, Market, Position } from './types.ts'
@@ -74,11 +75,19 @@ export function checkOrderMargin(c: OrderMarginCase): Rejection | undefined {
     const tradingAfter = crossTradingAvailable(state, account) + cashFlow + upnlDelta - marginDelta
     return tradingAfter >= 0n ? undefined : shortOf(tradingAfter, 'cross_trading_available')
   }
-  // Only reduces: the cross cash must stay >= 0, unless the order does not lower it.
+  // Only reduces: the cross cash must stay >= 0, unless the order does not lower it and a Cross
+  // position is left to back a negative balance (else that balance would be bad debt).
   const cashDelta = cashFlow - marginDelta
-  if (cashDelta >= 0n) return undefined
+  if (cashDelta >= 0n && crossPositionRemains(account, c.market.marketId, crossAfter && after.position.sizeLots !== 0)) return undefined
   const cashAfter = crossCashAvailable(state, account) + cashDelta
   return cashAfter >= 0n ? undefined : shortOf(cashAfter, 'cross_cash_available')
+}
+
+/** Whether the account keeps an open Cross position after the order: the order's own, or another. */
+function crossPositionRemains(account: Account, marketId: number, ownRemains: boolean): boolean {
+  if (ownRemains) return true
+  for (const pos of account.positions.values()) if (pos.marketId !== marketId && pos.sizeLots !== 0 && pos.marginMode === 'Cross') return true
+  return false
 }
 
 /** An Isolated order's cost out of the cross part: both cross figures must cover it. */

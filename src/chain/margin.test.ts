@@ -187,4 +187,24 @@ describe('order margin checks', () => {
     expect(chain.state.accounts.get(EVE)!.positions.get(BTC)!.sizeLots).toBe(5_000)
     expect(chain.balance(EVE)).toBe(SMALL_BALANCE - usd(30) - usd(5000) - usd(12.5))
   })
+
+  test('a close that does not lower a negative cross cash is admitted only while a Cross position remains to back it', () => {
+    const chain = marginChain()
+    chain.ok(BOB, place(BTC, 'Ask', '60000', '1'))
+    chain.ok(EVE, place(BTC, 'Bid', '60000', '1', { tif: 'Ioc' }))
+    moveMark(chain, BTC, '60020', '0.0001')
+    // Test-only: as if losses realized elsewhere had left the balance at -100 (no root is checked here).
+    chain.state.accounts.get(EVE)!.balance = usd(-100)
+    chain.ok(BOB, place(BTC, 'Bid', '60020', '1'))
+    // Closing realizes +20, pays 30.01 and frees 3001 of margin: the cash rises, but nothing would
+    // back the -110.01 left.
+    runRows(chain, [{ by: EVE, action: place(BTC, 'Ask', '60020', '1', { tif: 'Ioc', reduceOnly: true }), expect: { reject: 'InsufficientMargin' } }])
+    // With another Cross position open, the same close is admitted (the balance stays visible and liquidatable).
+    chain.ok(BOB, place(ETH, 'Ask', '3500', '0.01'))
+    chain.state.accounts.get(EVE)!.balance = SMALL_BALANCE
+    chain.ok(EVE, place(ETH, 'Bid', '3500', '0.01', { tif: 'Ioc' }))
+    chain.state.accounts.get(EVE)!.balance = usd(-100)
+    // (BOB's bid is filled in full: his OrderDone, then EVE's.)
+    runRows(chain, [{ by: EVE, action: place(BTC, 'Ask', '60020', '1', { tif: 'Ioc', reduceOnly: true }), expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'] }])
+  })
 })

@@ -52,38 +52,73 @@ export interface KeysetQuery {
   readonly indexedBy?: string
 }
 
-/**
- * Runs a keyset-paged query: at most `limit` rows after the cursor (or at `offset` without one),
- * in the key order; has_more from one row more; next_cursor is the key of the last row returned.
- */
-export function keysetPage<T extends object>(db: Database, q: KeysetQuery, page: PageRequest): { rows: T[]; page: PageInfo } {
+/** At most `limit` rows of q after `cursor` in key order, skipping `offset`; keys as _k0, _k1, ... */
+function keysetRows(db: Database, q: KeysetQuery, cursor: readonly number[] | undefined, limit: number, offset: number): Record<string, unknown>[] {
   const where = [...q.where]
   const params = [...q.params]
-  if (page.cursor !== undefined) {
-    // (k1, k2, ...) after the cursor in the key order, as row-value comparison SQLite can seek on.
+  if (cursor !== undefined) {
+    // (k1, k2, ...) after the cursor in the key order, as a row-value comparison SQLite seeks on.
     where.push(`(${q.keys.join(', ')}) ${q.order === 'desc' ? '<' : '>'} (${q.keys.map(() => '?').join(', ')})`)
-    params.push(...page.cursor)
+    params.push(...cursor)
   }
   const dir = q.order === 'desc' ? 'DESC' : 'ASC'
   const from = q.indexedBy === undefined ? q.table : `${q.table} INDEXED BY ${q.indexedBy}`
   const sql = `SELECT ${q.select}, ${q.keys.map((k, i) => `${k} AS _k${i}`).join(', ')} FROM ${from}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${q.keys.map((k) => `${k} ${dir}`).join(', ')} LIMIT ? OFFSET ?`
-  const offset = page.cursor === undefined ? page.offset : 0
-  const rows = db.query<Record<string, unknown>, SQLQueryBindings[]>(sql).all(...params, page.limit + 1, offset)
+  return db.query<Record<string, unknown>, SQLQueryBindings[]>(sql).all(...params, limit, offset)
+}
+
+function countRows(db: Database, q: KeysetQuery): number {
+  const sql = `SELECT COUNT(*) AS n FROM ${q.table}${q.where.length > 0 ? ` WHERE ${q.where.join(' AND ')}` : ''}`
+  return db.query<{ n: number }, SQLQueryBindings[]>(sql).get(...q.params)?.n ?? 0
+}
+
+/** Cuts a fetched run of limit + 1 rows into the page, its info and next_cursor; drops the key columns. */
+function finishPage<T>(rows: Record<string, unknown>[], keys: number, page: PageRequest, total: () => number): { rows: T[]; page: PageInfo } {
   const hasMore = rows.length > page.limit
   if (hasMore) rows.length = page.limit
   const last = rows[rows.length - 1]
   const info: PageInfo = {
     offset: page.cursor === undefined ? page.offset : 0,
     limit: page.limit,
-    next_cursor: hasMore && last !== undefined ? encodeCursor(q.keys.map((_, i) => last[`_k${i}`] as number)) : null,
+    next_cursor: hasMore && last !== undefined ? encodeCursor(Array.from({ length: keys }, (_, i) => last[`_k${i}`] as number)) : null,
     has_more: hasMore,
   }
-  if (page.includeTotal) {
-    const countSql = `SELECT COUNT(*) AS n FROM ${q.table}${q.where.length > 0 ? ` WHERE ${q.where.join(' AND ')}` : ''}`
-    info.total = db.query<{ n: number }, SQLQueryBindings[]>(countSql).get(...q.params)?.n ?? 0
-  }
-  for (const row of rows) for (let i = 0; i < q.keys.length; i++) delete row[`_k${i}`]
+  if (page.includeTotal) info.total = total()
+  for (const row of rows) for (let i = 0; i < keys; i++) delete row[`_k${i}`]
   return { rows: rows as T[], page: info }
+}
+
+/**
+ * Runs a keyset-paged query: at most `limit` rows after the cursor (or at `offset` without one),
+ * in the key order; has_more from one row more; next_cursor is the key of the last row returned.
+ */
+export function keysetPage<T extends object>(db: Database, q: KeysetQuery, page: PageRequest): { rows: T[]; page: PageInfo } {
+  const rows = keysetRows(db, q, page.cursor, page.limit + 1, page.cursor === undefined ? page.offset : 0)
+  return finishPage<T>(rows, q.keys.length, page, () => countRows(db, q))
+}
+
+/**
+ * A keyset page over the union of several queries with the same keys and order (one range per
+ * part, e.g. one per market of an account), merged by key: each part gives at most
+ * offset + limit + 1 rows, so the work is bounded by the page, not by the table.
+ */
+export function mergedKeysetPage<T extends object>(db: Database, parts: readonly KeysetQuery[], page: PageRequest): { rows: T[]; page: PageInfo } {
+  if (parts.length === 1) return keysetPage<T>(db, parts[0]!, page)
+  const first = parts[0]
+  if (first === undefined) return finishPage<T>([], 0, page, () => 0)
+  const skip = page.cursor === undefined ? page.offset : 0
+  const all: Record<string, unknown>[] = []
+  for (const q of parts) all.push(...keysetRows(db, q, page.cursor, skip + page.limit + 1, 0))
+  const n = first.keys.length
+  const sign = first.order === 'desc' ? -1 : 1
+  all.sort((a, b) => {
+    for (let i = 0; i < n; i++) {
+      const d = (a[`_k${i}`] as number) - (b[`_k${i}`] as number)
+      if (d !== 0) return sign * d
+    }
+    return 0
+  })
+  return finishPage<T>(all.slice(skip, skip + page.limit + 1), n, page, () => parts.reduce((sum, q) => sum + countRows(db, q), 0))
 }
 
 /** Orders a page's info keys as the spec shows them: offset, limit, total (when asked), cursor. */

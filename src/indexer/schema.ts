@@ -17,7 +17,9 @@ export const historyPath = (dataDir: string) => join(dataDir, HISTORY_FILE)
 
 // Row keys come from (height, seq) or (height, envelope_idx), so writing a block twice writes the
 // same rows. Tables read by account are clustered on the account (WITHOUT ROWID primary keys
-// starting with it), so a page of one account's rows is one contiguous range of the B-tree.
+// starting with it), so a page of one account's rows is one contiguous range of the B-tree. The
+// fill table, the largest, has no secondary index at all: it is clustered by (account, market),
+// and an account's page across markets merges one range per market it traded (account_markets).
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS watermarks (stage TEXT PRIMARY KEY, height INTEGER NOT NULL);
@@ -45,9 +47,8 @@ CREATE TABLE IF NOT EXISTS fills (
   timestamp_ms INTEGER NOT NULL, market_id INTEGER NOT NULL, order_id INTEGER NOT NULL, counterparty TEXT NOT NULL,
   side TEXT NOT NULL, price TEXT NOT NULL, qty TEXT NOT NULL, notional INTEGER NOT NULL, fee INTEGER NOT NULL,
   realized_pnl INTEGER NOT NULL, realized_pnl_pct TEXT NOT NULL, position_action TEXT, trigger_id INTEGER,
-  client_order_id TEXT, PRIMARY KEY (account, height, seq, is_taker)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS fills_order ON fills (order_id, height, seq);
-CREATE INDEX IF NOT EXISTS fills_account_market ON fills (account, market_id, height, seq);
+  client_order_id TEXT, PRIMARY KEY (account, market_id, height, seq, is_taker)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS account_markets (account TEXT NOT NULL, market_id INTEGER NOT NULL, PRIMARY KEY (account, market_id)) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS trades (
   height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL, market_id INTEGER NOT NULL,

@@ -1,7 +1,8 @@
 // End to end on a real node: trigger orders and OCO pairs over HTTP with the project's client. A
 // stop fires when trading moves the mark, the fills of promoted orders name their trigger and its
-// placing transaction, the triggerUpdates WebSocket topic reports the lifecycle, and the read
-// methods list what is active.
+// placing transaction (seen in the block's events from the history REST and in a later taker's
+// reply), the triggerUpdates WebSocket topic reports the lifecycle, and the read methods list what
+// is active.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import {
   amendTriggerOrder, cancelOcoPair, cancelTriggerOrder, placeOcoPair, placeOrder, placeTriggerOrder,
@@ -110,6 +111,21 @@ describe('trigger orders on a real node', () => {
     expect(updates.rows.map((r) => r.kind)).toEqual(['placed', 'amended', 'activated'])
     expect(updates.rows[0]).toMatchObject({ trigger_id: triggerId, side: 'Bid', order_type: 'market', qty: '1', trigger_price: '3550', trigger_direction: 'Above', tif: 'Ioc', reduce_only: false, client_order_id: 'stop-1', expires_at_ms: null })
     updates.close()
+
+    // The block's events (history REST): the fire is block-level work, after the envelopes.
+    const height = activated.block_height as number
+    const events = await until('the firing block in the history index', async () => {
+      const res = await fetch(`${node.url}/api/v1/blocks/${height}/events?limit=2000`)
+      return res.status === 200 ? ((await res.json()) as { data: { envelope_idx: number | null; sub_kind: string; body: Record<string, unknown> }[] }).data : undefined
+    })
+    const at = events.findIndex((e) => e.envelope_idx === null && e.sub_kind === 'TriggerActivated')
+    const fill = events.findIndex((e) => e.envelope_idx === null && e.sub_kind === 'Filled' && e.body.taker === alice.address.toLowerCase())
+    expect(at >= 0 && fill > at).toBe(true)
+    expect(events[at]!.body).toMatchObject({ trigger_id: triggerId, mark_price: '3545', order_price: '3899.5' })
+    expect(events[fill]!.body).toMatchObject({
+      taker: alice.address.toLowerCase(), maker: bob.address.toLowerCase(), price: '3560', qty: '1',
+      taker_source_trigger_id: triggerId, taker_source_tx_hash: placed.tx_hash, maker_source_trigger_id: null,
+    })
   })
 
   test('a promoted limit order rests; the fill against it carries the trigger id and the trigger\'s tx hash', async () => {

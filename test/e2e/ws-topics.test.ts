@@ -219,7 +219,12 @@ describe('WebSocket topics', () => {
     expect(f.block.envelopes).toEqual([])
     expect(f.envelopes).toHaveLength(1)
     expect(f.envelopes[0]).toMatchObject({ height: r.height, envelope_idx: 0, tx_hash: r.tx_hash, signer: alice.address, status: 'accepted', action_kind: 'PlaceOrder', market_id: SOL, symbol: 'SOL-USD', timestamp_ms: f.block.timestamp_ms })
-    expect(f.node_tip).toBeGreaterThanOrEqual(r.height)
+    // Pushed once the history index has ingested the block, with its watermarks (spec §2.7 Status).
+    expect(f.watermark).toBeGreaterThanOrEqual(r.height)
+    expect(f.node_tip).toBeGreaterThanOrEqual(f.watermark)
+    expect(f.behind).toBe(f.node_tip - f.watermark)
+    const lives = await until(() => { const l = ws.ofTopic('blocks.live'); return l.length >= 10 ? l : undefined })
+    expect(lives.map((x) => x.block.height)).toEqual(lives.map((_, i) => lives[0]!.block.height + i))
     ws.close()
   })
 

@@ -6,6 +6,7 @@
 import { CANDLE_INTERVALS } from '../../feed/candle-buckets.ts'
 import type { BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
+import type { FeedBlock } from '../../feed/types.ts'
 import { accountBody, bboBody, blockBody, blocksLiveBody, bookRest, marksBody, quoteBody, rest, tradesBody } from './frames.ts'
 import { WsConnection, type HeldTopic, type WsTransport } from './connection.ts'
 import type { WsLimits } from './limits.ts'
@@ -25,6 +26,9 @@ export interface WsHubOptions {
   readonly log?: (line: string) => void
 }
 
+/** Committed blocks kept for blocks.live while the history index catches up. */
+export const LIVE_BLOCKS_KEPT = 2_000
+
 /** Close codes the hub uses. */
 export const CLOSE_IDLE = 1001
 export const CLOSE_TOO_MANY = 1013
@@ -38,6 +42,12 @@ export class WsHub {
   private timer: ReturnType<typeof setInterval> | undefined
   private lastPingMs: number
   private lastAccountRefreshMs: number
+  /** blocks.live follows the history index (else it is pushed at commit with tip-only watermarks). */
+  private ingestFollowed = false
+  /** Committed blocks not yet reported ingested, by height (at most LIVE_BLOCKS_KEPT). */
+  private readonly recentBlocks = new Map<number, FeedBlock>()
+  /** The last block pushed on blocks.live (or skipped). */
+  private liveThrough = 0
 
   constructor(private feed: HotFeed, private readonly source: FeedSource, readonly limits: WsLimits, options: WsHubOptions = {}) {
     this.now = options.now ?? Date.now
@@ -327,12 +337,60 @@ export class WsHub {
     }
     const blockTopic = this.topics.get('block')
     if (blockTopic !== undefined) this.broadcast(blockTopic, rest(blockBody(delta.block)))
-    const liveTopic = this.topics.get('blocks.live')
-    if (liveTopic !== undefined) {
-      const status = this.source.historyStatus() ?? tipOnlyStatus(height)
-      const symbolOf = (id: number | null) => (id === null ? null : feed.market(id)?.symbol ?? null)
-      this.broadcast(liveTopic, rest(blocksLiveBody(delta.block, symbolOf, status)))
+    if (this.ingestFollowed) {
+      // blocks.live waits for the history index to ingest the block (ingested()).
+      this.recentBlocks.set(height, delta.block)
+      for (const h of this.recentBlocks.keys()) {
+        if (this.recentBlocks.size <= LIVE_BLOCKS_KEPT) break
+        this.recentBlocks.delete(h)
+      }
+    } else {
+      this.pushLive(delta.block, this.source.historyStatus() ?? tipOnlyStatus(height))
     }
+  }
+
+  private pushLive(block: FeedBlock, status: HistoryStatus): void {
+    const topic = this.topics.get('blocks.live')
+    if (topic === undefined) return
+    const symbolOf = (id: number | null) => (id === null ? null : this.feed.market(id)?.symbol ?? null)
+    this.broadcast(topic, rest(blocksLiveBody(block, symbolOf, status)))
+  }
+
+  /**
+   * From now on blocks.live follows the history index (spec §6.1: each newly ingested block):
+   * committed blocks wait until ingested() reports the index has them. `ingestedThrough` is the
+   * index's ingest watermark now.
+   */
+  followIngest(ingestedThrough: number): void {
+    this.ingestFollowed = true
+    // Blocks the feed saw before (replayed or committed earlier) are not news on blocks.live.
+    this.liveThrough = Math.max(ingestedThrough, this.feed.height)
+  }
+
+  /** The history index ingested through `watermark`: push blocks.live for the blocks new to it. */
+  ingested(watermark: number, status: HistoryStatus): void {
+    if (watermark <= this.liveThrough) return
+    const from = this.liveThrough + 1
+    this.liveThrough = watermark
+    const topic = this.topics.get('blocks.live')
+    for (const conn of this.connections) conn.startBatch()
+    try {
+      // Bounded by the blocks kept: older ones were dropped while the index lagged.
+      let lost = false
+      for (let h = Math.max(from, watermark - LIVE_BLOCKS_KEPT + 1); h <= watermark; h++) {
+        const block = this.recentBlocks.get(h)
+        this.recentBlocks.delete(h)
+        if (block === undefined) lost = true
+        else if (topic !== undefined) this.pushLive(block, status)
+      }
+      if ((lost || from < watermark - LIVE_BLOCKS_KEPT + 1) && topic !== undefined) {
+        // Blocks the index took in while they were no longer kept here: their subscribers must resync.
+        for (const conn of topic.subscribers.keys()) conn.signalGap()
+      }
+    } finally {
+      for (const conn of this.connections) conn.flushBatch()
+    }
+    for (const h of this.recentBlocks.keys()) if (h <= watermark) this.recentBlocks.delete(h)
   }
 
   private group(type: TopicType): IterableIterator<Topic> {

@@ -3,6 +3,7 @@
 // runtime per node, so every route family (hot-read REST, /ws, /status) sees the same feed.
 import { HotFeed, STALE_AFTER_MS_DEFAULT } from '../../feed/hot-feed.ts'
 import type { HistoryStatus } from '../../feed/source.ts'
+import type { PipelineProgress } from '../../indexer/pipeline.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { WsHub } from './hub.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './limits.ts'
@@ -20,8 +21,19 @@ export interface FeedRuntime {
   readonly hub: WsHub
   /** Plugs in the history index status for blocks.live (the indexer calls it when it starts). */
   setHistoryStatus(read: () => HistoryStatus | undefined): void
+  /**
+   * Makes blocks.live follow a running history index: each block is pushed once the index has
+   * ingested it, with the index's watermarks (spec §6.1 "each newly ingested block").
+   */
+  followHistory(index: HistoryProgressSource): void
   /** Plugs in MarketStatsResponse fields for the external_quote push. */
   setMarketStats(read: (marketId: number) => Record<string, unknown> | undefined): void
+}
+
+/** What blocks.live needs of the history index (indexer/history-index.ts HistoryIndex has it). */
+export interface HistoryProgressSource {
+  readonly progress: PipelineProgress
+  onProgress(listener: (p: PipelineProgress) => void): void
 }
 
 const runtimes = new WeakMap<ChainNode, FeedRuntime>()
@@ -44,6 +56,16 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
     hub,
     setHistoryStatus: (read) => { extras.historyStatus = read },
     setMarketStats: (read) => { extras.marketStats = read },
+    followHistory: (index) => {
+      const status = (p: PipelineProgress): HistoryStatus => {
+        const tip = node.state.height
+        const watermark = p.watermarks.ingest > 0 ? p.watermarks.ingest : null
+        return { watermark, block_count: p.blockCount, node_tip: tip, behind: watermark === null ? tip + 1 : tip - watermark }
+      }
+      extras.historyStatus = () => status(index.progress)
+      hub.followIngest(index.progress.watermarks.ingest)
+      index.onProgress((p) => hub.ingested(p.watermarks.ingest, status(p)))
+    },
   }
   node.onBlock((committed) => {
     try {

@@ -1,6 +1,6 @@
 // Derives `fills` (a taker row and a maker row per Filled event, spec §2.5) and `trades` (one row
 // per match) from Filled events.
-import { insertFill } from '../tables/fills.ts'
+import { insertFill, noteAccountMarket } from '../tables/fills.ts'
 import { orderTags } from '../tables/orders.ts'
 import { insertTrade } from '../tables/trades.ts'
 import { filledNumbers } from './filled.ts'
@@ -10,9 +10,19 @@ import { optNum, type DeriveModule } from './types.ts'
 export const fillsModule: DeriveModule = {
   table: 'fills',
   subKinds: ['Filled'],
-  create: (db) => ({
-    event(e) {
+  create: (db) => {
+    // account_markets rows already written in this batch (the insert is a B-tree probe per call).
+    const noted = new Set<string>()
+    const note = (account: string, marketId: number) => {
+      const key = `${account}:${marketId}`
+      if (noted.has(key)) return
+      noted.add(key)
+      noteAccountMarket(db, account, marketId)
+    }
+    return { event(e) {
       const f = filledNumbers(e)
+      note(f.taker, f.marketId)
+      note(f.maker, f.marketId)
       insertTrade(db, {
         height: e.height, seq: e.seq, timestampMs: e.timestampMs, marketId: f.marketId, price: f.price, qty: f.qty, notional: f.notional, side: f.takerSide,
         taker: f.taker, maker: f.maker, takerFee: f.takerFee, makerFee: f.makerFee, takerRealizedPnl: f.takerPnl, makerRealizedPnl: f.makerPnl,
@@ -33,6 +43,6 @@ export const fillsModule: DeriveModule = {
           clientOrderId: tags?.client_order_id ?? null,
         })
       }
-    },
-  }),
+    } }
+  },
 }

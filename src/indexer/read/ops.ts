@@ -62,8 +62,8 @@ export const READ_OPS = {
   orderFills: (c: ReadContext, a: { orderId?: number | undefined; owner?: string | undefined; marketId?: number | undefined; clientOrderId?: string | undefined; page: PageRequest }) => {
     const order = a.orderId !== undefined ? orderById(c.db, a.orderId) : orderByClientId(c.db, a.owner!, a.marketId!, a.clientOrderId!)
     if (order === undefined) return { order_id: null, data: [], page: { offset: a.page.offset, limit: a.page.limit, next_cursor: null, has_more: false } }
-    const r = orderFills(c.db, order.order_id, a.page)
-    return { order_id: order.order_id, data: r.rows.filter((row) => row.account === order.owner).map((row) => userFill(row, c.symbolOf)), page: r.page }
+    const r = orderFills(c.db, { orderId: order.order_id, owner: order.owner, marketId: order.market_id, fromHeight: order.placed_height ?? 0 }, a.page)
+    return { order_id: order.order_id, data: r.rows.map((row) => userFill(row, c.symbolOf)), page: r.page }
   },
   orderArchive: (c: ReadContext, a: { orderId?: number | undefined; owner?: string | undefined; marketId?: number | undefined; clientOrderId?: string | undefined }) =>
     (a.orderId !== undefined ? orderById(c.db, a.orderId) : orderByClientId(c.db, a.owner!, a.marketId!, a.clientOrderId!)) ?? null,

@@ -2,7 +2,7 @@
 // account so one account's page is one contiguous range however many fills the table holds.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { money, sqlInt } from '../amounts.ts'
-import { keysetPage, type PageRequest } from '../paging.ts'
+import { keysetPage, mergedKeysetPage, type KeysetQuery, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'
 
 export interface FillInsert {
@@ -97,26 +97,49 @@ export interface FillFilter {
   readonly toMs?: number | undefined
 }
 
-/** An account's fill rows, newest first (or oldest first), keyset-paged by (height, seq, is_taker). */
-export function accountFills(db: Database, f: FillFilter, page: PageRequest, order: 'asc' | 'desc' = 'desc') {
-  const where = ['account = ?']
-  const params: SQLQueryBindings[] = [f.account.toLowerCase()]
-  if (f.marketId !== undefined) { where.push('market_id = ?'); params.push(f.marketId) }
-  if (f.fromBlock !== undefined) { where.push('height >= ?'); params.push(f.fromBlock) }
-  if (f.toBlock !== undefined) { where.push('height <= ?'); params.push(f.toBlock) }
-  if (f.fromMs !== undefined) { where.push('timestamp_ms >= ?'); params.push(f.fromMs) }
-  if (f.toMs !== undefined) { where.push('timestamp_ms <= ?'); params.push(f.toMs) }
-  const indexedBy = f.marketId !== undefined ? 'fills_account_market' : undefined
-  return keysetPage<FillRow>(db, { table: 'fills', select: SELECT, where, params, keys: ['height', 'seq', 'is_taker'], order, ...(indexedBy ? { indexedBy } : {}) }, page)
+/** Records that account has fills in a market (the per-market ranges an account page merges). */
+export function noteAccountMarket(db: Database, account: string, marketId: number): void {
+  db.query('INSERT OR IGNORE INTO account_markets VALUES (?, ?)').run(account, marketId)
 }
 
-/** Fill rows of one order (the owner's side), oldest first, at most limit after offset. */
-export function orderFills(db: Database, orderId: number, page: PageRequest) {
-  return keysetPage<FillRow>(db, { table: 'fills', select: SELECT, where: ['order_id = ?'], params: [orderId], keys: ['height', 'seq', 'is_taker'], order: 'asc', indexedBy: 'fills_order' }, page)
+export function accountMarkets(db: Database, account: string): number[] {
+  return db.query<{ market_id: number }, [string]>('SELECT market_id FROM account_markets WHERE account = ? ORDER BY market_id').all(account).map((r) => r.market_id)
+}
+
+/**
+ * An account's fill rows, newest first (or oldest first), keyset-paged by (height, seq, is_taker):
+ * one range of the (account, market) clustering per market, merged.
+ */
+export function accountFills(db: Database, f: FillFilter, page: PageRequest, order: 'asc' | 'desc' = 'desc') {
+  const account = f.account.toLowerCase()
+  const rest: string[] = []
+  const restParams: SQLQueryBindings[] = []
+  if (f.fromBlock !== undefined) { rest.push('height >= ?'); restParams.push(f.fromBlock) }
+  if (f.toBlock !== undefined) { rest.push('height <= ?'); restParams.push(f.toBlock) }
+  if (f.fromMs !== undefined) { rest.push('timestamp_ms >= ?'); restParams.push(f.fromMs) }
+  if (f.toMs !== undefined) { rest.push('timestamp_ms <= ?'); restParams.push(f.toMs) }
+  const markets = f.marketId !== undefined ? [f.marketId] : accountMarkets(db, account)
+  const parts: KeysetQuery[] = markets.map((m) => ({
+    table: 'fills', select: SELECT, where: ['account = ?', 'market_id = ?', ...rest], params: [account, m, ...restParams], keys: ['height', 'seq', 'is_taker'], order,
+  }))
+  return mergedKeysetPage<FillRow>(db, parts, page)
+}
+
+/** Fill rows of one order (its owner's side), oldest first: a range of the owner's market from the order's placement. */
+export function orderFills(db: Database, o: { orderId: number; owner: string; marketId: number; fromHeight: number }, page: PageRequest) {
+  return keysetPage<FillRow>(db, {
+    table: 'fills', select: SELECT, where: ['account = ?', 'market_id = ?', 'height >= ?', 'order_id = ?'], params: [o.owner, o.marketId, o.fromHeight, o.orderId],
+    keys: ['height', 'seq', 'is_taker'], order: 'asc',
+  }, page)
 }
 
 /** Notional volume (SCALE_6 as text) of an account's fills in blocks [from, to]. */
 export function volumeBetween(db: Database, account: string, from: number, to: number): string {
-  return db.query<{ v: string | null }, [string, number, number]>('SELECT CAST(SUM(notional) AS TEXT) AS v FROM fills WHERE account = ? AND height BETWEEN ? AND ?')
-    .get(account, from, to)?.v ?? '0'
+  let total = 0n
+  for (const m of accountMarkets(db, account)) {
+    const v = db.query<{ v: string | null }, [string, number, number, number]>('SELECT CAST(SUM(notional) AS TEXT) AS v FROM fills WHERE account = ? AND market_id = ? AND height BETWEEN ? AND ?')
+      .get(account, m, from, to)?.v
+    if (v !== null && v !== undefined) total += BigInt(v)
+  }
+  return total.toString()
 }
