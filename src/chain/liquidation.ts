@@ -11,10 +11,11 @@
 // 3. The trader pays the penalty, ceil(notional x liquidation_penalty_bps / 10000), capped at what
 //    the position's backing still holds (Isolated: its margin + realized PnL; Cross: the cross
 //    equity left); LIQUIDATOR_REWARD_SHARE_BPS of it goes to the liquidator, the rest to the fund.
-// 4. Bad debt: an Isolated position whose margin + realized PnL is negative leaves that shortfall;
-//    a Cross liquidation that leaves no Cross position and a negative balance leaves that. The
-//    fund pays it to the trader's balance (which ends at 0 for Cross, unchanged for Isolated)
-//    and a BadDebt event records it; the fund's balance may go negative. While Cross positions
+// 4. Bad debt: an Isolated position whose margin + realized PnL is negative leaves that shortfall,
+//    which the fund pays at once (the trader's cross balance does not pay for an isolated
+//    position). A Cross liquidation that leaves no Cross position and a negative balance leaves a
+//    deficit that the trader's isolated margins cover first and the fund then (bad-debt.ts).
+//    BadDebt events record what the fund paid; its balance may go negative. While Cross positions
 //    remain, a negative balance is backed by their uPnL and stays visible (it is no debt yet).
 // Every step moves money between accounts, so sum(balance + isolated margin - cost basis) over
 // all accounts is conserved.

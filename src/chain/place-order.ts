@@ -231,8 +231,13 @@ interface TakerSimulation {
 
 /** The taker's position, PnL, fees and margin if the planned fills happen. Pure. */
 function simulateTaker(account: Account, market: Market, position: Position | undefined, side: Side, fills: readonly PlannedFill<Order>[], notionals: readonly bigint[]): TakerSimulation {
-  const fresh = positionSettings(account, market)
-  const sim: Position = position === undefined ? newPosition(account.address, market.marketId, fresh.leverage, fresh.marginMode) : { ...position }
+  let sim: Position
+  if (position === undefined) {
+    const fresh = positionSettings(account, market)
+    sim = newPosition(account.address, market.marketId, fresh.leverage, fresh.marginMode)
+  } else {
+    sim = { ...position }
+  }
   const trades: TradeResult[] = new Array(fills.length)
   const fees: bigint[] = new Array(fills.length)
   let realizedPnl = 0n
@@ -243,6 +248,8 @@ function simulateTaker(account: Account, market: Market, position: Position | un
     const t = applyTrade(sim, side === 'Bid' ? lots : -lots, notionals[i]!)
     if (sim.sizeLots === 0) {
       // As in execution fill by fill: a flat position is removed, and the next fill opens a new one.
+      // It opens with the account's setting (positions.ts positionFor).
+      const fresh = positionSettings(account, market)
       sim.realizedPnl = 0n
       sim.leverage = fresh.leverage
       sim.marginMode = fresh.marginMode

@@ -47,22 +47,12 @@ const str = (v: unknown): string => String(v)
 export function fillRows(e: ParsedEvent, height: number, timestampMs: number, symbol: string, cloids: { taker: string | null; maker: string | null }): { taker: UserFillRow; maker: UserFillRow } {
   const b = e.body
   const side = b.taker_side as 'Bid' | 'Ask'
-  const row = (orderId: unknown, fee: unknown, isTaker: boolean, cloid: string | null): UserFillRow => {
-    const r: UserFillRow = {
-      block_height: height, event_seq: e.seq, timestamp_ms: timestampMs, market_id: e.marketId!, symbol,
-      order_id: Number(orderId), price: str(b.price), qty: str(b.qty), notional: str(b.notional), fee: str(fee),
-      is_taker: isTaker, aggressor_side: side,
-    }
-    if (cloid !== null) {
-      // Keep the spec's field order: client_order_id follows order_id.
-      return {
-        block_height: r.block_height, event_seq: r.event_seq, timestamp_ms: r.timestamp_ms, market_id: r.market_id, symbol,
-        order_id: r.order_id, client_order_id: cloid, price: r.price, qty: r.qty, notional: r.notional, fee: r.fee,
-        is_taker: isTaker, aggressor_side: side,
-      }
-    }
-    return r
-  }
+  // Field order as the spec lists it: client_order_id (when the order has one) follows order_id.
+  const row = (orderId: unknown, fee: unknown, isTaker: boolean, cloid: string | null): UserFillRow => ({
+    block_height: height, event_seq: e.seq, timestamp_ms: timestampMs, market_id: e.marketId!, symbol, order_id: Number(orderId),
+    ...(cloid === null ? {} : { client_order_id: cloid }),
+    price: str(b.price), qty: str(b.qty), notional: str(b.notional), fee: str(fee), is_taker: isTaker, aggressor_side: side,
+  })
   return {
     taker: row(b.taker_order_id, b.taker_fee, true, cloids.taker),
     maker: row(b.maker_order_id, b.maker_fee, false, cloids.maker),
@@ -72,7 +62,7 @@ export function fillRows(e: ParsedEvent, height: number, timestampMs: number, sy
 /** The orderUpdates row of an order lifecycle event, or undefined for other events. */
 export function orderUpdateRow(e: ParsedEvent, height: number, symbol: string): OrderUpdateRow | undefined {
   const b = e.body
-  const base = { block_height: height, event_seq: e.seq, order_id: Number(b.order_id), market_id: e.marketId! , symbol }
+  const base = { block_height: height, event_seq: e.seq, order_id: Number(b.order_id), market_id: e.marketId!, symbol }
   switch (e.subKind) {
     case 'OrderAccepted':
       return { ...base, kind: 'accepted', remaining: str(b.qty), side: b.side as 'Bid' | 'Ask', price: str(b.price), qty: str(b.qty), tif: str(b.tif) }

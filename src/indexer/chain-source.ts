@@ -1,7 +1,9 @@
 // The indexer's read-only view of the chain block store (chain.sqlite, written by node/block-store.ts
-// on the main thread). Committed blocks are read from here both while catching up after a restart
-// and while following the tip, so both are the same code path.
-import { Database } from 'bun:sqlite'
+// on the main thread), attached to the history connection as schema `chain` so ingest copies rows
+// with INSERT ... SELECT inside SQLite. Committed blocks are read from here both while catching up
+// after a restart and while following the tip, so both are the same code path. Nothing here writes
+// to `chain`: every statement of the indexer names its target table in `main`.
+import type { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -15,19 +17,6 @@ export interface SourceBlock {
   state_root: string
 }
 
-export interface SourceEnvelope {
-  height: number
-  envelope_idx: number
-  tx_hash: string
-  signer: string
-  nonce: number
-  action_kind: string
-  market_id: number | null
-  action: string
-  status: string
-  reason: string | null
-}
-
 export interface SourceEvent {
   height: number
   seq: number
@@ -39,50 +28,26 @@ export interface SourceEvent {
   body: string
 }
 
-export class ChainSource {
-  private readonly db: Database
+/** Attaches the node's block store to the history connection as `chain`. */
+export function attachChain(db: Database, dataDir: string): void {
+  const path = join(dataDir, 'chain.sqlite')
+  if (!existsSync(path)) throw new Error(`no block store at ${path}`)
+  db.exec(`ATTACH DATABASE '${path.replaceAll("'", "''")}' AS chain`)
+}
 
-  constructor(dataDir: string) {
-    const path = join(dataDir, 'chain.sqlite')
-    if (!existsSync(path)) throw new Error(`no block store at ${path}`)
-    this.db = new Database(path, { readonly: true, strict: true })
-    this.db.exec('PRAGMA busy_timeout = 5000')
-  }
+/** The highest committed height (0 before the first block). */
+export function chainTip(db: Database): number {
+  return db.query<{ h: number | null }, []>('SELECT MAX(height) AS h FROM chain.blocks').get()?.h ?? 0
+}
 
-  /** The highest committed height (0 before the first block). */
-  tipHeight(): number {
-    return this.db.query<{ h: number | null }, []>('SELECT MAX(height) AS h FROM blocks').get()?.h ?? 0
-  }
+/** Stored genesis metadata (tells whether a history file belongs to this chain). */
+export function chainMeta(db: Database, key: string): string | undefined {
+  return db.query<{ value: string }, [string]>('SELECT value FROM chain.meta WHERE key = ?').get(key)?.value
+}
 
-  /** Stored genesis metadata (used to tell whether a history file belongs to this chain). */
-  meta(key: string): string | undefined {
-    return this.db.query<{ value: string }, [string]>('SELECT value FROM meta WHERE key = ?').get(key)?.value
-  }
-
-  blocks(from: number, to: number): SourceBlock[] {
-    return this.db.query<SourceBlock, [number, number]>(
-      'SELECT height, parent, digest, timestamp_ms, envelope_count, event_count, state_root FROM blocks WHERE height BETWEEN ? AND ? ORDER BY height',
-    ).all(from, to)
-  }
-
-  envelopes(from: number, to: number): SourceEnvelope[] {
-    return this.db.query<SourceEnvelope, [number, number]>(
-      'SELECT height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status, reason FROM envelopes WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx',
-    ).all(from, to)
-  }
-
-  events(from: number, to: number): SourceEvent[] {
-    return this.db.query<SourceEvent, [number, number]>(
-      'SELECT height, seq, envelope_idx, kind, sub_kind, market_id, account, body FROM events WHERE height BETWEEN ? AND ? ORDER BY height, seq',
-    ).all(from, to)
-  }
-
-  /** Event rows in [from, to], at most `limit`, so a batch of large blocks stays bounded. */
-  eventCount(from: number, to: number): number {
-    return this.db.query<{ n: number }, [number, number]>('SELECT COALESCE(SUM(event_count), 0) AS n FROM blocks WHERE height BETWEEN ? AND ?').get(from, to)?.n ?? 0
-  }
-
-  close(): void {
-    this.db.close()
-  }
+/** Block headers of the block store in [from, to]. */
+export function chainBlocks(db: Database, from: number, to: number): SourceBlock[] {
+  return db.query<SourceBlock, [number, number]>(
+    'SELECT height, parent, digest, timestamp_ms, envelope_count, event_count, state_root FROM chain.blocks WHERE height BETWEEN ? AND ? ORDER BY height',
+  ).all(from, to)
 }

@@ -2,8 +2,9 @@
 // batches of whole blocks, each batch one transaction with the stage's watermark. It runs the same
 // way after a restart (catching up from the watermarks) as while following the tip.
 import type { Database } from 'bun:sqlite'
+import { assert } from '../lib/assert.ts'
 import { existsSync, rmSync } from 'node:fs'
-import { ChainSource, type SourceBlock } from './chain-source.ts'
+import { attachChain, chainBlocks, chainMeta, chainTip } from './chain-source.ts'
 import { getMeta, historyPath, INDEX_VERSION, openHistoryWriter, setMeta } from './schema.ts'
 import { candleBlocks, type CandleUpdate } from './stages/candle.ts'
 import { readCounter } from './stages/counters.ts'
@@ -41,7 +42,6 @@ export interface StepResult {
 
 export class Pipeline {
   readonly db: Database
-  private readonly source: ChainSource
   private readonly refreshMs: number
   private readonly log: (line: string) => void
   private wm: Watermarks
@@ -49,8 +49,7 @@ export class Pipeline {
   constructor(options: PipelineOptions) {
     this.log = options.log ?? ((line) => console.log(line))
     this.refreshMs = options.leaderboardRefreshMs ?? LEADERBOARD_REFRESH_MS_DEFAULT
-    this.source = new ChainSource(options.dataDir)
-    this.db = this.openChecked(historyPath(options.dataDir))
+    this.db = this.openChecked(historyPath(options.dataDir), options.dataDir)
     this.wm = readWatermarks(this.db)
   }
 
@@ -58,17 +57,19 @@ export class Pipeline {
    * Opens history.sqlite, rebuilding it when it belongs to another chain or another index
    * version, or is ahead of the block store: it is derived data, the block store is the truth.
    */
-  private openChecked(path: string): Database {
+  private openChecked(path: string, dataDir: string): Database {
     let db = openHistoryWriter(path)
+    attachChain(db, dataDir)
     const problem = this.mismatch(db)
     if (problem !== undefined) {
       this.log(`indexer: rebuilding ${path} from the block store: ${problem}`)
       db.close()
       for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) rmSync(path + suffix)
       db = openHistoryWriter(path)
+      attachChain(db, dataDir)
     }
     setMeta(db, 'index_version', INDEX_VERSION)
-    setMeta(db, 'genesis_root', this.source.meta('genesis_root') ?? '')
+    setMeta(db, 'genesis_root', chainMeta(db, 'genesis_root') ?? '')
     return db
   }
 
@@ -77,11 +78,11 @@ export class Pipeline {
     const wm = readWatermarks(db)
     if (version === undefined) return wm.ingest === 0 ? undefined : 'no index version'
     if (version !== INDEX_VERSION) return `index version ${version}, this node writes ${INDEX_VERSION}`
-    if (getMeta(db, 'genesis_root') !== (this.source.meta('genesis_root') ?? '')) return 'it indexes another chain (genesis root differs)'
+    if (getMeta(db, 'genesis_root') !== (chainMeta(db, 'genesis_root') ?? '')) return 'it indexes another chain (genesis root differs)'
     if (wm.ingest > 0) {
-      const mine = db.query<{ digest: string }, [number]>('SELECT digest FROM blocks WHERE height = ?').get(wm.ingest)?.digest
-      const chain = this.source.blocks(wm.ingest, wm.ingest)[0]?.digest
-      if (chain === undefined) return `it is at height ${wm.ingest}, beyond the block store's tip ${this.source.tipHeight()}`
+      const mine = db.query<{ digest: string }, [number]>('SELECT digest FROM main.blocks WHERE height = ?').get(wm.ingest)?.digest
+      const chain = chainBlocks(db, wm.ingest, wm.ingest)[0]?.digest
+      if (chain === undefined) return `it is at height ${wm.ingest}, beyond the block store's tip ${chainTip(db)}`
       if (mine !== chain) return `block ${wm.ingest} differs from the block store's`
     }
     return undefined
@@ -97,7 +98,7 @@ export class Pipeline {
 
   /** The block store's tip, read directly (for a start without a notification). */
   sourceTip(): number {
-    return this.source.tipHeight()
+    return chainTip(this.db)
   }
 
   /** Runs one batch of every stage that has work, in pipeline order, up to `tip`. */
@@ -105,9 +106,9 @@ export class Pipeline {
     let worked = false
     let candles: CandleUpdate[] = []
     if (this.wm.ingest < tip) {
-      const blocks = this.sourceBatch(this.wm.ingest + 1, tip)
-      ingestBlocks(this.db, this.source, blocks)
-      this.wm.ingest = blocks[blocks.length - 1]!.height
+      const to = this.sourceBatchEnd(this.wm.ingest + 1, tip)
+      ingestBlocks(this.db, this.wm.ingest + 1, to)
+      this.wm.ingest = to
       worked = true
     }
     if (this.wm.derive < this.wm.ingest) {
@@ -136,20 +137,21 @@ export class Pipeline {
     return this.wm.ingest >= tip && this.wm.derive >= this.wm.ingest && this.wm.candle >= this.wm.derive && this.wm.stats >= this.wm.derive
   }
 
-  /** Source headers from `from`, whole blocks up to the batch limits. */
-  private sourceBatch(from: number, tip: number): SourceBlock[] {
-    const blocks = this.source.blocks(from, Math.min(tip, from + BATCH_BLOCKS_MAX - 1))
+  /** Last height of a batch of the block store's blocks from `from`, whole blocks up to the batch limits. */
+  private sourceBatchEnd(from: number, tip: number): number {
+    const blocks = chainBlocks(this.db, from, Math.min(tip, from + BATCH_BLOCKS_MAX - 1))
+    assert(blocks.length > 0 && blocks[0]!.height === from, `the block store has no block ${from} (tip ${tip})`)
     let events = 0
     for (let i = 0; i < blocks.length; i++) {
       events += blocks[i]!.event_count
-      if (events > BATCH_EVENTS_MAX && i > 0) return blocks.slice(0, i)
+      if (events > BATCH_EVENTS_MAX && i > 0) return blocks[i - 1]!.height
     }
-    return blocks
+    return blocks[blocks.length - 1]!.height
   }
 
   /** Last height of a batch of ingested blocks from `from`, at most `limit`. */
   private batchEnd(from: number, limit: number): number {
-    const rows = this.db.query<{ height: number; event_count: number }, [number, number]>('SELECT height, event_count FROM blocks WHERE height BETWEEN ? AND ? ORDER BY height')
+    const rows = this.db.query<{ height: number; event_count: number }, [number, number]>('SELECT height, event_count FROM main.blocks WHERE height BETWEEN ? AND ? ORDER BY height')
       .all(from, Math.min(limit, from + BATCH_BLOCKS_MAX - 1))
     let events = 0
     for (let i = 0; i < rows.length; i++) {
@@ -160,11 +162,10 @@ export class Pipeline {
   }
 
   private blockTime(height: number): number {
-    return this.db.query<{ t: number }, [number]>('SELECT timestamp_ms AS t FROM blocks WHERE height = ?').get(height)?.t ?? 0
+    return this.db.query<{ t: number }, [number]>('SELECT timestamp_ms AS t FROM main.blocks WHERE height = ?').get(height)?.t ?? 0
   }
 
   close(): void {
-    this.source.close()
     this.db.close()
   }
 }

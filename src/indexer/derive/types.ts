@@ -29,6 +29,8 @@ export interface BlockDeriver {
   event(e: DeriveEvent): void
   /** Called after each block's events (per-block aggregates flush here). */
   endBlock?(block: BlockRef): void
+  /** Called once at the end of the batch, inside its transaction (rows buffered for sorted writes). */
+  endBatch?(): void
 }
 
 export interface DeriveModule {

@@ -40,6 +40,7 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
       }
       for (const d of withEnd) d.endBlock!({ height, timestampMs })
     }
+    for (const d of all) d.endBatch?.()
     writeWatermark(db, 'derive', to)
   })()
 }

@@ -1,35 +1,27 @@
-// Stage 1, ingest: copies committed blocks, envelopes and events from the block store into the
-// history database, with the counters /status reports, and the ingest watermark.
+// Stage 1, ingest: copies committed blocks, envelopes and events from the block store (attached as
+// `chain`) into the history database inside SQLite, with the counters /status reports and the
+// ingest watermark, in one transaction.
 import type { Database } from 'bun:sqlite'
 import { assert } from '../../lib/assert.ts'
-import type { ChainSource, SourceBlock } from '../chain-source.ts'
-import { insertBlock } from '../tables/blocks.ts'
-import { insertEnvelope } from '../tables/envelopes.ts'
-import { insertEvent } from '../tables/events.ts'
 import { writeWatermark } from '../watermarks.ts'
 import { addCounter } from './counters.ts'
 
-/** Ingests the given source blocks (consecutive heights after the watermark) in one transaction. */
-export function ingestBlocks(db: Database, source: ChainSource, blocks: readonly SourceBlock[]): void {
-  if (blocks.length === 0) return
-  const from = blocks[0]!.height
-  const to = blocks[blocks.length - 1]!.height
-  assert(to - from + 1 === blocks.length, `block store returned ${blocks.length} blocks for heights ${from}..${to}`)
-  const envelopes = source.envelopes(from, to)
-  const events = source.events(from, to)
+/** Ingests blocks [from, to] of the block store (consecutive, after the watermark) in one transaction. */
+export function ingestBlocks(db: Database, from: number, to: number): void {
   db.transaction(() => {
-    let newBlocks = 0
-    let newEnvelopes = 0
-    for (const b of blocks) {
-      if (insertBlock(db, b)) {
-        newBlocks++
-        newEnvelopes += b.envelope_count
-      }
-    }
-    for (const e of envelopes) insertEnvelope(db, e)
-    for (const e of events) insertEvent(db, e)
-    addCounter(db, 'block_count', newBlocks)
-    addCounter(db, 'envelope_total', newEnvelopes)
+    const fresh = db.query<{ n: number; envelopes: number | null }, [number, number, number, number]>(
+      `SELECT COUNT(*) AS n, SUM(envelope_count) AS envelopes FROM chain.blocks WHERE height BETWEEN ? AND ?
+       AND height NOT IN (SELECT height FROM main.blocks WHERE height BETWEEN ? AND ?)`).get(from, to, from, to)!
+    const present = db.query<{ n: number }, [number, number]>('SELECT COUNT(*) AS n FROM chain.blocks WHERE height BETWEEN ? AND ?').get(from, to)!.n
+    assert(present === to - from + 1, `the block store holds ${present} blocks of heights ${from}..${to}`)
+    db.query(`INSERT OR IGNORE INTO main.blocks SELECT height, parent, digest, timestamp_ms, envelope_count, event_count, state_root
+      FROM chain.blocks WHERE height BETWEEN ? AND ?`).run(from, to)
+    db.query(`INSERT OR IGNORE INTO main.envelopes SELECT height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status, reason
+      FROM chain.envelopes WHERE height BETWEEN ? AND ?`).run(from, to)
+    db.query(`INSERT OR IGNORE INTO main.events SELECT height, seq, envelope_idx, kind, sub_kind, market_id, account, body
+      FROM chain.events WHERE height BETWEEN ? AND ?`).run(from, to)
+    addCounter(db, 'block_count', fresh.n)
+    addCounter(db, 'envelope_total', fresh.envelopes ?? 0)
     writeWatermark(db, 'ingest', to)
   })()
 }

@@ -1,13 +1,6 @@
 // Table `blocks`: one row per ingested block header (spec §2.3 BlockHeader).
 import type { Database } from 'bun:sqlite'
-import type { SourceBlock } from '../chain-source.ts'
 import { keysetPage, type PageRequest } from '../paging.ts'
-
-/** Inserts a header; returns whether it was new (so counters move once per block). */
-export function insertBlock(db: Database, b: SourceBlock): boolean {
-  return db.query('INSERT OR IGNORE INTO blocks VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(b.height, b.parent, b.digest, b.timestamp_ms, b.envelope_count, b.event_count, b.state_root).changes > 0
-}
 
 export interface BlockHeaderJson {
   parent: string

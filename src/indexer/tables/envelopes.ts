@@ -1,13 +1,7 @@
 // Table `envelopes`: every signed transaction of every ingested block (spec §2.3 EnvelopeView).
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
-import type { SourceEnvelope } from '../chain-source.ts'
 import { keysetPage, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'
-
-export function insertEnvelope(db: Database, e: SourceEnvelope): void {
-  db.query('INSERT OR IGNORE INTO envelopes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(e.height, e.envelope_idx, e.tx_hash, e.signer, e.nonce, e.action_kind, e.market_id, e.action, e.status, e.reason)
-}
 
 interface EnvelopeRow {
   height: number

@@ -1,13 +1,8 @@
 // Table `events`: every chain event of every ingested block (spec §2.3 EventView), the input of
-// the derive stage.
+// the derive stage (written by the ingest stage's INSERT ... SELECT).
 import type { Database } from 'bun:sqlite'
 import type { SourceEvent } from '../chain-source.ts'
 import type { SymbolOf } from '../symbols.ts'
-
-export function insertEvent(db: Database, e: SourceEvent): void {
-  db.query('INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(e.height, e.seq, e.envelope_idx, e.kind, e.sub_kind, e.market_id, e.account, e.body)
-}
 
 /** Events of blocks [from, to] in chain order (the derive stage's input). */
 export function eventsBetween(db: Database, from: number, to: number): SourceEvent[] {

@@ -1,0 +1,136 @@
+// WsHub on a fake clock and scripted sockets: the timers (heartbeat, idle timeout, slow consumer,
+// account fallback), the connection limit, one corked write per connection per block, and the gap
+// frame every connection gets when the feed had to be rebuilt.
+import { describe, expect, test } from 'bun:test'
+import { ALICE, BTC, place } from '../../chain/test-support.ts'
+import { FeedHarness } from '../../feed/feed-test-support.ts'
+import { HotFeed } from '../../feed/hot-feed.ts'
+import type { WsTransport } from './connection.ts'
+import { CLOSE_IDLE, CLOSE_TOO_MANY, WsHub } from './hub.ts'
+import { WS_LIMITS_DEFAULT } from './limits.ts'
+
+class Socket implements WsTransport {
+  readonly frames: Record<string, any>[] = []
+  pings = 0
+  corks = 0
+  result = 1
+  closed: number | 'terminated' | undefined
+  send(data: string): number {
+    this.frames.push(JSON.parse(data))
+    return this.result
+  }
+  getBufferedAmount(): number {
+    return this.result === -1 ? 1 : 0
+  }
+  ping(): void {
+    this.pings++
+  }
+  close(code?: number): void {
+    this.closed = code
+  }
+  terminate(): void {
+    this.closed = 'terminated'
+  }
+  cork(callback: () => void): void {
+    this.corks++
+    callback()
+  }
+}
+
+function setup(limits = {}) {
+  const h = new FeedHarness()
+  let now = 0
+  const logs: string[] = []
+  const hub = new WsHub(h.feed, h.source, { ...WS_LIMITS_DEFAULT, ...limits }, { now: () => now, log: (l) => logs.push(l) })
+  const open = () => {
+    const s = new Socket()
+    return { s, conn: hub.open(s)! }
+  }
+  return { h, hub, open, logs, at: (ms: number) => { now = ms; hub.tick() } }
+}
+
+describe('WsHub timers', () => {
+  test('pings every ping interval; a connection silent past the idle timeout is closed with 1001', () => {
+    const { hub, open, at } = setup({ pingIntervalMs: 15_000, idleTimeoutMs: 30_000 })
+    const a = open()
+    const b = open()
+    at(15_000)
+    expect([a.s.pings, b.s.pings]).toEqual([1, 1])
+    hub.activity(b.conn) // b answers (pong)
+    at(30_001)
+    expect(a.s.closed).toBe(CLOSE_IDLE)
+    expect(b.s.closed).toBeUndefined()
+    expect(hub.connectionCount).toBe(1)
+  })
+
+  test('a socket that takes nothing for the send timeout is cut as a slow consumer', () => {
+    const { hub, open, at, logs } = setup({ sendTimeoutMs: 5_000, idleTimeoutMs: 60_000 })
+    const a = open()
+    a.s.result = -1
+    hub.message(a.conn, { op: 'subscribe', topics: ['block'] })
+    at(4_000)
+    expect(a.s.closed).toBeUndefined()
+    at(5_001)
+    expect(a.s.closed).toBe('terminated')
+    expect(logs.join()).toContain('slow consumer')
+  })
+
+  test('account topics are pushed again on the fallback interval', () => {
+    const { hub, open, at } = setup({ accountRefreshMs: 3_000 })
+    const a = open()
+    hub.message(a.conn, { op: 'subscribe', topics: [`account.${ALICE}`] })
+    expect(a.s.frames.map((f) => f.topic ?? f.op)).toEqual(['subscribed', `account.${ALICE}`])
+    at(2_999)
+    expect(a.s.frames).toHaveLength(2)
+    at(3_000)
+    expect(a.s.frames.at(-1)).toMatchObject({ seq: 3, topic: `account.${ALICE}`, address: ALICE })
+  })
+
+  test('past the connection limit a socket is closed with 1013', () => {
+    const { hub } = setup({ connectionsMax: 2 })
+    hub.open(new Socket())
+    hub.open(new Socket())
+    const third = new Socket()
+    expect(hub.open(third)).toBeUndefined()
+    expect(third.closed).toBe(CLOSE_TOO_MANY)
+  })
+})
+
+describe('WsHub blocks', () => {
+  test("a block's frames reach each connection in one corked write, in order, with consecutive seq", () => {
+    const { h, hub, open } = setup()
+    const a = open()
+    hub.message(a.conn, { op: 'subscribe', topics: ['book.BTC', 'trades.BTC', 'block', `orderUpdates.${ALICE}`] })
+    const before = a.s.corks
+    const { delta } = h.block([{ by: ALICE, action: place(BTC, 'Bid', '64000', '0.1') }])
+    hub.onBlock(delta)
+    expect(a.s.corks).toBe(before + 1)
+    expect(a.s.frames.map((f) => f.topic ?? f.op)).toEqual(['subscribed', 'book.BTC', 'book.BTC', `orderUpdates.${ALICE}`, 'block'])
+    expect(a.s.frames.map((f) => f.seq)).toEqual([1, 2, 3, 4, 5])
+  })
+
+  test('when the feed is rebuilt every connection gets a gap frame', () => {
+    const { h, hub, open } = setup()
+    const a = open()
+    hub.message(a.conn, { op: 'subscribe', topics: ['marks'] })
+    const feed = new HotFeed(h.source)
+    feed.seed()
+    hub.replaceFeed(feed)
+    expect(a.s.frames.at(-1)).toEqual({ type: 'gap', seq: 3 })
+  })
+
+  test('blocks.live following the history index: each block once the index has ingested it', () => {
+    const { h, hub, open } = setup()
+    const a = open()
+    hub.message(a.conn, { op: 'subscribe', topics: ['blocks.live'] })
+    hub.followIngest(0)
+    for (let i = 0; i < 3; i++) hub.onBlock(h.block([]).delta)
+    expect(a.s.frames).toHaveLength(1)
+    const status = (w: number) => ({ watermark: w, block_count: w, node_tip: 3, behind: 3 - w })
+    hub.ingested(2, status(2))
+    expect(a.s.frames.slice(1).map((f) => [f.block.height, f.watermark, f.behind])).toEqual([[1, 2, 1], [2, 2, 1]])
+    hub.ingested(3, status(3))
+    expect(a.s.frames.slice(1).map((f) => f.block.height)).toEqual([1, 2, 3])
+    expect(a.s.frames.map((f) => f.seq)).toEqual([1, 2, 3, 4])
+  })
+})
