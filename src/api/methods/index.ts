@@ -7,6 +7,7 @@ import { fundsMethods } from './funds-methods.ts'
 import { marginMethods } from './margin-methods.ts'
 import { feedMethods } from './feed-methods.ts'
 import { historyMethods } from './history-methods.ts'
+import { stateMethods } from './state-methods.ts'
 
 export const ALL_METHODS: readonly QueryMethod[] = [
   ...chainMethods,
@@ -16,4 +17,5 @@ export const ALL_METHODS: readonly QueryMethod[] = [
   ...fundsMethods,
   ...feedMethods,
   ...historyMethods,
+  ...stateMethods,
 ]
