@@ -48,3 +48,33 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 /** A bigint as SQLite binds it fastest: a number when exact, else the bigint. */
 export const sqlInt = (v: bigint): number | bigint => (v <= SAFE && v >= -SAFE ? Number(v) : v)
+
+/**
+ * Compares two decimal strings of the chain's making (optional '-', digits, optional fraction,
+ * no leading zeros, no trailing fractional zeros) without parsing them: -1, 0 or 1.
+ */
+export function compareDecimals(a: string, b: string): number {
+  const negA = a.charCodeAt(0) === 45
+  const negB = b.charCodeAt(0) === 45
+  if (negA !== negB) return negA ? -1 : 1
+  const m = compareMagnitudes(negA ? a.slice(1) : a, negB ? b.slice(1) : b)
+  return negA ? -m : m
+}
+
+function compareMagnitudes(a: string, b: string): number {
+  const dotA = a.indexOf('.')
+  const dotB = b.indexOf('.')
+  const intA = dotA < 0 ? a.length : dotA
+  const intB = dotB < 0 ? b.length : dotB
+  if (intA !== intB) return intA < intB ? -1 : 1
+  // Same integer length: digit strings compare like numbers once the shorter fraction is padded.
+  const fracA = dotA < 0 ? '' : a.slice(dotA + 1)
+  const fracB = dotB < 0 ? '' : b.slice(dotB + 1)
+  const width = Math.max(fracA.length, fracB.length)
+  const x = a.slice(0, intA) + fracA.padEnd(width, '0')
+  const y = b.slice(0, intB) + fracB.padEnd(width, '0')
+  return x === y ? 0 : x < y ? -1 : 1
+}
+
+/** The sign of a decimal string of the chain's making: -1, 0 or 1. */
+export const signOf = (a: string): number => (a.charCodeAt(0) === 45 ? -1 : a === '0' ? 0 : 1)

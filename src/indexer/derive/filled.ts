@@ -1,5 +1,5 @@
 // The numbers of a Filled event body, parsed once per event however many modules read them.
-import { fine, units6 } from '../amounts.ts'
+import { units6 } from '../amounts.ts'
 import { str, type DeriveEvent } from './types.ts'
 
 export interface FilledNumbers {
@@ -9,18 +9,16 @@ export interface FilledNumbers {
   readonly takerSide: string
   readonly price: string
   readonly qty: string
-  /** qty in 10^-12 units. */
-  readonly qtyFine: bigint
   readonly notional: bigint
   readonly takerFee: bigint
   readonly makerFee: bigint
   readonly takerPnl: bigint
   readonly makerPnl: bigint
-  /** Signed sizes before and after, 10^-12 units. */
-  readonly takerBefore: bigint
-  readonly takerAfter: bigint
-  readonly makerBefore: bigint
-  readonly makerAfter: bigint
+  /** Signed sizes before and after, decimal strings (compared without parsing). */
+  readonly takerBefore: string
+  readonly takerAfter: string
+  readonly makerBefore: string
+  readonly makerAfter: string
 }
 
 const parsed = new WeakMap<DeriveEvent, FilledNumbers>()
@@ -31,9 +29,9 @@ export function filledNumbers(e: DeriveEvent): FilledNumbers {
     const b = e.body
     n = {
       marketId: e.marketId ?? Number(b.market_id), taker: str(b, 'taker'), maker: str(b, 'maker'), takerSide: str(b, 'taker_side'),
-      price: str(b, 'price'), qty: str(b, 'qty'), qtyFine: fine(b.qty), notional: units6(b.notional),
+      price: str(b, 'price'), qty: str(b, 'qty'), notional: units6(b.notional),
       takerFee: units6(b.taker_fee), makerFee: units6(b.maker_fee), takerPnl: units6(b.taker_realized_pnl), makerPnl: units6(b.maker_realized_pnl),
-      takerBefore: fine(b.taker_size_before), takerAfter: fine(b.taker_size_after), makerBefore: fine(b.maker_size_before), makerAfter: fine(b.maker_size_after),
+      takerBefore: str(b, 'taker_size_before'), takerAfter: str(b, 'taker_size_after'), makerBefore: str(b, 'maker_size_before'), makerAfter: str(b, 'maker_size_after'),
     }
     parsed.set(e, n)
   }

@@ -40,7 +40,7 @@ function fillsDeriver(db: Database): BlockDeriver {
         rows.push({
           account, height: e.height, seq: e.seq, isTaker, timestampMs: e.timestampMs, marketId: f.marketId, orderId,
           counterparty: isTaker ? f.maker : f.taker, side, price: f.price, qty: f.qty, notional: f.notional, fee: isTaker ? f.takerFee : f.makerFee, realizedPnl,
-          realizedPnlPct: realizedPnlPct({ buying: side === 'Bid', sizeBefore: before, qty: f.qtyFine, notional: f.notional, realizedPnl }),
+          realizedPnlPct: realizedPnlPct({ buying: side === 'Bid', sizeBefore: before, qty: f.qty, notional: f.notional, realizedPnl }),
           positionAction: positionAction(before, isTaker ? f.takerAfter : f.makerAfter),
           triggerId: optNum(e.body, `${who}_source_trigger_id`) ?? tags?.trigger_id ?? null,
           clientOrderId: tags?.client_order_id ?? null,

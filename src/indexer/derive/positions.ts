@@ -2,77 +2,84 @@
 // (both sides), PositionLiquidated (the trader closed to zero at the mark, the insurance fund taking
 // it over) and DelistSettlement (closed to zero at the mark). Rows are built per block and written
 // when the block ends.
-import { fine, fineString, units6 } from '../amounts.ts'
+import type { Database } from 'bun:sqlite'
+import { fine, units6 } from '../amounts.ts'
 import { upsertPositionChange } from '../tables/positions.ts'
 import { filledNumbers } from './filled.ts'
 import { positionAction } from './fill-math.ts'
-import { str, type DeriveEvent, type DeriveModule } from './types.ts'
+import { str, type BlockDeriver, type DeriveEvent, type DeriveModule } from './types.ts'
 
 interface Change {
-  account: string
-  marketId: number
-  before: bigint
-  after: bigint
+  readonly account: string
+  readonly marketId: number
+  /** Signed sizes as the chain printed them. */
+  readonly before: string
+  after: string
   realizedPnl: bigint
   fills: number
   volume: bigint
   causes: string[]
-  firstSeq: number
+  readonly firstSeq: number
   lastSeq: number
 }
 
 /** Notional of size x price at SCALE_6, truncated (both in 10^-12 units). */
 const notionalOf = (size: bigint, price: bigint) => ((size < 0n ? -size : size) * price) / 10n ** 18n
 
-export const positionsModule: DeriveModule = {
-  table: 'positions',
-  subKinds: ['Filled', 'PositionLiquidated', 'DelistSettlement'],
-  create: (db) => {
-    const block = new Map<string, Change>()
-    const touch = (e: DeriveEvent, account: string, before: bigint, after: bigint, pnl: bigint, volume: bigint, fill: boolean, cause: string) => {
-      const marketId = e.marketId ?? Number(e.body.market_id)
-      const key = `${account}:${marketId}`
-      let c = block.get(key)
-      if (c === undefined) {
-        c = { account, marketId, before, after, realizedPnl: 0n, fills: 0, volume: 0n, causes: [], firstSeq: e.seq, lastSeq: e.seq }
-        block.set(key, c)
+function positionsDeriver(db: Database): BlockDeriver {
+  // The block's changes by account, then market (no composite string keys on the hot path).
+  const block = new Map<string, Map<number, Change>>()
+  const touch = (e: DeriveEvent, account: string, marketId: number, before: string, after: string, pnl: bigint, volume: bigint, fill: boolean, cause: string) => {
+    let byMarket = block.get(account)
+    if (byMarket === undefined) block.set(account, byMarket = new Map())
+    let c = byMarket.get(marketId)
+    if (c === undefined) {
+      c = { account, marketId, before, after, realizedPnl: 0n, fills: 0, volume: 0n, causes: [cause], firstSeq: e.seq, lastSeq: e.seq }
+      byMarket.set(marketId, c)
+    } else if (!c.causes.includes(cause)) c.causes.push(cause)
+    c.after = after
+    c.realizedPnl += pnl
+    c.volume += volume
+    if (fill) c.fills += 1
+    c.lastSeq = e.seq
+  }
+  return {
+    event(e) {
+      const b = e.body
+      const marketId = e.marketId ?? Number(b.market_id)
+      if (e.subKind === 'Filled') {
+        const f = filledNumbers(e)
+        touch(e, f.taker, marketId, f.takerBefore, f.takerAfter, f.takerPnl, f.notional, true, 'trade')
+        touch(e, f.maker, marketId, f.makerBefore, f.makerAfter, f.makerPnl, f.notional, true, 'trade')
+        return
       }
-      c.after = after
-      c.realizedPnl += pnl
-      c.volume += volume
-      if (fill) c.fills += 1
-      if (!c.causes.includes(cause)) c.causes.push(cause)
-      c.lastSeq = e.seq
-    }
-    return {
-      event(e) {
-        const b = e.body
-        if (e.subKind === 'Filled') {
-          const f = filledNumbers(e)
-          touch(e, f.taker, f.takerBefore, f.takerAfter, f.takerPnl, f.notional, true, 'trade')
-          touch(e, f.maker, f.makerBefore, f.makerAfter, f.makerPnl, f.notional, true, 'trade')
-          return
-        }
-        const size = fine(b.size)
-        const account = e.account ?? str(b, 'account')
-        if (e.subKind === 'PositionLiquidated') {
-          const notional = units6(b.notional)
-          touch(e, account, size, 0n, units6(b.realized_pnl), notional, false, 'liquidation')
-          touch(e, str(b, 'insurance_fund'), fine(b.fund_size_before), fine(b.fund_size_after), 0n, notional, false, 'liquidation_takeover')
-          return
-        }
-        touch(e, account, size, 0n, units6(b.realized_pnl), notionalOf(size, fine(b.price)), false, 'delist_settlement')
-      },
-      endBlock(ref) {
-        for (const c of block.values()) {
+      const size = str(b, 'size')
+      const account = e.account ?? str(b, 'account')
+      if (e.subKind === 'PositionLiquidated') {
+        const notional = units6(b.notional)
+        touch(e, account, marketId, size, '0', units6(b.realized_pnl), notional, false, 'liquidation')
+        touch(e, str(b, 'insurance_fund'), marketId, str(b, 'fund_size_before'), str(b, 'fund_size_after'), 0n, notional, false, 'liquidation_takeover')
+        return
+      }
+      touch(e, account, marketId, size, '0', units6(b.realized_pnl), notionalOf(fine(size), fine(b.price)), false, 'delist_settlement')
+    },
+    endBlock(ref) {
+      for (const byMarket of block.values()) {
+        for (const c of byMarket.values()) {
           upsertPositionChange(db, {
             account: c.account, height: ref.height, marketId: c.marketId, timestampMs: ref.timestampMs,
-            sizeBefore: fineString(c.before), sizeAfter: fineString(c.after), realizedPnl: c.realizedPnl, fills: c.fills, volume: c.volume,
+            sizeBefore: c.before, sizeAfter: c.after, realizedPnl: c.realizedPnl, fills: c.fills, volume: c.volume,
             action: positionAction(c.before, c.after), cause: c.causes.join(','), firstSeq: c.firstSeq, lastSeq: c.lastSeq,
           })
         }
-        block.clear()
-      },
-    }
-  },
+      }
+      block.clear()
+    },
+  }
+}
+
+export const positionsModule: DeriveModule = {
+  table: 'positions',
+  subKinds: ['Filled', 'PositionLiquidated', 'DelistSettlement'],
+  create: positionsDeriver,
 }
