@@ -19,6 +19,8 @@ export interface NodeConfig {
   readonly rateLimitSignerPerSec: number
   /** WebSocket limits (spec §6.1); `--ws-limits idle_ms=1500,...` shortens them for tests. */
   readonly wsLimits: WsLimits
+  /** Block time between two leaderboard snapshots of the history index (default 5 s). */
+  readonly leaderboardRefreshMs: number
 }
 
 export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE] [--rate-limit-ip 50] [--rate-limit-signer 20]'
@@ -37,7 +39,7 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     if (arg === '--help' || arg === '-h') throw new ConfigError(USAGE)
     const eq = arg.indexOf('=')
     const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits'].includes(name)) throw new ConfigError(`unknown argument ${arg}\n${USAGE}`)
+    if (!['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits', '--leaderboard-refresh-ms'].includes(name)) throw new ConfigError(`unknown argument ${arg}\n${USAGE}`)
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
     if (value === undefined) throw new ConfigError(`${name} needs a value\n${USAGE}`)
     flags.set(name, value)
@@ -64,6 +66,7 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     rateLimitIpPerSec: integerFlag(flags, '--rate-limit-ip', 50, 0, 1_000_000),
     rateLimitSignerPerSec: integerFlag(flags, '--rate-limit-signer', 20, 0, 1_000_000),
     wsLimits: wsLimitsFlag(flags.get('--ws-limits')),
+    leaderboardRefreshMs: integerFlag(flags, '--leaderboard-refresh-ms', 5_000, 100, 86_400_000),
   }
 }
 

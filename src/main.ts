@@ -21,7 +21,7 @@ const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, b
 const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec, ws: config.wsLimits, blockTimeMs: config.blockTimeMs })
 // The history index starts before the first block so it sees every committed block; without it
 // the node still runs and the history routes answer 503.
-const history = await startHistory(node, { dataDir: config.dataDir }).catch((err: Error) => {
+const history = await startHistory(node, { dataDir: config.dataDir, leaderboardRefreshMs: config.leaderboardRefreshMs }).catch((err: Error) => {
   console.error(`history index not started: ${err.message}`)
   return undefined
 })

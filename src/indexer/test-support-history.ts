@@ -67,7 +67,8 @@ export function indexAll(p: Pipeline, tip: number): void {
 
 /** Every row of a table in primary-key order, for comparing two indexes. */
 export function tableRows(p: Pipeline, table: string): unknown[] {
-  return p.db.query(`SELECT * FROM main.${table} ORDER BY 1, 2, 3`).all()
+  const columns = p.db.query<{ name: string }, []>(`PRAGMA main.table_info(${table})`).all()
+  return p.db.query(`SELECT * FROM main.${table} ORDER BY ${columns.map((_, i) => i + 1).join(', ')}`).all()
 }
 
 /** The derived tables (everything but the ingest copies and bookkeeping). */

@@ -1,0 +1,135 @@
+// The derive stage over blocks of the real state machine, stored as the node stores them: fills and
+// orders exactly as spec §2.5 shows them, and the flows, positions, referral, rebate and account
+// event tables from the funds and margin events.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { ALICE, BOB, BTC, cancel, place } from '../chain/test-support.ts'
+import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../chain/test-support-funds.ts'
+import type { Pipeline } from './pipeline.ts'
+import { READ_OPS } from './read/ops.ts'
+import { symbolLookup } from './symbols.ts'
+import { IndexedChain, indexAll } from './test-support-history.ts'
+
+const PAGE = { offset: 0, limit: 200, cursor: undefined, includeTotal: true }
+const symbolOf = symbolLookup([{ market_id: BTC, symbol: 'BTC-USD', lifecycle: 'Active', routing: 'native' }])
+
+let ic: IndexedChain
+let p: Pipeline
+let bidId = 0
+let withdrawalId = 0
+const heights = { open: 0, fill1: 0, fill2: 0, rebate: 0 }
+
+beforeAll(() => {
+  ic = new IndexedChain()
+  const r1 = ic.send(ALICE, place(BTC, 'Bid', '65000', '0.5', { cloid: 'a-1' }))
+  bidId = (r1.events.find((e) => e.event.sub_kind === 'OrderAccepted')!.event as { order_id: number }).order_id
+  heights.open = ic.tip
+  ic.send(BOB, place(BTC, 'Ask', '64000', '0.2', { tif: 'Ioc' }))
+  heights.fill1 = ic.tip
+  ic.send(ALICE, place(BTC, 'Ask', '66000', '0.1'))
+  ic.send(BOB, place(BTC, 'Bid', '66000', '0.1', { tif: 'Ioc' }))
+  heights.fill2 = ic.tip
+  ic.send(ALICE, cancel(BTC, bidId))
+  ic.send(BRIDGE, deposit(ALICE, '1000', '0xdep:1', 'arbitrum'))
+  const w = ic.send(ALICE, withdraw('250'))
+  withdrawalId = (w.events.find((e) => e.event.sub_kind === 'WithdrawalRequested')!.event as { withdrawal_id: number }).withdrawal_id
+  ic.send(BRIDGE, settle(withdrawalId, '0xfeed'))
+  ic.send(ALICE, transfer(BOB, '10'))
+  ic.send(BOB, setInviter(ALICE))
+  ic.send(ALICE, place(BTC, 'Ask', '65500', '0.01'))
+  ic.send(BOB, place(BTC, 'Bid', '65500', '0.01', { tif: 'Ioc' }))
+  heights.rebate = ic.tip
+  p = ic.pipeline()
+  indexAll(p, ic.tip)
+})
+
+afterAll(() => {
+  p?.close()
+  ic?.close()
+})
+
+describe('derive over real chain blocks', () => {
+  test('every stage reaches the tip', () => {
+    expect(p.watermarks).toEqual({ ingest: ic.tip, derive: ic.tip, candle: ic.tip, stats: ic.tip })
+  })
+
+  test('fills: a taker and a maker row per fill with the exact FillRecord fields', () => {
+    const ctx = { db: p.db, symbolOf }
+    const bob = READ_OPS.fills(ctx, { filter: { account: BOB }, page: PAGE })
+    expect(bob.page.total).toBe(3)
+    const [rebateFill, closeFill, openFill] = bob.data as Record<string, unknown>[]
+    expect(openFill).toEqual({
+      height: heights.fill1, seq: 1, is_taker: true, timestamp_ms: expect.any(Number), market_id: BTC, order_id: bidId + 1,
+      account: BOB, counterparty: ALICE, price: '65000', qty: '0.2', notional: '13000', fee: '6.5', symbol: 'BTC-USD',
+      realized_pnl: '0', realized_pnl_pct: '0', position_action: 'open_short',
+    })
+    expect(closeFill).toMatchObject({ height: heights.fill2, is_taker: true, price: '66000', qty: '0.1', notional: '6600', fee: '3.3', realized_pnl: '-100', realized_pnl_pct: '-1.5384', position_action: 'close_short' })
+    expect(rebateFill).toMatchObject({ height: heights.rebate, position_action: 'close_short' })
+    for (const removed of ['aggressor_side', 'position_old_size', 'position_new_size', 'is_close']) expect(openFill).not.toHaveProperty(removed)
+    const alice = READ_OPS.fills(ctx, { filter: { account: ALICE }, page: PAGE }).data as Record<string, unknown>[]
+    expect(alice.map((f) => [f.is_taker, f.qty, f.fee, f.realized_pnl, f.realized_pnl_pct, f.position_action])).toEqual([
+      [false, '0.01', '0.131', '5', '0.7692', 'close_long'],
+      [false, '0.1', '1.32', '100', '1.5384', 'close_long'],
+      [false, '0.2', '2.6', '0', '0', 'open_long'],
+    ])
+  })
+
+  test('orders: lifecycle rows of closed orders, newest first; open orders only with include_open', () => {
+    const ctx = { db: p.db, symbolOf }
+    const closed = READ_OPS.orders(ctx, { filter: { owner: ALICE, includeOpen: false }, page: PAGE }).data as Record<string, unknown>[]
+    const bid = closed.filter((r) => r.order_id === bidId)
+    expect(bid).toEqual([
+      { height: heights.fill2 + 1, seq: 0, timestamp_ms: expect.any(Number), order_id: bidId, owner: ALICE, market_id: BTC, event_type: 'Done', side: null, price: null, qty: null, remaining: '0.3', reason: 'Cancelled', symbol: 'BTC-USD', client_order_id: 'a-1' },
+      { height: heights.open, seq: 1, timestamp_ms: expect.any(Number), order_id: bidId, owner: ALICE, market_id: BTC, event_type: 'Resting', side: null, price: null, qty: null, remaining: null, reason: null, symbol: 'BTC-USD', client_order_id: 'a-1' },
+      { height: heights.open, seq: 0, timestamp_ms: expect.any(Number), order_id: bidId, owner: ALICE, market_id: BTC, event_type: 'Accepted', side: 'Bid', price: '65000', qty: '0.5', remaining: null, reason: null, symbol: 'BTC-USD', client_order_id: 'a-1' },
+    ])
+    const all = READ_OPS.orders(ctx, { filter: { owner: ALICE, includeOpen: true }, page: PAGE }).data as Record<string, unknown>[]
+    expect(all.length).toBeGreaterThanOrEqual(closed.length)
+    const bobRows = READ_OPS.orders(ctx, { filter: { owner: BOB, includeOpen: false }, page: PAGE }).data as Record<string, unknown>[]
+    // An IOC that fills completely: Accepted then Done(Filled), no Resting.
+    const ioc = bobRows.filter((r) => r.order_id === bidId + 1).map((r) => [r.event_type, r.reason])
+    expect(ioc).toEqual([['Done', 'Filled'], ['Accepted', null]])
+  })
+
+  test('fund flows, bridge flows, referral and rebate events come from the funds events', () => {
+    const ctx = { db: p.db, symbolOf }
+    const flows = READ_OPS.fundFlows(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
+    expect(flows.map((f) => f.flow_type)).toEqual(expect.arrayContaining(['Deposit', 'WithdrawRequested', 'TransferOut']))
+    expect(flows.find((f) => f.flow_type === 'Deposit')).toMatchObject({ amount: '1000', account: ALICE })
+    expect(flows.find((f) => f.flow_type === 'TransferOut')).toMatchObject({ amount: '-10' })
+    expect((READ_OPS.fundFlows(ctx, { account: BOB, page: PAGE }).data as Record<string, unknown>[]).find((f) => f.flow_type === 'TransferIn')).toMatchObject({ amount: '10' })
+    const bridge = READ_OPS.bridgeFlows(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
+    expect(bridge.map((b) => [b.direction, b.status, b.amount])).toEqual([['withdraw', 'settled', '250'], ['withdraw', 'requested', '250'], ['deposit', 'credited', '1000']])
+    expect(bridge[0]).toMatchObject({ reference: String(withdrawalId), external_tx: '0xfeed', counterparty: EXTERNAL })
+    expect(bridge[2]).toMatchObject({ reference: '0xdep:1', counterparty: 'arbitrum' })
+    const referrals = READ_OPS.referralEvents(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
+    expect(referrals).toEqual([expect.objectContaining({ role: 'inviter', inviter: ALICE, invitee: BOB, event_type: 'InviterSet' })])
+    const rebates = READ_OPS.rebateEvents(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
+    expect(rebates).toEqual([expect.objectContaining({ role: 'inviter', inviter: ALICE, invitee: BOB, market_id: BTC, height: heights.rebate })])
+    expect(Number(rebates[0]!.amount)).toBeGreaterThan(0)
+  })
+
+  test('account events list the non-trading events touching the account, both sides of a transfer', () => {
+    const ctx = { db: p.db, symbolOf }
+    const bobEvents = (READ_OPS.accountEvents(ctx, { account: BOB, page: PAGE }).data as { sub_kind: string }[]).map((e) => e.sub_kind)
+    expect(bobEvents).toEqual(expect.arrayContaining(['FundsTransferred', 'InviterSet']))
+    expect(bobEvents).not.toContain('Filled')
+  })
+
+  test('positions: a row per (account, market, block) with the sizes around the block', () => {
+    const ctx = { db: p.db, symbolOf }
+    const rows = READ_OPS.positions(ctx, { account: BOB, page: PAGE }).data as Record<string, unknown>[]
+    expect(rows.map((r) => [r.height, r.size_before, r.size_after, r.realized_pnl, r.position_action])).toEqual([
+      [heights.rebate, '-0.1', '-0.09', expect.any(String), 'close_short'],
+      [heights.fill2, '-0.2', '-0.1', '-100', 'close_short'],
+      [heights.fill1, '0', '-0.2', '0', 'open_short'],
+    ])
+  })
+
+  test('candles and stats count every fill once', () => {
+    const ctx = { db: p.db, symbolOf }
+    const candles = READ_OPS.candles(ctx, { marketId: BTC, interval: '1d', fromMs: 0, toMs: Number.MAX_SAFE_INTEGER, limit: 10 })
+    expect(candles).toEqual([expect.objectContaining({ o: '65000', h: '66000', l: '65000', c: '65500', v: '0.31', n: 3 })])
+    const stats = READ_OPS.accountStats(ctx, { account: BOB })
+    expect(stats).toMatchObject({ fills: 3, taker_fills: 3, maker_fills: 0, volume: '20255', fees: '10.1275', losing_closes: 2 })
+  })
+})
