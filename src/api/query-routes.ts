@@ -4,6 +4,7 @@ import type { ChainNode } from '../node/chain-node.ts'
 import { RPC } from '../wire/rpc-errors.ts'
 import { envelopeError, idOf, jsonResponse, parseBody, rpcFailure, rpcResult } from './jsonrpc.ts'
 import { ALL_METHODS } from './methods/index.ts'
+import { BLOCK_CACHE_ENTRIES_MAX, BlockCache } from './block-cache.ts'
 import { openRpcDocument } from './methods/openrpc.ts'
 import { compileMethods, MethodError, type CompiledMethod, type QueryContext } from './methods/registry.ts'
 
@@ -27,13 +28,21 @@ export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: numb
   const params = r.params ?? {}
   const v = m.validator.validate(params, 'params')
   if (!v.ok) return rpcFailure(id, { code: RPC.invalidParams, message: `${v.field}: ${v.message}`, data: { reason: 'INVALID_PARAMS', field: v.field } })
+  const chainHeightNow = ctx.node.state.height
+  const cacheKey = m.cachePerBlock === true ? `${m.name}\u0000${JSON.stringify(params)}` : undefined
+  if (cacheKey !== undefined) {
+    const hit = blockCache.get(cacheKey, chainHeightNow)
+    if (hit !== undefined) return rpcResult(id, hit)
+  }
   try {
     const pending = m.handler(ctx, params)
     const out = pending instanceof Promise ? await withDeadline(pending, deadlineMs) : pending
     if (out === TIMED_OUT) return rpcFailure(id, { code: RPC.limited, message: `${r.method} timed out after ${QUERY_TIMEOUT_MS} ms`, data: { reason: 'TIMEOUT' } })
     const chainHeight = ctx.node.state.height
     const height = out.height ?? chainHeight
-    return rpcResult(id, { height, chain_height: chainHeight, stale: height < chainHeight, data: out.data, ...(out.page ? { page: out.page } : {}) })
+    const result = { height, chain_height: chainHeight, stale: height < chainHeight, data: out.data, ...(out.page ? { page: out.page } : {}) }
+    if (cacheKey !== undefined && chainHeight === chainHeightNow) blockCache.set(cacheKey, chainHeight, result)
+    return rpcResult(id, result)
   } catch (err) {
     if (err instanceof MethodError) {
       if (err.httpStatus !== undefined) throw err
@@ -45,6 +54,9 @@ export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: numb
 }
 
 const TIMED_OUT = Symbol('timed out')
+
+/** Results of cachePerBlock methods at one height; hot reads (books, accounts) between blocks. */
+const blockCache = new BlockCache(BLOCK_CACHE_ENTRIES_MAX)
 
 function withDeadline<T>(p: Promise<T>, deadlineMs: number): Promise<T | typeof TIMED_OUT> {
   const left = deadlineMs - Date.now()

@@ -1,38 +1,19 @@
 // Read methods over the live chain state and the block store (foundation set).
 import { Type } from '@sinclair/typebox'
 import { notionalOf } from '../../chain/math.ts'
-import { resolveMarketRef } from '../../chain/symbols.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
-import type { Market } from '../../chain/types.ts'
-import { normalizeAddress } from '../../lib/hex.ts'
 import { ACTION_KINDS } from '../../wire/actions.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
-import { Address20, Hex32, U32, U53 } from '../../wire/schema-types.ts'
+import { Address20, Hex32, U53 } from '../../wire/schema-types.ts'
 import type { StoredBlockHeader } from '../../node/block-store.ts'
 import { envelopeView, eventView, symbolLookup } from '../../node/views.ts'
 import { accountView, openOrderView } from '../views/account-view.ts'
 import { marketListItem } from '../views/market-view.ts'
 import { ORDERBOOK_DEPTH_DEFAULT, ORDERBOOK_DEPTH_MAX, orderbookView } from '../views/orderbook-view.ts'
-import { method, MethodError, type QueryContext } from './registry.ts'
+import { marketFilter, marketRefFields, requireAddress, requireMarket } from './params.ts'
+import { method, MethodError } from './registry.ts'
 
 const NoParams = Type.Object({}, { additionalProperties: false })
-const MarketRefParams = Type.Object({
-  market_id: Type.Optional(U32('the market; takes precedence over symbol')),
-  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'symbol or base-asset prefix, case-insensitive' })),
-}, { additionalProperties: false })
-
-function requireMarket(ctx: QueryContext, ref: { market_id?: number | undefined; symbol?: string | undefined }): Market {
-  if (ref.market_id === undefined && ref.symbol === undefined) throw new MethodError(RPC.invalidParams, 'params: give market_id or symbol', { field: 'params.symbol' })
-  const m = resolveMarketRef(ctx.node.state, ref)
-  if (m === undefined) throw new MethodError(RPC.invalidParams, `market ${ref.market_id ?? ref.symbol} not found`, { field: ref.market_id !== undefined ? 'params.market_id' : 'params.symbol', reason: 'MarketNotFound' })
-  return m
-}
-
-function address(raw: string): string {
-  const a = normalizeAddress(raw)
-  if (a === undefined) throw new MethodError(RPC.invalidParams, 'params.address: not a 20-byte hex address', { field: 'params.address' })
-  return a
-}
 
 export function blockHeaderView(h: StoredBlockHeader) {
   return {
@@ -47,7 +28,7 @@ export const chainMethods = [
     handler: (ctx) => ({ data: { status: 'ok', height: ctx.node.state.height } }),
   }),
   method({
-    name: 'getExchangeConfig', description: 'Exchange-wide parameters (spec §2.7 ExchangeConfig).', params: NoParams,
+    name: 'getExchangeConfig', cachePerBlock: true, description: 'Exchange-wide parameters (spec §2.7 ExchangeConfig).', params: NoParams,
     handler: (ctx) => {
       const s = ctx.node.state
       let active = 0
@@ -62,7 +43,7 @@ export const chainMethods = [
     },
   }),
   method({
-    name: 'getExchangeStats', description: 'Exchange-wide figures: markets, accounts, open orders and open interest (GET /api/v1/stats).', params: NoParams,
+    name: 'getExchangeStats', cachePerBlock: true, description: 'Exchange-wide figures: markets, accounts, open orders and open interest (GET /api/v1/stats).', params: NoParams,
     handler: (ctx) => {
       const s = ctx.node.state
       const markets = [...s.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId)
@@ -79,7 +60,7 @@ export const chainMethods = [
     },
   }),
   method({
-    name: 'getActionsMeta', description: 'Every action kind with its auth channel, role and master_only.', params: NoParams,
+    name: 'getActionsMeta', cachePerBlock: true, description: 'Every action kind with its auth channel, role and master_only.', params: NoParams,
     handler: (ctx) => ({
       data: {
         action_version: ctx.node.state.params.actionVersion,
@@ -89,26 +70,26 @@ export const chainMethods = [
   }),
   // getMarkets, getMarket, getMarketById: market-methods.ts.
   method({
-    name: 'getOrderbook', description: 'Aggregated book levels of a market; depth per side (default 50, max 500).',
-    params: Type.Object({ ...MarketRefParams.properties, depth: Type.Optional(Type.Integer({ minimum: 0, description: 'levels per side; 0 = default; clamped to 500' })) }, { additionalProperties: false }),
+    name: 'getOrderbook', cachePerBlock: true, description: 'Aggregated book levels of a market; depth per side (default 50, max 500).',
+    params: Type.Object({ ...marketRefFields(), depth: Type.Optional(Type.Integer({ minimum: 0, description: 'levels per side; 0 = default; clamped to 500' })) }, { additionalProperties: false }),
     handler: (ctx, p) => {
-      const m = requireMarket(ctx, p)
+      const m = requireMarket(ctx.node.state, p)
       const depth = p.depth === undefined || p.depth === 0 ? ORDERBOOK_DEPTH_DEFAULT : Math.min(p.depth, ORDERBOOK_DEPTH_MAX)
       return { data: orderbookView(m, ctx.node.state.books.get(m.marketId)!, depth, ctx.node.state.height) }
     },
   }),
   method({
-    name: 'getAccount', description: 'Balance, nonce, roles, margin aggregates, positions and agents of an address.',
+    name: 'getAccount', cachePerBlock: true, description: 'Balance, nonce, roles, margin aggregates, positions and agents of an address.',
     params: Type.Object({ address: Address20() }, { additionalProperties: false }),
-    handler: (ctx, p) => ({ data: accountView(ctx.node.state, address(p.address)) }),
+    handler: (ctx, p) => ({ data: accountView(ctx.node.state, requireAddress(p.address)) }),
   }),
   method({
-    name: 'getAccountOrders', description: 'Open orders of an address, optionally of one market, in order id order.',
-    params: Type.Object({ address: Address20(), ...MarketRefParams.properties }, { additionalProperties: false }),
+    name: 'getAccountOrders', cachePerBlock: true, description: 'Open orders of an address, optionally of one market, in order id order.',
+    params: Type.Object({ address: Address20(), ...marketRefFields() }, { additionalProperties: false }),
     handler: (ctx, p) => {
       const state = ctx.node.state
-      const account = state.accounts.get(address(p.address))
-      const market = p.market_id === undefined && p.symbol === undefined ? undefined : requireMarket(ctx, p)
+      const account = state.accounts.get(requireAddress(p.address))
+      const market = marketFilter(state, p)
       const orders = account === undefined ? [] : [...account.orders.values()].filter((o) => market === undefined || o.marketId === market.marketId)
       return { data: orders.sort((a, b) => a.id - b.id).map((o) => openOrderView(state, o)) }
     },

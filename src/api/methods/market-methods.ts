@@ -3,26 +3,25 @@
 // its market with the one resolver of spec §2.2 (chain/symbols.ts): market_id over symbol, symbol
 // by exact or prefix match, Delisted markets only by id.
 import { Type } from '@sinclair/typebox'
-import { resolveMarketRef, type MarketRef } from '../../chain/symbols.ts'
+import type { MarketRef } from '../../chain/symbols.ts'
 import type { ChainState, Market } from '../../chain/types.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { eventView, symbolLookup } from '../../node/views.ts'
-import { RPC } from '../../wire/rpc-errors.ts'
 import { Address20, U32, U53 } from '../../wire/schema-types.ts'
 import {
   bboView, latestQuoteView, marketDetail, marketListItem, marketSettingsView, marketStatsView, marketSummaryView, type DayCounters,
 } from '../views/market-view.ts'
 import { feedRuntime } from '../ws/runtime.ts'
-import { method, MethodError, type QueryContext } from './registry.ts'
+import { marketRefFields, requireMarket as requireMarketRef } from './params.ts'
+import { method, type QueryContext } from './registry.ts'
 
 const NoParams = Type.Object({}, { additionalProperties: false })
-const MarketRefFields = {
-  market_id: Type.Optional(U32('the market; takes precedence over symbol and may name a Delisted market')),
-  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'symbol or base-asset prefix, case-insensitive; Delisted markets are skipped' })),
-}
-const MarketRefParams = Type.Object(MarketRefFields, { additionalProperties: false })
+const MarketRefParams = Type.Object(marketRefFields({
+  market_id: 'the market; takes precedence over symbol and may name a Delisted market',
+  symbol: 'symbol or base-asset prefix, case-insensitive; Delisted markets are skipped',
+}), { additionalProperties: false })
 
 /** Audit log page size: default and maximum (spec §4.6, §8). */
 export const AUDIT_LIMIT_DEFAULT = 100
@@ -30,15 +29,9 @@ export const AUDIT_LIMIT_MAX = 1_000
 /** Blocks the audit log looks back at most (spec §8, journal scan window). */
 export const AUDIT_SCAN_BLOCKS_MAX = 10_000
 
-/** The market a read names, or a -32602 error naming the parameter (MarketNotFound). */
-export function requireMarket(state: ChainState, ref: MarketRef): Market {
-  if (ref.market_id === undefined && ref.symbol === undefined) throw new MethodError(RPC.invalidParams, 'params: give market_id or symbol', { field: 'params.symbol' })
-  const m = resolveMarketRef(state, ref)
-  if (m === undefined) {
-    const field = ref.market_id !== undefined ? 'params.market_id' : 'params.symbol'
-    throw new MethodError(RPC.invalidParams, `market ${ref.market_id ?? JSON.stringify(ref.symbol)} not found`, { field, reason: 'MarketNotFound' })
-  }
-  return m
+/** The market a read names (requireMarket of params.ts, with the symbol quoted in MarketNotFound messages). */
+function requireMarket(state: ChainState, ref: MarketRef): Market {
+  return requireMarketRef(state, ref, { quoteSymbol: true })
 }
 
 /** Markets that are not Delisted, by market_id. */
@@ -66,15 +59,15 @@ export function marketStatsReader(node: ChainNode): (marketId: number) => Record
 
 export const marketMethods = [
   method({
-    name: 'getMarkets', description: 'Every market that is not Delisted, by market_id, with lifecycle, emergency_halt, halt_reason, mark_price and open interest.', params: NoParams,
+    name: 'getMarkets', cachePerBlock: true, description: 'Every market that is not Delisted, by market_id, with lifecycle, emergency_halt, halt_reason, mark_price and open interest.', params: NoParams,
     handler: (ctx) => ({ data: liveMarkets(ctx.node.state).map(marketListItem) }),
   }),
   method({
-    name: 'getMarket', description: 'One market by market_id or symbol (prefix, case-insensitive): settings, top of book, halt_reason and latest_quote.', params: MarketRefParams,
+    name: 'getMarket', cachePerBlock: true, description: 'One market by market_id or symbol (prefix, case-insensitive): settings, top of book, halt_reason and latest_quote.', params: MarketRefParams,
     handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx.node.state, p)) }),
   }),
   method({
-    name: 'getMarketById', description: 'One market by market_id (may address a Delisted market); same shape as getMarket.',
+    name: 'getMarketById', cachePerBlock: true, description: 'One market by market_id (may address a Delisted market); same shape as getMarket.',
     params: Type.Object({ market_id: U32('the market') }, { additionalProperties: false }),
     handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx.node.state, p)) }),
   }),
@@ -90,7 +83,7 @@ export const marketMethods = [
     handler: (ctx, p) => ({ data: marketSettingsView(requireMarket(ctx.node.state, p)) }),
   }),
   method({
-    name: 'getAllBBOs', description: 'BboItem of every market that is not Delisted (external-peg markets: the fresh quote), sorted by symbol.', params: NoParams,
+    name: 'getAllBBOs', cachePerBlock: true, description: 'BboItem of every market that is not Delisted (external-peg markets: the fresh quote), sorted by symbol.', params: NoParams,
     handler: (ctx) => {
       const state = ctx.node.state
       const items = liveMarkets(state).map((m) => bboView(state, m))
@@ -98,7 +91,7 @@ export const marketMethods = [
     },
   }),
   method({
-    name: 'getAllMarks', description: 'MarksMap: symbol to mark price (the liquidation and uPnL price) of every market that is not Delisted.', params: NoParams,
+    name: 'getAllMarks', cachePerBlock: true, description: 'MarksMap: symbol to mark price (the liquidation and uPnL price) of every market that is not Delisted.', params: NoParams,
     handler: (ctx) => {
       const out: Record<string, string> = {}
       for (const m of liveMarkets(ctx.node.state)) out[m.symbol] = marketListItem(m).mark_price

@@ -41,6 +41,11 @@ export interface QueryMethod<P extends TSchema = TSchema> {
   readonly handler: (ctx: QueryContext, params: Static<P>) => MethodResult | Promise<MethodResult>
   /** An example params object for rpc.discover and docs; defaults to {}. */
   readonly example?: Record<string, unknown>
+  /**
+   * The result depends only on the chain state at the current height (no history index, no hot
+   * feed, no clock): it may be served from a cache that lives for one block.
+   */
+  readonly cachePerBlock?: boolean
 }
 
 export interface CompiledMethod extends QueryMethod {
