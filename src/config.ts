@@ -6,6 +6,7 @@ import { devGenesis, DEV_ADDRESSES } from './node/dev-genesis.ts'
 import type { Genesis } from './wire/genesis.ts'
 import { GenesisSchema } from './wire/genesis.ts'
 import { compileValidator } from './wire/validate.ts'
+import { parseFlags } from './lib/flags.ts'
 
 export interface NodeConfig {
   readonly dev: boolean
@@ -31,21 +32,15 @@ export class ConfigError extends Error {
 
 /** Parses the node's command line (the same for `bun src/main.ts` and the compiled binary). */
 export function parseNodeArgs(argv: readonly string[]): NodeConfig {
-  const flags = new Map<string, string>()
-  let dev = false
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === '--dev') { dev = true; continue }
-    if (arg === '--help' || arg === '-h') throw new ConfigError(USAGE)
-    const eq = arg.indexOf('=')
-    const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits', '--leaderboard-refresh-ms'].includes(name)) throw new ConfigError(`unknown argument ${arg}\n${USAGE}`)
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined) throw new ConfigError(`${name} needs a value\n${USAGE}`)
-    flags.set(name, value)
-  }
-  const port = integerFlag(flags, '--port', 8080, 0, 65535)
-  const blockTimeMs = integerFlag(flags, '--block-time-ms', 200, 10, 60_000)
+  const flags = parseFlags(argv, {
+    valueFlags: ['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits', '--leaderboard-refresh-ms'],
+    switches: ['--dev'],
+    usage: USAGE,
+    fail: (message) => new ConfigError(message),
+  })
+  const dev = flags.has('--dev')
+  const port = flags.integer('--port', 8080, 0, 65535)
+  const blockTimeMs = flags.integer('--block-time-ms', 200, 10, 60_000)
   const genesisFile = flags.get('--genesis')
   let genesis: Genesis
   if (genesisFile !== undefined) genesis = readGenesis(genesisFile)
@@ -63,10 +58,10 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     port,
     blockTimeMs,
     genesis,
-    rateLimitIpPerSec: integerFlag(flags, '--rate-limit-ip', 50, 0, 1_000_000),
-    rateLimitSignerPerSec: integerFlag(flags, '--rate-limit-signer', 20, 0, 1_000_000),
+    rateLimitIpPerSec: flags.integer('--rate-limit-ip', 50, 0, 1_000_000),
+    rateLimitSignerPerSec: flags.integer('--rate-limit-signer', 20, 0, 1_000_000),
     wsLimits: wsLimitsFlag(flags.get('--ws-limits')),
-    leaderboardRefreshMs: integerFlag(flags, '--leaderboard-refresh-ms', 5_000, 100, 86_400_000),
+    leaderboardRefreshMs: flags.integer('--leaderboard-refresh-ms', 5_000, 100, 86_400_000),
   }
 }
 
@@ -77,15 +72,6 @@ function wsLimitsFlag(raw: string | undefined): WsLimits {
   } catch (err) {
     throw new ConfigError((err as Error).message)
   }
-}
-
-function integerFlag(flags: Map<string, string>, name: string, fallback: number, min: number, max: number): number {
-  const raw = flags.get(name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got ${raw}`)
-  const n = Number(raw)
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`)
-  return n
 }
 
 const genesisValidator = compileValidator(GenesisSchema)

@@ -7,25 +7,13 @@
 import { placeOrder } from '../../src/client/actions.ts'
 import { RpcClient } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
+import { mulberry32Unit } from '../../src/lib/prng.ts'
 import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
+import { numberFlag, percentile } from './cli.ts'
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : fallback
-}
-const actionsTotal = arg('actions', 20_000)
-const inFlightPerSigner = Math.min(arg('in-flight', 32), 64)
-const blockTimeMs = arg('block-time-ms', 200)
-
-// A tiny seeded PRNG so every run sends the same workload.
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const actionsTotal = numberFlag('actions', 20_000)
+const inFlightPerSigner = Math.min(numberFlag('in-flight', 32), 64)
+const blockTimeMs = numberFlag('block-time-ms', 200)
 
 const urlIndex = process.argv.indexOf('--url')
 const external = urlIndex > 0 ? process.argv[urlIndex + 1]! : undefined
@@ -34,7 +22,8 @@ try {
   const rpc = new RpcClient(node.url, 60_000)
   const signers = DEV_KEYS.slice(1).map((k) => new Signer(k))
   const perSigner = Math.ceil(actionsTotal / signers.length)
-  const rand = mulberry32(42)
+  // Seeded, so every run sends the same workload.
+  const rand = mulberry32Unit(42)
   const signedAt = performance.now()
   // Prices around 65,000 on BTC-USD: bids below, asks above, one in ten crosses.
   const firstNonce = await Promise.all(signers.map(async (s) => (await rpc.query<{ nonce: number }>('getAccount', { address: s.address })).data.nonce))
@@ -74,9 +63,9 @@ try {
   }))
   const seconds = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1)
+  const pct = (p: number) => percentile(latencies, p).toFixed(1)
   console.log(`actions: ${Math.round(accepted / seconds)} accepted/s end to end over HTTP (${accepted} accepted, ${rejected} kept-reject, ${refused} refused in ${seconds.toFixed(1)} s; ${signers.length} signers x ${inFlightPerSigner} in flight; block time ${blockTimeMs} ms)`)
-  console.log(`/action latency: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`)
+  console.log(`/action latency: p50 ${pct(50)} ms, p99 ${pct(99)} ms`)
 } finally {
   await node.stop()
   if (external === undefined) removeDir(node.dataDir)

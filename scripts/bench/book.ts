@@ -13,6 +13,7 @@
 
 import { OrderBook } from '../../src/chain/book.ts'
 import type { BookOrder, Side } from '../../src/chain/book.ts'
+import { mulberry32 } from '../../src/lib/prng.ts'
 
 const OPERATIONS = Number(process.argv[2] ?? 2_000_000)
 const SEED = 0x5eed
@@ -26,17 +27,6 @@ const MAX_FILLS = 64
 const OWNERS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
 
 type Order = BookOrder
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return (t ^ (t >>> 14)) >>> 0
-  }
-}
 
 interface Result {
   ops: number

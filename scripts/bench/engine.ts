@@ -22,13 +22,13 @@
  * ids (the runs are checked to agree). Workload generation is outside the timed sections; the first
  * blocks warm the JIT up and are not timed.
  */
-import { applyBlock, type EnvelopeInput } from '../../src/chain/apply.ts'
+import { executeBlock, type BlockResult, type EnvelopeInput } from '../../src/chain/apply.ts'
 import { cancelOrder } from '../../src/chain/cancel-order.ts'
 import type { ChainEvent } from '../../src/chain/events.ts'
 import { createGenesisState } from '../../src/chain/genesis.ts'
 import { updateMarks } from '../../src/chain/marks.ts'
 import { placeOrder, type DecodedOrder } from '../../src/chain/place-order.ts'
-import { commitStateRoot } from '../../src/chain/state-root.ts'
+import { commitStateRoot, fullStateRoot } from '../../src/chain/state-root.ts'
 import type { Account, ChainState, Side, Tif } from '../../src/chain/types.ts'
 import { formatDecimal } from '../../src/lib/decimal.ts'
 import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
@@ -141,12 +141,23 @@ class Flow {
   }
 }
 
-interface RunResult {
-  /** Milliseconds in the timed blocks: applying the operations, and committing the root. */
+/** Milliseconds of CPU time used by the process (all its threads): on a shared machine, steadier than the wall clock. */
+const cpuMs = (): number => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
+
+interface Timing {
+  /** Milliseconds in the timed blocks: applying the operations, and committing the root; wall clock and CPU time. */
   readonly execMs: number
   readonly commitMs: number
+  readonly execCpuMs: number
+  readonly commitCpuMs: number
   readonly ops: number
   readonly blocks: number
+}
+
+interface RunResult extends Timing {
   readonly rejects: Map<string, number>
   readonly fills: number
   /** Leaves folded into the root per timed block: objects replaced, orders in, orders out. */
@@ -166,6 +177,8 @@ function runDirect(ids: Float64Array): RunResult {
   const leaves = { replaced: 0, ordersIn: 0, ordersOut: 0 }
   let execMs = 0
   let commitMs = 0
+  let execCpuMs = 0
+  let commitCpuMs = 0
   let fills = 0
   for (let b = 0; b < BLOCKS; b++) {
     const ops = flow.block()
@@ -173,6 +186,7 @@ function runDirect(ids: Float64Array): RunResult {
     state.height = ctx.height
     traded.clear()
     const t0 = performance.now()
+    const c0 = cpuMs()
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!
       events.length = 0
@@ -191,18 +205,23 @@ function runDirect(ids: Float64Array): RunResult {
       }
     }
     const t1 = performance.now()
+    const c1 = cpuMs()
     if (b >= WARMUP_BLOCKS) countLeaves(state, leaves)
     const t2 = performance.now()
+    const c2 = cpuMs()
     // The end of applyBlock: marks of the markets that traded, then the root.
     updateMarks(state, traded)
     commitStateRoot(state)
     const t3 = performance.now()
+    const c3 = cpuMs()
     if (b >= WARMUP_BLOCKS) {
       execMs += t1 - t0
       commitMs += t3 - t2
+      execCpuMs += c1 - c0
+      commitCpuMs += c3 - c2
     }
   }
-  return { execMs, commitMs, ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS, blocks: BLOCKS - WARMUP_BLOCKS, rejects, fills, leaves }
+  return { execMs, commitMs, execCpuMs, commitCpuMs, ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS, blocks: BLOCKS - WARMUP_BLOCKS, rejects, fills, leaves }
 }
 
 /** Adds the leaves the coming commit folds in (markets the marks may add are left out). */
@@ -214,13 +233,23 @@ function countLeaves(state: ChainState, leaves: { replaced: number; ordersIn: nu
   }
 }
 
-/** Run 2: the same flow as raw actions through applyBlock (which commits the root itself). */
+/**
+ * An envelope as the node hands it to applyBlock: its action decoded from JSON (the producer takes
+ * it from the request body, replay from the stored action JSON), so its strings are flat, not the
+ * concatenations the generator built. Outside the timed section.
+ */
+const asDecoded = (e: EnvelopeInput): EnvelopeInput => ({ ...e, action: JSON.parse(JSON.stringify(e.action)) as Record<string, unknown> })
+
+/** Run 2: the same flow as raw actions through applyBlock (executeBlock, then the commit, timed apart). */
 function runApply(ids: Float64Array): RunResult {
   const state = freshState()
   const flow = new Flow(SEED)
   const nonces = new Array<number>(DEV_ADDRESSES.length).fill(0)
   const rejects = new Map<string, number>()
   let execMs = 0
+  let commitMs = 0
+  let execCpuMs = 0
+  let commitCpuMs = 0
   let fills = 0
   for (let b = 0; b < BLOCKS; b++) {
     const envelopes: EnvelopeInput[] = flow.block().map((op) => {
@@ -235,15 +264,418 @@ function runApply(ids: Float64Array): RunResult {
             },
           }
       return { signer: DEV_ADDRESSES[op.account]!, nonce: nonces[op.account]!++, action, txHash: '0x00' }
-    })
+    }).map(asDecoded)
     const t0 = performance.now()
-    const result = applyBlock(state, { height: b + 1, timestampMs: state.timestampMs + 2, envelopes })
+    const c0 = cpuMs()
+    const result = executeBlock(state, { height: b + 1, timestampMs: state.timestampMs + 2, envelopes })
     const t1 = performance.now()
+    const c1 = cpuMs()
+    commitStateRoot(state)
+    const t2 = performance.now()
+    const c2 = cpuMs()
     for (const r of result.envelopes) if (r.reason !== null) rejects.set(r.reason.code, (rejects.get(r.reason.code) ?? 0) + 1)
     for (const e of result.events) if (e.event.sub_kind === 'Filled') fills++
-    if (b >= WARMUP_BLOCKS) execMs += t1 - t0
+    if (b >= WARMUP_BLOCKS) {
+      execMs += t1 - t0
+      commitMs += t2 - t1
+      execCpuMs += c1 - c0
+      commitCpuMs += c2 - c1
+    }
   }
-  return { execMs, commitMs: 0, ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS, blocks: BLOCKS - WARMUP_BLOCKS, rejects, fills, leaves: { replaced: 0, ordersIn: 0, ordersOut: 0 } }
+  return { execMs, commitMs, execCpuMs, commitCpuMs, ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS, blocks: BLOCKS - WARMUP_BLOCKS, rejects, fills, leaves: { replaced: 0, ordersIn: 0, ordersOut: 0 } }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run 3: the full mix, as raw actions through applyBlock.
+//
+// The same kind of maker/taker flow, plus every order action a trader sends: single PlaceOrder
+// makers (Gtc, one in ten PostOnly, one in eight with expires_at_ms a few blocks ahead) and takers
+// (Ioc/Gtc/Fok, one in eight reduce-only); BatchPlaceOrder quote ladders of 2-8 makers; BatchModify
+// of 1-5 of the account's live orders (amend-down of the quantity, or a price change that
+// re-places the order); MassCancel by Side, Owner or Ids; CancelOrder when a maker's lifetime runs
+// out; PlaceTriggerOrder (stops and take-profits a little beyond the mark, market or limit, half
+// reduce-only, some with an expiry) and CancelTriggerOrder, while the marks move with the flow so
+// triggers fire at the ends of blocks. Each batch item counts as one operation; a MassCancel as one.
+//
+// The flow follows the chain as a trader would: between blocks it reads the block's events (outside
+// the timed section) for the ids of its orders and triggers and for those that ended; a cancel or
+// amend names an order by order_id when its id is known, by client_order_id when it was placed in
+// the same block, and is not sent for an order known to be gone (a cancel of an order that filled
+// within the block is still OrderNotFound, as in real traffic). Triggers are placed beyond the
+// current mark, which moves only at block ends, so they never fire at once.
+// ---------------------------------------------------------------------------------------------
+
+/** A maker order of the full flow, as its owner knows it. */
+interface Tracked {
+  readonly account: number
+  readonly marketId: number
+  readonly side: Side
+  priceTicks: number
+  lots: number
+  readonly cloid: string | undefined
+  /** The order id once its block's events named it, else -1. */
+  id: number
+  /** Known to be gone (filled, cancelled, expired). */
+  dead: boolean
+}
+
+/** A trigger of the full flow. */
+interface TrackedTrigger {
+  readonly account: number
+  readonly marketId: number
+  readonly cloid: string | undefined
+  id: number
+  dead: boolean
+}
+
+type Scheduled = { readonly order: Tracked } | { readonly trigger: TrackedTrigger }
+
+/** Where a block's envelopes will learn their ids: per envelope, what it placed, in order. */
+type Expect =
+  | { readonly kind: 'orders'; readonly items: (Tracked | null)[] }
+  | { readonly kind: 'modify' }
+  | { readonly kind: 'trigger'; readonly trigger: TrackedTrigger }
+  | null
+
+/** Operations of the full flow by action kind (batch items counted one by one). */
+type MixKind = 'PlaceOrder' | 'CancelOrder' | 'BatchPlaceOrder' | 'BatchModify' | 'MassCancel' | 'PlaceTriggerOrder' | 'CancelTriggerOrder'
+
+class FullFlow {
+  private readonly next: () => number
+  private readonly mids: number[] = MARKETS.map((m) => m.mid)
+  private readonly due = new Map<number, Scheduled[]>()
+  private readonly ready: Scheduled[] = []
+  private readyAt = 0
+  private opIndex = 0
+  private readonly nonces = new Array<number>(DEV_ADDRESSES.length).fill(0)
+  /** Live (as far as known) makers per account, for amends. */
+  private readonly live: Tracked[][] = DEV_ADDRESSES.map(() => [])
+  private readonly ordersById = new Map<number, Tracked>()
+  private readonly triggersById = new Map<number, TrackedTrigger>()
+  private txCount = 0
+  readonly mix = new Map<MixKind, number>()
+
+  constructor(seed: number) {
+    this.next = mulberry32(seed)
+  }
+
+  private int(n: number): number {
+    return this.next() % n
+  }
+
+  private count(kind: MixKind, n: number): void {
+    this.mix.set(kind, (this.mix.get(kind) ?? 0) + n)
+  }
+
+  /** Moves the operations due at the next n indexes into the ready queue. */
+  private advance(n: number): void {
+    for (let i = 0; i < n; i++, this.opIndex++) {
+      const due = this.due.get(this.opIndex)
+      if (due === undefined) continue
+      this.due.delete(this.opIndex)
+      for (const d of due) this.ready.push(d)
+    }
+  }
+
+  private schedule(at: number, s: Scheduled): void {
+    const list = this.due.get(at)
+    if (list === undefined) this.due.set(at, [s])
+    else list.push(s)
+  }
+
+  /** One block of BLOCK_OPS operations against the state as it stands before the block. */
+  block(state: ChainState, timestampMs: number): { envelopes: EnvelopeInput[]; expects: Expect[]; ops: number } {
+    const envelopes: EnvelopeInput[] = []
+    const expects: Expect[] = []
+    const blockEnd = this.opIndex + BLOCK_OPS
+    const send = (account: number, action: Record<string, unknown>, expect: Expect) => {
+      envelopes.push({ signer: DEV_ADDRESSES[account]!, nonce: this.nonces[account]!++, action, txHash: `0x${(++this.txCount).toString(16).padStart(64, '0')}` })
+      expects.push(expect)
+    }
+    const price = (marketId: number, ticks: number) => formatDecimal(BigInt(ticks), state.markets.get(marketId)!.priceDecimals)
+    const qty = (marketId: number, lots: number) => formatDecimal(BigInt(lots), state.markets.get(marketId)!.sizeDecimals)
+    /** A maker order payload; schedules its cancel (by id later, by client id when due in this block). */
+    const maker = (account: number, mi: number, side: Side, ticks: number, k: number): { payload: Record<string, unknown>; tracked: Tracked } => {
+      const market = MARKETS[mi]!
+      const lots = 1 + this.int(market.maxLots)
+      const at = k + 1 + this.int(2 * LIFETIME)
+      const cloid = at < blockEnd || this.int(4) === 0 ? `c${k}` : undefined
+      const tracked: Tracked = { account, marketId: market.id, side, priceTicks: ticks, lots, cloid, id: -1, dead: false }
+      // Nine in ten are cancelled when their lifetime runs out; the rest wait for fills, mass cancels or expiry.
+      if (this.int(10) !== 0) this.schedule(at, { order: tracked })
+      const payload: Record<string, unknown> = {
+        market_id: market.id, side, price: price(market.id, ticks), qty: qty(market.id, lots), tif: this.int(10) === 0 ? 'PostOnly' : 'Gtc', reduce_only: false,
+      }
+      if (cloid !== undefined) payload.client_order_id = cloid
+      if (this.int(8) === 0) payload.expires_at_ms = timestampMs + 2 * (1 + this.int(6))
+      return { payload, tracked }
+    }
+    let ops = 0
+    this.advance(1)
+    while (ops < BLOCK_OPS) {
+      const k = this.opIndex - 1
+      if (this.readyAt < this.ready.length) {
+        const s = this.ready[this.readyAt++]!
+        if (this.readyAt === this.ready.length) this.ready.length = this.readyAt = 0
+        if ('order' in s) {
+          const o = s.order
+          if (o.dead) continue
+          const ref = o.cloid !== undefined && (o.id < 0 || this.int(2) === 0) ? { client_order_id: o.cloid } : { order_id: o.id }
+          if (o.id < 0 && o.cloid === undefined) continue
+          o.dead = true
+          send(o.account, { CancelOrder: { market_id: o.marketId, ...ref } }, null)
+          this.count('CancelOrder', 1)
+        } else {
+          const t = s.trigger
+          if (t.dead || (t.id < 0 && t.cloid === undefined)) continue
+          t.dead = true
+          send(t.account, { CancelTriggerOrder: { market_id: t.marketId, ...(t.id >= 0 ? { trigger_id: t.id } : { client_order_id: t.cloid }) } }, null)
+          this.count('CancelTriggerOrder', 1)
+        }
+        ops++
+        this.advance(1)
+        continue
+      }
+      const mi = this.int(MARKETS.length)
+      const market = MARKETS[mi]!
+      const mid = (this.mids[mi]! += this.int(3) - 1)
+      const side: Side = this.int(2) === 0 ? 'Bid' : 'Ask'
+      const sign = side === 'Bid' ? 1 : -1
+      const account = this.int(DEV_ADDRESSES.length)
+      const r = this.int(100)
+      let n = 1
+      if (r < 40) {
+        // A single maker.
+        const { payload, tracked } = maker(account, mi, side, mid - sign * (market.spread + this.int(40)), k)
+        this.live[account]!.push(tracked)
+        send(account, { PlaceOrder: payload }, { kind: 'orders', items: [tracked] })
+        this.count('PlaceOrder', 1)
+      } else if (r < 52) {
+        // A taker crossing the mid by up to 40 ticks.
+        const t = this.int(20)
+        const payload: Record<string, unknown> = {
+          market_id: market.id, side, price: price(market.id, mid + sign * this.int(40)), qty: qty(market.id, 1 + this.int(market.maxLots * 2)),
+          tif: t < 13 ? 'Ioc' : t < 17 ? 'Gtc' : 'Fok', reduce_only: this.int(8) === 0,
+        }
+        send(account, { PlaceOrder: payload }, { kind: 'orders', items: [null] })
+        this.count('PlaceOrder', 1)
+      } else if (r < 62) {
+        // A quote ladder: both sides, a few ticks apart.
+        n = Math.min(2 + this.int(7), BLOCK_OPS - ops)
+        const orders: Record<string, unknown>[] = []
+        const items: Tracked[] = []
+        for (let i = 0; i < n; i++) {
+          const s: Side = i % 2 === 0 ? 'Bid' : 'Ask'
+          const sg = s === 'Bid' ? 1 : -1
+          const { payload, tracked } = maker(account, mi, s, mid - sg * (market.spread + 2 * (i >> 1) + this.int(5)), k + i)
+          orders.push(payload)
+          items.push(tracked)
+          this.live[account]!.push(tracked)
+        }
+        send(account, { BatchPlaceOrder: { orders } }, { kind: 'orders', items })
+        this.count('BatchPlaceOrder', n)
+      } else if (r < 74) {
+        // Amends of the account's live orders: lower the quantity, or move the price.
+        const mine = this.live[account]!
+        const modifies: Record<string, unknown>[] = []
+        const want = Math.min(1 + this.int(5), BLOCK_OPS - ops)
+        for (let tries = 0; tries < 20 && modifies.length < want && mine.length > 0; tries++) {
+          const at = this.int(mine.length)
+          const o = mine[at]!
+          if (o.dead || (o.id < 0 && o.cloid === undefined)) {
+            mine[at] = mine[mine.length - 1]!
+            mine.pop()
+            continue
+          }
+          const ref = o.id < 0 || (o.cloid !== undefined && this.int(2) === 0) ? { client_order_id: o.cloid } : { order_id: o.id }
+          if (o.lots > 1 && this.int(2) === 0) {
+            o.lots = Math.max(1, Math.floor(o.lots * 0.6))
+            modifies.push({ market_id: o.marketId, ...ref, qty: qty(o.marketId, o.lots) })
+          } else {
+            o.priceTicks += (this.int(2) === 0 ? 1 : -1) * (1 + this.int(3))
+            modifies.push({ market_id: o.marketId, ...ref, price: price(o.marketId, o.priceTicks) })
+          }
+        }
+        n = modifies.length
+        if (n === 0) continue
+        send(account, { BatchModify: { modifies } }, { kind: 'modify' })
+        this.count('BatchModify', n)
+      } else if (r < 86) {
+        // A stop or take-profit beyond the current mark (which moves only at the end of a block).
+        const mark = state.markets.get(market.id)!.markTicks
+        const above = this.int(2) === 0
+        const d = 1 + this.int(80)
+        const triggerTicks = above ? mark + d : mark - d
+        const limit = this.int(10) < 3
+        const at = k + 1 + this.int(2 * LIFETIME)
+        const cloid = at < blockEnd || this.int(4) === 0 ? `t${k}` : undefined
+        const tracked: TrackedTrigger = { account, marketId: market.id, cloid, id: -1, dead: false }
+        if (this.int(10) < 7) this.schedule(at, { trigger: tracked })
+        const payload: Record<string, unknown> = {
+          market_id: market.id, side, qty: qty(market.id, 1 + this.int(market.maxLots)), trigger_price: price(market.id, triggerTicks),
+          trigger_direction: above ? 'Above' : 'Below', order_type: limit ? 'limit' : 'market', reduce_only: this.int(2) === 0,
+        }
+        if (limit) {
+          payload.limit_price = price(market.id, triggerTicks + sign * 5)
+          payload.tif = this.int(3) === 0 ? 'Gtc' : 'Ioc'
+        }
+        if (cloid !== undefined) payload.client_order_id = cloid
+        if (this.int(4) === 0) payload.expires_at_ms = timestampMs + 2 * (1 + this.int(10))
+        send(account, { PlaceTriggerOrder: payload }, { kind: 'trigger', trigger: tracked })
+        this.count('PlaceTriggerOrder', 1)
+      } else if (r < 87) {
+        // A mass cancel: one side of a market, the whole market, or a few known ids.
+        const c = this.int(3)
+        if (c === 0) send(account, { MassCancel: { by: 'Side', market_id: market.id, side } }, null)
+        else if (c === 1) send(account, { MassCancel: { by: 'Owner', market_id: market.id } }, null)
+        else {
+          const ids = this.live[account]!.filter((o) => !o.dead && o.id >= 0).slice(0, 2 + this.int(6)).map((o) => o.id)
+          if (ids.length === 0) continue
+          send(account, { MassCancel: { by: 'Ids', order_ids: ids } }, null)
+        }
+        this.count('MassCancel', 1)
+      } else {
+        const { payload, tracked } = maker(account, mi, side, mid - sign * (market.spread + this.int(40)), k)
+        this.live[account]!.push(tracked)
+        send(account, { PlaceOrder: payload }, { kind: 'orders', items: [tracked] })
+        this.count('PlaceOrder', 1)
+      }
+      ops += n
+      this.advance(n)
+    }
+    // advance() ran one index ahead: the next block starts there.
+    this.opIndex--
+    for (let i = this.ready.length - 1; i >= this.readyAt; i--) this.schedule(this.opIndex, this.ready[i]!)
+    this.ready.length = this.readyAt = 0
+    const reordered = this.due.get(this.opIndex)
+    if (reordered !== undefined) reordered.reverse()
+    return { envelopes: envelopes.map(asDecoded), expects, ops }
+  }
+
+  /** Reads a block's events: ids of what the flow placed, and what ended. Outside the timed section. */
+  learn(result: Omit<BlockResult, 'stateRoot'>, expects: Expect[]): void {
+    for (let idx = 0; idx < result.envelopes.length; idx++) {
+      const r = result.envelopes[idx]!
+      const x = expects[idx]
+      if (x === null || x === undefined) continue
+      if (r.reason !== null) {
+        if (x.kind === 'trigger') x.trigger.dead = true
+        continue
+      }
+      let item = 0
+      let replaced = -1
+      for (let e = r.firstEvent; e < r.firstEvent + r.eventCount; e++) {
+        const ev = result.events[e]!.event
+        if (x.kind === 'orders') {
+          if (ev.sub_kind === 'BatchItemRejected') {
+            const t = x.items[ev.index]
+            if (t) t.dead = true
+            if (ev.index === item) item++
+          } else if (ev.sub_kind === 'OrderAccepted') {
+            const t = x.items[item++]
+            if (t) {
+              t.id = ev.order_id
+              this.ordersById.set(ev.order_id, t)
+            }
+          }
+        } else if (x.kind === 'modify') {
+          if (ev.sub_kind === 'OrderDone' && ev.reason === 'Replaced') replaced = ev.order_id
+          else if (ev.sub_kind === 'OrderAccepted' && replaced >= 0) {
+            const t = this.ordersById.get(replaced)
+            this.ordersById.delete(replaced)
+            if (t) {
+              t.id = ev.order_id
+              this.ordersById.set(ev.order_id, t)
+            }
+            replaced = -1
+          }
+        } else if (ev.sub_kind === 'TriggerPlaced') {
+          x.trigger.id = ev.trigger_id
+          this.triggersById.set(ev.trigger_id, x.trigger)
+        }
+      }
+      if (x.kind === 'trigger' && x.trigger.id < 0) x.trigger.dead = true
+    }
+    for (const { event: ev } of result.events) {
+      if (ev.sub_kind === 'OrderDone' && ev.reason !== 'Replaced' || ev.sub_kind === 'OrderExpired') {
+        const t = this.ordersById.get(ev.order_id)
+        if (t) {
+          t.dead = true
+          this.ordersById.delete(ev.order_id)
+        }
+      } else if (ev.sub_kind === 'TriggerActivated' || ev.sub_kind === 'TriggerCancelled' || ev.sub_kind === 'TriggerExpired' || ev.sub_kind === 'TriggerFireFailed') {
+        const t = this.triggersById.get(ev.trigger_id)
+        if (t) {
+          t.dead = true
+          this.triggersById.delete(ev.trigger_id)
+        }
+      }
+    }
+    // Orders placed in the block whose OrderAccepted never came (rejected envelopes) are gone too.
+    for (let idx = 0; idx < result.envelopes.length; idx++) {
+      const x = expects[idx]
+      if (x?.kind === 'orders') for (const t of x.items) if (t && t.id < 0) t.dead = true
+    }
+    for (let a = 0; a < this.live.length; a++) this.live[a] = this.live[a]!.filter((t) => !t.dead)
+  }
+}
+
+interface FullResult extends Timing {
+  readonly envelopes: number
+  readonly rejects: Map<string, number>
+  readonly itemRejects: Map<string, number>
+  readonly fills: number
+  readonly fired: number
+  readonly mix: Map<MixKind, number>
+  /** Whether the incremental root matched a full recomputation at the end. */
+  readonly rootChecked: boolean
+}
+
+/** Run 3: the full mix through executeBlock + commitStateRoot (applyBlock timed in its two parts). */
+function runFull(): FullResult {
+  const state = freshState()
+  const flow = new FullFlow(SEED)
+  const rejects = new Map<string, number>()
+  const itemRejects = new Map<string, number>()
+  let execMs = 0
+  let commitMs = 0
+  let execCpuMs = 0
+  let commitCpuMs = 0
+  let fills = 0
+  let fired = 0
+  let ops = 0
+  let envelopeCount = 0
+  let root: Uint8Array = new Uint8Array(0)
+  for (let b = 0; b < BLOCKS; b++) {
+    if (b === WARMUP_BLOCKS) flow.mix.clear()
+    const timestampMs = state.timestampMs + 2
+    const { envelopes, expects, ops: blockOps } = flow.block(state, timestampMs)
+    const t0 = performance.now()
+    const c0 = cpuMs()
+    const result = executeBlock(state, { height: b + 1, timestampMs, envelopes })
+    const t1 = performance.now()
+    const c1 = cpuMs()
+    root = commitStateRoot(state)
+    const t2 = performance.now()
+    const c2 = cpuMs()
+    flow.learn(result, expects)
+    for (const r of result.envelopes) if (r.reason !== null) rejects.set(r.reason.code, (rejects.get(r.reason.code) ?? 0) + 1)
+    for (const { event: e } of result.events) {
+      if (e.sub_kind === 'Filled') fills++
+      else if (e.sub_kind === 'TriggerActivated') fired++
+      else if (e.sub_kind === 'BatchItemRejected') itemRejects.set(e.reason, (itemRejects.get(e.reason) ?? 0) + 1)
+    }
+    if (b >= WARMUP_BLOCKS) {
+      execMs += t1 - t0
+      commitMs += t2 - t1
+      execCpuMs += c1 - c0
+      commitCpuMs += c2 - c1
+      ops += blockOps
+      envelopeCount += envelopes.length
+    }
+  }
+  const rootChecked = Buffer.from(root).equals(Buffer.from(fullStateRoot(state)))
+  return { execMs, commitMs, execCpuMs, commitCpuMs, ops, envelopes: envelopeCount, blocks: BLOCKS - WARMUP_BLOCKS, rejects, itemRejects, fills, fired, mix: flow.mix, rootChecked }
 }
 
 const rate = (ops: number, ms: number): string => {
@@ -251,18 +683,30 @@ const rate = (ops: number, ms: number): string => {
   return r >= 1e6 ? `${(r / 1e6).toFixed(2)}M` : `${(r / 1e6).toFixed(3)}M`
 }
 const usPerOp = (ms: number, ops: number): string => `${((ms * 1000) / ops).toFixed(2)} us/op`
+const fmtCounts = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')
+/** One line per figure: execution alone, and with the root committed every block (wall clock; CPU time in brackets). */
+const figure = (name: string, r: Timing, note: string): string =>
+  `engine (${name}): ${rate(r.ops, r.execMs)} ops/s execution (${usPerOp(r.execMs, r.ops)}; cpu ${rate(r.ops, r.execCpuMs)}); ` +
+  `${rate(r.ops, r.execMs + r.commitMs)} ops/s with the state root committed every ${BLOCK_OPS} ops (${(r.commitMs / r.blocks).toFixed(2)} ms/block; cpu ${rate(r.ops, r.execCpuMs + r.commitCpuMs)}); ${note}`
 
-const ids = new Float64Array(BLOCKS * BLOCK_OPS)
-const direct = runDirect(ids)
-const viaApply = runApply(ids)
-const total = direct.execMs + direct.commitMs
-const perBlock = (n: number) => Math.round(n / direct.blocks)
-console.log(`engine: ${rate(direct.ops, total)} order ops/s (placeOrder/cancelOrder direct, one core, state root committed every ${BLOCK_OPS} ops; ${direct.blocks} blocks)`)
-console.log(`  execution alone: ${rate(direct.ops, direct.execMs)} ops/s (${usPerOp(direct.execMs, direct.ops)}); state-root commit: ${(direct.commitMs / direct.blocks).toFixed(2)} ms/block, ${(100 * direct.commitMs / total).toFixed(0)}% of the time`)
-console.log(`  leaves per block: ${perBlock(direct.leaves.replaced)} objects, ${perBlock(direct.leaves.ordersIn)} orders written, ${perBlock(direct.leaves.ordersOut)} removed (orders that rest and go within one block are never hashed)`)
-console.log(`engine via applyBlock: ${rate(viaApply.ops, viaApply.execMs)} ops/s (raw action objects: decoding, nonces, auth, results; commit included; ${usPerOp(viaApply.execMs - total, viaApply.ops)} over direct)`)
-const fmtRejects = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')
-console.log(`  flow (all ${BLOCKS} blocks): ${direct.fills} fills; rejects: ${fmtRejects(direct.rejects)}`)
-if (fmtRejects(direct.rejects) !== fmtRejects(viaApply.rejects) || direct.fills !== viaApply.fills) {
-  console.log(`  WARNING: the applyBlock run diverged from the direct run: ${viaApply.fills} fills; ${fmtRejects(viaApply.rejects)}`)
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined
+if (only === undefined || only === 'plain') {
+  const ids = new Float64Array(BLOCKS * BLOCK_OPS)
+  const direct = runDirect(ids)
+  const viaApply = runApply(ids)
+  const perBlock = (n: number) => Math.round(n / direct.blocks)
+  console.log(figure('direct placeOrder/cancelOrder', direct, `${direct.blocks} blocks`))
+  console.log(`  leaves per block: ${perBlock(direct.leaves.replaced)} objects, ${perBlock(direct.leaves.ordersIn)} orders written, ${perBlock(direct.leaves.ordersOut)} removed (orders that rest and go within one block are never hashed)`)
+  console.log(figure('plain mix via applyBlock', viaApply, `raw PlaceOrder/CancelOrder: decoding, nonces, auth, results; ${usPerOp(viaApply.execMs - direct.execMs, viaApply.ops)} over direct`))
+  console.log(`  flow (all ${BLOCKS} blocks): ${direct.fills} fills; rejects: ${fmtCounts(direct.rejects)}`)
+  if (fmtCounts(direct.rejects) !== fmtCounts(viaApply.rejects) || direct.fills !== viaApply.fills) {
+    console.log(`  WARNING: the applyBlock run diverged from the direct run: ${viaApply.fills} fills; ${fmtCounts(viaApply.rejects)}`)
+  }
+}
+if (only === undefined || only === 'full') {
+  const full = runFull()
+  console.log(figure('full mix via applyBlock', full, `${full.envelopes} envelopes, ${full.blocks} blocks`))
+  console.log(`  mix (timed blocks, ops): ${fmtCounts(full.mix)}`)
+  console.log(`  flow (all ${BLOCKS} blocks): ${full.fills} fills, ${full.fired} triggers fired; rejects: ${fmtCounts(full.rejects)}; batch items rejected: ${fmtCounts(full.itemRejects)}`)
+  if (!full.rootChecked) console.log('  WARNING: the incremental state root differs from a full recomputation')
 }

@@ -12,14 +12,11 @@
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
+import { numberFlag, percentile } from './cli.ts'
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : fallback
-}
-const connections = arg('connections', 1_000)
-const seconds = arg('seconds', 15)
-const blockTimeMs = arg('block-time-ms', 200)
+const connections = numberFlag('connections', 1_000)
+const seconds = numberFlag('seconds', 15)
+const blockTimeMs = numberFlag('block-time-ms', 200)
 const WARMUP_MS = 2_000
 const TOPICS = ['book.BTC-USD', 'trades.BTC-USD']
 
@@ -35,8 +32,6 @@ interface Seen {
 
 // The first fields of every push: {"seq":N,"topic":"...","symbol":"BTC-USD","height":H,"timestamp_ms":T
 const HEAD = /^\{"seq":(\d+),"topic":"([^"]+)","symbol":"[^"]*","height":(\d+),"timestamp_ms":(\d+)/
-
-const percentile = (sorted: number[], p: number) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
 const node = await startNode({ blockTimeMs })
 const sockets: WebSocket[] = []

@@ -2,6 +2,7 @@
 // service reads flags; everything else receives an AdminConfig.
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { parseFlags, type Flags } from '../lib/flags.ts'
 
 /** Everything `perpd-admin` (the server) is configured with. */
 export interface AdminConfig {
@@ -49,36 +50,26 @@ const VALUE_FLAGS = [
 
 /** Parses the server's flags (`perpd-admin [flags]` or `perpd-admin serve [flags]`). */
 export function parseAdminArgs(argv: readonly string[]): AdminConfig {
-  const flags = new Map<string, string>()
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
-    if (arg === '--help' || arg === '-h') throw new AdminConfigError(ADMIN_USAGE)
-    const eq = arg.indexOf('=')
-    const name = eq > 0 ? arg.slice(0, eq) : arg
-    if (!(VALUE_FLAGS as readonly string[]).includes(name)) throw new AdminConfigError(`unknown argument ${arg}\n${ADMIN_USAGE}`)
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i]
-    if (value === undefined) throw new AdminConfigError(`${name} needs a value\n${ADMIN_USAGE}`)
-    flags.set(name, value)
-  }
+  const flags = parseFlags(argv, { valueFlags: VALUE_FLAGS, usage: ADMIN_USAGE, fail: (message) => new AdminConfigError(message) })
   const dataDir = resolve(flags.get('--data-dir') ?? 'perpd-admin-data')
   return {
     nodeUrl: httpUrl(flags, '--node-url') ?? 'http://127.0.0.1:8080',
     dataDir,
     host: flags.get('--host') ?? '127.0.0.1',
-    port: integerFlag(flags, '--port', 3000, 0, 65535),
+    port: flags.integer('--port', 3000, 0, 65535),
     // Beside the database by default, which is fine for development; in production point it at a
     // file on another volume (or a secrets mount) so a copy of the data directory alone is useless.
     kekFile: resolve(flags.get('--kek-file') ?? join(dataDir, 'admin.kek')),
     priceSourceUrl: httpUrl(flags, '--price-source-url'),
     depositSource: flags.get('--deposit-source'),
     withdrawPayoutUrl: httpUrl(flags, '--withdraw-payout-url'),
-    oracleIntervalMs: integerFlag(flags, '--oracle-interval-ms', 1000, 50, 600_000),
-    quoteRefreshMs: integerFlag(flags, '--quote-refresh-ms', 3000, 0, 3_600_000),
-    runnerIntervalMs: integerFlag(flags, '--runner-interval-ms', 2000, 50, 600_000),
+    oracleIntervalMs: flags.integer('--oracle-interval-ms', 1000, 50, 600_000),
+    quoteRefreshMs: flags.integer('--quote-refresh-ms', 3000, 0, 3_600_000),
+    runnerIntervalMs: flags.integer('--runner-interval-ms', 2000, 50, 600_000),
   }
 }
 
-function httpUrl(flags: Map<string, string>, name: string): string | undefined {
+function httpUrl(flags: Flags, name: string): string | undefined {
   const raw = flags.get(name)
   if (raw === undefined) return undefined
   let url: URL
@@ -89,15 +80,6 @@ function httpUrl(flags: Map<string, string>, name: string): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AdminConfigError(`${name} must be an http(s) URL, got ${raw}`)
   return raw.replace(/\/+$/, '')
-}
-
-function integerFlag(flags: Map<string, string>, name: string, fallback: number, min: number, max: number): number {
-  const raw = flags.get(name)
-  if (raw === undefined) return fallback
-  if (!/^\d+$/.test(raw)) throw new AdminConfigError(`${name} must be an integer, got ${raw}`)
-  const n = Number(raw)
-  if (n < min || n > max) throw new AdminConfigError(`${name} must be between ${min} and ${max}, got ${n}`)
-  return n
 }
 
 /** Where the command-line client keeps its session: $XDG_CONFIG_HOME/perpd-admin, else ~/.config/perpd-admin. */

@@ -34,8 +34,12 @@ export function nonceUsable(state: ChainState, signer: string, nonce: number): b
 
 /** Consumes a usable nonce; the floor advances past every used nonce directly above it. */
 export function useNonce(state: ChainState, signer: string, nonce: number): void {
-  assert(nonceUsable(state, signer, nonce), `nonce ${nonce} of ${signer} is not usable`)
   let window: NonceWindow | undefined = state.nonces.get(signer)
+  // nonceUsable with the window looked up once; the message is built only on failure.
+  const floor = window?.floor ?? 0
+  if (nonce < floor || nonce >= floor + LIMITS.nonceWindow || (window !== undefined && window.used.size !== 0 && window.used.has(nonce))) {
+    assert(false, `nonce ${nonce} of ${signer} is not usable`)
+  }
   if (window === undefined) {
     window = { floor: 0, used: new Set(), leafKey: nonceKey(signer), dirtyIn: -1 }
     state.nonces.set(signer, window)

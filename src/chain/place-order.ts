@@ -236,7 +236,12 @@ function simulateTaker(account: Account, market: Market, position: Position | un
     const fresh = positionSettings(account, market)
     sim = newPosition(account.address, market.marketId, fresh.leverage, fresh.marginMode)
   } else {
-    sim = { ...position }
+    // A plain copy, field by field (object spread is slow on this path).
+    sim = {
+      marketId: position.marketId, sizeLots: position.sizeLots, costBasis: position.costBasis, leverage: position.leverage,
+      realizedPnl: position.realizedPnl, marginMode: position.marginMode, isolatedMargin: position.isolatedMargin,
+      leafKey: position.leafKey, dirtyIn: position.dirtyIn,
+    }
   }
   const trades: TradeResult[] = new Array(fills.length)
   const fees: bigint[] = new Array(fills.length)

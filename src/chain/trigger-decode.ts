@@ -2,6 +2,7 @@
 // precision (as PlaceOrder: InvalidPrice / InvalidQuantity), the order-type rules of a trigger, the
 // expiry, and whether a trigger would fire at the current mark. Pure.
 import { parseDecimal } from '../lib/decimal.ts'
+import { decimalUnits } from './fast-decimal.ts'
 import type { Decoded } from './place-order.ts'
 import { reject, type Rejection } from './reasons.ts'
 import type { TriggerDirection, TriggerOrderType } from './trigger-types.ts'
@@ -9,6 +10,9 @@ import type { Market, Tif } from './types.ts'
 
 /** A positive price in ticks, or InvalidPrice naming the field. */
 export function decodeTicks(raw: string, market: Market, field: string): Decoded<number> {
+  // The common short plain decimal without the general parser (fast-decimal.ts); it decides the rest.
+  const fast = decimalUnits(raw, market.priceDecimals)
+  if (fast > 0) return { ok: true, value: fast }
   const v = parseDecimal(raw, market.priceDecimals)
   if (!v.ok) return reject('InvalidPrice', `${field} ${raw} ${v.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
   if (v.value <= 0n || v.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidPrice', `${field} ${raw} out of range`)
@@ -17,6 +21,8 @@ export function decodeTicks(raw: string, market: Market, field: string): Decoded
 
 /** A positive size in lots, or InvalidQuantity naming the field. */
 export function decodeLots(raw: string, market: Market, field: string): Decoded<number> {
+  const fast = decimalUnits(raw, market.sizeDecimals)
+  if (fast > 0) return { ok: true, value: fast }
   const v = parseDecimal(raw, market.sizeDecimals)
   if (!v.ok) return reject('InvalidQuantity', `${field} ${raw} ${v.message} (${market.symbol} size_decimals ${market.sizeDecimals})`)
   if (v.value <= 0n || v.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidQuantity', `${field} ${raw} out of range`)

@@ -85,20 +85,20 @@ export type TriggerEvent =
   | TriggerPlacedEvent | TriggerAmendedEvent | TriggerActivatedEvent | TriggerCancelledEvent
   | TriggerExpiredEvent | TriggerFireFailedEvent | OcoPlacedEvent | OcoResolvedEvent
 
-function details(t: TriggerOrder): TriggerDetails {
-  return {
-    trigger_id: t.id, side: t.side, order_type: t.orderType, qty_lots: t.qtyLots, trigger_price_ticks: t.triggerTicks,
-    trigger_direction: t.direction, limit_price_ticks: t.limitTicks ?? undefined, tif: t.tif, reduce_only: t.reduceOnly,
-    client_order_id: t.clientOrderId, expires_at_ms: t.expiresAtMs, pair_id: t.pairId ?? undefined,
-  }
-}
-
+// Written out field by field rather than spread from a details object: object spread is slow on
+// this path (every PlaceTriggerOrder). The key order is the events' field order.
 export const triggerPlaced = (t: TriggerOrder): TriggerPlacedEvent => ({
-  kind: 'Trigger', sub_kind: 'TriggerPlaced', kind_label: 'placed', market_id: t.marketId, account: t.owner, ...details(t),
+  kind: 'Trigger', sub_kind: 'TriggerPlaced', kind_label: 'placed', market_id: t.marketId, account: t.owner,
+  trigger_id: t.id, side: t.side, order_type: t.orderType, qty_lots: t.qtyLots, trigger_price_ticks: t.triggerTicks,
+  trigger_direction: t.direction, limit_price_ticks: t.limitTicks ?? undefined, tif: t.tif, reduce_only: t.reduceOnly,
+  client_order_id: t.clientOrderId, expires_at_ms: t.expiresAtMs, pair_id: t.pairId ?? undefined,
 })
 
 export const triggerAmended = (t: TriggerOrder): TriggerAmendedEvent => ({
-  kind: 'Trigger', sub_kind: 'TriggerAmended', kind_label: 'amended', market_id: t.marketId, account: t.owner, ...details(t),
+  kind: 'Trigger', sub_kind: 'TriggerAmended', kind_label: 'amended', market_id: t.marketId, account: t.owner,
+  trigger_id: t.id, side: t.side, order_type: t.orderType, qty_lots: t.qtyLots, trigger_price_ticks: t.triggerTicks,
+  trigger_direction: t.direction, limit_price_ticks: t.limitTicks ?? undefined, tif: t.tif, reduce_only: t.reduceOnly,
+  client_order_id: t.clientOrderId, expires_at_ms: t.expiresAtMs, pair_id: t.pairId ?? undefined,
 })
 
 export const triggerActivated = (t: TriggerOrder, orderId: number, markTicks: number, orderTicks: number): TriggerActivatedEvent => ({

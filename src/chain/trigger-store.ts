@@ -54,7 +54,7 @@ const ladderOf = (mt: MarketTriggers, t: TriggerOrder) => (t.direction === 'Abov
 /** Adds a new trigger to the state and its indexes. */
 export function insertTrigger(state: ChainState, t: TriggerOrder): void {
   const ts = state.triggers
-  assert(!ts.triggers.has(t.id), `trigger ${t.id} exists`)
+  if (ts.triggers.has(t.id)) assert(false, `trigger ${t.id} exists`)
   ts.triggers.set(t.id, t)
   ladderOf(marketTriggers(ts, t.marketId), t).insert(t)
   if (t.expiresAtMs !== null) ts.expiry.insert(t)
@@ -68,10 +68,10 @@ export function insertTrigger(state: ChainState, t: TriggerOrder): void {
 /** Removes an active trigger from the state and its indexes (its pair, if any, is the caller's). */
 export function removeTrigger(state: ChainState, t: TriggerOrder): void {
   const ts = state.triggers
-  assert(ts.triggers.get(t.id) === t, `trigger ${t.id} is not active`)
+  if (ts.triggers.get(t.id) !== t) assert(false, `trigger ${t.id} is not active`)
   ts.triggers.delete(t.id)
-  assert(ladderOf(ts.markets.get(t.marketId)!, t).remove(t), `trigger ${t.id} missing from its ladder`)
-  if (t.expiresAtMs !== null) assert(ts.expiry.remove(t), `trigger ${t.id} missing from the expiry ladder`)
+  if (!ladderOf(ts.markets.get(t.marketId)!, t).remove(t)) assert(false, `trigger ${t.id} missing from its ladder`)
+  if (t.expiresAtMs !== null && !ts.expiry.remove(t)) assert(false, `trigger ${t.id} missing from the expiry ladder`)
   const at = ts.accounts.get(t.owner)!
   at.triggers.delete(t.id)
   if (t.clientOrderId !== undefined) at.triggersByClientId.delete(triggerClientKey(t.marketId, t.clientOrderId))
@@ -93,8 +93,8 @@ export interface TriggerChange {
 export function changeTrigger(state: ChainState, t: TriggerOrder, c: TriggerChange): void {
   const ts = state.triggers
   const ladder = ladderOf(ts.markets.get(t.marketId)!, t)
-  assert(ladder.remove(t), `trigger ${t.id} missing from its ladder`)
-  if (t.expiresAtMs !== null) assert(ts.expiry.remove(t), `trigger ${t.id} missing from the expiry ladder`)
+  if (!ladder.remove(t)) assert(false, `trigger ${t.id} missing from its ladder`)
+  if (t.expiresAtMs !== null && !ts.expiry.remove(t)) assert(false, `trigger ${t.id} missing from the expiry ladder`)
   if (c.triggerTicks !== undefined) t.triggerTicks = c.triggerTicks
   if (c.qtyLots !== undefined) t.qtyLots = c.qtyLots
   if (c.limitTicks !== undefined) t.limitTicks = c.limitTicks
@@ -108,7 +108,7 @@ export function changeTrigger(state: ChainState, t: TriggerOrder, c: TriggerChan
 /** Adds a new pair; the order ids it watches (limit leg or parent) go into pairByOrder. */
 export function insertPair(state: ChainState, p: OcoPair): void {
   const ts = state.triggers
-  assert(!ts.pairs.has(p.id), `pair ${p.id} exists`)
+  if (ts.pairs.has(p.id)) assert(false, `pair ${p.id} exists`)
   ts.pairs.set(p.id, p)
   marketTriggers(ts, p.marketId).pairs.set(p.id, p)
   const at = accountTriggers(ts, p.owner)
@@ -137,7 +137,7 @@ export function armPairLegs(state: ChainState, p: OcoPair, limitOrderId: number,
 /** Removes a pair and what indexes it (its legs are the caller's). */
 export function removePair(state: ChainState, p: OcoPair): void {
   const ts = state.triggers
-  assert(ts.pairs.get(p.id) === p, `pair ${p.id} is not open`)
+  if (ts.pairs.get(p.id) !== p) assert(false, `pair ${p.id} is not open`)
   ts.pairs.delete(p.id)
   ts.markets.get(p.marketId)!.pairs.delete(p.id)
   if (p.limitOrderId !== null) ts.pairByOrder.delete(p.limitOrderId)

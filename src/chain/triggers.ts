@@ -136,8 +136,10 @@ function fireDueTriggers(ctx: BlockContext): void {
 
 /** Steps 1, 2 and 4: what the block's events mean for pairs and reduce-only triggers. */
 class LifecycleWatch {
-  /** Accounts with triggers that traded in a market: `${marketId}:${address}` -> both. */
-  private readonly touched = new Map<string, { readonly address: string; readonly marketId: number }>()
+  /** Accounts with triggers that traded in a market, in the order first noted. */
+  private readonly touched: { readonly address: string; readonly marketId: number }[] = []
+  /** The markets noted per address (a handful at most), so a pair is noted once without building a key. */
+  private readonly touchedMarkets = new Map<string, number[]>()
   /** How far into ctx.events (events not yet in blockEvents, normally only this hook's) this watch has read. */
   private cursor = 0
 
@@ -191,8 +193,11 @@ class LifecycleWatch {
 
   private note(address: string, marketId: number): void {
     if ((this.ctx.state.triggers.accounts.get(address)?.triggers.size ?? 0) === 0) return
-    const key = `${marketId}:${address}`
-    if (!this.touched.has(key)) this.touched.set(key, { address, marketId })
+    const markets = this.touchedMarkets.get(address)
+    if (markets === undefined) this.touchedMarkets.set(address, [marketId])
+    else if (markets.includes(marketId)) return
+    else markets.push(marketId)
+    this.touched.push({ address, marketId })
   }
 
   /**
@@ -201,7 +206,7 @@ class LifecycleWatch {
    */
   settleReduceOnly(): void {
     const state = this.ctx.state
-    for (const { address, marketId } of this.touched.values()) {
+    for (const { address, marketId } of this.touched) {
       const mine = state.triggers.accounts.get(address)
       if (mine === undefined) continue
       const size = state.accounts.get(address)?.positions.get(marketId)?.sizeLots ?? 0
@@ -218,7 +223,8 @@ class LifecycleWatch {
         if (pair !== undefined) closePair(state, pair, 'PairCancelled', this.ctx.events)
       }
     }
-    this.touched.clear()
+    this.touched.length = 0
+    this.touchedMarkets.clear()
   }
 }
 

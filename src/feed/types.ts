@@ -1,6 +1,7 @@
 // Shapes the hot feed works with. The feed sees the chain only through committed blocks (header,
 // envelopes, events with decimal-string bodies) and the small read API of source.ts, so these are
 // wire shapes (snake_case, decimal strings), not chain records.
+import type { StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 
 /** Routing of a market, and so its readiness slot (spec §2.7 hot_feed.native_ready / ext_ready). */
 export type Slot = 'native' | 'external_peg'
@@ -38,55 +39,18 @@ export interface SeedOrder {
   readonly client_order_id: string | null
 }
 
-/** A committed block as the feed consumes it (the node's StoredBlock, structurally). */
+/** A committed block as the feed consumes it: the node's StoredBlock without the envelopes' signatures. */
 export interface FeedBlock {
-  readonly header: {
-    readonly height: number
-    readonly parent: string
-    readonly digest: string
-    readonly timestampMs: number
-    readonly envelopeCount: number
-    readonly eventCount: number
-    readonly stateRoot: string
-  }
+  readonly header: StoredBlockHeader
   readonly envelopes: readonly FeedEnvelope[]
-  readonly events: readonly FeedStoredEvent[]
+  readonly events: readonly StoredEvent[]
 }
 
-export interface FeedEnvelope {
-  readonly height: number
-  readonly envelopeIdx: number
-  readonly txHash: string
-  readonly signer: string
-  readonly nonce: number
-  readonly actionKind: string
-  readonly marketId: number | null
-  readonly actionJson: string
-  readonly status: 'accepted' | 'kept-reject'
-  readonly reasonJson: string | null
-}
-
-export interface FeedStoredEvent {
-  readonly height: number
-  readonly seq: number
-  readonly envelopeIdx: number | null
-  readonly kind: string
-  readonly subKind: string
-  readonly marketId: number | null
-  readonly account: string | null
-  readonly bodyJson: string
-}
+/** A stored envelope as the feed reads it (the signature is not needed). */
+export type FeedEnvelope = Omit<StoredEnvelope, 'signatureJson'>
 
 /** A stored event with its body parsed once per block. */
-export interface ParsedEvent {
-  readonly seq: number
-  readonly envelopeIdx: number | null
-  readonly kind: string
-  readonly subKind: string
-  readonly marketId: number | null
-  readonly account: string | null
-  readonly body: Record<string, unknown>
-}
+export type ParsedEvent = Omit<StoredEvent, 'height' | 'bodyJson'> & { readonly body: Record<string, unknown> }
 
 /** One level of a book snapshot (spec §2.8). */
 export interface LevelJson {

@@ -2,8 +2,9 @@
 // orders exactly as spec §2.5 shows them, and the flows, positions, referral, rebate and account
 // event tables from the funds and margin events.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ALICE, BOB, BTC, cancel, place } from '../chain/test-support.ts'
+import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../chain/test-support.ts'
 import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../chain/test-support-funds.ts'
+import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode } from '../chain/test-support-margin.ts'
 import type { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { symbolLookup } from './symbols.ts'
@@ -131,5 +132,32 @@ describe('derive over real chain blocks', () => {
     expect(candles).toEqual([expect.objectContaining({ o: '65000', h: '66000', l: '65000', c: '65500', v: '0.31', n: 3 })])
     const stats = READ_OPS.accountStats(ctx, { account: BOB })
     expect(stats).toMatchObject({ fills: 3, taker_fills: 3, maker_fills: 0, volume: '20255', fees: '10.1275', losing_closes: 2 })
+  })
+})
+
+describe('positions through a liquidation', () => {
+  test('the trader closes to zero with cause liquidation, the insurance fund takes the position over', () => {
+    const lc = new IndexedChain(marginChain())
+    try {
+      lc.chain.ok(ALICE, updateMarginMode(BTC, 'Isolated'))
+      lc.chain.ok(ALICE, updateLeverage(BTC, 10))
+      lc.chain.ok(BOB, place(BTC, 'Ask', '60000', '1'))
+      lc.chain.ok(ALICE, place(BTC, 'Bid', '60000', '1', { tif: 'Ioc' }))
+      moveMark(lc.chain, BTC, '54545.4', '0.0001')
+      lc.chain.ok(LIQ, liquidate(ALICE, BTC))
+      const height = lc.chain.state.height
+      const lp = lc.pipeline()
+      indexAll(lp, height)
+      const ctx = { db: lp.db, symbolOf }
+      const alice = READ_OPS.positions(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
+      expect(alice[0]).toMatchObject({ height, size_before: '1', size_after: '0', cause: 'liquidation', position_action: 'close_long', fills: 0 })
+      const fund = READ_OPS.positions(ctx, { account: ADMIN, page: PAGE }).data as Record<string, unknown>[]
+      expect(fund[0]).toMatchObject({ height, size_before: '0', size_after: '1', cause: 'liquidation_takeover', position_action: 'open_long' })
+      const events = (READ_OPS.accountEvents(ctx, { account: LIQ, page: PAGE }).data as { sub_kind: string }[]).map((e) => e.sub_kind)
+      expect(events).toContain('PositionLiquidated')
+      lp.close()
+    } finally {
+      lc.close()
+    }
   })
 })

@@ -36,12 +36,18 @@ export interface ReadResult<T> {
 
 /** Reads waiting for the reader thread at most; more are refused with 503 rather than queued. */
 export const READS_IN_FLIGHT_MAX = 4_096
+/** A history read fails with 503 after this long (the JSON-RPC deadline is 10 s as well). */
+export const READ_TIMEOUT_MS = 10_000
 /** A /status sync waits this long for the indexer, then answers with what it last reported. */
 const SYNC_WAIT_MS = 400
 /** How long start() waits for the threads to open their databases. */
 const START_TIMEOUT_MS = 30_000
 
-const workerUrl = (file: string) => new URL(file, import.meta.url).href
+/**
+ * A worker file of this folder: beside this module when run from source; in a compiled binary
+ * (compile.sh lists the workers as extra entrypoints) at its path under the entrypoints' root, src/.
+ */
+const workerUrl = (file: string) => (import.meta.url.startsWith('file:///$bunfs/') ? `./indexer/${file}` : new URL(`./${file}`, import.meta.url).href)
 
 export class HistoryIndex {
   /** Trades of committed blocks the candle stage has not folded yet. */
@@ -63,12 +69,19 @@ export class HistoryIndex {
 
   /** Starts both threads; resolves once the index and its reader are open. */
   static async start(options: HistoryIndexOptions, tip: number, markets: readonly MarketRef[]): Promise<HistoryIndex> {
-    const indexer = new Worker(workerUrl('./indexer-worker.ts'))
-    const reader = new Worker(workerUrl('./reader-worker.ts'))
+    const indexer = new Worker(workerUrl('indexer-worker.ts'))
+    const reader = new Worker(workerUrl('reader-worker.ts'))
     const index = new HistoryIndex(indexer, reader, options)
     const log = index.log
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the history index did not open in ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS)
+      // A thread that fails to load (or throws outside a message) reports here.
+      const failed = (which: string) => (ev: ErrorEvent) => {
+        clearTimeout(timer)
+        reject(new Error(`the history ${which} thread failed: ${ev.message}`))
+      }
+      indexer.onerror = failed('indexer')
+      reader.onerror = failed('reader')
       indexer.onmessage = (ev: MessageEvent<IndexerMessage>) => {
         const m = ev.data
         if (m.type === 'ready') {
@@ -76,7 +89,13 @@ export class HistoryIndex {
           // The reader opens the file only once the indexer has created (or rebuilt) it.
           reader.onmessage = (rev: MessageEvent<ReaderMessage>) => {
             const r = rev.data
-            if (r.type === 'ready') { clearTimeout(timer); reader.onmessage = (e) => index.onReader(e.data); resolve() }
+            if (r.type === 'ready') {
+              clearTimeout(timer)
+              reader.onmessage = (e) => index.onReader(e.data)
+              indexer.onerror = (e) => log(`indexer thread error: ${e.message}`)
+              reader.onerror = (e) => log(`history reader thread error: ${e.message}`)
+              resolve()
+            }
             else if (r.type === 'fatal') { clearTimeout(timer); reject(new Error(r.message)) }
           }
           reader.postMessage({ type: 'init', path: historyPath(options.dataDir), markets: [...markets] } satisfies ReaderRequest)
@@ -155,7 +174,14 @@ export class HistoryIndex {
     if (this.reads.size >= READS_IN_FLIGHT_MAX) return Promise.reject(new ReadError(503, `more than ${READS_IN_FLIGHT_MAX} history reads are waiting; retry shortly`))
     const id = this.nextId++
     return new Promise((resolve, reject) => {
-      this.reads.set(id, { resolve: resolve as (v: ReadResult<unknown>) => void, reject })
+      // A read the reader never answers (the thread died) fails instead of hanging its request.
+      const timer = setTimeout(() => {
+        if (this.reads.delete(id)) reject(new ReadError(503, `history read ${op} took more than ${READ_TIMEOUT_MS} ms`))
+      }, READ_TIMEOUT_MS)
+      this.reads.set(id, {
+        resolve: (v) => { clearTimeout(timer); resolve(v as ReadResult<ReadValue<K>>) },
+        reject: (e) => { clearTimeout(timer); reject(e) },
+      })
       this.reader.postMessage({ type: 'read', id, op, args } satisfies ReaderRequest)
     })
   }

@@ -8,6 +8,13 @@ declare const self: Worker
 
 /** Longest run of batches before the thread looks at its messages again. */
 const SLICE_MS = 25
+/**
+ * How long an idle indexer waits after a new tip before indexing it, so that at high block rates a
+ * batch holds several blocks: each transaction writes every page it touched once, and the fill
+ * table's pages are spread over accounts, so fewer, larger batches write far less. A /status sync
+ * does not wait.
+ */
+const COALESCE_MS = 250
 /** Longest a /status sync may spend catching up before it answers. */
 const SYNC_BUDGET_MS = 150
 /** Catch-up progress is logged at most this often. */
@@ -94,10 +101,12 @@ self.onmessage = (ev: MessageEvent<IndexerRequest>) => {
       schedule()
       return
     }
-    case 'tip':
+    case 'tip': {
+      const idle = pipeline !== undefined && pipeline.caughtUp(tip)
       tip = Math.max(tip, m.height)
-      schedule()
+      schedule(idle ? COALESCE_MS : 0)
       return
+    }
     case 'sync': {
       tip = Math.max(tip, m.tip)
       if (pipeline !== undefined) runSlice(SYNC_BUDGET_MS)

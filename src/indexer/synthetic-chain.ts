@@ -81,6 +81,13 @@ export class SyntheticChain {
 
   /** Builds and commits the next block with `fills` Filled events (time moves by blockTimeMs). */
   commitBlock(fills: number): StoredBlock {
+    const block = this.makeBlock(fills)
+    this.store.commitBlock(block)
+    return block
+  }
+
+  /** Builds the next block without committing it (commit them in order with the store). */
+  makeBlock(fills: number): StoredBlock {
     this.height++
     this.timeMs += this.options.blockTimeMs
     const events: StoredEvent[] = []
@@ -119,7 +126,6 @@ export class SyntheticChain {
       envelopes: [], events,
     }
     this.parent = digest
-    this.store.commitBlock(block)
     return block
   }
 }

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BlockResult } from '../chain/apply.ts'
+import type { BlockResult, EnvelopeInput } from '../chain/apply.ts'
 import { TestChain, type Tx } from '../chain/test-support.ts'
 import { bytesToHex } from '../lib/hex.ts'
 import { BlockStore, type StoredEnvelope } from '../node/block-store.ts'
@@ -13,14 +13,25 @@ import { Pipeline } from './pipeline.ts'
 
 export class IndexedChain {
   readonly dir = mkdtempSync(join(tmpdir(), 'perpd-history-test-'))
-  readonly chain = new TestChain()
   readonly store = new BlockStore(this.dir)
   private parent = '0x' + '00'.repeat(32)
 
-  /** Applies a block of transactions and commits it to the block store; returns the result. */
+  /** Every block the chain applies from now on (through any helper) is committed to the store. */
+  constructor(readonly chain: TestChain = new TestChain()) {
+    const apply = chain.applyEnvelopes.bind(chain)
+    chain.applyEnvelopes = (envelopes: readonly EnvelopeInput[]) => {
+      const result = apply(envelopes)
+      this.commit(envelopes, result)
+      return result
+    }
+  }
+
+  /** Applies a block of transactions (committed to the block store); returns the result. */
   block(txs: readonly Tx[]): BlockResult {
-    const envelopes = txs.map((t) => this.chain.envelope(t))
-    const result = this.chain.applyEnvelopes(envelopes)
+    return this.chain.block(txs)
+  }
+
+  private commit(envelopes: readonly EnvelopeInput[], result: BlockResult): void {
     const state = this.chain.state
     const height = state.height
     const stored: StoredEnvelope[] = envelopes.map((e, i) => {
@@ -37,7 +48,6 @@ export class IndexedChain {
       envelopes: stored, events,
     })
     this.parent = digest
-    return result
   }
 
   /** One transaction in a block of its own. */

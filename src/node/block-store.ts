@@ -5,44 +5,10 @@ import { Database, type Statement } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { assert } from '../lib/assert.ts'
+import type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 
-export interface StoredBlockHeader {
-  readonly height: number
-  readonly parent: string
-  readonly digest: string
-  readonly timestampMs: number
-  readonly envelopeCount: number
-  readonly eventCount: number
-  readonly stateRoot: string
-}
-
-export interface StoredEnvelope {
-  readonly height: number
-  readonly envelopeIdx: number
-  readonly txHash: string
-  readonly signer: string
-  readonly nonce: number
-  readonly actionKind: string
-  readonly marketId: number | null
-  /** The action object as signed, JSON text (key order preserved). */
-  readonly actionJson: string
-  readonly signatureJson: string
-  readonly status: 'accepted' | 'kept-reject'
-  /** {code, message} JSON when kept-reject. */
-  readonly reasonJson: string | null
-}
-
-export interface StoredEvent {
-  readonly height: number
-  readonly seq: number
-  readonly envelopeIdx: number | null
-  readonly kind: string
-  readonly subKind: string
-  readonly marketId: number | null
-  readonly account: string | null
-  /** EventView body JSON (decimal strings). */
-  readonly bodyJson: string
-}
+// The row shapes are declared beside the wire views (the hot feed shares them); the store's users import them from here.
+export type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 
 /** An Ops event with its block time and the signer of its envelope (null for block-level events). */
 export interface AuditEventRow extends StoredEvent {
@@ -59,12 +25,6 @@ export interface AuditQuery {
   readonly signer: string | null
   readonly offset: number
   readonly limit: number
-}
-
-export interface StoredBlock {
-  readonly header: StoredBlockHeader
-  readonly envelopes: StoredEnvelope[]
-  readonly events: StoredEvent[]
 }
 
 const SCHEMA = `

@@ -2,33 +2,8 @@
 import type { SequencedEvent } from '../chain/apply.ts'
 import type { ChainState } from '../chain/types.ts'
 import { eventBody } from '../wire/event-view.ts'
-import type { StoredEnvelope, StoredEvent } from './block-store.ts'
-
-export interface EventViewJson {
-  height: number
-  seq: number
-  envelope_idx: number | null
-  kind: string
-  sub_kind: string
-  market_id: number | null
-  symbol: string | null
-  account: string | null
-  body: Record<string, unknown>
-}
-
-export interface EnvelopeViewJson {
-  height: number
-  envelope_idx: number
-  tx_hash: string
-  signer: string
-  nonce: number
-  status: string
-  action_kind: string
-  market_id: number | null
-  symbol: string | null
-  action: unknown
-  reason: unknown
-}
+import type { StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
+import type { EnvelopeView, EventView } from '../wire/views.ts'
 
 /** The stored form of a block's events; bodies carry decimal strings at each market's precision. */
 export function storedEvents(state: ChainState, height: number, events: readonly SequencedEvent[]): StoredEvent[] {
@@ -44,14 +19,14 @@ export function storedEvents(state: ChainState, height: number, events: readonly
 
 export type SymbolOf = (marketId: number | null) => string | null
 
-export function eventView(e: StoredEvent, symbolOf: SymbolOf): EventViewJson {
+export function eventView(e: StoredEvent, symbolOf: SymbolOf): EventView {
   return {
     height: e.height, seq: e.seq, envelope_idx: e.envelopeIdx, kind: e.kind, sub_kind: e.subKind,
     market_id: e.marketId, symbol: symbolOf(e.marketId), account: e.account, body: JSON.parse(e.bodyJson),
   }
 }
 
-export function envelopeView(e: StoredEnvelope, symbolOf: SymbolOf): EnvelopeViewJson {
+export function envelopeView(e: StoredEnvelope, symbolOf: SymbolOf): EnvelopeView {
   return {
     height: e.height, envelope_idx: e.envelopeIdx, tx_hash: e.txHash, signer: e.signer, nonce: e.nonce,
     status: e.status, action_kind: e.actionKind, market_id: e.marketId, symbol: symbolOf(e.marketId),

@@ -5,6 +5,9 @@ import type { TypedField } from './eip712.ts'
 export type AuthChannel = 'master' | 'master_or_agent_with_role' | 'user_signed_master'
 export type ActionRole = 'Admin' | 'Trader' | 'Quoter' | 'Liquidator' | 'BridgeDeposit' | 'BridgeWithdraw'
 
+/** The auth fields of a kind signed by the master or by an agent with the Trader role. */
+export const TRADER_AUTH = { auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false } as const
+
 export interface ActionKind {
   readonly name: string
   readonly auth: AuthChannel

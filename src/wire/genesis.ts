@@ -1,19 +1,12 @@
 // The genesis file (`perpd --genesis FILE`): network, parameters, funded accounts and markets.
 import { Type, type Static } from '@sinclair/typebox'
-import { QuoteLimitFields } from './actions/markets.ts'
+import { NewMarketFields, QuoteLimitFields } from './actions/markets.ts'
 import { Address20, DecimalString, RoleSchema, U32, U53 } from './schema-types.ts'
 
 export const GenesisMarketSchema = Type.Object({
   market_id: U32('the market id'),
   symbol: Type.String({ pattern: '^[A-Z0-9]{1,10}-[A-Z0-9]{1,9}$' }),
-  price_decimals: Type.Integer({ minimum: 0, maximum: 12 }),
-  size_decimals: Type.Integer({ minimum: 0, maximum: 12 }),
-  maker_fee_bps: Type.Integer({ minimum: 0, maximum: 1000 }),
-  taker_fee_bps: Type.Integer({ minimum: 0, maximum: 1000 }),
-  max_leverage: Type.Integer({ minimum: 1, maximum: 200 }),
-  maintenance_margin_bps: Type.Integer({ minimum: 1, maximum: 5000 }),
-  min_order_qty: Type.Optional(DecimalString('smallest order size')),
-  mark_price: DecimalString('initial mark price'),
+  ...NewMarketFields,
   fee_recipient: Address20(),
   routing: Type.Union([Type.Literal('native'), Type.Literal('external_peg')]),
   max_fills_per_quote: Type.Integer({ minimum: 1, maximum: 10_000 }),

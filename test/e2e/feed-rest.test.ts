@@ -2,27 +2,21 @@
 // trades paging newest first, BBOs sorted by symbol, marks, the four-field market list, the
 // summary, 404 for unknown markets; getBootstrap. The 503 while seeding and the stale flag are
 // checked in process on a feed that is not seeded yet / has not seen a block for a while.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { feedRoutes } from '../../src/api/feed-routes.ts'
 import { nodeFeedSource } from '../../src/api/ws/node-feed-source.ts'
 import type { FeedRuntime } from '../../src/api/ws/runtime.ts'
 import { genesisState } from '../../src/chain/test-support.ts'
 import { placeOrder } from '../../src/client/actions.ts'
-import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
+import type { ActionReply } from '../../src/client/rpc-client.ts'
 import { HotFeed } from '../../src/feed/hot-feed.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { startDevNodeForFile } from '../support/dev-node.ts'
 
-let node: NodeProcess
-let rpc: RpcClient
-let alice: PerpdClient
-let bob: PerpdClient
+const { node, rpc, client } = await startDevNodeForFile({ blockTimeMs: 50 })
+const alice = client(1)
+const bob = client(2)
 
 beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 50 })
-  rpc = new RpcClient(node.url)
-  alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
-  bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
   const ok = (r: ActionReply) => expect(r.status).toBe('accepted')
   // A BTC book with two bid and one ask level, and three trades at 65000, 65010, 65020.
   for (const [price, qty] of [['64900', '0.5'], ['64800', '0.25']] as const) ok(await alice.send(placeOrder({ market_id: 1, side: 'Bid', price, qty, tif: 'Gtc', reduce_only: false })))
@@ -31,11 +25,6 @@ beforeAll(async () => {
     ok(await alice.send(placeOrder({ market_id: 1, side: 'Ask', price, qty: '0.1', tif: 'Gtc', reduce_only: false })))
     ok(await bob.send(placeOrder({ market_id: 1, side: 'Bid', price, qty: '0.1', tif: 'Ioc', reduce_only: false })))
   }
-})
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
 })
 
 async function hot(path: string) {

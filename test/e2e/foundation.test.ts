@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder, registerAgent } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcCallError, RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
+import { RpcClient } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
+import { accepted, getAccount, refusal } from '../support/dev-node.ts'
 import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
 
 const BTC = 1
@@ -35,22 +36,7 @@ interface AccountData {
   positions: Record<string, { size: string; entry_vwap: string; realized_pnl: string; unrealized_pnl: string }>
   open_orders: number
 }
-const account = async (address: string) => (await rpc.query<AccountData>('getAccount', { address })).data
-
-function accepted(r: ActionReply) {
-  if (r.status !== 'accepted') throw new Error(`expected accepted, got ${JSON.stringify(r)}`)
-  return r
-}
-
-async function refusal(p: Promise<unknown>): Promise<RpcCallError> {
-  try {
-    await p
-  } catch (err) {
-    if (err instanceof RpcCallError) return err
-    throw err
-  }
-  throw new Error('expected a refusal')
-}
+const account = (address: string) => getAccount<AccountData>(rpc, address)
 
 async function rawAction(body: string) {
   const res = await fetch(`${node.url}/api/v1/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })

@@ -2,39 +2,19 @@
 // getAccount; trades between two other accounts push the mark below its liquidation price; the
 // position shows up in getLiquidatablePositions; the dev Liquidator (#9) liquidates it at the mark,
 // the insurance fund (the dev admin) takes it over, the penalty is split exactly.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { liquidatePosition, placeOrder, updateIsolatedMargin, updateLeverage, updateMarginMode } from '../../src/client/actions.ts'
-import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { accepted, getAccount, startDevNodeForFile } from '../support/dev-node.ts'
 
 const BTC = 1
 
-let node: NodeProcess
-let rpc: RpcClient
-let admin: PerpdClient
-let alice: PerpdClient
-let bob: PerpdClient
-let carol: PerpdClient
-let dave: PerpdClient
-let liquidator: PerpdClient
-
-beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 40 })
-  rpc = new RpcClient(node.url)
-  const client = (i: number) => new PerpdClient({ url: node.url, privateKey: DEV_KEYS[i]! })
-  admin = client(0)
-  alice = client(1)
-  bob = client(2)
-  carol = client(3)
-  dave = client(4)
-  liquidator = client(9)
-})
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
-})
+const { rpc, client } = await startDevNodeForFile({ blockTimeMs: 40 })
+const admin = client(0)
+const alice = client(1)
+const bob = client(2)
+const carol = client(3)
+const dave = client(4)
+const liquidator = client(9)
 
 interface PositionData {
   size: string; margin_mode: string; leverage: number; isolated_margin: string; margin_used: string
@@ -44,12 +24,7 @@ interface AccountData {
   balance: string; account_value: string; cross_cash_available: string; cross_trading_available: string; total_margin_used: string
   positions: Record<string, PositionData>; margin_settings: Record<string, { leverage: number; margin_mode: string }>; roles: string[]
 }
-const account = async (address: string) => (await rpc.query<AccountData>('getAccount', { address })).data
-
-function accepted(r: ActionReply) {
-  if (r.status !== 'accepted') throw new Error(`expected accepted, got ${JSON.stringify(r)}`)
-  return r
-}
+const account = (address: string) => getAccount<AccountData>(rpc, address)
 
 interface Liquidatable { address: string; market_id: number; symbol: string; margin_mode: string; size: string; mark_price: string; equity: string; maintenance: string; liquidation_price: string | null }
 

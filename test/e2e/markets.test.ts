@@ -1,48 +1,20 @@
 // End to end on a real node: an external-peg market driven by a quote stream trades against Book B,
 // halts when the quotes stop and resumes on a fresh one; a native market is delisted with open
 // orders and positions and no money is lost; the market read methods and the audit log.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import {
   activateMarket, completeDelist, createMarket, haltMarket, placeOrder, requestDelist, resumeMarket, submitOracleQuote,
 } from '../../src/client/actions.ts'
-import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient, type ActionReply, type EventViewReply } from '../../src/client/rpc-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { acceptedEvents, getAccount, keptRejectReason, startDevNodeForFile } from '../support/dev-node.ts'
 
 const BOOK_B = '0x00000000000000000000000000000000000000bb'
 
-let node: NodeProcess
-let rpc: RpcClient
-let admin: PerpdClient
-let quoter: PerpdClient
-let alice: PerpdClient
-let bob: PerpdClient
-let carol: PerpdClient
-
-beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 40 })
-  rpc = new RpcClient(node.url)
-  admin = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[0] })
-  alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
-  bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
-  carol = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[3] })
-  quoter = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[7] })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
-})
-
-function accepted(r: ActionReply): EventViewReply[] {
-  if (r.status !== 'accepted') throw new Error(`expected accepted, got ${JSON.stringify(r)}`)
-  return r.events
-}
-
-function rejected(r: ActionReply): string {
-  if (r.status !== 'kept-reject') throw new Error(`expected kept-reject, got ${JSON.stringify(r)}`)
-  return r.reason.code
-}
+const { rpc, client } = await startDevNodeForFile({ blockTimeMs: 40 })
+const admin = client(0)
+const alice = client(1)
+const bob = client(2)
+const carol = client(3)
+const quoter = client(7)
 
 interface MarketDetail {
   market_id: number
@@ -59,7 +31,7 @@ interface AccountData {
   balance: string
   positions: Record<string, { size: string }>
 }
-const account = async (address: string) => (await rpc.query<AccountData>('getAccount', { address })).data
+const account = (address: string) => getAccount<AccountData>(rpc, address)
 
 /** A decimal string in SCALE_6 units as a bigint (balances are exact). */
 function units6(s: string): bigint {
@@ -82,9 +54,9 @@ async function until<T>(what: string, read: () => Promise<T>, check: (v: T) => b
 
 /** Creates and activates a market; returns its id. */
 async function listMarket(p: Parameters<typeof createMarket>[0]): Promise<number> {
-  const created = accepted(await admin.send(createMarket(p)))
+  const created = acceptedEvents(await admin.send(createMarket(p)))
   const id = created[0]!.market_id!
-  accepted(await admin.send(activateMarket({ market_id: id })))
+  acceptedEvents(await admin.send(activateMarket({ market_id: id })))
   return id
 }
 
@@ -109,12 +81,12 @@ describe('an external-peg market driven by a quote stream', () => {
     })()
     await until('a quote', () => market(id), (m) => m.latest_quote !== null && m.lifecycle === 'Active')
 
-    const buy = accepted(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '2600', qty: '1.5', tif: 'Ioc', reduce_only: false })))
+    const buy = acceptedEvents(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '2600', qty: '1.5', tif: 'Ioc', reduce_only: false })))
     expect(buy.map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'Filled', 'OrderDone'])
     const fill = buy[1]!.body
     expect(fill).toMatchObject({ maker: BOOK_B, maker_order_id: 0, qty: '1.5', maker_fee: '0' })
     expect(Number(fill.price)).toBeGreaterThan(2400)
-    const sell = accepted(await bob.send(placeOrder({ market_id: id, side: 'Ask', price: '2300', qty: '0.5', tif: 'Ioc', reduce_only: false })))
+    const sell = acceptedEvents(await bob.send(placeOrder({ market_id: id, side: 'Ask', price: '2300', qty: '0.5', tif: 'Ioc', reduce_only: false })))
     expect(sell[1]!.body).toMatchObject({ maker: BOOK_B, qty: '0.5' })
 
     const stats = (await rpc.query<Record<string, unknown>>('getMarketStats', { market_id: id })).data
@@ -130,27 +102,27 @@ describe('an external-peg market driven by a quote stream', () => {
     expect(sent).toBeGreaterThan(0)
     const halted = await until('the stale halt', () => market(id), (m) => m.lifecycle === 'Halted')
     expect(halted.halt_reason).toBe('QuoteStale')
-    expect(rejected(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '2600', qty: '0.1', tif: 'Ioc', reduce_only: false })))).toBe('MarketNotTradable')
+    expect(keptRejectReason(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '2600', qty: '0.1', tif: 'Ioc', reduce_only: false })))).toBe('MarketNotTradable')
 
     // One fresh quote resumes it.
     mid += 10
-    const resume = accepted(await quoter.send(submitOracleQuote([{ symbol: 'gold', bid_price: ((mid - 50) / 100).toFixed(2), ask_price: ((mid + 50) / 100).toFixed(2), mark_price: (mid / 100).toFixed(2), source_ts_ms: Date.now() }])))
+    const resume = acceptedEvents(await quoter.send(submitOracleQuote([{ symbol: 'gold', bid_price: ((mid - 50) / 100).toFixed(2), ask_price: ((mid + 50) / 100).toFixed(2), mark_price: (mid / 100).toFixed(2), source_ts_ms: Date.now() }])))
     expect(resume.map((e) => e.sub_kind)).toEqual(['OracleQuoteAccepted', 'MarketResumedAfterQuote'])
     expect((await market(id)).lifecycle).toBe('Active')
-    accepted(await alice.send(placeOrder({ market_id: id, side: 'Ask', price: '1', qty: '0.1', tif: 'Ioc', reduce_only: true })))
+    acceptedEvents(await alice.send(placeOrder({ market_id: id, side: 'Ask', price: '1', qty: '0.1', tif: 'Ioc', reduce_only: true })))
 
     // An Admin halt is not lifted by quotes.
-    accepted(await admin.send(haltMarket({ market_id: id })))
-    const q = accepted(await quoter.send(submitOracleQuote([{ market_id: id, bid_price: '2399', ask_price: '2401', mark_price: '2400', source_ts_ms: Date.now() }])))
+    acceptedEvents(await admin.send(haltMarket({ market_id: id })))
+    const q = acceptedEvents(await quoter.send(submitOracleQuote([{ market_id: id, bid_price: '2399', ask_price: '2401', mark_price: '2400', source_ts_ms: Date.now() }])))
     expect(q.map((e) => e.sub_kind)).toEqual(['OracleQuoteAccepted'])
     expect(await market(id)).toMatchObject({ lifecycle: 'Halted', halt_reason: 'Admin', mark_price: '2400' })
-    accepted(await admin.send(resumeMarket({ symbol: 'GOLD-USD' })))
+    acceptedEvents(await admin.send(resumeMarket({ symbol: 'GOLD-USD' })))
   }, 30_000)
 
   test('quote rejects come back as kept-rejects with the spec reason', async () => {
     const now = Date.now()
     const r = await quoter.send(submitOracleQuote([{ symbol: 'XAU-USD', bid_price: '2400', ask_price: '2401', mark_price: '2400.5', source_ts_ms: now + 60_000 }]))
-    expect(rejected(r)).toBe('QuoteSourceTooFuture')
+    expect(keptRejectReason(r)).toBe('QuoteSourceTooFuture')
     const denied = await alice.send(submitOracleQuote([{ symbol: 'XAU-USD', bid_price: '2400', ask_price: '2401', mark_price: '2400.5', source_ts_ms: now }])).catch((e: Error) => e)
     expect(String(denied)).toContain('Quoter')
   })
@@ -159,21 +131,21 @@ describe('an external-peg market driven by a quote stream', () => {
 describe('delisting a market with open orders and positions', () => {
   test('orders cancelled, positions settled at the mark, every unit of money accounted for', async () => {
     const id = await listMarket({ symbol: 'ODD-USD', price_decimals: 4, size_decimals: 4, maker_fee_bps: 2, taker_fee_bps: 5, max_leverage: 20, maintenance_margin_bps: 250, mark_price: '1.2345' })
-    accepted(await bob.send(placeOrder({ market_id: id, side: 'Ask', price: '1.2345', qty: '3.0001', tif: 'Gtc', reduce_only: false })))
-    accepted(await carol.send(placeOrder({ market_id: id, side: 'Ask', price: '1.2345', qty: '2.0002', tif: 'Gtc', reduce_only: false })))
-    accepted(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '1.2345', qty: '5.0003', tif: 'Ioc', reduce_only: false })))
-    accepted(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '1.1', qty: '7', tif: 'Gtc', reduce_only: false })))
-    accepted(await bob.send(placeOrder({ market_id: id, side: 'Ask', price: '1.4', qty: '2', tif: 'Gtc', reduce_only: false })))
-    accepted(await admin.send(requestDelist({ market_id: id })))
+    acceptedEvents(await bob.send(placeOrder({ market_id: id, side: 'Ask', price: '1.2345', qty: '3.0001', tif: 'Gtc', reduce_only: false })))
+    acceptedEvents(await carol.send(placeOrder({ market_id: id, side: 'Ask', price: '1.2345', qty: '2.0002', tif: 'Gtc', reduce_only: false })))
+    acceptedEvents(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '1.2345', qty: '5.0003', tif: 'Ioc', reduce_only: false })))
+    acceptedEvents(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '1.1', qty: '7', tif: 'Gtc', reduce_only: false })))
+    acceptedEvents(await bob.send(placeOrder({ market_id: id, side: 'Ask', price: '1.4', qty: '2', tif: 'Gtc', reduce_only: false })))
+    acceptedEvents(await admin.send(requestDelist({ market_id: id })))
     expect((await market(id)).lifecycle).toBe('DelistPending')
-    expect(rejected(await carol.send(placeOrder({ market_id: id, side: 'Ask', price: '1.2', qty: '1', tif: 'Gtc', reduce_only: false })))).toBe('MarketNotTradable')
+    expect(keptRejectReason(await carol.send(placeOrder({ market_id: id, side: 'Ask', price: '1.2', qty: '1', tif: 'Gtc', reduce_only: false })))).toBe('MarketNotTradable')
 
     const people = [alice.address, bob.address, carol.address, admin.address]
     const before = await Promise.all(people.map(account))
     const sumBefore = before.reduce((s, a) => s + units6(a.balance), 0n)
     expect(before[0]!.positions[String(id)]?.size).toBe('5.0003')
 
-    const events = accepted(await admin.send(completeDelist({ symbol: 'ODD-USD' })))
+    const events = acceptedEvents(await admin.send(completeDelist({ symbol: 'ODD-USD' })))
     expect(events.filter((e) => e.sub_kind === 'OrderDone').map((e) => e.body.reason)).toEqual(['MarketDelisted', 'MarketDelisted'])
     const settlements = events.filter((e) => e.sub_kind === 'DelistSettlement')
     expect(settlements.map((e) => e.account).sort()).toEqual([alice.address, bob.address, carol.address].sort())
@@ -201,7 +173,7 @@ describe('delisting a market with open orders and positions', () => {
     expect(bbos.some((b) => b.symbol === 'ODD-USD')).toBe(false)
     const bySymbol = await rpc.query('getMarket', { symbol: 'ODD-USD' }).catch((e: Error) => e)
     expect(String(bySymbol)).toContain('not found')
-    const again = accepted(await admin.send(createMarket({ symbol: 'ODD-USD', price_decimals: 2, size_decimals: 2, maker_fee_bps: 0, taker_fee_bps: 0, max_leverage: 10, maintenance_margin_bps: 100, mark_price: '1', market_id: id })))
+    const again = acceptedEvents(await admin.send(createMarket({ symbol: 'ODD-USD', price_decimals: 2, size_decimals: 2, maker_fee_bps: 0, taker_fee_bps: 0, max_leverage: 10, maintenance_margin_bps: 100, mark_price: '1', market_id: id })))
     expect(again[0]!.market_id).toBeGreaterThan(id)
   }, 30_000)
 })

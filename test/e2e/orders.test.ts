@@ -1,38 +1,19 @@
 // End to end on a real node, over HTTP with the project's client: order expiry, BatchPlaceOrder,
 // BatchModify, MassCancel, the dead man's switch (ScheduleCancel, shown by getAccount) and Noop.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { batchModify, batchPlaceOrder, massCancel, noop, placeOrder, scheduleCancel } from '../../src/client/actions.ts'
-import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcCallError, RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { RpcCallError } from '../../src/client/rpc-client.ts'
+import { accepted, getAccount, startDevNodeForFile } from '../support/dev-node.ts'
 
 const BTC = 1
 
-let node: NodeProcess
-let rpc: RpcClient
-let alice: PerpdClient
-let bob: PerpdClient
-
-beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 40 })
-  rpc = new RpcClient(node.url)
-  alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[5] })
-  bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[6] })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
-})
+const { rpc, client } = await startDevNodeForFile({ blockTimeMs: 40 })
+const alice = client(5)
+const bob = client(6)
 
 interface OpenOrder { order_id: number; price: string; qty: string; remaining: string; client_order_id: string | null; expires_at_ms?: number }
 const openOrders = async (address: string) => (await rpc.query<OpenOrder[]>('getAccountOrders', { address })).data
-const accountOf = async (address: string) => (await rpc.query<{ nonce: number; dms_deadline_ms: number | null; open_orders: number }>('getAccount', { address })).data
-
-function accepted(r: ActionReply) {
-  if (r.status !== 'accepted') throw new Error(`expected accepted, got ${JSON.stringify(r)}`)
-  return r
-}
+const accountOf = (address: string) => getAccount<{ nonce: number; dms_deadline_ms: number | null; open_orders: number }>(rpc, address)
 
 /** Polls until check() is true, at most timeoutMs. */
 async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {

@@ -1,21 +1,13 @@
 // /action rate limits of spec §8 on a node with the default limits: 20/s per signer, 50/s per IP.
 // A refused action consumes no nonce.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { cancelOrder } from '../../src/client/actions.ts'
-import { RpcCallError, RpcClient } from '../../src/client/rpc-client.ts'
+import { RpcCallError } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { startDevNodeForFile } from '../support/dev-node.ts'
+import { DEV_KEYS } from '../support/node-process.ts'
 
-let node: NodeProcess
-let rpc: RpcClient
-beforeAll(async () => {
-  node = await startNode({ specRateLimits: true, blockTimeMs: 100 })
-  rpc = new RpcClient(node.url)
-})
-afterAll(async () => {
-  await node.stop()
-  removeDir(node.dataDir)
-})
+const { rpc } = await startDevNodeForFile({ specRateLimits: true, blockTimeMs: 100 })
 
 const nonceOf = async (address: string) => (await rpc.query<{ nonce: number }>('getAccount', { address })).data.nonce
 

@@ -1,15 +1,10 @@
 // The read API's framing on a real node: rpc.discover, REST aliases with the chain wrapper.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { RpcClient } from '../../src/client/rpc-client.ts'
 import { queryMethodTable } from '../../src/api/query-routes.ts'
-import { removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { startDevNodeForFile } from '../support/dev-node.ts'
 
-let node: NodeProcess
-beforeAll(async () => { node = await startNode() })
-afterAll(async () => {
-  await node.stop()
-  removeDir(node.dataDir)
-})
+const { node } = await startDevNodeForFile()
 
 test('rpc.discover lists every method of the table with its params', async () => {
   const res = await fetch(`${node.url}/api/v1/query`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }) })

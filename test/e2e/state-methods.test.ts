@@ -1,24 +1,18 @@
 // The read methods beyond the spec's named ones, on a real node with real activity.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { beforeAll, expect, test } from 'bun:test'
 import { placeOrder, placeTriggerOrder, registerAgent, withdrawRequest } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient } from '../../src/client/rpc-client.ts'
 import { DEV_ADMIN } from '../../src/node/dev-genesis.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { startDevNodeForFile } from '../support/dev-node.ts'
 
-let node: NodeProcess
-let rpc: RpcClient
-let alice: PerpdClient
-let bob: PerpdClient
+const { node, rpc, client } = await startDevNodeForFile({ blockTimeMs: 40 })
+const alice = client(1)
+const bob = client(2)
 let orderId = 0
 let triggerId = 0
 const agentKey = '0x' + '17'.repeat(32)
 
 beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 40 })
-  rpc = new RpcClient(node.url)
-  alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
-  bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
   const bid = await alice.send(placeOrder({ market_id: 1, side: 'Bid', price: '64000', qty: '0.5', tif: 'Gtc', reduce_only: false }))
   if (bid.status !== 'accepted') throw new Error(JSON.stringify(bid))
   orderId = bid.events[0]!.body.order_id as number
@@ -28,10 +22,6 @@ beforeAll(async () => {
   triggerId = trig.events[0]!.body.trigger_id as number
   await alice.send((nonce, network) => registerAgent({ network, agent: new PerpdClient({ url: node.url, privateKey: agentKey }).address, role: 'Trader', name: 'desk', nonce }))
   await bob.send((nonce, network) => withdrawRequest({ network, destination: '0x000000000000000000000000000000000000dead', amount: '125.5', nonce }))
-})
-afterAll(async () => {
-  await node.stop()
-  removeDir(node.dataDir)
 })
 
 const q = async <T>(method: string, params: Record<string, unknown> = {}) => (await rpc.query<T>(method, params)).data

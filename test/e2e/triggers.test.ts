@@ -3,41 +3,25 @@
 // placing transaction (seen in the block's events from the history REST and in a later taker's
 // reply), the triggerUpdates WebSocket topic reports the lifecycle, and the read methods list what
 // is active.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import {
   amendTriggerOrder, cancelOcoPair, cancelTriggerOrder, placeOcoPair, placeOrder, placeTriggerOrder,
 } from '../../src/client/actions.ts'
-import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { accepted, startDevNodeForFile } from '../support/dev-node.ts'
 
 const ETH = 2
 const WAIT_MS = 10_000
 
-let node: NodeProcess
-let rpc: RpcClient
-let alice: PerpdClient
-let bob: PerpdClient
-let carol: PerpdClient
-let dave: PerpdClient
+const { node, rpc, client } = await startDevNodeForFile({ blockTimeMs: 40 })
+const alice = client(5)
+const bob = client(6)
+const carol = client(7)
+const dave = client(8)
 
 beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 40 })
-  rpc = new RpcClient(node.url)
-  ;[alice, bob, carol, dave] = [5, 6, 7, 8].map((i) => new PerpdClient({ url: node.url, privateKey: DEV_KEYS[i]! })) as [PerpdClient, PerpdClient, PerpdClient, PerpdClient]
   accepted(await dave.send(placeOrder({ market_id: ETH, side: 'Bid', price: '3000', qty: '0.01', tif: 'Gtc', reduce_only: false })))
   accepted(await dave.send(placeOrder({ market_id: ETH, side: 'Ask', price: '4000', qty: '0.01', tif: 'Gtc', reduce_only: false })))
 })
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
-})
-
-function accepted(r: ActionReply) {
-  if (r.status !== 'accepted') throw new Error(`expected accepted, got ${JSON.stringify(r)}`)
-  return r
-}
 
 interface TriggerRow { trigger_id: number; trigger_price: string; qty: string; tx_hash: string; pair_id: number | null; client_order_id: string | null }
 const triggersOf = async (address: string) => (await rpc.query<TriggerRow[]>('getTriggerOrders', { address, symbol: 'ETH' })).data

@@ -1,37 +1,18 @@
 // The project's WebSocket client on a real node: after a forced disconnect it reconnects,
 // resubscribes, re-reads the open orders and ends with exactly the node's order set, including
 // orders placed, filled and cancelled while it was away and partial fills after it came back.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { placeOrder } from '../../src/client/actions.ts'
-import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
 import { OpenOrderSet, PerpdWsClient, type WsFrame } from '../../src/client/ws-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { orderIdOf, startDevNodeForFile } from '../support/dev-node.ts'
 import { until } from './ws-support.ts'
 
 const ETH = 2
 
-let node: NodeProcess
-let rpc: RpcClient
-let alice: PerpdClient
-let bob: PerpdClient
+const { node, rpc, client } = await startDevNodeForFile({ blockTimeMs: 50 })
+const alice = client(3)
+const bob = client(4)
 
-beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 50 })
-  rpc = new RpcClient(node.url)
-  alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[3] })
-  bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[4] })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
-})
-
-const orderIdOf = (r: ActionReply) => {
-  if (r.status !== 'accepted') throw new Error(JSON.stringify(r))
-  return r.events.find((e) => e.sub_kind === 'OrderAccepted')!.body.order_id as number
-}
 const order = (side: 'Bid' | 'Ask', price: string, qty: string, tif: 'Gtc' | 'Ioc' = 'Gtc', cloid?: string) =>
   placeOrder({ market_id: ETH, side, price, qty, tif, reduce_only: false, ...(cloid === undefined ? {} : { client_order_id: cloid }) })
 

@@ -2,28 +2,17 @@
 // replacement, incremental unsubscribe, rejected topics, error frames, depth clamp, frame size,
 // heartbeat, idle timeout and the connection limit. The node runs with short timers
 // (--ws-limits) so the timeouts take a second, not 30.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { batchPlaceOrder } from '../../src/client/actions.ts'
-import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { startDevNodeForFile } from '../support/dev-node.ts'
 import { RawWs, until, WsProbe, type Frame } from './ws-support.ts'
 
 const PING_MS = 300
 const IDLE_MS = 1_500
 const CONNECTIONS = 4
 
-let node: NodeProcess
-let alice: PerpdClient
-
-beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 50, extraArgs: ['--ws-limits', `ping_ms=${PING_MS},idle_ms=${IDLE_MS},connections=${CONNECTIONS}`] })
-  alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
-})
+const { node, client } = await startDevNodeForFile({ blockTimeMs: 50, extraArgs: ['--ws-limits', `ping_ms=${PING_MS},idle_ms=${IDLE_MS},connections=${CONNECTIONS}`] })
+const alice = client(1)
 
 const seqs = (frames: Frame[]) => frames.map((f) => f.seq)
 const increasing = (xs: number[]) => xs.every((x, i) => x === i + 1)

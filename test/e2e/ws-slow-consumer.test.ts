@@ -2,22 +2,13 @@
 // connection's bounded outbox; its frames are dropped and a gap frame (with the next seq) says so.
 // A client that takes nothing for the send timeout is cut as a slow consumer. The node runs with a
 // small outbox and a 2 s send timeout (--ws-limits).
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { describe, expect, test } from 'bun:test'
+import { startDevNodeForFile } from '../support/dev-node.ts'
 import { RawWs, until } from './ws-support.ts'
 
 const SEND_TIMEOUT_MS = 2_000
 
-let node: NodeProcess
-
-beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 50, extraArgs: ['--ws-limits', `outbox_frames=8,send_timeout_ms=${SEND_TIMEOUT_MS}`] })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
-})
+const { node } = await startDevNodeForFile({ blockTimeMs: 50, extraArgs: ['--ws-limits', `outbox_frames=8,send_timeout_ms=${SEND_TIMEOUT_MS}`] })
 
 /** 1,000 account topics: every subscribe answers with 1,000 snapshots (about 300 KB). */
 const ACCOUNT_TOPICS = Array.from({ length: 1_000 }, (_, i) => `account.${(i + 1).toString(16).padStart(40, '0')}`)

@@ -1,10 +1,8 @@
 // The 12 WebSocket topics on a real node (spec §6.1, §6.2): subscribe, drive the activity with the
 // project's client, assert the exact frame shape and the initial push of each topic.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { cancelTriggerOrder, placeOrder, placeTriggerOrder, submitOracleQuote } from '../../src/client/actions.ts'
-import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { accepted, orderIdOf, startDevNodeForFile } from '../support/dev-node.ts'
 import { until, WsProbe, type Frame } from './ws-support.ts'
 
 const BTC = 1
@@ -12,30 +10,11 @@ const ETH = 2
 const SOL = 3
 const HEX64 = /^[0-9a-f]{64}$/
 
-let node: NodeProcess
-let rpc: RpcClient
-let alice: PerpdClient
-let bob: PerpdClient
-let quoter: PerpdClient
+const { node, rpc, client } = await startDevNodeForFile({ blockTimeMs: 50, extraArgs: ['--ws-limits', 'account_refresh_ms=700'] })
+const alice = client(1)
+const bob = client(2)
+const quoter = client(7)
 
-beforeAll(async () => {
-  node = await startNode({ blockTimeMs: 50, extraArgs: ['--ws-limits', 'account_refresh_ms=700'] })
-  rpc = new RpcClient(node.url)
-  alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
-  bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
-  quoter = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[7] })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  removeDir(node.dataDir)
-})
-
-function accepted(r: ActionReply) {
-  if (r.status !== 'accepted') throw new Error(`expected accepted, got ${JSON.stringify(r)}`)
-  return r
-}
-const orderIdOf = (r: ActionReply) => accepted(r).events.find((e) => e.sub_kind === 'OrderAccepted')!.body.order_id as number
 const keys = (f: Frame) => Object.keys(f)
 const bid = (market: number, price: string, qty: string, extra: { tif?: 'Gtc' | 'Ioc'; client_order_id?: string } = {}) =>
   placeOrder({ market_id: market, side: 'Bid', price, qty, tif: extra.tif ?? 'Gtc', reduce_only: false, ...(extra.client_order_id ? { client_order_id: extra.client_order_id } : {}) })

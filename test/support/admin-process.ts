@@ -6,58 +6,25 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { concat, toHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { PROJECT_ROOT, spawnListening, type ListeningProcess } from './child-process.ts'
 
-const ROOT = join(import.meta.dir, '..', '..')
-
-export interface AdminProcess {
-  readonly url: string
+/** A running admin service with its data directory and database file. */
+export interface AdminProcess extends ListeningProcess {
   readonly dataDir: string
   readonly dbFile: string
-  output(): string
-  stop(signal?: NodeJS.Signals): Promise<number>
 }
 
 /** Starts `bun src/admin.ts` against a node and resolves once it prints its address. */
 export async function startAdmin(opts: { nodeUrl: string; dataDir?: string; args?: string[] }): Promise<AdminProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'perpd-admin-test-'))
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'admin.ts'), '--node-url', opts.nodeUrl, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])], {
-    cwd: ROOT, stdout: 'pipe', stderr: 'pipe',
-  })
-  let text = ''
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder()
-    for await (const chunk of stream) text += decoder.decode(chunk)
-  }
-  void pump(proc.stdout)
-  void pump(proc.stderr)
-  const deadline = Date.now() + 20_000
-  let url = ''
-  while (Date.now() < deadline) {
-    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
-    if (m) { url = m[1]!; break }
-    if (proc.exitCode !== null) throw new Error(`perpd-admin exited with ${proc.exitCode}: ${text}`)
-    await Bun.sleep(25)
-  }
-  if (url === '') {
-    proc.kill('SIGKILL')
-    throw new Error(`perpd-admin printed no address in 20 s: ${text}`)
-  }
-  return {
-    url, dataDir, dbFile: join(dataDir, 'admin.sqlite'),
-    output: () => text,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      proc.kill(signal)
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
-      const code = await proc.exited
-      clearTimeout(timer)
-      return code
-    },
-  }
+  const args = ['--node-url', opts.nodeUrl, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])]
+  const proc = await spawnListening('perpd-admin', 'src/admin.ts', args)
+  return { ...proc, dataDir, dbFile: join(dataDir, 'admin.sqlite') }
 }
 
 /** Runs `bun src/admin.ts ARGS` to completion (for start-up refusals and the CLI). */
 export async function runAdmin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'admin.ts'), ...args], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } })
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src', 'admin.ts'), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } })
   const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000)
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   clearTimeout(timer)

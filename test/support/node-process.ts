@@ -3,14 +3,23 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawnListening, type ListeningProcess } from './child-process.ts'
 
-const ROOT = join(import.meta.dir, '..', '..')
-
-export interface NodeProcess {
-  readonly url: string
+/** A running node with its data directory. */
+export interface NodeProcess extends ListeningProcess {
   readonly dataDir: string
-  output(): string
-  stop(signal?: NodeJS.Signals): Promise<number>
+}
+
+/** Options of startNode. */
+export interface StartNodeOptions {
+  /** The data directory; default a new temporary one. */
+  dataDir?: string
+  /** Block time in ms; default 50. */
+  blockTimeMs?: number
+  /** More flags of src/main.ts. */
+  extraArgs?: string[]
+  /** Keep the spec's /action rate limits (off by default). */
+  specRateLimits?: boolean
 }
 
 /** The development keys of PROTOCOL §8 (Anvil/Hardhat #0..#9); #0 is the Admin. */
@@ -40,40 +49,10 @@ export function removeDir(dir: string): void {
  * run without the /action rate limits unless specRateLimits is set (then the spec's 50/s per IP
  * and 20/s per signer apply).
  */
-export async function startNode(opts: { dataDir?: string; blockTimeMs?: number; extraArgs?: string[]; specRateLimits?: boolean } = {}): Promise<NodeProcess> {
+export async function startNode(opts: StartNodeOptions = {}): Promise<NodeProcess> {
   const limits = opts.specRateLimits === true ? [] : ['--rate-limit-ip', '0', '--rate-limit-signer', '0']
   const dataDir = opts.dataDir ?? tempDataDir()
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src', 'main.ts'), '--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50), ...limits, ...(opts.extraArgs ?? [])], {
-    cwd: ROOT, stdout: 'pipe', stderr: 'pipe',
-  })
-  let text = ''
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder()
-    for await (const chunk of stream) text += decoder.decode(chunk)
-  }
-  void pump(proc.stdout)
-  void pump(proc.stderr)
-  const deadline = Date.now() + 20_000
-  let url = ''
-  while (Date.now() < deadline) {
-    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
-    if (m) { url = m[1]!; break }
-    if (proc.exitCode !== null) throw new Error(`node exited with ${proc.exitCode}: ${text}`)
-    await Bun.sleep(25)
-  }
-  if (url === '') {
-    proc.kill('SIGKILL')
-    throw new Error(`node printed no address in 20 s: ${text}`)
-  }
-  return {
-    url, dataDir,
-    output: () => text,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      proc.kill(signal)
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
-      const code = await proc.exited
-      clearTimeout(timer)
-      return code
-    },
-  }
+  const args = ['--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50), ...limits, ...(opts.extraArgs ?? [])]
+  const proc = await spawnListening('node', 'src/main.ts', args)
+  return { ...proc, dataDir }
 }

@@ -4,7 +4,7 @@
 import { creditDeposit } from '../../client/actions.ts'
 import type { BridgeStore } from '../bridge-store.ts'
 import type { Deposit, DepositSource } from '../deposit-source.ts'
-import type { Component, ComponentContext, ComponentSpec, CycleReport } from './component.ts'
+import { handleEach, type Component, type ComponentContext, type ComponentSpec, type CycleReport } from './component.ts'
 import { sendAction } from './send-outcome.ts'
 
 /** Credits one cycle sends at most. */
@@ -42,13 +42,7 @@ export class BridgeDepositComponent implements Component {
     const handled = this.store.handledDeposits(listed.map((d) => d.deposit_id))
     const pending = listed.filter((d) => !handled.has(d.deposit_id))
     this.lastPending = pending.length
-    const problems: string[] = []
-    for (const d of pending.slice(0, DEPOSITS_PER_CYCLE_MAX)) {
-      if (signal.aborted) break
-      const problem = await this.credit(d)
-      if (problem !== undefined) problems.push(problem)
-    }
-    return { problems }
+    return handleEach(pending, DEPOSITS_PER_CYCLE_MAX, signal, (d) => this.credit(d))
   }
 
   detail(): Record<string, unknown> {

@@ -36,5 +36,17 @@ export interface ComponentSpec {
   create(ctx: ComponentContext): Component
 }
 
-/** A CycleReport without problems. */
-export const CLEAN: CycleReport = Object.freeze({ problems: [] })
+/**
+ * One cycle over a list of work items: handles at most `max` of them in order, one at a time (one
+ * signer, one nonce sequence), and stops early when `signal` aborts. `handle` returns a problem
+ * line (already logged) or undefined; the report lists the problems.
+ */
+export async function handleEach<T>(items: readonly T[], max: number, signal: AbortSignal, handle: (item: T) => Promise<string | undefined>): Promise<CycleReport> {
+  const problems: string[] = []
+  for (const item of items.slice(0, max)) {
+    if (signal.aborted) break
+    const problem = await handle(item)
+    if (problem !== undefined) problems.push(problem)
+  }
+  return { problems }
+}

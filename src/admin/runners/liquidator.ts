@@ -1,7 +1,7 @@
 // The liquidator (spec §1): polls getLiquidatablePositions and submits LiquidatePosition for each
 // position it lists, one at a time (one signer, one nonce sequence).
 import { liquidatePosition } from '../../client/actions.ts'
-import type { Component, ComponentContext, ComponentSpec, CycleReport } from './component.ts'
+import { handleEach, type Component, type ComponentContext, type ComponentSpec, type CycleReport } from './component.ts'
 import { sendAction } from './send-outcome.ts'
 
 /** Liquidations one cycle submits at most; the rest wait for the next cycle. */
@@ -45,26 +45,26 @@ export class LiquidatorComponent implements Component {
   async cycle(signal: AbortSignal): Promise<CycleReport> {
     const positions = liquidatablePositions((await this.ctx.client.rpc.query('getLiquidatablePositions')).data)
     this.lastSeen = positions.length
-    const problems: string[] = []
-    for (const p of positions.slice(0, LIQUIDATIONS_PER_CYCLE_MAX)) {
-      if (signal.aborted) break
-      this.submitted++
-      const outcome = await sendAction(this.ctx.client, liquidatePosition({ address: p.address, market_id: p.market_id }))
-      const what = `LiquidatePosition ${p.address} market ${p.market_id}`
-      if (outcome.kind === 'accepted') {
-        this.liquidated++
-        this.ctx.log.info(`${what}: liquidated at height ${outcome.reply.height}`)
-        continue
-      }
-      this.failed++
-      const line = `${what}: ${outcome.kind} ${outcome.reason} (${outcome.message})`
-      this.ctx.log.warn(line)
-      problems.push(line)
-    }
-    return { problems }
+    return handleEach(positions, LIQUIDATIONS_PER_CYCLE_MAX, signal, (p) => this.liquidate(p))
   }
 
   detail(): Record<string, unknown> {
     return { liquidatable_last_cycle: this.lastSeen, submitted: this.submitted, liquidated: this.liquidated, failed: this.failed }
+  }
+
+  /** Submits one LiquidatePosition; a problem line, or undefined once it is liquidated. */
+  private async liquidate(p: Liquidatable): Promise<string | undefined> {
+    this.submitted++
+    const outcome = await sendAction(this.ctx.client, liquidatePosition({ address: p.address, market_id: p.market_id }))
+    const what = `LiquidatePosition ${p.address} market ${p.market_id}`
+    if (outcome.kind === 'accepted') {
+      this.liquidated++
+      this.ctx.log.info(`${what}: liquidated at height ${outcome.reply.height}`)
+      return undefined
+    }
+    this.failed++
+    const line = `${what}: ${outcome.kind} ${outcome.reason} (${outcome.message})`
+    this.ctx.log.warn(line)
+    return line
   }
 }

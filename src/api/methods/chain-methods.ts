@@ -8,7 +8,7 @@ import { Address20, Hex32, U53 } from '../../wire/schema-types.ts'
 import type { StoredBlockHeader } from '../../node/block-store.ts'
 import { envelopeView, eventView, symbolLookup } from '../../node/views.ts'
 import { accountView, openOrderView } from '../views/account-view.ts'
-import { marketListItem } from '../views/market-view.ts'
+import { liveMarkets, marketListItem } from '../views/market-view.ts'
 import { ORDERBOOK_DEPTH_DEFAULT, ORDERBOOK_DEPTH_MAX, orderbookView } from '../views/orderbook-view.ts'
 import { marketFilter, marketRefFields, requireAddress, requireMarket } from './params.ts'
 import { method, MethodError } from './registry.ts'
@@ -46,7 +46,7 @@ export const chainMethods = [
     name: 'getExchangeStats', cachePerBlock: true, description: 'Exchange-wide figures: markets, accounts, open orders and open interest (GET /api/v1/stats).', params: NoParams,
     handler: (ctx) => {
       const s = ctx.node.state
-      const markets = [...s.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId)
+      const markets = liveMarkets(s)
       let openOrders = 0
       let oiNotional = 0n
       const rows = markets.map((m) => {

@@ -2,18 +2,11 @@
 import { Type } from '@sinclair/typebox'
 import { pendingWithdrawalsOf } from '../../chain/bridge.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
-import { normalizeAddress } from '../../lib/hex.ts'
-import { RPC } from '../../wire/rpc-errors.ts'
 import { Address20 } from '../../wire/schema-types.ts'
-import { method, MethodError } from './registry.ts'
+import { requireAddress } from './params.ts'
+import { method } from './registry.ts'
 
 const AddressParams = Type.Object({ address: Address20() }, { additionalProperties: false })
-
-function address(raw: string): string {
-  const a = normalizeAddress(raw)
-  if (a === undefined) throw new MethodError(RPC.invalidParams, 'params.address: not a 20-byte hex address', { field: 'params.address' })
-  return a
-}
 
 const money = (v: bigint) => formatDecimal(v, 6)
 
@@ -24,7 +17,7 @@ export const fundsMethods = [
     params: AddressParams,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     handler: (ctx, p) => ({
-      data: pendingWithdrawalsOf(ctx.node.state, address(p.address)).map((w) => ({
+      data: pendingWithdrawalsOf(ctx.node.state, requireAddress(p.address)).map((w) => ({
         withdrawal_id: w.id, destination: w.destination, amount: money(w.amount), requested_height: w.requestedHeight, requested_at_ms: w.requestedAtMs,
       })),
     }),
@@ -36,7 +29,7 @@ export const fundsMethods = [
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     handler: (ctx, p) => {
       const state = ctx.node.state
-      const a = address(p.address)
+      const a = requireAddress(p.address)
       const r = state.funds.referrals.get(a)
       return {
         data: {

@@ -2,12 +2,10 @@
 import { Type } from '@sinclair/typebox'
 import { liquidatablePositions } from '../../chain/liquidatable.ts'
 import { marginUsed, unrealizedPnl, valueAccount } from '../../chain/margin.ts'
-import { resolveMarketFilter } from '../../chain/symbols.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
-import { RPC } from '../../wire/rpc-errors.ts'
-import { U32 } from '../../wire/schema-types.ts'
 import { formatPrice } from '../views/market-view.ts'
-import { method, MethodError } from './registry.ts'
+import { marketFilter, marketRefFields } from './params.ts'
+import { method } from './registry.ts'
 
 /** Default and largest result count of getLiquidatablePositions. */
 export const LIQUIDATABLE_LIMIT_DEFAULT = 100
@@ -20,17 +18,13 @@ export const marginMethods = [
     name: 'getLiquidatablePositions',
     description: 'Positions that LiquidatePosition would accept now, by market id: address, market, margin mode, size, mark price, margin used, the position\'s maintenance requirement, and the equity and maintenance that decided (the cross part\'s, or the Isolated position\'s own), account value and liquidation price. Optional market filter (market_id over symbol); limit default 100, max 1000.',
     params: Type.Object({
-      market_id: Type.Optional(U32('the market; takes precedence over symbol')),
-      symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'symbol or base-asset prefix, case-insensitive' })),
+      ...marketRefFields(),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIQUIDATABLE_LIMIT_MAX, description: `at most this many positions (default ${LIQUIDATABLE_LIMIT_DEFAULT})` })),
     }, { additionalProperties: false }),
     handler: (ctx, p) => {
       const state = ctx.node.state
-      const filter = resolveMarketFilter(state, p)
-      if (filter.kind === 'missing') {
-        throw new MethodError(RPC.invalidParams, `market ${p.market_id ?? p.symbol} not found`, { field: p.market_id !== undefined ? 'params.market_id' : 'params.symbol', reason: 'MarketNotFound' })
-      }
-      const markets = filter.kind === 'market' ? [filter.market] : [...state.markets.values()]
+      const market = marketFilter(state, p)
+      const markets = market === undefined ? [...state.markets.values()] : [market]
       const limit = p.limit ?? LIQUIDATABLE_LIMIT_DEFAULT
       const scan = liquidatablePositions(state, markets, limit)
       const data = scan.entries.map((e) => {

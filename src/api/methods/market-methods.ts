@@ -11,7 +11,7 @@ import type { ChainNode } from '../../node/chain-node.ts'
 import { eventView, symbolLookup } from '../../node/views.ts'
 import { Address20, U32, U53 } from '../../wire/schema-types.ts'
 import {
-  bboView, latestQuoteView, marketDetail, marketListItem, marketSettingsView, marketStatsView, marketSummaryView, type DayCounters,
+  bboView, latestQuoteView, liveMarkets, marketDetail, marketListItem, marketSettingsView, marketStatsView, marketSummaryView, type DayCounters,
 } from '../views/market-view.ts'
 import { feedRuntime } from '../ws/runtime.ts'
 import { marketRefFields, requireMarket as requireMarketRef } from './params.ts'
@@ -32,11 +32,6 @@ export const AUDIT_SCAN_BLOCKS_MAX = 10_000
 /** The market a read names (requireMarket of params.ts, with the symbol quoted in MarketNotFound messages). */
 function requireMarket(state: ChainState, ref: MarketRef): Market {
   return requireMarketRef(state, ref, { quoteSymbol: true })
-}
-
-/** Markets that are not Delisted, by market_id. */
-function liveMarkets(state: ChainState): Market[] {
-  return [...state.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId)
 }
 
 /** The hot feed's day counters and fills of the last block for a market (the feed folds committed blocks). */

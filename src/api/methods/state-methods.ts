@@ -4,32 +4,20 @@
 import { Type } from '@sinclair/typebox'
 import { lowestUnusedNonce } from '../../chain/accounts.ts'
 import { agentsOf } from '../../chain/register-agent.ts'
-import { resolveMarketRef } from '../../chain/symbols.ts'
-import { LIMITS, ROLE_NAMES, ROLES, type ChainState, type Market, type Order, type RoleName } from '../../chain/types.ts'
+import { LIMITS, ROLE_NAMES, ROLES, type ChainState, type Order, type RoleName } from '../../chain/types.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
-import { normalizeAddress } from '../../lib/hex.ts'
 import { eventView, symbolLookup } from '../../node/views.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
-import { Address20, RoleSchema, U32, U53 } from '../../wire/schema-types.ts'
+import { Address20, RoleSchema, U53 } from '../../wire/schema-types.ts'
 import { positionView, openOrderView } from '../views/account-view.ts'
+import { liveMarkets } from '../views/market-view.ts'
 import { blockHeaderView } from './chain-methods.ts'
-import { method, MethodError, type QueryContext } from './registry.ts'
+import { marketFilter, marketRefFields, requireAddress, resolveMarket } from './params.ts'
+import { method, MethodError } from './registry.ts'
 import { triggerView } from './trigger-methods.ts'
 
 const EXAMPLE_ADDRESS = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const money = (v: bigint) => formatDecimal(v, 6)
-
-function address(raw: string, field = 'params.address'): string {
-  const a = normalizeAddress(raw)
-  if (a === undefined) throw new MethodError(RPC.invalidParams, `${field}: not a 20-byte hex address`, { field })
-  return a
-}
-
-function market(ctx: QueryContext, ref: { market_id?: number | undefined; symbol?: string | undefined }): Market {
-  const m = resolveMarketRef(ctx.node.state, ref)
-  if (m === undefined) throw new MethodError(RPC.invalidParams, `market ${ref.market_id ?? ref.symbol} not found`, { field: ref.market_id !== undefined ? 'params.market_id' : 'params.symbol', reason: 'MarketNotFound' })
-  return m
-}
 
 /** Resting order by id; orders are indexed per account, so this walks the books (bounded by markets). */
 function findOrder(state: ChainState, orderId: number): Order | undefined {
@@ -40,10 +28,7 @@ function findOrder(state: ChainState, orderId: number): Order | undefined {
   return undefined
 }
 
-const MarketRef = {
-  market_id: Type.Optional(U32('the market; takes precedence over symbol')),
-  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'symbol or base-asset prefix' })),
-}
+const MarketRef = marketRefFields({ symbol: 'symbol or base-asset prefix' })
 
 /** Blocks per getBlocks page: default and maximum (the same as GET /api/v1/blocks). */
 const BLOCKS_LIMIT_DEFAULT = 50
@@ -60,7 +45,7 @@ export const stateMethods = [
     name: 'getNonce', description: 'Nonce window of a signer (account or agent): lowest unused nonce, window size and the used nonces above it.',
     params: Type.Object({ address: Address20() }, { additionalProperties: false }), example: { address: EXAMPLE_ADDRESS },
     handler: (ctx, p) => {
-      const a = address(p.address)
+      const a = requireAddress(p.address)
       const w = ctx.node.state.nonces.get(a)
       return { data: { address: a, nonce: lowestUnusedNonce(ctx.node.state, a), window: LIMITS.nonceWindow, used_above: w === undefined ? [] : [...w.used].sort((x, y) => x - y) } }
     },
@@ -69,7 +54,7 @@ export const stateMethods = [
     name: 'getAgents', description: 'Agents of a master account, or for an agent address the master it acts for and its role.',
     params: Type.Object({ address: Address20() }, { additionalProperties: false }), example: { address: EXAMPLE_ADDRESS },
     handler: (ctx, p) => {
-      const a = address(p.address)
+      const a = requireAddress(p.address)
       const self = ctx.node.state.agents.get(a)
       return {
         data: {
@@ -101,7 +86,7 @@ export const stateMethods = [
     name: 'getRoles', description: 'Roles of an address (and its role_mask); an agent reports its master\'s roles it may use.',
     params: Type.Object({ address: Address20() }, { additionalProperties: false }), example: { address: EXAMPLE_ADDRESS },
     handler: (ctx, p) => {
-      const a = address(p.address)
+      const a = requireAddress(p.address)
       const mask = ctx.node.state.accounts.get(a)?.roleMask ?? 0
       return { data: { address: a, role_mask: mask, roles: ROLE_NAMES.filter((r) => (mask & ROLES[r]) !== 0) } }
     },
@@ -127,7 +112,7 @@ export const stateMethods = [
     params: Type.Object({ address: Address20() }, { additionalProperties: false }), example: { address: EXAMPLE_ADDRESS },
     handler: (ctx, p) => {
       const state = ctx.node.state
-      const acct = state.accounts.get(address(p.address))
+      const acct = state.accounts.get(requireAddress(p.address))
       const positions = acct === undefined ? [] : [...acct.positions.values()].filter((x) => x.sizeLots !== 0).sort((x, y) => x.marketId - y.marketId)
       return { data: positions.map((pos) => positionView(state, acct!, pos)) }
     },
@@ -137,8 +122,8 @@ export const stateMethods = [
     params: Type.Object({ address: Address20(), ...MarketRef }, { additionalProperties: false }), example: { address: EXAMPLE_ADDRESS, symbol: 'BTC-USD' },
     handler: (ctx, p) => {
       const state = ctx.node.state
-      const m = market(ctx, p)
-      const acct = state.accounts.get(address(p.address))
+      const m = resolveMarket(state, p)
+      const acct = state.accounts.get(requireAddress(p.address))
       const pos = acct?.positions.get(m.marketId)
       return { data: acct === undefined || pos === undefined || pos.sizeLots === 0 ? null : positionView(state, acct, pos) }
     },
@@ -148,9 +133,8 @@ export const stateMethods = [
     params: Type.Object({ ...MarketRef }, { additionalProperties: false }), example: {},
     handler: (ctx, p) => {
       const state = ctx.node.state
-      const markets = p.market_id === undefined && p.symbol === undefined
-        ? [...state.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId)
-        : [market(ctx, p)]
+      const named = marketFilter(state, p)
+      const markets = named === undefined ? liveMarkets(state) : [named]
       return {
         data: {
           global_rebate_ratio_bps: state.params.globalRebateRatioBps,

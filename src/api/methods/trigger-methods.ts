@@ -1,33 +1,16 @@
 // Read methods of the trigger area (spec §4.6): getTriggerOrders and getOcoPairs, over live state.
 import { Type } from '@sinclair/typebox'
-import { resolveMarketRef } from '../../chain/symbols.ts'
 import type { OcoPair, TriggerOrder } from '../../chain/trigger-types.ts'
-import type { ChainState, Market } from '../../chain/types.ts'
-import { normalizeAddress } from '../../lib/hex.ts'
-import { RPC } from '../../wire/rpc-errors.ts'
-import { Address20, U32 } from '../../wire/schema-types.ts'
+import type { ChainState } from '../../chain/types.ts'
+import { Address20 } from '../../wire/schema-types.ts'
 import { formatPrice, formatSize } from '../views/market-view.ts'
-import { method, MethodError } from './registry.ts'
+import { marketFilter, marketRefFields, requireAddress } from './params.ts'
+import { method } from './registry.ts'
 
 const AddressMarketParams = Type.Object({
   address: Address20(),
-  market_id: Type.Optional(U32('only this market; takes precedence over symbol')),
-  symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'only this market: symbol or base-asset prefix, case-insensitive' })),
+  ...marketRefFields({ market_id: 'only this market; takes precedence over symbol', symbol: 'only this market: symbol or base-asset prefix, case-insensitive' }),
 }, { additionalProperties: false })
-
-function address(raw: string): string {
-  const a = normalizeAddress(raw)
-  if (a === undefined) throw new MethodError(RPC.invalidParams, 'params.address: not a 20-byte hex address', { field: 'params.address' })
-  return a
-}
-
-/** The market filter of the params, or undefined for all markets. */
-function marketFilter(state: ChainState, p: { market_id?: number | undefined; symbol?: string | undefined }): Market | undefined {
-  if (p.market_id === undefined && p.symbol === undefined) return undefined
-  const m = resolveMarketRef(state, p)
-  if (m === undefined) throw new MethodError(RPC.invalidParams, `market ${p.market_id ?? p.symbol} not found`, { field: p.market_id !== undefined ? 'params.market_id' : 'params.symbol', reason: 'MarketNotFound' })
-  return m
-}
 
 /** An active trigger as the read methods show it (the triggerUpdates `placed` fields and more). */
 export function triggerView(state: ChainState, t: TriggerOrder) {
@@ -90,7 +73,7 @@ export const triggerMethods = [
     handler: (ctx, p) => {
       const state = ctx.node.state
       const market = marketFilter(state, p)
-      const mine = state.triggers.accounts.get(address(p.address))
+      const mine = state.triggers.accounts.get(requireAddress(p.address))
       const triggers = mine === undefined ? [] : [...mine.triggers.values()].filter((t) => market === undefined || t.marketId === market.marketId)
       return { data: triggers.sort(byId).map((t) => triggerView(state, t)) }
     },
@@ -102,7 +85,7 @@ export const triggerMethods = [
     handler: (ctx, p) => {
       const state = ctx.node.state
       const market = marketFilter(state, p)
-      const mine = state.triggers.accounts.get(address(p.address))
+      const mine = state.triggers.accounts.get(requireAddress(p.address))
       const pairs = mine === undefined ? [] : [...mine.pairs.values()].filter((x) => market === undefined || x.marketId === market.marketId)
       return { data: pairs.sort(byId).map((x) => ocoPairView(state, x)) }
     },

@@ -10,6 +10,11 @@ export const formatPrice = (m: Market, ticks: number) => formatDecimal(BigInt(ti
 export const formatSize = (m: Market, lots: number) => formatDecimal(BigInt(lots), m.sizeDecimals)
 const formatPriceOrNull = (m: Market, ticks: number | undefined) => (ticks === undefined || ticks === 0 ? null : formatPrice(m, ticks))
 
+/** Markets that are not Delisted, by market_id: the markets the list reads show. */
+export function liveMarkets(state: ChainState): Market[] {
+  return [...state.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId)
+}
+
 /** The getMarkets list item (spec §2.4: info fields plus lifecycle, emergency_halt, mark_price, halt_reason, open interest). */
 export function marketListItem(m: Market) {
   return {

@@ -21,10 +21,9 @@ export interface FilledNumbers {
   readonly makerAfter: string
 }
 
-const parsed = new WeakMap<DeriveEvent, FilledNumbers>()
-
+/** The event's FilledNumbers, parsed on first use and kept on the event for the other modules. */
 export function filledNumbers(e: DeriveEvent): FilledNumbers {
-  let n = parsed.get(e)
+  let n = e.memo as FilledNumbers | undefined
   if (n === undefined) {
     const b = e.body
     n = {
@@ -33,7 +32,7 @@ export function filledNumbers(e: DeriveEvent): FilledNumbers {
       takerFee: units6(b.taker_fee), makerFee: units6(b.maker_fee), takerPnl: units6(b.taker_realized_pnl), makerPnl: units6(b.maker_realized_pnl),
       takerBefore: str(b, 'taker_size_before'), takerAfter: str(b, 'taker_size_after'), makerBefore: str(b, 'maker_size_before'), makerAfter: str(b, 'maker_size_after'),
     }
-    parsed.set(e, n)
+    e.memo = n
   }
   return n
 }

@@ -16,6 +16,8 @@ export interface DeriveEvent {
   readonly marketId: number | null
   readonly account: string | null
   readonly body: Readonly<Record<string, unknown>>
+  /** Numbers parsed from the body by the first module that needs them (derive/filled.ts). */
+  memo?: unknown
 }
 
 export interface BlockRef {

@@ -11,7 +11,6 @@ import { writeWatermark } from '../watermarks.ts'
 /** Derives blocks [from, to] (all ingested) in one transaction. */
 export function deriveBlocks(db: Database, from: number, to: number): void {
   const { times, txHashes } = blockRange(db, from, to)
-  const events = eventsBetween(db, from, to)
   db.transaction(() => {
     const all: BlockDeriver[] = []
     const bySubKind = new Map<string, BlockDeriver[]>()
@@ -23,23 +22,25 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
       else for (const k of m.subKinds) bySubKind.set(k, [...(bySubKind.get(k) ?? []), d])
     }
     const withEnd = all.filter((d) => d.endBlock !== undefined)
-    let i = 0
-    for (let height = from; height <= to; height++) {
-      const timestampMs = times.get(height)!
-      for (; i < events.length && events[i]!.height === height; i++) {
-        const row = events[i]!
-        const targets = bySubKind.get(row.sub_kind)
-        if (targets === undefined && everyEvent.length === 0) continue
-        const e: DeriveEvent = {
-          height, seq: row.seq, envelopeIdx: row.envelope_idx, timestampMs,
-          txHash: row.envelope_idx === null ? null : txHashes.get(`${height}:${row.envelope_idx}`) ?? null,
-          kind: row.kind, subKind: row.sub_kind, marketId: row.market_id, account: row.account, body: JSON.parse(row.body) as Record<string, unknown>,
-        }
-        if (targets !== undefined) for (const d of targets) d.event(e)
-        for (const d of everyEvent) d.event(e)
-      }
-      for (const d of withEnd) d.endBlock!({ height, timestampMs })
+    // Events stream in chain order (no batch-sized array of rows held); each block ends when the
+    // next one's first event arrives, and blocks without events end too.
+    let height = from
+    const endBlocksBefore = (next: number) => {
+      for (; height < next; height++) for (const d of withEnd) d.endBlock!({ height, timestampMs: times.get(height)! })
     }
+    for (const row of eventsBetween(db, from, to)) {
+      endBlocksBefore(row.height)
+      const targets = bySubKind.get(row.sub_kind)
+      if (targets === undefined && everyEvent.length === 0) continue
+      const e: DeriveEvent = {
+        height: row.height, seq: row.seq, envelopeIdx: row.envelope_idx, timestampMs: times.get(row.height)!,
+        txHash: row.envelope_idx === null ? null : txHashes.get(`${row.height}:${row.envelope_idx}`) ?? null,
+        kind: row.kind, subKind: row.sub_kind, marketId: row.market_id, account: row.account, body: JSON.parse(row.body) as Record<string, unknown>,
+      }
+      if (targets !== undefined) for (const d of targets) d.event(e)
+      for (const d of everyEvent) d.event(e)
+    }
+    endBlocksBefore(to + 1)
     for (const d of all) d.endBatch?.()
     writeWatermark(db, 'derive', to)
   })()

@@ -4,11 +4,11 @@ import type { Database } from 'bun:sqlite'
 import type { SourceEvent } from '../chain-source.ts'
 import type { SymbolOf } from '../symbols.ts'
 
-/** Events of blocks [from, to] in chain order (the derive stage's input). */
-export function eventsBetween(db: Database, from: number, to: number): SourceEvent[] {
-  return db.query<SourceEvent, [number, number]>(
+/** Events of blocks [from, to] in chain order (the derive stage's input), streamed row by row. */
+export function eventsBetween(db: Database, from: number, to: number): IterableIterator<SourceEvent> {
+  return db.prepare<SourceEvent, [number, number]>(
     'SELECT height, seq, envelope_idx, kind, sub_kind, market_id, account, body FROM events WHERE height BETWEEN ? AND ? ORDER BY height, seq',
-  ).all(from, to)
+  ).iterate(from, to)
 }
 
 export function eventJson(e: SourceEvent, symbolOf: SymbolOf) {

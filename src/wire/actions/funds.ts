@@ -1,9 +1,9 @@
 // Funds actions (area: funds): referral, bridge deposits and withdrawals, transfers. The user-signed
-// kinds follow PROTOCOL §4.2: `network` first, `nonce` last, `signature_chain_id` beside the typed
-// fields. WithdrawRequest's type is fixed by the vectors.
+// kinds are shaped by user-signed.ts (PROTOCOL §4.2). WithdrawRequest's type is fixed by the vectors.
 import { Type, type Static } from '@sinclair/typebox'
 import type { ActionKind } from '../action-kind.ts'
 import { Address20, U53 } from '../schema-types.ts'
+import { USER_SIGNED, userSignedSchema, userSignedTypedFields } from './user-signed.ts'
 
 /** A positive-or-zero SCALE_6 amount: at most 6 decimals and 12 integer digits (refused at admission otherwise). */
 export const Amount6 = (description: string) =>
@@ -13,44 +13,22 @@ export const Amount6 = (description: string) =>
 export const BridgeId = (description: string, maxLength: number) =>
   Type.String({ pattern: '^[A-Za-z0-9_.:#/-]+$', minLength: 1, maxLength, description })
 
-const Network = Type.String({ maxLength: 32, description: 'the chain\'s network name (replay protection)' })
-const Nonce = U53('equal to the envelope nonce')
-const SignatureChainId = Type.String({ pattern: '^0x[0-9a-fA-F]{1,16}$', description: 'EIP-712 domain chain id, hex' })
-
-export const SetInviterSchema = Type.Object(
-  { network: Network, inviter: Address20('the account that invited this one'), nonce: Nonce, signature_chain_id: SignatureChainId },
-  { additionalProperties: false },
-)
+export const SetInviterSchema = userSignedSchema({ inviter: Address20('the account that invited this one') })
 export type SetInviterPayload = Static<typeof SetInviterSchema>
 
-export const WithdrawRequestSchema = Type.Object(
-  {
-    network: Network,
-    destination: Address20('where the bridge pays out'),
-    amount: Amount6('amount to withdraw, > 0'),
-    nonce: Nonce,
-    signature_chain_id: SignatureChainId,
-  },
-  { additionalProperties: false },
-)
+export const WithdrawRequestSchema = userSignedSchema({
+  destination: Address20('where the bridge pays out'),
+  amount: Amount6('amount to withdraw, > 0'),
+})
 export type WithdrawRequestPayload = Static<typeof WithdrawRequestSchema>
 
-export const CancelWithdrawRequestSchema = Type.Object(
-  { network: Network, withdrawal_id: U53('a pending withdrawal of the signer'), nonce: Nonce, signature_chain_id: SignatureChainId },
-  { additionalProperties: false },
-)
+export const CancelWithdrawRequestSchema = userSignedSchema({ withdrawal_id: U53('a pending withdrawal of the signer') })
 export type CancelWithdrawRequestPayload = Static<typeof CancelWithdrawRequestSchema>
 
-export const TransferFundsSchema = Type.Object(
-  {
-    network: Network,
-    destination: Address20('the receiving account; created with the Trader role when new'),
-    amount: Amount6('amount to move, > 0'),
-    nonce: Nonce,
-    signature_chain_id: SignatureChainId,
-  },
-  { additionalProperties: false },
-)
+export const TransferFundsSchema = userSignedSchema({
+  destination: Address20('the receiving account; created with the Trader role when new'),
+  amount: Amount6('amount to move, > 0'),
+})
 export type TransferFundsPayload = Static<typeof TransferFundsSchema>
 
 export const CreditDepositSchema = Type.Object(
@@ -82,38 +60,34 @@ export const RefundWithdrawalSchema = Type.Object(
 )
 export type RefundWithdrawalPayload = Static<typeof RefundWithdrawalSchema>
 
-const typed = (...fields: [string, string][]) => [
-  { name: 'network', type: 'string' }, ...fields.map(([name, type]) => ({ name, type })), { name: 'nonce', type: 'uint64' },
-]
-
 const ALICE = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const BOB = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'
 
 export const FUNDS_ACTIONS: ActionKind[] = [
   {
-    name: 'SetInviter', auth: 'user_signed_master', role: null, masterOnly: true, schema: SetInviterSchema,
-    typedFields: typed(['inviter', 'address']),
+    name: 'SetInviter', ...USER_SIGNED, schema: SetInviterSchema,
+    typedFields: userSignedTypedFields(['inviter', 'address']),
     description: 'Name the account that invited this one, once. Afterwards global_rebate_ratio_bps of each fee the account pays is rebated, half to the inviter and half back to the account (each half rounded down; the rest goes to the fee recipient).',
     example: { network: 'dev', inviter: BOB, nonce: 4, signature_chain_id: '0x539' },
     rejects: ['InviterAlreadySet', 'InvalidInviter'],
   },
   {
-    name: 'WithdrawRequest', auth: 'user_signed_master', role: null, masterOnly: true, schema: WithdrawRequestSchema,
-    typedFields: typed(['destination', 'string'], ['amount', 'string']),
+    name: 'WithdrawRequest', ...USER_SIGNED, schema: WithdrawRequestSchema,
+    typedFields: userSignedTypedFields(['destination', 'string'], ['amount', 'string']),
     description: 'Request a bridge withdrawal. The amount (at most cross_cash_available, and at most cross_trading_available so unrealized losses cannot leave) is debited at once into a pending withdrawal, which the bridge settles or refunds; the owner may cancel it while pending.',
     example: { network: 'dev', destination: BOB, amount: '1250.5', nonce: 3, signature_chain_id: '0x539' },
     rejects: ['InvalidAmount', 'AccountFrozen', 'TooManyPendingWithdrawals', 'InsufficientFunds'],
   },
   {
-    name: 'CancelWithdrawRequest', auth: 'user_signed_master', role: null, masterOnly: true, schema: CancelWithdrawRequestSchema,
-    typedFields: typed(['withdrawal_id', 'uint64']),
+    name: 'CancelWithdrawRequest', ...USER_SIGNED, schema: CancelWithdrawRequestSchema,
+    typedFields: userSignedTypedFields(['withdrawal_id', 'uint64']),
     description: 'Cancel one of the signer\'s pending withdrawals; the amount returns to the balance.',
     example: { network: 'dev', withdrawal_id: 1, nonce: 5, signature_chain_id: '0x539' },
     rejects: ['WithdrawalNotFound'],
   },
   {
-    name: 'TransferFunds', auth: 'user_signed_master', role: null, masterOnly: true, schema: TransferFundsSchema,
-    typedFields: typed(['destination', 'string'], ['amount', 'string']),
+    name: 'TransferFunds', ...USER_SIGNED, schema: TransferFundsSchema,
+    typedFields: userSignedTypedFields(['destination', 'string'], ['amount', 'string']),
     description: 'Move cross cash to another address (limited like a withdrawal), creating it with the Trader role when new.',
     example: { network: 'dev', destination: BOB, amount: '100', nonce: 6, signature_chain_id: '0x539' },
     rejects: ['InvalidAmount', 'AccountFrozen', 'InvalidDestination', 'AddressIsAgent', 'InsufficientFunds'],

@@ -2,7 +2,7 @@
 // and liquidation. Semantics: src/chain/leverage.ts, isolated-margin.ts, liquidation.ts and
 // docs/liquidation.md.
 import { Type, type Static } from '@sinclair/typebox'
-import type { ActionKind } from '../action-kind.ts'
+import { TRADER_AUTH, type ActionKind } from '../action-kind.ts'
 import { Address20, U32 } from '../schema-types.ts'
 import { Amount6 } from './funds.ts'
 
@@ -40,15 +40,15 @@ export const LiquidatePositionSchema = Type.Object(
 export type LiquidatePositionPayload = Static<typeof LiquidatePositionSchema>
 
 export const MARGIN_ACTIONS: ActionKind[] = [
-  { name: 'UpdateLeverage', auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false, schema: UpdateLeverageSchema,
+  { name: 'UpdateLeverage', ...TRADER_AUTH, schema: UpdateLeverageSchema,
     description: 'Set the leverage of the account in a market, also while flat; an open position takes it at once if its margin stays affordable. Resting orders keep the margin they hold.',
     example: { market_id: 1, leverage: 10 },
     rejects: ['MarketNotFound', 'InvalidLeverage', 'InsufficientMargin', 'Unauthorized'] },
-  { name: 'UpdateMarginMode', auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false, schema: UpdateMarginModeSchema,
+  { name: 'UpdateMarginMode', ...TRADER_AUTH, schema: UpdateMarginModeSchema,
     description: 'Set the margin mode (Cross or Isolated) of the account in a market; only while flat there and without resting orders there.',
     example: { market_id: 1, mode: 'Isolated' },
     rejects: ['MarketNotFound', 'PositionOpen', 'OpenOrdersExist', 'Unauthorized'] },
-  { name: 'UpdateIsolatedMargin', auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false, schema: UpdateIsolatedMarginSchema,
+  { name: 'UpdateIsolatedMargin', ...TRADER_AUTH, schema: UpdateIsolatedMarginSchema,
     description: 'Move margin into an Isolated position from the cross balance (Add, at most what the cross part can spare) or back (Remove, leaving at least its initial margin plus any unrealized loss).',
     example: { market_id: 1, amount: '250.5', direction: 'Add' },
     rejects: ['MarketNotFound', 'InvalidAmount', 'NoOpenPosition', 'PositionNotIsolated', 'InsufficientMargin', 'Unauthorized'] },

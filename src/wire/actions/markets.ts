@@ -19,18 +19,23 @@ export const QuoteLimitFields = {
   max_quote_spread_bps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'largest ask - bid, bps of the bid; default 500' })),
 }
 
+/** A new market's decimals, fees, leverage, maintenance margin, minimum order size and initial mark: CreateMarket and the genesis file. */
+export const NewMarketFields = {
+  price_decimals: Type.Integer({ minimum: 0, maximum: 12 }),
+  size_decimals: Type.Integer({ minimum: 0, maximum: 12 }),
+  maker_fee_bps: Type.Integer({ minimum: 0, maximum: 1000 }),
+  taker_fee_bps: Type.Integer({ minimum: 0, maximum: 1000 }),
+  max_leverage: Type.Integer({ minimum: 1, maximum: 200 }),
+  maintenance_margin_bps: Type.Integer({ minimum: 1, maximum: 5000 }),
+  min_order_qty: Type.Optional(DecimalString('smallest order size')),
+  mark_price: DecimalString('initial mark price'),
+}
+
 export const CreateMarketSchema = Type.Object(
   {
     symbol: Type.String({ pattern: '^[A-Z0-9]{1,10}-[A-Z0-9]{1,9}$', description: 'BASE-QUOTE, upper case' }),
     market_id: Type.Optional(U32('requested id; the effective id is max(requested, max id + 1)')),
-    price_decimals: Type.Integer({ minimum: 0, maximum: 12 }),
-    size_decimals: Type.Integer({ minimum: 0, maximum: 12 }),
-    maker_fee_bps: Type.Integer({ minimum: 0, maximum: 1000 }),
-    taker_fee_bps: Type.Integer({ minimum: 0, maximum: 1000 }),
-    max_leverage: Type.Integer({ minimum: 1, maximum: 200 }),
-    maintenance_margin_bps: Type.Integer({ minimum: 1, maximum: 5000 }),
-    min_order_qty: Type.Optional(DecimalString('smallest order size')),
-    mark_price: DecimalString('initial mark price'),
+    ...NewMarketFields,
     fee_recipient: Type.Optional(Address20('who receives fees; default the creator')),
     routing: Type.Optional(Type.Union([Type.Literal('native'), Type.Literal('external_peg')])),
     max_fills_per_quote: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'fills an external-peg market makes against one oracle quote; default 16; 0 is refused (InvalidMaxFillsPerQuote)' })),

@@ -1,7 +1,7 @@
 // Order actions (area: orders): placing, cancelling, batches, amends, mass cancels, the dead man's
 // switch and the nonce-burning Noop.
 import { Type, type Static } from '@sinclair/typebox'
-import type { ActionKind } from '../action-kind.ts'
+import { TRADER_AUTH, type ActionKind } from '../action-kind.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
 
 /** Sizes of the batch actions (spec §8 leaves them open): refused at admission when exceeded. */
@@ -93,15 +93,14 @@ export const NoopSchema = Type.Object({}, { additionalProperties: false })
 export type NoopPayload = Static<typeof NoopSchema>
 
 const PLACE_REJECTS = ['MarketNotFound', 'MarketNotTradable', 'QuoteNotAvailable', 'AccountFrozen', 'InvalidPrice', 'InvalidQuantity', 'BelowMinOrderSize', 'OrderExpired', 'DuplicateClientOrderId', 'TooManyOpenOrders', 'ReduceOnlyWouldOpenOrFlip', 'PostOnlyWouldCross', 'FokRejected', 'DustNotionalFill', 'InsufficientMargin']
-const trader = { auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false } as const
 
 export const ORDER_ACTIONS: ActionKind[] = [
-  { name: 'PlaceOrder', ...trader, schema: PlaceOrderSchema, description: 'Place a limit order (Gtc, Ioc, Fok, PostOnly), optionally reduce-only and with an expiry.',
+  { name: 'PlaceOrder', ...TRADER_AUTH, schema: PlaceOrderSchema, description: 'Place a limit order (Gtc, Ioc, Fok, PostOnly), optionally reduce-only and with an expiry.',
     example: { market_id: 1, side: 'Bid', price: '65000.5', qty: '0.01', tif: 'Gtc', reduce_only: false, client_order_id: 'mm-1' },
     rejects: [...PLACE_REJECTS, 'Unauthorized'] },
-  { name: 'CancelOrder', ...trader, schema: CancelOrderSchema, description: 'Cancel a resting order by order_id or client_order_id.',
+  { name: 'CancelOrder', ...TRADER_AUTH, schema: CancelOrderSchema, description: 'Cancel a resting order by order_id or client_order_id.',
     example: { market_id: 1, order_id: 42 }, rejects: ['MarketNotFound', 'OrderNotFound', 'Unauthorized'] },
-  { name: 'BatchPlaceOrder', ...trader, schema: BatchPlaceOrderSchema,
+  { name: 'BatchPlaceOrder', ...TRADER_AUTH, schema: BatchPlaceOrderSchema,
     description: `Place up to ${BATCH_LIMITS.batchOrdersMax} orders in order. A rejected item emits BatchItemRejected (index, reason) and the rest still apply; the envelope is accepted even when every item is rejected.`,
     example: { orders: [
       { market_id: 1, side: 'Bid', price: '64990', qty: '0.01', tif: 'PostOnly', reduce_only: false, client_order_id: 'b-1' },
@@ -109,17 +108,17 @@ export const ORDER_ACTIONS: ActionKind[] = [
     ] },
     // Item reasons arrive in BatchItemRejected events, not as the envelope's reason.
     rejects: ['Unauthorized'] },
-  { name: 'BatchModify', ...trader, schema: BatchModifySchema,
+  { name: 'BatchModify', ...TRADER_AUTH, schema: BatchModifySchema,
     description: `Amend up to ${BATCH_LIMITS.batchModifiesMax} resting orders in order. Lowering qty keeps time priority; a price or TIF change (or a higher qty) cancels and re-places under a new order id (OrderDone Replaced, then the new order's events); a qty not above the filled lots ends the order (AmendClampedAtFilled). Rejected items emit BatchItemRejected.`,
     example: { modifies: [{ market_id: 1, order_id: 42, qty: '0.005' }, { market_id: 1, client_order_id: 'a-1', price: '65020' }] },
     rejects: ['Unauthorized'] },
-  { name: 'MassCancel', ...trader, schema: MassCancelSchema,
+  { name: 'MassCancel', ...TRADER_AUTH, schema: MassCancelSchema,
     description: 'Cancel by Owner (all the account\'s orders, optionally of one market), Side (one side of one market) or Ids (listed orders; unknown ids are reported, not rejected).',
     example: { market_id: 1, by: 'Side', side: 'Bid' },
     rejects: ['InvalidMassCancel', 'MarketNotFound', 'Unauthorized'] },
-  { name: 'ScheduleCancel', ...trader, schema: ScheduleCancelSchema,
+  { name: 'ScheduleCancel', ...TRADER_AUTH, schema: ScheduleCancelSchema,
     description: 'Dead man\'s switch: at the first block past deadline_ms all the account\'s resting orders are cancelled (OrderDone DeadMansSwitch); null clears it.',
     example: { deadline_ms: 1767225600000 }, rejects: ['InvalidDeadline', 'Unauthorized'] },
-  { name: 'Noop', ...trader, schema: NoopSchema, description: 'Consume the nonce and do nothing (invalidates an action signed with that nonce).',
+  { name: 'Noop', ...TRADER_AUTH, schema: NoopSchema, description: 'Consume the nonce and do nothing (invalidates an action signed with that nonce).',
     example: {}, rejects: ['Unauthorized'] },
 ]

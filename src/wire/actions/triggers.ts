@@ -1,7 +1,7 @@
 // Trigger order and OCO actions (area: triggers). A trigger watches the market's MARK price; when
 // it crosses the trigger price the trigger is promoted to an order (spec §3.3).
 import { Type, type Static } from '@sinclair/typebox'
-import type { ActionKind } from '../action-kind.ts'
+import { TRADER_AUTH, type ActionKind } from '../action-kind.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
 
 export const TriggerDirectionSchema = Type.Union([Type.Literal('Above'), Type.Literal('Below')], {
@@ -91,29 +91,28 @@ export const CancelOcoPairSchema = Type.Object(
 )
 export type CancelOcoPairPayload = Static<typeof CancelOcoPairSchema>
 
-const trader = { auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false } as const
 
 export const TRIGGER_ACTIONS: ActionKind[] = [
   {
-    name: 'PlaceTriggerOrder', ...trader, schema: PlaceTriggerOrderSchema,
+    name: 'PlaceTriggerOrder', ...TRADER_AUTH, schema: PlaceTriggerOrderSchema,
     description: 'Place a trigger (stop / take-profit) order that becomes a market (IOC) or limit order when the mark crosses trigger_price.',
     example: { market_id: 1, side: 'Ask', qty: '0.01', trigger_price: '60000', trigger_direction: 'Below', order_type: 'market', reduce_only: true, client_order_id: 'sl-1', expires_at_ms: null },
     rejects: ['MarketNotFound', 'InvalidPrice', 'InvalidQuantity', 'MarketNotTradable', 'InvalidTriggerOrder', 'BelowMinOrderSize', 'DuplicateClientOrderId', 'TooManyTriggers', 'TriggerWouldFireImmediately', 'Unauthorized'],
   },
   {
-    name: 'AmendTriggerOrder', ...trader, schema: AmendTriggerOrderSchema,
+    name: 'AmendTriggerOrder', ...TRADER_AUTH, schema: AmendTriggerOrderSchema,
     description: 'Change an active trigger\'s trigger price, size, limit price, tif or expiry.',
     example: { market_id: 1, trigger_id: 7, trigger_price: '59500', qty: '0.02' },
     rejects: ['MarketNotFound', 'TriggerNotFound', 'InvalidPrice', 'InvalidQuantity', 'InvalidTriggerOrder', 'BelowMinOrderSize', 'TriggerWouldFireImmediately', 'Unauthorized'],
   },
   {
-    name: 'CancelTriggerOrder', ...trader, schema: CancelTriggerOrderSchema,
+    name: 'CancelTriggerOrder', ...TRADER_AUTH, schema: CancelTriggerOrderSchema,
     description: 'Cancel an active trigger by trigger_id or client_order_id; the stop leg of an OCO pair cancels the pair.',
     example: { market_id: 1, trigger_id: 7 },
     rejects: ['MarketNotFound', 'TriggerNotFound', 'Unauthorized'],
   },
   {
-    name: 'PlaceOcoPair', ...trader, schema: PlaceOcoPairSchema,
+    name: 'PlaceOcoPair', ...TRADER_AUTH, schema: PlaceOcoPairSchema,
     description: 'Place a one-cancels-other pair: a resting limit leg and a stop leg (a trigger); with parent_order_id a bracket armed when the parent fully fills.',
     example: {
       market_id: 1, side: 'Ask', qty: '0.01', limit_price: '70000',
@@ -128,7 +127,7 @@ export const TRIGGER_ACTIONS: ActionKind[] = [
     ],
   },
   {
-    name: 'CancelOcoPair', ...trader, schema: CancelOcoPairSchema,
+    name: 'CancelOcoPair', ...TRADER_AUTH, schema: CancelOcoPairSchema,
     description: 'Cancel an open OCO pair (both legs) by pair_id or client_pair_id.',
     example: { market_id: 1, pair_id: 3 },
     rejects: ['MarketNotFound', 'OcoPairNotFound', 'Unauthorized'],

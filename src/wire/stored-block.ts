@@ -1,0 +1,47 @@
+// A committed block as the block store keeps it and hands it to its listeners (the hot feed, the
+// history index): header, envelopes with status and reason, and events with their EventView body
+// as JSON text. Declared here, beside the wire views, so the node and the feed share one shape.
+
+export interface StoredBlockHeader {
+  readonly height: number
+  readonly parent: string
+  readonly digest: string
+  readonly timestampMs: number
+  readonly envelopeCount: number
+  readonly eventCount: number
+  readonly stateRoot: string
+}
+
+export interface StoredEnvelope {
+  readonly height: number
+  readonly envelopeIdx: number
+  readonly txHash: string
+  readonly signer: string
+  readonly nonce: number
+  readonly actionKind: string
+  readonly marketId: number | null
+  /** The action object as signed, JSON text (key order preserved). */
+  readonly actionJson: string
+  readonly signatureJson: string
+  readonly status: 'accepted' | 'kept-reject'
+  /** {code, message} JSON when kept-reject. */
+  readonly reasonJson: string | null
+}
+
+export interface StoredEvent {
+  readonly height: number
+  readonly seq: number
+  readonly envelopeIdx: number | null
+  readonly kind: string
+  readonly subKind: string
+  readonly marketId: number | null
+  readonly account: string | null
+  /** EventView body JSON (decimal strings). */
+  readonly bodyJson: string
+}
+
+export interface StoredBlock {
+  readonly header: StoredBlockHeader
+  readonly envelopes: StoredEnvelope[]
+  readonly events: StoredEvent[]
+}

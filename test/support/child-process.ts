@@ -1,0 +1,58 @@
+// Runs one of the project's servers (src/main.ts, src/admin.ts) as a child process on 127.0.0.1
+// port 0 and waits for the address it prints; stops it by its PID.
+import { join } from 'node:path'
+
+/** The repository root: child processes run here. */
+export const PROJECT_ROOT = join(import.meta.dir, '..', '..')
+
+/** How long a server may take to print its address. */
+const START_TIMEOUT_MS = 20_000
+
+/** A server started by spawnListening. */
+export interface ListeningProcess {
+  /** The address it printed, e.g. http://127.0.0.1:41234. */
+  readonly url: string
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string
+  /** Sends `signal` (SIGKILL after 10 s) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number>
+}
+
+/**
+ * Starts `bun <script> ...args` in the project root and resolves once it prints
+ * `listening on http://127.0.0.1:PORT`; throws (with its output) when it exits or prints no
+ * address in 20 s. `name` names the process in those errors.
+ */
+export async function spawnListening(name: string, script: string, args: readonly string[]): Promise<ListeningProcess> {
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe' })
+  let text = ''
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) text += decoder.decode(chunk)
+  }
+  void pump(proc.stdout)
+  void pump(proc.stderr)
+  const deadline = Date.now() + START_TIMEOUT_MS
+  let url = ''
+  while (Date.now() < deadline) {
+    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
+    if (m) { url = m[1]!; break }
+    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}: ${text}`)
+    await Bun.sleep(25)
+  }
+  if (url === '') {
+    proc.kill('SIGKILL')
+    throw new Error(`${name} printed no address in 20 s: ${text}`)
+  }
+  return {
+    url,
+    output: () => text,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      proc.kill(signal)
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
+      const code = await proc.exited
+      clearTimeout(timer)
+      return code
+    },
+  }
+}
