@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits.ts'
+import { parseFlags } from './lib/flags.ts'
 import { devGenesis, DEV_ADDRESSES } from './node/dev-genesis.ts'
 import type { Genesis } from './wire/genesis.ts'
 import { GenesisSchema } from './wire/genesis.ts'
 import { compileValidator } from './wire/validate.ts'
-import { parseFlags } from './lib/flags.ts'
 
 export interface NodeConfig {
   readonly dev: boolean

@@ -1,4 +1,5 @@
 // A client of the admin service's HTTP API, used by the command-line client.
+import { parseJsonOrUndefined } from '../lib/json.ts'
 import type { KeyEntry } from './key-store.ts'
 
 /** A non-2xx answer of the admin service. */
@@ -24,13 +25,7 @@ export class AdminClient {
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`
     const res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) })
-    const text = await res.text()
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
+    const parsed = parseJsonOrUndefined(await res.text())
     if (!res.ok) throw new AdminApiError(res.status, parsed as { error?: string; reason?: string } | undefined, path)
     return parsed as T
   }

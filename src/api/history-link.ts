@@ -9,7 +9,6 @@ import type { LiveTrade } from '../indexer/live-candles.ts'
 import type { ClosedOrder } from '../indexer/order-hot-cache.ts'
 import type { MarketRef } from '../indexer/symbols.ts'
 import type { ChainNode, CommittedBlock } from '../node/chain-node.ts'
-import { feedRuntime } from './ws/runtime.ts'
 
 const indexes = new WeakMap<ChainNode, HistoryIndex>()
 
@@ -27,13 +26,6 @@ export function marketRefs(node: ChainNode): MarketRef[] {
 export async function startHistory(node: ChainNode, options: HistoryIndexOptions): Promise<HistoryIndex> {
   const index = await HistoryIndex.start(options, node.state.height, marketRefs(node))
   attachHistory(node, index)
-  // The blocks.live frames carry the index watermarks (spec §6.2), as /status reports them.
-  feedRuntime(node).setHistoryStatus(() => {
-    const p = index.progress
-    const watermark = p.watermarks.ingest > 0 ? p.watermarks.ingest : null
-    const tip = node.state.height
-    return { watermark, block_count: p.blockCount, node_tip: tip, behind: watermark === null ? tip + 1 : tip - watermark }
-  })
   node.onBlock((block) => {
     const live = liveBlock(node, block)
     index.notifyBlock(live.block)

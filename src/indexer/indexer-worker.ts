@@ -102,8 +102,18 @@ self.onmessage = (ev: MessageEvent<IndexerRequest>) => {
       return
     }
     case 'tip': {
-      const idle = pipeline !== undefined && pipeline.caughtUp(tip)
+      const p = pipeline
+      const idle = p !== undefined && p.caughtUp(tip)
       tip = Math.max(tip, m.height)
+      if (p !== undefined && idle) {
+        // Ingest (one copy inside SQLite) goes at once, so blocks.live and /blocks follow the
+        // chain closely; the other stages wait a moment to take several blocks per batch.
+        try {
+          if (p.ingest(tip)) post({ type: 'progress', progress: p.progress(), candles: [] })
+        } catch (err) {
+          log(`indexer: ingest failed, retrying: ${(err as Error).stack ?? err}`)
+        }
+      }
       schedule(idle ? COALESCE_MS : 0)
       return
     }

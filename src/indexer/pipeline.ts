@@ -101,16 +101,20 @@ export class Pipeline {
     return chainTip(this.db)
   }
 
+  /** Ingests up to `tip` (at most one batch); returns whether there was work. */
+  ingest(tip: number): boolean {
+    if (this.wm.ingest >= tip) return false
+    const to = this.sourceBatchEnd(this.wm.ingest + 1, tip)
+    ingestBlocks(this.db, this.wm.ingest + 1, to)
+    this.wm.ingest = to
+    return true
+  }
+
   /** Runs one batch of every stage that has work, in pipeline order, up to `tip`. */
   step(tip: number): StepResult {
     let worked = false
     let candles: CandleUpdate[] = []
-    if (this.wm.ingest < tip) {
-      const to = this.sourceBatchEnd(this.wm.ingest + 1, tip)
-      ingestBlocks(this.db, this.wm.ingest + 1, to)
-      this.wm.ingest = to
-      worked = true
-    }
+    if (this.ingest(tip)) worked = true
     if (this.wm.derive < this.wm.ingest) {
       const to = this.batchEnd(this.wm.derive + 1, this.wm.ingest)
       deriveBlocks(this.db, this.wm.derive + 1, to)

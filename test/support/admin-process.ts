@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { concat, toHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { parseJsonOrUndefined } from '../../src/lib/json.ts'
 import { PROJECT_ROOT, spawnListening, type ListeningProcess } from './child-process.ts'
 
 /** A running admin service with its data directory and database file. */
@@ -46,13 +47,7 @@ export async function api(base: string, path: string, init: { method?: string; b
   const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body)
   const res = await fetch(base + path, { method: init.method ?? 'GET', headers, body })
   const text = await res.text()
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    parsed = undefined
-  }
-  return { status: res.status, body: parsed, text, headers: res.headers }
+  return { status: res.status, body: parseJsonOrUndefined(text), text, headers: res.headers }
 }
 
 const u64be = (n: number) => {
