@@ -4,7 +4,8 @@
 // read runs on the reader thread; responses are {data, page} as §1 says.
 import { Elysia } from 'elysia'
 import { INDEX_VERSION } from '../indexer/schema.ts'
-import { pageJson, ReadError, type PageInfo } from '../indexer/paging.ts'
+import { ReadError } from '../indexer/paging.ts'
+import type { PagedOp, ReadArgs } from '../indexer/read/ops.ts'
 import { LEADERBOARD_METRICS, LEADERBOARD_PERIODS, LEADERBOARD_SIZE_MAX } from '../indexer/tables/leaderboard.ts'
 import type { HistoryIndex } from '../indexer/history-index.ts'
 import { resolveMarketRef } from '../chain/symbols.ts'
@@ -31,7 +32,9 @@ export function requireHistory(node: ChainNode): HistoryIndex {
   return h
 }
 
-const paged = (r: { data: unknown; page: PageInfo }) => jsonResponse({ data: r.data, page: pageJson(r.page) })
+/** A paged read answered as {data, page}, serialized on the reader thread. */
+const paged = async <K extends PagedOp>(node: ChainNode, op: K, args: ReadArgs<K>) =>
+  new Response(await requireHistory(node).readPagedJson(op, args), { headers: { 'content-type': 'application/json' } })
 
 /** A market_id filter, by market_id or by symbol (resolved like §2.2); unknown symbol is 404. */
 function marketFilter(node: ChainNode, q: Query): number | undefined {
@@ -75,7 +78,7 @@ export function historyRoutes(node: ChainNode) {
   const account = (q: Query, name = 'account') => addressParam(q, name, true)
   return new Elysia()
     .use(get('/api/v1/status', async () => jsonResponse(await statusBody(node))))
-    .use(get('/api/v1/blocks', async (q) => paged((await requireHistory(node).read('blocks', { page: pageParams(q, PAGING.blocks) })).value)))
+    .use(get('/api/v1/blocks', async (q) => paged(node, 'blocks', { page: pageParams(q, PAGING.blocks) })))
     .use(get('/api/v1/blocks/:id', async (_q, p) => {
       const b = (await requireHistory(node).read('block', { id: decodeURIComponent(p.id!) })).value
       return b === null ? jsonResponse({ error: `block ${p.id!.slice(0, 80)} not found` }, 404) : jsonResponse({ data: b })
@@ -97,7 +100,7 @@ export function historyRoutes(node: ChainNode) {
       const fromBlock = intParam(q, 'from_block')
       const toBlock = intParam(q, 'to_block')
       const filter = { signer: addressParam(q, 'signer', false), actionKind: q.action_kind || undefined, marketId: intParam(q, 'market_id', 4_294_967_295), fromBlock, toBlock }
-      return paged((await requireHistory(node).read('envelopes', { filter, page: pageParams(q, PAGING.envelopes) })).value)
+      return paged(node, 'envelopes', { filter, page: pageParams(q, PAGING.envelopes) })
     }))
     .use(get('/api/v1/tx/:hash', async (_q, p) => {
       const hash = p.hash!.toLowerCase()
@@ -107,24 +110,24 @@ export function historyRoutes(node: ChainNode) {
     }))
     .use(get('/api/v1/fills', async (q) => {
       const filter = { account: account(q), marketId: marketFilter(node, q), fromBlock: intParam(q, 'from_block'), toBlock: intParam(q, 'to_block') }
-      return paged((await requireHistory(node).read('fills', { filter, page: pageParams(q, PAGING.fills) })).value)
+      return paged(node, 'fills', { filter, page: pageParams(q, PAGING.fills) })
     }))
     .use(get('/api/v1/orders', async (q) => {
       const filter = { owner: addressParam(q, 'owner', true), marketId: marketFilter(node, q), includeOpen: boolParam(q, 'include_open') }
-      return paged((await requireHistory(node).read('orders', { filter, page: pageParams(q, PAGING.orders) })).value)
+      return paged(node, 'orders', { filter, page: pageParams(q, PAGING.orders) })
     }))
     .use(get('/api/v1/fund-flows', async (q) =>
-      paged((await requireHistory(node).read('fundFlows', { account: account(q), flowType: q.flow_type || undefined, page: pageParams(q, PAGING.accountRows) })).value)))
+      paged(node, 'fundFlows', { account: account(q), flowType: q.flow_type || undefined, page: pageParams(q, PAGING.accountRows) })))
     .use(get('/api/v1/bridge-flows', async (q) =>
-      paged((await requireHistory(node).read('bridgeFlows', { account: account(q), direction: enumParam(q, 'direction', ['deposit', 'withdraw']), page: pageParams(q, PAGING.accountRows) })).value)))
+      paged(node, 'bridgeFlows', { account: account(q), direction: enumParam(q, 'direction', ['deposit', 'withdraw']), page: pageParams(q, PAGING.accountRows) })))
     .use(get('/api/v1/positions', async (q) =>
-      paged((await requireHistory(node).read('positions', { account: account(q), marketId: marketFilter(node, q), page: pageParams(q, PAGING.accountRows) })).value)))
+      paged(node, 'positions', { account: account(q), marketId: marketFilter(node, q), page: pageParams(q, PAGING.accountRows) })))
     .use(get('/api/v1/referral/events', async (q) =>
-      paged((await requireHistory(node).read('referralEvents', { account: account(q), role: enumParam(q, 'role', ['inviter', 'invitee']), page: pageParams(q, PAGING.accountRows) })).value)))
+      paged(node, 'referralEvents', { account: account(q), role: enumParam(q, 'role', ['inviter', 'invitee']), page: pageParams(q, PAGING.accountRows) })))
     .use(get('/api/v1/rebate/events', async (q) =>
-      paged((await requireHistory(node).read('rebateEvents', { account: account(q), role: enumParam(q, 'role', ['inviter', 'invitee']), page: pageParams(q, PAGING.accountRows) })).value)))
+      paged(node, 'rebateEvents', { account: account(q), role: enumParam(q, 'role', ['inviter', 'invitee']), page: pageParams(q, PAGING.accountRows) })))
     .use(get('/api/v1/account/events', async (q) =>
-      paged((await requireHistory(node).read('accountEvents', { account: account(q), subKind: q.sub_kind || undefined, page: pageParams(q, PAGING.accountRows) })).value)))
+      paged(node, 'accountEvents', { account: account(q), subKind: q.sub_kind || undefined, page: pageParams(q, PAGING.accountRows) })))
     .use(get('/api/v1/account-stats', async (q) => {
       const r = await requireHistory(node).read('accountStats', { account: account(q) })
       return jsonResponse({ data: r.value, stats_watermark: r.watermarks.stats > 0 ? r.watermarks.stats : null })

@@ -77,6 +77,7 @@ export type PlaceOutcome = { readonly ok: true; readonly orderId: number } | Rej
 
 /** The plan of an order that does not cross. */
 const NO_MATCH: MatchPlan<Order> = Object.freeze({ fills: [], filledLots: 0, selfTradeMakers: [], truncated: false })
+const NO_NOTIONALS: bigint[] = []
 
 /**
  * Places a decoded order for account: checks in precedence order (market, size, client id,
@@ -97,8 +98,10 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   if (market.routing === 'external_peg') return placePegOrder(state, account, market, o, ctx, events)
   const book = state.books.get(market.marketId)!
   const replaced = ctx.replaces
-  if (o.clientOrderId !== undefined) {
-    const holder = account.ordersByClientId.get(`${o.marketId}:${o.clientOrderId}`)
+  // The key of account.ordersByClientId, built once: the order keeps it for resting and leaving.
+  const clientKey = o.clientOrderId === undefined ? undefined : clientOrderKey(o.marketId, o.clientOrderId)
+  if (clientKey !== undefined) {
+    const holder = account.ordersByClientId.get(clientKey)
     if (holder !== undefined && holder !== replaced?.id) return reject('DuplicateClientOrderId', `client_order_id ${o.clientOrderId} is already open`)
   }
   const rests = o.tif === 'Gtc' || o.tif === 'PostOnly'
@@ -116,16 +119,16 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
     qtyLots = Math.min(qtyLots, closable)
     reduceOnlyFree = account.reduceOnlyCount === 0 ? closable : closable - restingReduceOnlyLots(state, market.marketId, o.side, account.address, replaced)
   }
-  if (o.tif === 'PostOnly' && book.wouldCross(o.side, o.priceTicks)) return reject('PostOnlyWouldCross', `a post-only ${o.side} at ${o.priceTicks} ticks would cross`)
-
   // An order that does not reach the opposite best can neither fill nor meet its own orders.
   const crosses = book.wouldCross(o.side, o.priceTicks)
+  if (o.tif === 'PostOnly' && crosses) return reject('PostOnlyWouldCross', `a post-only ${o.side} at ${o.priceTicks} ticks would cross`)
+
   const makerSide: Side = o.side === 'Bid' ? 'Ask' : 'Bid'
   // Reduce-only makers fill at most what their owners can still close (undefined: none on that side).
   const reduceOnlyCap = crosses ? reduceOnlyCapFor(state, market.marketId, makerSide) : undefined
   const plan = crosses ? book.planMatch(o.side, account.address, o.priceTicks, qtyLots, LIMITS.fillsPerOrderMax, reduceOnlyCap?.cap) : NO_MATCH
   if (o.tif === 'Fok' && plan.filledLots < qtyLots) return reject('FokRejected', `only ${plan.filledLots} of ${qtyLots} lots fillable at once`)
-  const notionals = new Array<bigint>(plan.fills.length)
+  const notionals = plan.fills.length === 0 ? NO_NOTIONALS : new Array<bigint>(plan.fills.length)
   for (let i = 0; i < plan.fills.length; i++) {
     const f = plan.fills[i]!
     const n = notionalOf(market, f.priceTicks, f.lots)
@@ -139,9 +142,11 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   if (o.reduceOnly && restLots > reduceOnlyFree - plan.filledLots) restLots = Math.max(0, reduceOnlyFree - plan.filledLots)
   if (restLots > 0 && isDustNotional(market, o.priceTicks, restLots)) return reject('DustNotionalFill', 'the resting remainder has zero notional')
 
-  // A new position opens with the account's leverage and margin mode for the market (positions.ts).
-  const settings = position ?? positionSettings(account, market)
-  const leverage = settings.leverage
+  // A new position opens with the account's leverage and margin mode for the market (positions.ts
+  // positionSettings, read here without building its object).
+  const setting = position ?? account.settings.get(market.marketId)
+  const leverage = setting === undefined ? defaultLeverage(market) : setting.leverage
+  const marginMode = setting === undefined ? 'Cross' : setting.marginMode
   // Without fills the position, its margin and its uPnL stay as they are (the common resting case).
   const after = plan.fills.length === 0 ? undefined : simulateTaker(account, market, position, o.side, plan.fills, notionals)
   const sizeAfter = after === undefined ? size : after.position.sizeLots
@@ -149,8 +154,14 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   const marginLots = o.reduceOnly ? 0 : openingLots(o.side, sizeAfter, restLots)
   const restMargin = orderMargin(market, o.priceTicks, marginLots, leverage)
   const increases = Math.abs(sizeAfter) > Math.abs(size) || Math.sign(sizeAfter) * Math.sign(size) < 0
-  const short = checkOrderMargin({ state, account, market, position, marginMode: settings.marginMode, reduceOnly: o.reduceOnly, increases, restMargin: replaced === undefined ? restMargin : restMargin - replaced.marginHeld, after })
-  if (short !== undefined) return short
+  const marginCost = replaced === undefined ? restMargin : restMargin - replaced.marginHeld
+  if (after === undefined && marginMode === 'Cross' && !o.reduceOnly && !increases) {
+    // The common resting order: checkOrderMargin's no-fill Cross case, without building its case object.
+    if (marginCost > 0n && !canAfford(state, account, marginCost)) return insufficientMargin(crossTradingAvailable(state, account) - marginCost, 'cross_trading_available')
+  } else {
+    const short = checkOrderMargin({ state, account, market, position, marginMode, reduceOnly: o.reduceOnly, increases, restMargin: marginCost, after })
+    if (short !== undefined) return short
+  }
 
   // After this point the order must succeed: no more rejections.
   if (replaced !== undefined) cancelRestingOrder(state, account, replaced, 'Replaced', events)
@@ -189,7 +200,7 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
       id: orderId, owner: account.address, side: o.side, priceTicks: o.priceTicks, remainingLots: restLots,
       marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, origLots: o.qtyLots,
       marginLots, marginHeld: restMargin, leverage, placedHeight: ctx.height, sourceTxHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId,
-      expiresAtMs: o.expiresAtMs ?? null, leafKey: undefined, dirtyIn: -1,
+      expiresAtMs: o.expiresAtMs ?? null, leafKey: undefined, dirtyIn: -1, clientKey,
     }
     restOrder(state, book, account, order)
     events.push({

@@ -6,7 +6,7 @@ import { ReadError } from './paging.ts'
 import { historyPath } from './schema.ts'
 import type { PipelineProgress } from './pipeline.ts'
 import type { IndexerMessage, IndexerRequest, ReaderMessage, ReaderRequest } from './protocol.ts'
-import type { ReadArgs, ReadOp, ReadValue } from './read/ops.ts'
+import type { PagedOp, ReadArgs, ReadOp, ReadValue } from './read/ops.ts'
 import type { CandleUpdate } from './stages/candle.ts'
 import type { MarketRef } from './symbols.ts'
 import type { Watermarks } from './watermarks.ts'
@@ -55,7 +55,7 @@ export class HistoryIndex {
   /** Orders closed in the last 24 hours of block time. */
   readonly closedOrders = new ClosedOrderCache()
   private progressNow: PipelineProgress = { watermarks: { ingest: 0, derive: 0, candle: 0, stats: 0 }, blockCount: 0, envelopeTotal: 0 }
-  private readonly reads = new Map<number, { resolve: (v: ReadResult<unknown>) => void; reject: (e: Error) => void }>()
+  private readonly reads = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   private readonly syncs = new Map<number, (p: PipelineProgress) => void>()
   private readonly progressListeners: ((p: PipelineProgress) => void)[] = []
   private readonly candleListeners: ((updates: readonly CandleUpdate[]) => void)[] = []
@@ -151,7 +151,7 @@ export class HistoryIndex {
     const waiting = this.reads.get(m.id)
     if (waiting === undefined) return
     this.reads.delete(m.id)
-    if (m.ok) waiting.resolve(m.value as ReadResult<unknown>)
+    if (m.ok) waiting.resolve(m.value)
     else waiting.reject(new ReadError(m.status, m.message))
   }
 
@@ -170,6 +170,18 @@ export class HistoryIndex {
 
   /** Runs a history read on the reader thread. Rejects with ReadError for a caller's mistake. */
   read<K extends ReadOp>(op: K, args: ReadArgs<K>): Promise<ReadResult<ReadValue<K>>> {
+    return this.send(op, args, false) as Promise<ReadResult<ReadValue<K>>>
+  }
+
+  /**
+   * Runs a paged read (one whose value is {data, page}) and resolves with the JSON text of
+   * {data, page}, serialized on the reader thread so the main thread only sends it on.
+   */
+  readPagedJson<K extends PagedOp>(op: K, args: ReadArgs<K>): Promise<string> {
+    return this.send(op, args, true) as Promise<string>
+  }
+
+  private send(op: ReadOp, args: unknown, paged: boolean): Promise<unknown> {
     if (this.stopped) return Promise.reject(new ReadError(503, 'the history index is stopped'))
     if (this.reads.size >= READS_IN_FLIGHT_MAX) return Promise.reject(new ReadError(503, `more than ${READS_IN_FLIGHT_MAX} history reads are waiting; retry shortly`))
     const id = this.nextId++
@@ -179,10 +191,10 @@ export class HistoryIndex {
         if (this.reads.delete(id)) reject(new ReadError(503, `history read ${op} took more than ${READ_TIMEOUT_MS} ms`))
       }, READ_TIMEOUT_MS)
       this.reads.set(id, {
-        resolve: (v) => { clearTimeout(timer); resolve(v as ReadResult<ReadValue<K>>) },
+        resolve: (v) => { clearTimeout(timer); resolve(v) },
         reject: (e) => { clearTimeout(timer); reject(e) },
       })
-      this.reader.postMessage({ type: 'read', id, op, args } satisfies ReaderRequest)
+      this.reader.postMessage({ type: 'read', id, op, args, paged } satisfies ReaderRequest)
     })
   }
 

@@ -21,7 +21,8 @@ export type IndexerMessage =
 export type ReaderRequest =
   | { type: 'init'; path: string; markets: MarketRef[] }
   | { type: 'markets'; markets: MarketRef[] }
-  | { type: 'read'; id: number; op: string; args: unknown }
+  /** With `paged`, the reader answers the JSON text of {data, page} (a paged op's value) itself. */
+  | { type: 'read'; id: number; op: string; args: unknown; paged?: boolean }
   | { type: 'stop' }
 
 export type ReaderMessage =

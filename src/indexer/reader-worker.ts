@@ -2,7 +2,7 @@
 // JSON-RPC history reads, so no history query ever runs on the thread that produces blocks. In
 // WAL mode it reads the last committed transaction while the indexer writes the next.
 import type { Database } from 'bun:sqlite'
-import { ReadError } from './paging.ts'
+import { pageJson, ReadError, type PageInfo } from './paging.ts'
 import type { ReaderMessage, ReaderRequest } from './protocol.ts'
 import { runRead } from './read/ops.ts'
 import { openHistoryReader } from './schema.ts'
@@ -14,6 +14,8 @@ let db: Database | undefined
 let symbolOf: SymbolOf = () => null
 
 const post = (m: ReaderMessage) => self.postMessage(m)
+
+const pagedJson = (v: { data: unknown; page: PageInfo }) => JSON.stringify({ data: v.data, page: pageJson(v.page) })
 
 self.onmessage = (ev: MessageEvent<ReaderRequest>) => {
   const m = ev.data
@@ -36,7 +38,10 @@ self.onmessage = (ev: MessageEvent<ReaderRequest>) => {
         return
       }
       try {
-        post({ type: 'result', id: m.id, ok: true, value: runRead({ db, symbolOf }, m.op, m.args) })
+        const result = runRead({ db, symbolOf }, m.op, m.args)
+        // A paged answer is serialized here, off the main thread: it only sends the text on.
+        const value = m.paged === true ? pagedJson(result.value as { data: unknown; page: PageInfo }) : result
+        post({ type: 'result', id: m.id, ok: true, value })
       } catch (err) {
         if (err instanceof ReadError) post({ type: 'result', id: m.id, ok: false, status: err.status, message: err.message })
         else post({ type: 'result', id: m.id, ok: false, status: 500, message: `history read ${m.op} failed: ${(err as Error).message}` })

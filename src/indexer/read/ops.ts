@@ -3,7 +3,7 @@
 // runs in one read transaction, so its rows and the watermarks returned with them agree.
 import type { Database } from 'bun:sqlite'
 import type { CandleInterval } from '../candle-intervals.ts'
-import type { PageRequest } from '../paging.ts'
+import type { PageInfo, PageRequest } from '../paging.ts'
 import { readCounter } from '../stages/counters.ts'
 import type { SymbolOf } from '../symbols.ts'
 import { accountEvents } from '../tables/account-events.ts'
@@ -94,6 +94,8 @@ export type ReadOps = typeof READ_OPS
 export type ReadOp = keyof ReadOps
 export type ReadArgs<K extends ReadOp> = Parameters<ReadOps[K]>[1]
 export type ReadValue<K extends ReadOp> = ReturnType<ReadOps[K]>
+/** The operations whose value is {data, page} (answered as JSON text by readPagedJson). */
+export type PagedOp = { [K in ReadOp]: ReadValue<K> extends { data: unknown; page: PageInfo } ? K : never }[ReadOp]
 
 /** Runs an operation in one read transaction; returns its value and the watermarks it saw. */
 export function runRead(c: ReadContext, op: string, args: unknown) {
