@@ -100,3 +100,6 @@ function isolatedShort(state: ChainState, account: Account, cost: bigint): Rejec
 
 const shortOf = (after: bigint, basis: string): Rejection =>
   reject('InsufficientMargin', `needs ${-after} more SCALE_6 of ${basis}`)
+
+/** The InsufficientMargin rejection of an order that leaves `after` (< 0) of the figure `basis`. */
+export const insufficientMargin = shortOf

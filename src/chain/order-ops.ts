@@ -8,6 +8,9 @@ import { indexRestingOrder, unindexRestingOrder } from './order-indexes.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
 import type { Account, ChainState, Market, Order } from './types.ts'
 
+/** The key of an order's client id in its owner's ordersByClientId: `${marketId}:${cloid}`. */
+export const clientOrderKey = (marketId: number, clientOrderId: string): string => `${marketId}:${clientOrderId}`
+
 /** Margin an order holds for its opening lots at its price and leverage. */
 export function orderMargin(market: Market, priceTicks: number, marginLots: number, leverage: number): bigint {
   if (marginLots === 0) return 0n
@@ -29,7 +32,7 @@ export function resizeOrderMargin(market: Market, account: Account, order: Order
 export function restOrder(state: ChainState, book: OrderBook<Order>, account: Account, order: Order): void {
   book.insert(order)
   account.orders.set(order.id, order)
-  if (order.clientOrderId !== undefined) account.ordersByClientId.set(`${order.marketId}:${order.clientOrderId}`, order.id)
+  if (order.clientKey !== undefined) account.ordersByClientId.set(order.clientKey, order.id)
   account.reservedMargin += order.marginHeld
   // Plain orders skip the indexes: only reduce-only orders and orders with an expiry are kept there.
   if (order.reduceOnly || order.expiresAtMs !== null) indexRestingOrder(state, account, order)
@@ -42,7 +45,7 @@ export function unrestOrder(state: ChainState, account: Account, order: Order): 
   // A fully filled order has already left the book; remove() is then a no-op.
   state.books.get(order.marketId)!.remove(order.id)
   account.orders.delete(order.id)
-  if (order.clientOrderId !== undefined) account.ordersByClientId.delete(`${order.marketId}:${order.clientOrderId}`)
+  if (order.clientKey !== undefined) account.ordersByClientId.delete(order.clientKey)
   account.reservedMargin -= order.marginHeld
   if (order.reduceOnly) unindexRestingOrder(state, account, order)
   order.marginHeld = 0n

@@ -5,15 +5,15 @@ import { decimalUnits } from './fast-decimal.ts'
 import type { PlaceOrderPayload } from '../wire/actions.ts'
 import type { MatchPlan, OrderBook, PlannedFill } from './book.ts'
 import type { EventSink } from './events.ts'
-import { positionMargin, unrealizedPnl } from './margin.ts'
-import { checkOrderMargin } from './margin-check.ts'
+import { canAfford, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
+import { checkOrderMargin, insufficientMargin } from './margin-check.ts'
 import { feeOf, isDustNotional, notionalOf } from './math.ts'
 import { collectFee } from './fees.ts'
 import { isFrozen } from './funds-state.ts'
 import { placePegOrder } from './external-peg.ts'
 import { checkTradable } from './lifecycle.ts'
-import { cancelRestingOrder, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
-import { applyTrade, newPosition, positionFor, positionSettings, settlePosition, type TradeResult } from './positions.ts'
+import { cancelRestingOrder, clientOrderKey, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
+import { applyTrade, defaultLeverage, positionFor, positionSettings, settlePosition, type TradeResult } from './positions.ts'
 import { reject, type Rejection } from './reasons.ts'
 import { clampMakersAfterMatch, clampReduceOnlySide, closableLots, reduceOnlyCapFor, restingReduceOnlyLots } from './reduce-only.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
@@ -242,16 +242,18 @@ interface TakerSimulation {
 
 /** The taker's position, PnL, fees and margin if the planned fills happen. Pure. */
 function simulateTaker(account: Account, market: Market, position: Position | undefined, side: Side, fills: readonly PlannedFill<Order>[], notionals: readonly bigint[]): TakerSimulation {
+  // A scratch copy of the position (or a new flat one), never put in the state: the caller copies
+  // its fields over. So it needs no leaf key (building one costs a string per taker order).
   let sim: Position
   if (position === undefined) {
     const fresh = positionSettings(account, market)
-    sim = newPosition(account.address, market.marketId, fresh.leverage, fresh.marginMode)
+    sim = { marketId: market.marketId, sizeLots: 0, costBasis: 0n, leverage: fresh.leverage, realizedPnl: 0n, marginMode: fresh.marginMode, isolatedMargin: 0n, leafKey: '', dirtyIn: -1 }
   } else {
-    // A plain copy, field by field (object spread is slow on this path).
+    // Field by field (object spread is slow on this path).
     sim = {
       marketId: position.marketId, sizeLots: position.sizeLots, costBasis: position.costBasis, leverage: position.leverage,
       realizedPnl: position.realizedPnl, marginMode: position.marginMode, isolatedMargin: position.isolatedMargin,
-      leafKey: position.leafKey, dirtyIn: position.dirtyIn,
+      leafKey: '', dirtyIn: -1,
     }
   }
   const trades: TradeResult[] = new Array(fills.length)

@@ -140,6 +140,8 @@ export interface Order extends BookOrder {
    * ChainState.rootSeq of the block that last marked it dirty. */
   leafKey: string | undefined
   dirtyIn: number
+  /** Derived, not state: the order's key in its owner's ordersByClientId (clientOrderKey), or undefined without a client id. */
+  readonly clientKey: string | undefined
 }
 
 export interface Position extends Leaf {
@@ -163,7 +165,7 @@ export interface Account extends Leaf {
   positions: Map<number, Position>
   /** Resting orders by id. */
   orders: Map<number, Order>
-  /** client_order_id -> order id, per market key `${marketId}:${cloid}`. */
+  /** client_order_id -> order id, per market key `${marketId}:${cloid}` (order-ops.ts clientOrderKey). */
   ordersByClientId: Map<string, number>
   /** Sum of marginHeld over resting orders. */
   reservedMargin: bigint

@@ -1,35 +1,45 @@
 // Typed action builders. Field order is the signed order, so builders fix it (PROTOCOL §3).
 import type { ActivateMarketPayload, CancelOrderPayload, CreateMarketPayload, PlaceOrderPayload } from '../wire/actions.ts'
 
+/**
+ * Adds to `payload` the fields of `from` named in `keys` that are not undefined, in the order of
+ * `keys` (the signed order: an absent optional field is left out, not sent as null).
+ */
+function withDefined<T extends object>(payload: Record<string, unknown>, from: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
+  for (const key of keys) if (from[key] !== undefined) payload[key] = from[key]
+  return payload
+}
+
+/** The user-signed fields every user-signed kind carries around its own (PROTOCOL §4.2). */
+interface UserSigned {
+  network: string
+  nonce: number
+  /** The EIP-712 domain chain id; default 1337 (the dev network). */
+  signatureChainId?: number
+}
+
+/** A user-signed payload in signed order: network, the kind's own fields, nonce, signature_chain_id (hex). */
+function userSignedPayload(p: UserSigned, fields: Record<string, unknown>): Record<string, unknown> {
+  return { network: p.network, ...fields, nonce: p.nonce, signature_chain_id: `0x${(p.signatureChainId ?? 1337).toString(16)}` }
+}
+
 export function placeOrder(p: PlaceOrderPayload) {
   return { PlaceOrder: placeOrderPayload(p) }
 }
 
 /** A PlaceOrder payload in signed field order (also the items of BatchPlaceOrder). */
 function placeOrderPayload(p: PlaceOrderPayload): Record<string, unknown> {
-  const payload: Record<string, unknown> = {
-    market_id: p.market_id, side: p.side, price: p.price, qty: p.qty, tif: p.tif, reduce_only: p.reduce_only,
-  }
-  if (p.client_order_id !== undefined) payload.client_order_id = p.client_order_id
-  if (p.expires_at_ms !== undefined) payload.expires_at_ms = p.expires_at_ms
-  return payload
+  const payload = { market_id: p.market_id, side: p.side, price: p.price, qty: p.qty, tif: p.tif, reduce_only: p.reduce_only }
+  return withDefined(payload, p, ['client_order_id', 'expires_at_ms'])
 }
 
 export function cancelOrder(p: CancelOrderPayload) {
-  const payload: Record<string, unknown> = { market_id: p.market_id }
-  if (p.order_id !== undefined) payload.order_id = p.order_id
-  if (p.client_order_id !== undefined) payload.client_order_id = p.client_order_id
-  return { CancelOrder: payload }
+  return { CancelOrder: withDefined({ market_id: p.market_id }, p, ['order_id', 'client_order_id']) }
 }
 
 /** RegisterAgent is user-signed: it carries network, nonce and the EIP-712 chain id (hex). */
-export function registerAgent(p: { network: string; agent: string; role: string; name: string; nonce: number; signatureChainId?: number }) {
-  return {
-    RegisterAgent: {
-      network: p.network, agent: p.agent.toLowerCase(), role: p.role, name: p.name, nonce: p.nonce,
-      signature_chain_id: `0x${(p.signatureChainId ?? 1337).toString(16)}`,
-    },
-  }
+export function registerAgent(p: UserSigned & { agent: string; role: string; name: string }) {
+  return { RegisterAgent: userSignedPayload(p, { agent: p.agent.toLowerCase(), role: p.role, name: p.name }) }
 }
 
 export function createMarket(p: CreateMarketPayload) {
@@ -43,32 +53,24 @@ export function activateMarket(p: ActivateMarketPayload) {
 // Funds, agents and admin (area: funds, agents/admin). User-signed kinds take network and nonce
 // (the envelope nonce), like registerAgent; amounts are decimal strings with at most 6 decimals.
 
-/** The user-signed fields every user-signed kind carries around its own (PROTOCOL §4.2). */
-interface UserSigned {
-  network: string
-  nonce: number
-  signatureChainId?: number
-}
-const chainIdHex = (id: number | undefined) => `0x${(id ?? 1337).toString(16)}`
-
 export function setInviter(p: UserSigned & { inviter: string }) {
-  return { SetInviter: { network: p.network, inviter: p.inviter.toLowerCase(), nonce: p.nonce, signature_chain_id: chainIdHex(p.signatureChainId) } }
+  return { SetInviter: userSignedPayload(p, { inviter: p.inviter.toLowerCase() }) }
 }
 
 export function withdrawRequest(p: UserSigned & { destination: string; amount: string }) {
-  return { WithdrawRequest: { network: p.network, destination: p.destination.toLowerCase(), amount: p.amount, nonce: p.nonce, signature_chain_id: chainIdHex(p.signatureChainId) } }
+  return { WithdrawRequest: userSignedPayload(p, { destination: p.destination.toLowerCase(), amount: p.amount }) }
 }
 
 export function cancelWithdrawRequest(p: UserSigned & { withdrawalId: number }) {
-  return { CancelWithdrawRequest: { network: p.network, withdrawal_id: p.withdrawalId, nonce: p.nonce, signature_chain_id: chainIdHex(p.signatureChainId) } }
+  return { CancelWithdrawRequest: userSignedPayload(p, { withdrawal_id: p.withdrawalId }) }
 }
 
 export function transferFunds(p: UserSigned & { destination: string; amount: string }) {
-  return { TransferFunds: { network: p.network, destination: p.destination.toLowerCase(), amount: p.amount, nonce: p.nonce, signature_chain_id: chainIdHex(p.signatureChainId) } }
+  return { TransferFunds: userSignedPayload(p, { destination: p.destination.toLowerCase(), amount: p.amount }) }
 }
 
 export function revokeAgent(p: UserSigned & { agent: string }) {
-  return { RevokeAgent: { network: p.network, agent: p.agent.toLowerCase(), nonce: p.nonce, signature_chain_id: chainIdHex(p.signatureChainId) } }
+  return { RevokeAgent: userSignedPayload(p, { agent: p.agent.toLowerCase() }) }
 }
 
 export function creditDeposit(p: { account: string; amount: string; depositId: string; sourceChain?: string }) {
@@ -130,51 +132,33 @@ export function forceCancelAccountOrders(p: { account: string; marketId?: number
 import type { AmendTriggerOrderPayload, CancelOcoPairPayload, CancelTriggerOrderPayload, PlaceOcoPairPayload, PlaceTriggerOrderPayload } from '../wire/actions/triggers.ts'
 
 export function placeTriggerOrder(p: PlaceTriggerOrderPayload) {
-  const payload: Record<string, unknown> = {
+  const payload = withDefined({
     market_id: p.market_id, side: p.side, qty: p.qty, trigger_price: p.trigger_price, trigger_direction: p.trigger_direction,
     order_type: p.order_type,
-  }
-  if (p.limit_price !== undefined) payload.limit_price = p.limit_price
-  if (p.tif !== undefined) payload.tif = p.tif
+  }, p, ['limit_price', 'tif'])
   payload.reduce_only = p.reduce_only
-  if (p.client_order_id !== undefined) payload.client_order_id = p.client_order_id
-  if (p.expires_at_ms !== undefined) payload.expires_at_ms = p.expires_at_ms
-  return { PlaceTriggerOrder: payload }
+  return { PlaceTriggerOrder: withDefined(payload, p, ['client_order_id', 'expires_at_ms']) }
 }
 
 export function amendTriggerOrder(p: AmendTriggerOrderPayload) {
-  const payload: Record<string, unknown> = { market_id: p.market_id, trigger_id: p.trigger_id }
-  if (p.trigger_price !== undefined) payload.trigger_price = p.trigger_price
-  if (p.qty !== undefined) payload.qty = p.qty
-  if (p.limit_price !== undefined) payload.limit_price = p.limit_price
-  if (p.tif !== undefined) payload.tif = p.tif
-  if (p.expires_at_ms !== undefined) payload.expires_at_ms = p.expires_at_ms
-  return { AmendTriggerOrder: payload }
+  const payload = { market_id: p.market_id, trigger_id: p.trigger_id }
+  return { AmendTriggerOrder: withDefined(payload, p, ['trigger_price', 'qty', 'limit_price', 'tif', 'expires_at_ms']) }
 }
 
 export function cancelTriggerOrder(p: CancelTriggerOrderPayload) {
-  const payload: Record<string, unknown> = { market_id: p.market_id }
-  if (p.trigger_id !== undefined) payload.trigger_id = p.trigger_id
-  if (p.client_order_id !== undefined) payload.client_order_id = p.client_order_id
-  return { CancelTriggerOrder: payload }
+  return { CancelTriggerOrder: withDefined({ market_id: p.market_id }, p, ['trigger_id', 'client_order_id']) }
 }
 
 export function placeOcoPair(p: PlaceOcoPairPayload) {
-  const stop: Record<string, unknown> = { trigger_price: p.stop.trigger_price, trigger_direction: p.stop.trigger_direction, order_type: p.stop.order_type }
-  if (p.stop.limit_price !== undefined) stop.limit_price = p.stop.limit_price
-  if (p.stop.expires_at_ms !== undefined) stop.expires_at_ms = p.stop.expires_at_ms
-  const payload: Record<string, unknown> = {
+  const stop = withDefined({ trigger_price: p.stop.trigger_price, trigger_direction: p.stop.trigger_direction, order_type: p.stop.order_type }, p.stop, ['limit_price', 'expires_at_ms'])
+  const payload = {
     market_id: p.market_id, side: p.side, qty: p.qty, limit_price: p.limit_price, stop, reduce_only: p.reduce_only, client_pair_id: p.client_pair_id,
   }
-  if (p.parent_order_id !== undefined) payload.parent_order_id = p.parent_order_id
-  return { PlaceOcoPair: payload }
+  return { PlaceOcoPair: withDefined(payload, p, ['parent_order_id']) }
 }
 
 export function cancelOcoPair(p: CancelOcoPairPayload) {
-  const payload: Record<string, unknown> = { market_id: p.market_id }
-  if (p.pair_id !== undefined) payload.pair_id = p.pair_id
-  if (p.client_pair_id !== undefined) payload.client_pair_id = p.client_pair_id
-  return { CancelOcoPair: payload }
+  return { CancelOcoPair: withDefined({ market_id: p.market_id }, p, ['pair_id', 'client_pair_id']) }
 }
 
 /** UpdateLeverage: the account's leverage in a market (also while flat). */
@@ -202,10 +186,7 @@ type MarketRefInput = { market_id?: number | undefined; symbol?: string | undefi
 
 /** The market reference fields in signed order: market_id, then symbol. */
 function marketRef(p: MarketRefInput): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  if (p.market_id !== undefined) out.market_id = p.market_id
-  if (p.symbol !== undefined) out.symbol = p.symbol
-  return out
+  return withDefined({}, p, ['market_id', 'symbol'])
 }
 
 /** Copies the defined fields of p in key order, after the market reference. */
@@ -252,9 +233,7 @@ export function submitOracleQuote(quotes: readonly OracleQuoteInput[]) {
     item.ask_price = q.ask_price
     item.mark_price = q.mark_price
     item.source_ts_ms = q.source_ts_ms
-    if (q.last_price !== undefined) item.last_price = q.last_price
-    if (q.volume !== undefined) item.volume = q.volume
-    return item
+    return withDefined(item, q, ['last_price', 'volume'])
   })
   return { SubmitOracleQuote: { quotes: items } }
 }
@@ -275,15 +254,7 @@ export type ModifyInput = ModifyPayload
 export function batchModify(modifies: readonly ModifyInput[]) {
   return {
     BatchModify: {
-      modifies: modifies.map((m) => {
-        const item: Record<string, unknown> = { market_id: m.market_id }
-        if (m.order_id !== undefined) item.order_id = m.order_id
-        if (m.client_order_id !== undefined) item.client_order_id = m.client_order_id
-        if (m.price !== undefined) item.price = m.price
-        if (m.qty !== undefined) item.qty = m.qty
-        if (m.tif !== undefined) item.tif = m.tif
-        return item
-      }),
+      modifies: modifies.map((m) => withDefined({ market_id: m.market_id }, m, ['order_id', 'client_order_id', 'price', 'qty', 'tif'])),
     },
   }
 }

@@ -2,6 +2,7 @@
 // history index): header, envelopes with status and reason, and events with their EventView body
 // as JSON text. Declared here, beside the wire views, so the node and the feed share one shape.
 
+/** A block header: its place in the chain, time, counts and state root. */
 export interface StoredBlockHeader {
   readonly height: number
   readonly parent: string
@@ -12,6 +13,7 @@ export interface StoredBlockHeader {
   readonly stateRoot: string
 }
 
+/** A signed transaction of a block with its outcome. */
 export interface StoredEnvelope {
   readonly height: number
   readonly envelopeIdx: number
@@ -28,6 +30,7 @@ export interface StoredEnvelope {
   readonly reasonJson: string | null
 }
 
+/** An event of a block in sequence order (envelopeIdx null for block-level events). */
 export interface StoredEvent {
   readonly height: number
   readonly seq: number
@@ -40,6 +43,7 @@ export interface StoredEvent {
   readonly bodyJson: string
 }
 
+/** A committed block: header, envelopes and events. */
 export interface StoredBlock {
   readonly header: StoredBlockHeader
   readonly envelopes: StoredEnvelope[]
