@@ -17,6 +17,8 @@ export interface NodeConfig {
   readonly genesis: Genesis
   /** /action requests per second per client IP and per signer (spec §8); 0 disables. */
   readonly rateLimitIpPerSec: number
+  /** A /query request times out after this long, queueing included (spec §8: 10 s). */
+  readonly queryTimeoutMs: number
   readonly rateLimitSignerPerSec: number
   /** WebSocket limits (spec §6.1); `--ws-limits idle_ms=1500,...` shortens them for tests. */
   readonly wsLimits: WsLimits
@@ -24,7 +26,7 @@ export interface NodeConfig {
   readonly leaderboardRefreshMs: number
 }
 
-export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE] [--rate-limit-ip 50] [--rate-limit-signer 20]'
+export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE] [--rate-limit-ip 50] [--rate-limit-signer 20] [--query-timeout-ms 10000]'
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
@@ -33,7 +35,7 @@ export class ConfigError extends Error {
 /** Parses the node's command line (the same for `bun src/main.ts` and the compiled binary). */
 export function parseNodeArgs(argv: readonly string[]): NodeConfig {
   const flags = parseFlags(argv, {
-    valueFlags: ['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits', '--leaderboard-refresh-ms'],
+    valueFlags: ['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits', '--leaderboard-refresh-ms', '--query-timeout-ms'],
     switches: ['--dev'],
     usage: USAGE,
     fail: (message) => new ConfigError(message),
@@ -59,6 +61,7 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     blockTimeMs,
     genesis,
     rateLimitIpPerSec: flags.integer('--rate-limit-ip', 50, 0, 1_000_000),
+    queryTimeoutMs: flags.integer('--query-timeout-ms', 10_000, 1, 600_000),
     rateLimitSignerPerSec: flags.integer('--rate-limit-signer', 20, 0, 1_000_000),
     wsLimits: wsLimitsFlag(flags.get('--ws-limits')),
     leaderboardRefreshMs: flags.integer('--leaderboard-refresh-ms', 5_000, 100, 86_400_000),

@@ -18,7 +18,7 @@ try {
 }
 
 const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec })
-const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec, ws: config.wsLimits, blockTimeMs: config.blockTimeMs })
+const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec, queryTimeoutMs: config.queryTimeoutMs, ws: config.wsLimits, blockTimeMs: config.blockTimeMs })
 // The history index starts before the first block so it sees every committed block; without it
 // the node still runs and the history routes answer 503.
 const history = await startHistory(node, { dataDir: config.dataDir, leaderboardRefreshMs: config.leaderboardRefreshMs }).catch((err: Error) => {

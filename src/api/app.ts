@@ -20,6 +20,8 @@ export const REQUEST_BODY_MAX_BYTES = 256 * 1024
 export interface AppOptions {
   /** /action requests per second per client IP; 0 disables. */
   readonly actionIpRatePerSec?: number
+  /** A /query request times out after this long, queueing included; default QUERY_TIMEOUT_MS. */
+  readonly queryTimeoutMs?: number
   /** WebSocket limits (spec §6.1 defaults) and the block time the hot feed's staleness follows. */
   readonly ws?: WsLimits
   readonly blockTimeMs?: number
@@ -35,7 +37,7 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
       return jsonResponse({ error: 'internal error' }, 500)
     })
     .use(healthRoutes(node))
-    .use(queryRoutes(node))
+    .use(queryRoutes(node, options.queryTimeoutMs))
     .use(actionRoutes(node, options.actionIpRatePerSec ?? 0))
     .use(aliasRoutes(node))
     .use(historyRoutes(node))

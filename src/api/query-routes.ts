@@ -13,17 +13,17 @@ export const QUERY_BATCH_MAX = 20
 
 export const queryMethodTable: ReadonlyMap<string, CompiledMethod> = compileMethods(ALL_METHODS)
 
-/** A query times out after this long, queueing included (spec §4.6, §8). */
+/** A query times out after this long, queueing included (spec §4.6, §8); `--query-timeout-ms` changes it. */
 export const QUERY_TIMEOUT_MS = 10_000
 
 /** Runs one request object and returns its reply object. Never throws for bad input. */
-export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: number) {
+export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: number, timeoutMs = QUERY_TIMEOUT_MS, table = queryMethodTable) {
   const id = idOf(req)
   const bad = envelopeError(req)
   if (bad !== undefined) return rpcFailure(id, bad)
   const r = req as { method: string; params?: Record<string, unknown> }
-  if (r.method === 'rpc.discover') return rpcResult(id, openRpcDocument(queryMethodTable))
-  const m = queryMethodTable.get(r.method)
+  if (r.method === 'rpc.discover') return rpcResult(id, openRpcDocument(table))
+  const m = table.get(r.method)
   if (m === undefined) return rpcFailure(id, { code: RPC.methodNotFound, message: `method not found: ${r.method.slice(0, 64)}`, data: { reason: 'METHOD_NOT_FOUND' } })
   const params = r.params ?? {}
   const v = m.validator.validate(params, 'params')
@@ -37,7 +37,7 @@ export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: numb
   try {
     const pending = m.handler(ctx, params)
     const out = pending instanceof Promise ? await withDeadline(pending, deadlineMs) : pending
-    if (out === TIMED_OUT) return rpcFailure(id, { code: RPC.limited, message: `${r.method} timed out after ${QUERY_TIMEOUT_MS} ms`, data: { reason: 'TIMEOUT' } })
+    if (out === TIMED_OUT) return rpcFailure(id, { code: RPC.limited, message: `${r.method} timed out after ${timeoutMs} ms`, data: { reason: 'TIMEOUT' } })
     const chainHeight = ctx.node.state.height
     const height = out.height ?? chainHeight
     const result = { height, chain_height: chainHeight, stale: height < chainHeight, data: out.data, ...(out.page ? { page: out.page } : {}) }
@@ -60,26 +60,30 @@ const blockCache = new BlockCache(BLOCK_CACHE_ENTRIES_MAX)
 
 function withDeadline<T>(p: Promise<T>, deadlineMs: number): Promise<T | typeof TIMED_OUT> {
   const left = deadlineMs - Date.now()
-  if (left <= 0) return Promise.resolve(TIMED_OUT)
+  if (left <= 0) {
+    // Nobody awaits it any more; a late failure must not surface as an unhandled rejection.
+    p.catch(() => undefined)
+    return Promise.resolve(TIMED_OUT)
+  }
   let timer: ReturnType<typeof setTimeout> | undefined
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => { timer = setTimeout(() => resolve(TIMED_OUT), left) })
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }
 
-export function queryRoutes(node: ChainNode) {
+export function queryRoutes(node: ChainNode, timeoutMs = QUERY_TIMEOUT_MS) {
   const ctx: QueryContext = { node }
   return new Elysia().post('/api/v1/query', async ({ body }) => {
-    const deadline = Date.now() + QUERY_TIMEOUT_MS
+    const deadline = Date.now() + timeoutMs
     const parsed = parseBody(body as string)
     if (!parsed.ok) return jsonResponse(parsed.reply)
     const req = parsed.value
     try {
-      if (!Array.isArray(req)) return jsonResponse(await runQuery(ctx, req, deadline))
+      if (!Array.isArray(req)) return jsonResponse(await runQuery(ctx, req, deadline, timeoutMs))
       if (req.length === 0) return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: 'empty batch', data: { reason: 'INVALID_REQUEST' } }))
       if (req.length > QUERY_BATCH_MAX) {
         return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: `batch of ${req.length} exceeds ${QUERY_BATCH_MAX} items; the whole batch is refused`, data: { reason: 'BATCH_TOO_LARGE', max: QUERY_BATCH_MAX } }))
       }
-      return jsonResponse(await Promise.all(req.map((item) => runQuery(ctx, item, deadline))))
+      return jsonResponse(await Promise.all(req.map((item) => runQuery(ctx, item, deadline, timeoutMs))))
     } catch (err) {
       // A method that answers with an HTTP status (spec §7.1: offset above 1000 is HTTP 400).
       if (err instanceof MethodError && err.httpStatus !== undefined) {

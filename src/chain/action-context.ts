@@ -1,6 +1,6 @@
 // What an action handler and a block hook receive. Handlers return an Outcome: a rejection is a
 // value (the envelope becomes a kept-reject and nothing it touched may have changed).
-import type { ChainEvent, EventSink } from './events.ts'
+import type { ChainEvent, EventSink, FilledEvent } from './events.ts'
 import type { Rejection } from './reasons.ts'
 import type { Account, ChainState, RoleName } from './types.ts'
 
@@ -16,6 +16,9 @@ export interface ActionContext {
   readonly height: number
   readonly timestampMs: number
   readonly txHash: string
+  /** Always null: orders an envelope places come from no trigger. With height, timestampMs and
+   * txHash it makes the context a PlaceContext (place-order.ts) as it is. */
+  readonly sourceTriggerId: null
 }
 
 export type Outcome = { readonly ok: true } | Rejection
@@ -36,6 +39,9 @@ export interface BlockContext {
   /** The block's events so far (begin hooks, envelopes, earlier end hooks), in sequence order;
    * hooks that react to order lifecycle read them instead of hooking the matching path. */
   readonly blockEvents: readonly { readonly event: ChainEvent }[]
+  /** The Filled events among blockEvents, in the same order: hooks that react to fills alone read
+   * these instead of walking every event of the block. */
+  readonly blockFills: readonly FilledEvent[]
 }
 
 export type BlockHook = (ctx: BlockContext) => void

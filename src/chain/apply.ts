@@ -4,13 +4,13 @@ import { assert } from '../lib/assert.ts'
 import type { ActionKind } from '../wire/action-kind.ts'
 import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
 import { actorAuthorized, hasRole, resolveActor, useNonce } from './accounts.ts'
-import type { ActionHandler, BlockContext, Outcome } from './action-context.ts'
+import type { ActionContext, ActionHandler, BlockContext, Outcome } from './action-context.ts'
 import { BEGIN_BLOCK_HOOKS, END_BLOCK_HOOKS } from './block-hooks.ts'
-import type { ChainEvent } from './events.ts'
+import type { ChainEvent, FilledEvent } from './events.ts'
 import { HANDLERS } from './handlers.ts'
 import { reject, type RejectReason } from './reasons.ts'
 import { commitStateRoot } from './state-root.ts'
-import type { ChainState } from './types.ts'
+import type { Account, ChainState, RoleName } from './types.ts'
 
 /** A signed action as the block carries it; the signer was recovered at admission. */
 export interface EnvelopeInput {
@@ -70,24 +70,33 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   const results: EnvelopeResult[] = []
   const sink: ChainEvent[] = []
   const traded = new Set<number>()
-  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events }
+  const fills: FilledEvent[] = []
+  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events, blockFills: fills }
   const flushBlockEvents = () => {
     for (const e of sink) {
       events.push({ seq: events.length, envelopeIdx: null, event: e })
-      if (e.sub_kind === 'Filled') traded.add(e.market_id)
+      if (e.sub_kind === 'Filled') {
+        traded.add(e.market_id)
+        fills.push(e)
+      }
     }
     sink.length = 0
   }
   for (const hook of BEGIN_BLOCK_HOOKS) hook(blockCtx)
   flushBlockEvents()
   const envelopes = block.envelopes
+  // One context for the block's envelopes: applyEnvelope sets the envelope's fields before each handler.
+  const ctx: EnvelopeContext = {
+    state, signer: '', account: undefined as unknown as Account, agentRole: undefined, events: sink,
+    height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null,
+  }
   for (let idx = 0; idx < envelopes.length; idx++) {
     const env = envelopes[idx]!
     sink.length = 0
     const kind = actionKindOf(env.action)
     const payload = env.action[kind] as Record<string, unknown>
     const marketId = typeof payload.market_id === 'number' ? payload.market_id : null
-    const outcome = applyEnvelope(state, env, kind, payload, sink, block)
+    const outcome = applyEnvelope(state, env, kind, payload, ctx)
     if (!outcome.ok) {
       sink.length = 0
       sink.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: env.signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
@@ -96,7 +105,10 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
     for (let i = 0; i < sink.length; i++) {
       const e = sink[i]!
       events.push({ seq: firstEvent + i, envelopeIdx: idx, event: e })
-      if (e.sub_kind === 'Filled') traded.add(e.market_id)
+      if (e.sub_kind === 'Filled') {
+        traded.add(e.market_id)
+        fills.push(e)
+      }
     }
     results.push({
       status: outcome.ok ? 'accepted' : 'kept-reject',
@@ -139,27 +151,31 @@ const DISPATCH: ReadonlyMap<string, Dispatch> = new Map(
   }),
 )
 
+/** An ActionContext whose fields are set per envelope (handlers never keep their context). */
+type EnvelopeContext = { -readonly [K in keyof ActionContext]: ActionContext[K] }
+
 /** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce. */
-function applyEnvelope(state: ChainState, env: EnvelopeInput, kindName: string, payload: Record<string, unknown>, events: ChainEvent[], block: BlockInput): Outcome {
+function applyEnvelope(state: ChainState, env: EnvelopeInput, kindName: string, payload: Record<string, unknown>, ctx: EnvelopeContext): Outcome {
   const dispatch = DISPATCH.get(kindName)
   // Messages are built only on failure: this runs for every envelope.
   if (dispatch === undefined) assert(false, `unknown action kind ${kindName} reached the chain`)
   const { kind, handler } = dispatch
   useNonce(state, env.signer, env.nonce)
   // The common signer is an account acting for itself (resolveActor's first case, without the Actor object).
-  const own = state.accounts.get(env.signer)
-  if (own !== undefined) {
-    if (kind.role !== null && !hasRole(own, kind.role)) return reject('Unauthorized', `${env.signer} may not ${kindName}`)
-    return handler({
-      state, signer: env.signer, account: own, agentRole: undefined, events,
-      height: block.height, timestampMs: block.timestampMs, txHash: env.txHash,
-    }, payload)
+  let account = state.accounts.get(env.signer)
+  let agentRole: RoleName | undefined
+  if (account !== undefined) {
+    if (kind.role !== null && !hasRole(account, kind.role)) return reject('Unauthorized', `${env.signer} may not ${kindName}`)
+  } else {
+    const actor = resolveActor(state, env.signer)
+    if (actor === undefined) return reject('Unauthorized', `${env.signer} is neither an account nor an agent`)
+    if (!actorAuthorized(actor, kind.auth, kind.role)) return reject('Unauthorized', `${env.signer} may not ${kindName}`)
+    account = actor.account
+    agentRole = actor.agentRole
   }
-  const actor = resolveActor(state, env.signer)
-  if (actor === undefined) return reject('Unauthorized', `${env.signer} is neither an account nor an agent`)
-  if (!actorAuthorized(actor, kind.auth, kind.role)) return reject('Unauthorized', `${env.signer} may not ${kindName}`)
-  return handler({
-    state, signer: env.signer, account: actor.account, agentRole: actor.agentRole, events,
-    height: block.height, timestampMs: block.timestampMs, txHash: env.txHash,
-  }, payload)
+  ctx.signer = env.signer
+  ctx.account = account
+  ctx.agentRole = agentRole
+  ctx.txHash = env.txHash
+  return handler(ctx, payload)
 }

@@ -20,7 +20,7 @@ import { batchItemRejected, envelopePlaceContext } from './batch-place-order.ts'
 import type { EventSink } from './events.ts'
 import { isDustNotional } from './math.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
-import { cancelRestingOrder, clientOrderKey, resizeOrderMargin } from './order-ops.ts'
+import { cancelRestingOrder, resizeOrderMargin } from './order-ops.ts'
 import { placeOrder, type PlaceContext } from './place-order.ts'
 import { reject, type Rejection } from './reasons.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
@@ -59,7 +59,7 @@ export function modifyOrder(state: ChainState, account: Account, m: ModifyPayloa
   if (market === undefined) return reject('MarketNotFound', `market ${m.market_id} does not exist`)
   if ((m.order_id === undefined) === (m.client_order_id === undefined)) return reject('InvalidModify', 'give exactly one of order_id and client_order_id')
   if (m.price === undefined && m.qty === undefined && m.tif === undefined) return reject('InvalidModify', 'give at least one of price, qty and tif')
-  const orderId = m.order_id ?? (m.client_order_id === undefined ? undefined : account.ordersByClientId.get(clientOrderKey(m.market_id, m.client_order_id)))
+  const orderId = m.order_id ?? (m.client_order_id === undefined ? undefined : account.ordersByClientId.getIn(m.market_id, m.client_order_id))
   const order = orderId === undefined ? undefined : account.orders.get(orderId)
   if (order === undefined || order.marketId !== market.marketId) {
     const what = m.order_id !== undefined ? `order ${m.order_id}` : `client_order_id ${m.client_order_id}`

@@ -7,7 +7,7 @@ import type { BatchPlaceOrderPayload } from '../wire/actions.ts'
 import { OK, type ActionContext, type Outcome } from './action-context.ts'
 import type { BatchItemRejectedEvent } from './order-events.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
-import { decodePlaceOrder, placeOrder, type PlaceContext } from './place-order.ts'
+import { decodeOrder, isRejection, placeOrder, type PlaceContext } from './place-order.ts'
 import type { Rejection } from './reasons.ts'
 
 /** The event of a rejected batch item. */
@@ -15,8 +15,9 @@ export function batchItemRejected(ctx: ActionContext, actionKind: BatchItemRejec
   return { kind: 'Core', sub_kind: 'BatchItemRejected', market_id: marketId, account: ctx.account.address, action_kind: actionKind, index, reason: r.reason, message: r.message }
 }
 
-/** The PlaceContext of an order placed by an envelope. */
-export const envelopePlaceContext = (ctx: ActionContext): PlaceContext => ({ height: ctx.height, timestampMs: ctx.timestampMs, txHash: ctx.txHash, sourceTriggerId: null })
+/** The PlaceContext of an order placed by an envelope: the action context itself (its block, tx
+ * hash and a null source trigger), so no object is built per envelope. */
+export const envelopePlaceContext = (ctx: ActionContext): PlaceContext => ctx
 
 /** Applies a BatchPlaceOrder; always accepted (item outcomes are events). */
 export function batchPlaceOrder(ctx: ActionContext, p: BatchPlaceOrderPayload): Outcome {
@@ -25,8 +26,8 @@ export function batchPlaceOrder(ctx: ActionContext, p: BatchPlaceOrderPayload): 
   const count = Math.min(p.orders.length, ORDER_LIMITS.batchOrdersMax)
   for (let i = 0; i < count; i++) {
     const item = p.orders[i]!
-    const decoded = decodePlaceOrder(ctx.state, item)
-    const out = decoded.ok ? placeOrder(ctx.state, ctx.account, decoded.value, placeCtx, ctx.events) : decoded
+    const decoded = decodeOrder(ctx.state, item)
+    const out = isRejection(decoded) ? decoded : placeOrder(ctx.state, ctx.account, decoded, placeCtx, ctx.events)
     if (!out.ok) ctx.events.push(batchItemRejected(ctx, 'BatchPlaceOrder', i, item.market_id, out))
   }
   return OK

@@ -309,7 +309,6 @@ export class OrderBook<O extends BookOrder> {
   insert(order: O): void {
     const { id, priceTicks, remainingLots } = order
     if (!isNonNegativeInt(id)) invalid(`order id ${id} is not a non-negative safe integer`)
-    if (this.byId.get(id) !== undefined) invalid(`order id ${id} is already resting`)
     if (!isPositiveInt(priceTicks)) invalid(`order ${id} price ${priceTicks} is not a positive integer`)
     if (!isPositiveInt(remainingLots)) invalid(`order ${id} remainingLots ${remainingLots} is not a positive integer`)
     let side: SideBook<O>
@@ -334,12 +333,18 @@ export class OrderBook<O extends BookOrder> {
         if (found.key === key) level = found
       }
     }
-    if (level === undefined) level = this.newLevel(side, at, key, priceTicks)
-    else if (!Number.isSafeInteger(level.lots + remainingLots)) {
+    if (level !== undefined && !Number.isSafeInteger(level.lots + remainingLots)) {
       invalid(`level ${priceTicks} total lots would exceed the safe-integer range`)
     }
 
     const node = this.freeNodes.pop() ?? new Node<O>()
+    // The last check, and the first change: add() refuses a resting id without changing anything
+    // (one probe, where a get and then an add took two).
+    if (!this.byId.add(id, node)) {
+      this.freeNodes.push(node)
+      invalid(`order id ${id} is already resting`)
+    }
+    if (level === undefined) level = this.newLevel(side, at, key, priceTicks)
     node.order = order
     node.level = level
     node.next = null
@@ -349,7 +354,6 @@ export class OrderBook<O extends BookOrder> {
     level.tail = node
     level.lots += remainingLots
     level.count += 1
-    this.byId.add(id, node)
   }
 
   /**

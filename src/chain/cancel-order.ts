@@ -1,7 +1,7 @@
 // CancelOrder by order_id or client_order_id.
 import type { CancelOrderPayload } from '../wire/actions.ts'
 import type { EventSink } from './events.ts'
-import { cancelRestingOrder, clientOrderKey } from './order-ops.ts'
+import { cancelRestingOrder } from './order-ops.ts'
 import { reject, type Rejection } from './reasons.ts'
 import type { Account, ChainState } from './types.ts'
 
@@ -9,9 +9,15 @@ export type CancelOutcome = { readonly ok: true; readonly orderId: number } | Re
 
 /** Cancels one of account's resting orders in the payload's market, by order_id or else by client_order_id. */
 export function cancelOrder(state: ChainState, account: Account, p: CancelOrderPayload, events: EventSink): CancelOutcome {
+  const orderId = p.order_id ?? (p.client_order_id === undefined ? undefined : account.ordersByClientId.getIn(p.market_id, p.client_order_id))
+  return cancelOwnOrder(state, account, p, events) ?? { ok: true, orderId: orderId! }
+}
+
+/** cancelOrder without the outcome object (the CancelOrder handler's form): undefined when cancelled. */
+export function cancelOwnOrder(state: ChainState, account: Account, p: CancelOrderPayload, events: EventSink): Rejection | undefined {
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
-  const orderId = p.order_id ?? (p.client_order_id === undefined ? undefined : account.ordersByClientId.get(clientOrderKey(p.market_id, p.client_order_id)))
+  const orderId = p.order_id ?? (p.client_order_id === undefined ? undefined : account.ordersByClientId.getIn(p.market_id, p.client_order_id))
   const order = orderId === undefined ? undefined : account.orders.get(orderId)
   if (order === undefined || order.marketId !== market.marketId) {
     const what = p.order_id !== undefined ? `order ${p.order_id}` : `client_order_id ${p.client_order_id}`
@@ -19,5 +25,5 @@ export function cancelOrder(state: ChainState, account: Account, p: CancelOrderP
   }
   // After this point the cancel must succeed.
   cancelRestingOrder(state, account, order, 'Cancelled', events)
-  return { ok: true, orderId: order.id }
+  return undefined
 }

@@ -6,7 +6,7 @@ import type { ActionContext, Outcome } from './action-context.ts'
 import { closePair } from './oco.ts'
 import { reject } from './reasons.ts'
 import { triggerCancelled } from './trigger-events.ts'
-import { removeTrigger, triggerClientKey } from './trigger-store.ts'
+import { removeTrigger } from './trigger-store.ts'
 
 /** Cancels one of the account's active triggers in the payload's market; trigger_id wins over client_order_id. */
 export function cancelTriggerOrder(ctx: ActionContext, p: CancelTriggerOrderPayload): Outcome {
@@ -14,7 +14,7 @@ export function cancelTriggerOrder(ctx: ActionContext, p: CancelTriggerOrderPayl
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
   const mine = state.triggers.accounts.get(account.address)
-  const id = p.trigger_id ?? (p.client_order_id === undefined ? undefined : mine?.triggersByClientId.get(triggerClientKey(market.marketId, p.client_order_id)))
+  const id = p.trigger_id ?? (p.client_order_id === undefined ? undefined : mine?.triggersByClientId.getIn(market.marketId, p.client_order_id))
   const t = id === undefined ? undefined : state.triggers.triggers.get(id)
   if (t === undefined || t.owner !== account.address || t.marketId !== market.marketId) {
     const what = p.trigger_id !== undefined ? `trigger ${p.trigger_id}` : `client_order_id ${p.client_order_id ?? '(none given)'}`

@@ -15,31 +15,33 @@ export function decimalUnits(s: string, decimals: number): number {
   const len = s.length
   if (len === 0 || len > DIGITS_MAX + 2) return -1
   let value = 0
-  let digits = 0
   let i = 0
-  const first = s.charCodeAt(0)
-  if (first === 48) {
+  let c = s.charCodeAt(0)
+  if (c === 48) {
     // "0" or "0.xxx": a leading zero may only stand alone before the point.
     i = 1
     if (len > 1 && s.charCodeAt(1) !== 46) return -1
   } else {
-    for (; i < len; i++) {
-      const c = s.charCodeAt(i)
-      if (c === 46) break
-      if (c < 48 || c > 57 || ++digits > DIGITS_MAX) return -1
+    for (;;) {
+      if (c < 48 || c > 57) break
       value = value * 10 + (c - 48)
+      if (++i === len) break
+      c = s.charCodeAt(i)
     }
     if (i === 0) return -1 // starts with neither a digit nor a zero
+    if (i < len && c !== 46) return -1 // the point is the only other character allowed
   }
+  // The integer digits (none for "0") and all `decimals` places must fit DIGITS_MAX: checked once
+  // here, as every digit accumulated below is one of those places.
+  if ((value === 0 ? 0 : i) + decimals > DIGITS_MAX) return -1
   let places = 0
   if (i < len) {
-    i++ // the point, the only other character the loops above stop at
+    i++ // the point
     if (i === len) return -1 // "1." has no fraction digits
     for (; i < len; i++) {
-      const c = s.charCodeAt(i)
+      c = s.charCodeAt(i)
       if (c < 48 || c > 57) return -1
       if (places < decimals) {
-        if (++digits > DIGITS_MAX) return -1
         value = value * 10 + (c - 48)
         places++
       } else if (c !== 48) {
@@ -47,7 +49,6 @@ export function decimalUnits(s: string, decimals: number): number {
       }
     }
   }
-  if (digits + decimals - places > DIGITS_MAX) return -1
   for (; places < decimals; places++) value *= 10
   return value > 0 ? value : -1
 }

@@ -131,7 +131,7 @@ describe('the end-of-block quote check', () => {
       if (events.length > 0) stale.push({ lag: chain.state.timestampMs - activatedMs, events })
     }
     // Lag 3000 is still fresh; 4000 is the first stale one, and the halt is reported once.
-    expect(stale).toEqual([{ lag: 4_000, events: [{ kind: 'Ops', sub_kind: 'MarketHaltedQuoteStale', market_id: M, account: '', lag_ms: 4_000, max_quote_lag_ms: 3_000, last_source_ts_ms: null }] }])
+    expect(stale).toEqual([{ lag: 4_000, events: [{ kind: 'Ops', sub_kind: 'MarketHaltedQuoteStale', market_id: M, account: null, lag_ms: 4_000, max_quote_lag_ms: 3_000, last_source_ts_ms: null }] }])
     const m = chain.state.markets.get(M)!
     expect([m.lifecycle, m.haltReason]).toEqual(['Halted', 'QuoteStale'])
     runRows(chain, [{ by: ALICE, action: place(M, 'Bid', '100', '1'), expect: { reject: 'MarketNotTradable' } }])
@@ -162,7 +162,7 @@ describe('the end-of-block quote check', () => {
       m.oracle.latest = { bidTicks: 9_990, askTicks: 10_010, markTicks: 10_000, sourceTsMs: ts, acceptedHeight: chain.state.height, acceptedAtMs: ts }
       m.oracle.clockMs = ts
       const events = chain.block([]).events.map((e) => e.event)
-      expect(events).toEqual([{ kind: 'Ops', sub_kind: 'MarketResumedAfterQuote', market_id: M, account: '', source_ts_ms: ts }])
+      expect(events).toEqual([{ kind: 'Ops', sub_kind: 'MarketResumedAfterQuote', market_id: M, account: null, source_ts_ms: ts }])
       expect([m.lifecycle, m.haltReason]).toEqual(['Active', null])
     }
   })

@@ -12,7 +12,8 @@ export interface MarketCancelledEvent {
 /** The end-of-block check halted an Active market whose quote is older than max_quote_lag_ms. */
 export interface MarketHaltedQuoteStaleEvent {
   kind: 'Ops'; sub_kind: 'MarketHaltedQuoteStale'
-  market_id: number; account: string
+  /** Raised by the chain itself, about no account. */
+  market_id: number; account: null
   /** Block time minus the staleness clock (the latest quote's source time, or activation). */
   lag_ms: number; max_quote_lag_ms: number
   last_source_ts_ms: number | null
@@ -21,7 +22,8 @@ export interface MarketHaltedQuoteStaleEvent {
 /** A QuoteStale-halted market is fresh again: by an accepted quote, or by the end-of-block check. */
 export interface MarketResumedAfterQuoteEvent {
   kind: 'Ops'; sub_kind: 'MarketResumedAfterQuote'
-  market_id: number; account: string
+  /** The quoter whose quote resumed it; null when the end-of-block check did. */
+  market_id: number; account: string | null
   source_ts_ms: number
 }
 
@@ -36,7 +38,8 @@ export interface OracleQuoteAcceptedEvent {
 /** Alarm: a market's quotes were rejected QUOTE_REJECT_STORM_COUNT times in a row. Once per streak. */
 export interface QuoteRejectStormEvent {
   kind: 'Ops'; sub_kind: 'QuoteRejectStorm'
-  market_id: number; account: string
+  /** Raised by the chain itself, about no account. */
+  market_id: number; account: null
   consecutive_rejects: number
 }
 

@@ -143,7 +143,7 @@ describe('QuoteRejectStorm', () => {
     expect(storms).toEqual([])
     const fifth = sendBlock(crossed(nextBlockMs(chain)))
     expect(fifth.events.map((e) => [e.envelopeIdx, e.event.sub_kind])).toEqual([[0, 'Rejected'], [null, 'QuoteRejectStorm']])
-    expect(fifth.events[1]!.event).toEqual({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: XAU, account: '', consecutive_rejects: 5 })
+    expect(fifth.events[1]!.event).toEqual({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: XAU, account: null, consecutive_rejects: 5 })
     sendBlock(crossed(nextBlockMs(chain)))
     expect(storms).toEqual([5])
     sendBlock(quote(XAU, '2399', '2401', '2400', nextBlockMs(chain)))

@@ -114,7 +114,7 @@ export function oracleBlockEnd(state: ChainState, timestampMs: number, events: E
     if (o.consecutiveRejects >= QUOTE_REJECT_STORM_COUNT && !o.stormRaised) {
       o.stormRaised = true
       markLeaf(state, market)
-      events.push({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: market.marketId, account: '', consecutive_rejects: o.consecutiveRejects })
+      events.push({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: market.marketId, account: null, consecutive_rejects: o.consecutiveRejects })
     }
     if (market.routing !== 'external_peg') continue
     const lag = quoteLagMs(market, timestampMs)
@@ -123,12 +123,12 @@ export function oracleBlockEnd(state: ChainState, timestampMs: number, events: E
       market.lifecycle = 'Halted'
       market.haltReason = 'QuoteStale'
       markLeaf(state, market)
-      events.push({ kind: 'Ops', sub_kind: 'MarketHaltedQuoteStale', market_id: market.marketId, account: '', lag_ms: lag, max_quote_lag_ms: maxLag, last_source_ts_ms: o.latest?.sourceTsMs ?? null })
+      events.push({ kind: 'Ops', sub_kind: 'MarketHaltedQuoteStale', market_id: market.marketId, account: null, lag_ms: lag, max_quote_lag_ms: maxLag, last_source_ts_ms: o.latest?.sourceTsMs ?? null })
     } else if (market.lifecycle === 'Halted' && market.haltReason !== 'Admin' && o.latest !== null && lag <= maxLag) {
       market.lifecycle = 'Active'
       market.haltReason = null
       markLeaf(state, market)
-      events.push({ kind: 'Ops', sub_kind: 'MarketResumedAfterQuote', market_id: market.marketId, account: '', source_ts_ms: o.latest.sourceTsMs })
+      events.push({ kind: 'Ops', sub_kind: 'MarketResumedAfterQuote', market_id: market.marketId, account: null, source_ts_ms: o.latest.sourceTsMs })
     }
   }
 }

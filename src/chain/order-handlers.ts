@@ -2,22 +2,22 @@
 import type {
   BatchModifyPayload, BatchPlaceOrderPayload, CancelOrderPayload, MassCancelPayload, PlaceOrderPayload, ScheduleCancelPayload,
 } from '../wire/actions.ts'
-import type { HandlerMap } from './action-context.ts'
+import { OK, type HandlerMap } from './action-context.ts'
 import { batchModify } from './batch-modify.ts'
 import { batchPlaceOrder, envelopePlaceContext } from './batch-place-order.ts'
-import { cancelOrder } from './cancel-order.ts'
+import { cancelOwnOrder } from './cancel-order.ts'
 import { scheduleCancel } from './dead-mans-switch.ts'
 import { massCancel } from './mass-cancel.ts'
 import { noop } from './noop.ts'
-import { decodePlaceOrder, placeOrder } from './place-order.ts'
+import { decodeOrder, isRejection, placeOrder } from './place-order.ts'
 
 export const ORDER_HANDLERS: HandlerMap = {
   PlaceOrder: (ctx, p: PlaceOrderPayload) => {
-    const decoded = decodePlaceOrder(ctx.state, p)
-    if (!decoded.ok) return decoded
-    return placeOrder(ctx.state, ctx.account, decoded.value, envelopePlaceContext(ctx), ctx.events)
+    const decoded = decodeOrder(ctx.state, p)
+    if (isRejection(decoded)) return decoded
+    return placeOrder(ctx.state, ctx.account, decoded, envelopePlaceContext(ctx), ctx.events)
   },
-  CancelOrder: (ctx, p: CancelOrderPayload) => cancelOrder(ctx.state, ctx.account, p, ctx.events),
+  CancelOrder: (ctx, p: CancelOrderPayload) => cancelOwnOrder(ctx.state, ctx.account, p, ctx.events) ?? OK,
   BatchPlaceOrder: (ctx, p: BatchPlaceOrderPayload) => batchPlaceOrder(ctx, p),
   BatchModify: (ctx, p: BatchModifyPayload) => batchModify(ctx, p),
   MassCancel: (ctx, p: MassCancelPayload) => massCancel(ctx.state, ctx.account, p, ctx.events),

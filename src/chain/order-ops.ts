@@ -8,9 +8,6 @@ import { indexRestingOrder, unindexRestingOrder } from './order-indexes.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
 import type { Account, ChainState, Market, Order } from './types.ts'
 
-/** The key of an order's client id in its owner's ordersByClientId: `${marketId}:${cloid}`. */
-export const clientOrderKey = (marketId: number, clientOrderId: string): string => `${marketId}:${clientOrderId}`
-
 /** Margin an order holds for its opening lots at its price and leverage. */
 export function orderMargin(market: Market, priceTicks: number, marginLots: number, leverage: number): bigint {
   if (marginLots === 0) return 0n
@@ -32,7 +29,7 @@ export function resizeOrderMargin(market: Market, account: Account, order: Order
 export function restOrder(state: ChainState, book: OrderBook<Order>, account: Account, order: Order): void {
   book.insert(order)
   account.orders.set(order.id, order)
-  if (order.clientKey !== undefined) account.ordersByClientId.set(order.clientKey, order.id)
+  if (order.clientOrderId !== undefined) account.ordersByClientId.setIn(order.marketId, order.clientOrderId, order.id)
   account.reservedMargin += order.marginHeld
   // Plain orders skip the indexes: only reduce-only orders and orders with an expiry are kept there.
   if (order.reduceOnly || order.expiresAtMs !== null) indexRestingOrder(state, account, order)
@@ -42,10 +39,10 @@ export function restOrder(state: ChainState, book: OrderBook<Order>, account: Ac
 
 /** Takes a resting order off the book (cancel, self-trade, full fill) and releases its margin. */
 export function unrestOrder(state: ChainState, account: Account, order: Order): void {
-  // A fully filled order has already left the book; remove() is then a no-op.
-  state.books.get(order.marketId)!.remove(order.id)
+  // A fully filled order (remainingLots 0) has already left the book: only a resting one is removed.
+  if (order.remainingLots !== 0) state.books.get(order.marketId)!.remove(order.id)
   account.orders.delete(order.id)
-  if (order.clientKey !== undefined) account.ordersByClientId.delete(order.clientKey)
+  if (order.clientOrderId !== undefined) account.ordersByClientId.deleteIn(order.marketId, order.clientOrderId)
   account.reservedMargin -= order.marginHeld
   if (order.reduceOnly) unindexRestingOrder(state, account, order)
   order.marginHeld = 0n

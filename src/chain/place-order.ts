@@ -12,7 +12,7 @@ import { collectFee } from './fees.ts'
 import { isFrozen } from './funds-state.ts'
 import { placePegOrder } from './external-peg.ts'
 import { checkTradable } from './lifecycle.ts'
-import { cancelRestingOrder, clientOrderKey, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
+import { cancelRestingOrder, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
 import { applyTrade, defaultLeverage, positionFor, positionSettings, settlePosition, type TradeResult } from './positions.ts'
 import { reject, type Rejection } from './reasons.ts'
 import { clampMakersAfterMatch, clampReduceOnlySide, closableLots, reduceOnlyCapFor, restingReduceOnlyLots } from './reduce-only.ts'
@@ -36,12 +36,21 @@ export type Decoded<T> = { readonly ok: true; readonly value: T } | Rejection
 
 /** Parses the payload's decimal strings at the market's precision; the edge of the chain. */
 export function decodePlaceOrder(state: ChainState, p: PlaceOrderPayload): Decoded<DecodedOrder> {
+  const d = decodeOrder(state, p)
+  return isRejection(d) ? d : { ok: true, value: d }
+}
+
+/** Whether a decode gave a rejection rather than its value (a DecodedOrder has no `ok`). */
+export const isRejection = (d: DecodedOrder | Rejection): d is Rejection => (d as Rejection).ok === false
+
+/** decodePlaceOrder without the wrapper object: the order, or why it was rejected. The handlers' form. */
+export function decodeOrder(state: ChainState, p: PlaceOrderPayload): DecodedOrder | Rejection {
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
   const priceTicks = decimalUnits(p.price, market.priceDecimals)
   const qtyLots = decimalUnits(p.qty, market.sizeDecimals)
   if (priceTicks > 0 && qtyLots > 0) {
-    return { ok: true, value: { marketId: p.market_id, side: p.side, priceTicks, qtyLots, tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms } }
+    return { marketId: p.market_id, side: p.side, priceTicks, qtyLots, tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms }
   }
   // Anything but two short plain decimals: the general parser decides, and words any error.
   const price = parseDecimal(p.price, market.priceDecimals)
@@ -51,11 +60,8 @@ export function decodePlaceOrder(state: ChainState, p: PlaceOrderPayload): Decod
   if (price.value <= 0n || price.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidPrice', `price ${p.price} out of range`)
   if (qty.value <= 0n || qty.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidQuantity', `qty ${p.qty} out of range`)
   return {
-    ok: true,
-    value: {
-      marketId: p.market_id, side: p.side, priceTicks: Number(price.value), qtyLots: Number(qty.value),
-      tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms,
-    },
+    marketId: p.market_id, side: p.side, priceTicks: Number(price.value), qtyLots: Number(qty.value),
+    tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms,
   }
 }
 
@@ -98,10 +104,8 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   if (market.routing === 'external_peg') return placePegOrder(state, account, market, o, ctx, events)
   const book = state.books.get(market.marketId)!
   const replaced = ctx.replaces
-  // The key of account.ordersByClientId, built once: the order keeps it for resting and leaving.
-  const clientKey = o.clientOrderId === undefined ? undefined : clientOrderKey(o.marketId, o.clientOrderId)
-  if (clientKey !== undefined) {
-    const holder = account.ordersByClientId.get(clientKey)
+  if (o.clientOrderId !== undefined) {
+    const holder = account.ordersByClientId.getIn(o.marketId, o.clientOrderId)
     if (holder !== undefined && holder !== replaced?.id) return reject('DuplicateClientOrderId', `client_order_id ${o.clientOrderId} is already open`)
   }
   const rests = o.tif === 'Gtc' || o.tif === 'PostOnly'
@@ -153,7 +157,8 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   // Lots of the remainder that would open exposure (the rest closes what the fills left).
   const marginLots = o.reduceOnly ? 0 : openingLots(o.side, sizeAfter, restLots)
   const restMargin = orderMargin(market, o.priceTicks, marginLots, leverage)
-  const increases = Math.abs(sizeAfter) > Math.abs(size) || Math.sign(sizeAfter) * Math.sign(size) < 0
+  // Grows, or flips sign (compared without Math.sign, which the JIT leaves a call).
+  const increases = Math.abs(sizeAfter) > Math.abs(size) || (sizeAfter > 0 && size < 0) || (sizeAfter < 0 && size > 0)
   const marginCost = replaced === undefined ? restMargin : restMargin - replaced.marginHeld
   if (after === undefined && marginMode === 'Cross' && !o.reduceOnly && !increases) {
     // The common resting order: checkOrderMargin's no-fill Cross case, without building its case object.
@@ -200,7 +205,7 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
       id: orderId, owner: account.address, side: o.side, priceTicks: o.priceTicks, remainingLots: restLots,
       marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, origLots: o.qtyLots,
       marginLots, marginHeld: restMargin, leverage, placedHeight: ctx.height, sourceTxHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId,
-      expiresAtMs: o.expiresAtMs ?? null, leafKey: undefined, dirtyIn: -1, clientKey,
+      expiresAtMs: o.expiresAtMs ?? null, leafKey: undefined, dirtyIn: -1,
     }
     restOrder(state, book, account, order)
     events.push({
@@ -296,7 +301,8 @@ function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, 
   market.lastTradeTicks = fill.priceTicks
   markLeaf(state, market)
   settlePosition(state, maker, makerPos)
-  creditAccount(state, maker, m.realizedPnl + m.isolatedTransfer - makerFee)
+  // The maker's PnL net of its fee; most fills realize nothing and move no isolated margin.
+  creditAccount(state, maker, m.realizedPnl === 0n && m.isolatedTransfer === 0n ? -makerFee : m.realizedPnl + m.isolatedTransfer - makerFee)
   collectFee(state, market, maker, makerFee, events)
 
   book.fill(makerOrder.id, fill.lots)

@@ -13,7 +13,7 @@ import { checkTradable } from './lifecycle.ts'
 import { reject } from './reasons.ts'
 import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, triggerTif } from './trigger-decode.ts'
 import { triggerPlaced } from './trigger-events.ts'
-import { createTrigger, triggerClientKey } from './trigger-store.ts'
+import { createTrigger } from './trigger-store.ts'
 import { TRIGGER_LIMITS } from './trigger-types.ts'
 
 /** Validates in precedence order, then adds the trigger and emits TriggerPlaced. */
@@ -36,7 +36,7 @@ export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderPayloa
   const expiry = checkExpiry(expiresAtMs, ctx.timestampMs)
   if (expiry !== undefined) return expiry
   const mine = state.triggers.accounts.get(account.address)
-  if (p.client_order_id !== undefined && mine?.triggersByClientId.has(triggerClientKey(market.marketId, p.client_order_id))) {
+  if (p.client_order_id !== undefined && mine?.triggersByClientId.hasIn(market.marketId, p.client_order_id)) {
     return reject('DuplicateClientOrderId', `client_order_id ${p.client_order_id} is already an active trigger in ${market.symbol}`)
   }
   if ((mine?.triggers.size ?? 0) >= TRIGGER_LIMITS.triggersPerAccountMax) {

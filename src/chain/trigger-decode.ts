@@ -31,8 +31,10 @@ export function decodeLots(raw: string, market: Market, field: string): Decoded<
 
 /** An optional price: undefined stays undefined. */
 export function decodeOptionalTicks(raw: string | undefined, market: Market, field: string): Decoded<number | undefined> {
-  return raw === undefined ? { ok: true, value: undefined } : decodeTicks(raw, market, field)
+  return raw === undefined ? NO_TICKS : decodeTicks(raw, market, field)
 }
+
+const NO_TICKS: Decoded<undefined> = Object.freeze({ ok: true as const, value: undefined })
 
 /**
  * The order-type rules: a `limit` trigger needs limit_price; a `market` trigger fires as an IOC
@@ -41,11 +43,19 @@ export function decodeOptionalTicks(raw: string | undefined, market: Market, fie
 export function triggerTif(orderType: TriggerOrderType, hasLimit: boolean, tif: Tif | undefined): Decoded<Tif> {
   if (orderType === 'limit') {
     if (!hasLimit) return reject('InvalidTriggerOrder', 'a limit trigger needs limit_price')
-    return { ok: true, value: tif ?? 'Gtc' }
+    return TIF_DECODED[tif ?? 'Gtc']
   }
   if (hasLimit) return reject('InvalidTriggerOrder', 'a market trigger takes no limit_price (it fires as an IOC sweep)')
   if (tif !== undefined) return reject('InvalidTriggerOrder', 'a market trigger takes no tif (it fires as an IOC sweep)')
-  return { ok: true, value: 'Ioc' }
+  return TIF_DECODED.Ioc
+}
+
+/** The four successful results of triggerTif, built once. */
+const TIF_DECODED: Readonly<Record<Tif, Decoded<Tif>>> = {
+  Gtc: Object.freeze({ ok: true as const, value: 'Gtc' as const }),
+  Ioc: Object.freeze({ ok: true as const, value: 'Ioc' as const }),
+  Fok: Object.freeze({ ok: true as const, value: 'Fok' as const }),
+  PostOnly: Object.freeze({ ok: true as const, value: 'PostOnly' as const }),
 }
 
 /** An expiry must lie after the block time (null: never expires). */

@@ -2,6 +2,7 @@
 // a leaf of the state root (trigger-leaves.ts); the indexes beside them (ladders by trigger price,
 // the expiry ladder, per-account and per-order maps) are derived from the same history and hold
 // nothing the leaves do not.
+import type { ClientIdIndex } from './client-ids.ts'
 import { TriggerLadder } from './trigger-ladder.ts'
 import type { Leaf, Side, Tif } from './types.ts'
 
@@ -101,8 +102,10 @@ export interface MarketTriggers {
 /** One account's triggers and pairs, with their client-id indexes. */
 export interface AccountTriggers {
   readonly triggers: Map<number, TriggerOrder>
-  /** `${marketId}:${client_order_id}` -> trigger id, among active triggers. */
-  readonly triggersByClientId: Map<string, number>
+  /** The reduce-only ones among triggers (a subset, for the end-of-block reduce-only cleanup). */
+  readonly reduceOnly: Map<number, TriggerOrder>
+  /** client_order_id -> trigger id per market, among active triggers (client-ids.ts). */
+  readonly triggersByClientId: ClientIdIndex
   readonly pairs: Map<number, OcoPair>
   /** client_pair_id -> pair id, among open pairs. */
   readonly pairsByClientId: Map<number, number>

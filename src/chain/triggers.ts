@@ -154,6 +154,13 @@ class LifecycleWatch {
   /** Reads the events of the block before this hook. Bounded by their number. */
   scanBlock(): void {
     if (!this.active()) return
+    if (this.ctx.state.triggers.pairByOrder.size === 0) {
+      // No order is watched (and reading fills watches none): only the fills can matter, and
+      // walking them alone spares a pass over every event of the block.
+      const fills = this.ctx.blockFills
+      for (let i = 0; i < fills.length; i++) this.observe(fills[i]!)
+      return
+    }
     const events = this.ctx.blockEvents
     for (let i = 0; i < events.length; i++) this.observe(events[i]!.event)
   }
@@ -208,11 +215,12 @@ class LifecycleWatch {
     const state = this.ctx.state
     for (const { address, marketId } of this.touched) {
       const mine = state.triggers.accounts.get(address)
-      if (mine === undefined) continue
+      if (mine === undefined || mine.reduceOnly.size === 0) continue
       const size = state.accounts.get(address)?.positions.get(marketId)?.sizeLots ?? 0
       const failing: TriggerOrder[] = []
-      for (const t of mine.triggers.values()) {
-        if (t.marketId === marketId && t.reduceOnly && closableLots(size, t.side) === 0) failing.push(t)
+      // Only the reduce-only triggers (sorted by id below, so the index's order does not matter).
+      for (const t of mine.reduceOnly.values()) {
+        if (t.marketId === marketId && closableLots(size, t.side) === 0) failing.push(t)
       }
       failing.sort(byId)
       for (const t of failing) {

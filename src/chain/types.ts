@@ -1,6 +1,7 @@
 // The chain's data model. Money is bigint in SCALE_6 units; prices are integer ticks of a market's
 // price_decimals and sizes integer lots of its size_decimals (JS safe integers). No floats.
 import type { BookOrder, OrderBook, Side } from './book.ts'
+import type { ClientIdIndex } from './client-ids.ts'
 import type { StateHash } from './state-hash.ts'
 import type { FundsState } from './funds-state.ts'
 import type { OracleState, QuoteLimits } from './market-types.ts'
@@ -140,8 +141,6 @@ export interface Order extends BookOrder {
    * ChainState.rootSeq of the block that last marked it dirty. */
   leafKey: string | undefined
   dirtyIn: number
-  /** Derived, not state: the order's key in its owner's ordersByClientId (clientOrderKey), or undefined without a client id. */
-  readonly clientKey: string | undefined
 }
 
 export interface Position extends Leaf {
@@ -165,8 +164,8 @@ export interface Account extends Leaf {
   positions: Map<number, Position>
   /** Resting orders by id. */
   orders: Map<number, Order>
-  /** client_order_id -> order id, per market key `${marketId}:${cloid}` (order-ops.ts clientOrderKey). */
-  ordersByClientId: Map<string, number>
+  /** client_order_id -> order id per market (get(`${marketId}:${cloid}`) or getIn(marketId, cloid)). */
+  ordersByClientId: ClientIdIndex
   /** Sum of marginHeld over resting orders. */
   reservedMargin: bigint
   /** Dead man's switch: at the first block past this time all resting orders are cancelled; null = off. */

@@ -9,13 +9,14 @@ import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { RpcClient } from '../../src/client/rpc-client.ts'
 import { api, login, loginToken, signedChallenge, startAdmin } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
+import { CheckedRpcClient } from '../support/checked-rpc.ts'
 
 const ADMIN_KEY = DEV_KEYS[0] as Hex
 const TRADER_KEY = DEV_KEYS[1] as Hex
 const STRANGER_KEY = '0x1b2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff001' as Hex
 
 const node = await startNode()
-const rpc = new RpcClient(node.url)
+const rpc = new CheckedRpcClient(node.url)
 const offered = new Set((await rpc.query<{ actions: { name: string }[] }>('getActionsMeta')).data.actions.map((a) => a.name))
 const admin = await startAdmin({ nodeUrl: node.url })
 const A = admin.url

@@ -10,6 +10,7 @@ import { RpcClient } from '../../src/client/rpc-client.ts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
 import { api, eventually, loginToken, startAdmin, startPriceServer } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
+import { CheckedRpcClient } from '../support/checked-rpc.ts'
 
 const QUOTER_A = DEV_KEYS[3] as Hex
 const QUOTER_B = DEV_KEYS[4] as Hex
@@ -17,7 +18,7 @@ const NO_ROLE = DEV_KEYS[5] as Hex
 const addr = (k: Hex) => privateKeyToAccount(k).address.toLowerCase()
 
 const node = await startNode()
-const rpc = new RpcClient(node.url)
+const rpc = new CheckedRpcClient(node.url)
 const offered = new Set((await rpc.query<{ actions: { name: string }[] }>('getActionsMeta')).data.actions.map((a) => a.name))
 const ready = offered.has('SubmitOracleQuote') && offered.has('GrantRole')
 // The runner waits for these actions at run time; without them these tests cannot show anything.

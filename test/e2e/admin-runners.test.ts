@@ -14,6 +14,7 @@ import { RpcClient } from '../../src/client/rpc-client.ts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
 import { api, eventually, loginToken, startAdmin, type AdminProcess } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
+import { CheckedRpcClient } from '../support/checked-rpc.ts'
 
 const QUOTER = DEV_KEYS[3] as Hex
 const DEPOSITOR = DEV_KEYS[5] as Hex
@@ -26,7 +27,7 @@ const addr = (k: Hex) => privateKeyToAccount(k).address.toLowerCase()
 const XAU = 4
 
 const node = await startNode()
-const rpc = new RpcClient(node.url)
+const rpc = new CheckedRpcClient(node.url)
 const offered = new Set((await rpc.query<{ actions: { name: string }[] }>('getActionsMeta')).data.actions.map((a) => a.name))
 const needed = ['GrantRole', 'CreditDeposit', 'SettleWithdrawal', 'LiquidatePosition', 'SubmitOracleQuote', 'WithdrawRequest', 'SetSettlementPaused']
 const ready = needed.every((a) => offered.has(a))

@@ -7,6 +7,7 @@ import { RpcClient } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
 import { accepted, getAccount, refusal } from '../support/dev-node.ts'
 import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { CheckedRpcClient } from '../support/checked-rpc.ts'
 
 const BTC = 1
 const STRANGER_KEY = '0x1b2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff001'
@@ -19,7 +20,7 @@ let admin: PerpdClient
 
 beforeAll(async () => {
   node = await startNode({ blockTimeMs: 40 })
-  rpc = new RpcClient(node.url)
+  rpc = new CheckedRpcClient(node.url)
   admin = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[0] })
   alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
   bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
@@ -225,7 +226,7 @@ describe('restart', () => {
   test('a stopped node restarts into the same state_root, balances and open orders, and goes on', async () => {
     const addresses = [alice.address, bob.address, admin.address]
     const snapshot = async (url: string) => {
-      const r = new RpcClient(url)
+      const r = new CheckedRpcClient(url)
       const tip = await r.query<{ height: number; state_root: string }>('getBlock', {})
       const accounts = await Promise.all(addresses.map(async (address) => (await r.query('getAccount', { address })).data))
       const orders = await Promise.all(addresses.map(async (address) => (await r.query('getAccountOrders', { address })).data))
@@ -236,12 +237,12 @@ describe('restart', () => {
     const before = await snapshot(node.url)
     const code = await node.stop()
     expect(code).toBe(0)
-    const stoppedAt = (await new RpcClient('http://127.0.0.1:1').query('getHealth').catch(() => null)) // nothing listens
+    const stoppedAt = (await new CheckedRpcClient('http://127.0.0.1:1').query('getHealth').catch(() => null)) // nothing listens
     expect(stoppedAt).toBeNull()
 
     node = await startNode({ dataDir: node.dataDir, blockTimeMs: 40 })
-    rpc = new RpcClient(node.url)
-    const r = new RpcClient(node.url)
+    rpc = new CheckedRpcClient(node.url)
+    const r = new CheckedRpcClient(node.url)
     const oldTip = (await r.query<{ state_root: string; height: number }>('getBlock', { height: before.tip.height })).data
     expect(oldTip.state_root).toBe(before.tip.state_root)
     expect(node.output()).toMatch(/replayed \d+ blocks/)

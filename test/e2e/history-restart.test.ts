@@ -10,6 +10,7 @@ import { RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
 import { CANDLE_INTERVALS } from '../../src/indexer/candle-intervals.ts'
 import { getJson, waitIndexed, walkCursor } from '../support/history-client.ts'
 import { DEV_KEYS, removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
+import { CheckedRpcClient } from '../support/checked-rpc.ts'
 
 const dataDir = tempDataDir()
 const ARGS = ['--rate-limit-signer', '0', '--rate-limit-ip', '0']
@@ -31,7 +32,7 @@ async function round(url: string, i: number): Promise<ActionReply> {
 
 /** Filled events in blocks 1..tip, counted from the chain's own read methods. */
 async function chainFillCount(url: string, tip: number): Promise<number> {
-  const rpc = new RpcClient(url)
+  const rpc = new CheckedRpcClient(url)
   const hashes: string[] = []
   for (let from = 1; from <= tip; from += 20) {
     const replies = await rpc.batch(Array.from({ length: Math.min(20, tip - from + 1) }, (_, i) => ({ method: 'getBlock', params: { height: from + i } })))

@@ -7,6 +7,7 @@ import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { RpcClient, type ActionReply, type EventViewReply } from '../../src/client/rpc-client.ts'
 import { getJson, postJson, waitIndexed, walkCursor, type Status } from '../support/history-client.ts'
 import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { CheckedRpcClient } from '../support/checked-rpc.ts'
 
 const BTC = 1
 let node: NodeProcess
@@ -28,7 +29,7 @@ const filled = (r: ActionReply) => accepted(r).events.find((e) => e.sub_kind ===
 
 beforeAll(async () => {
   node = await startNode({ blockTimeMs: 40, extraArgs: ['--leaderboard-refresh-ms', '200'] })
-  rpc = new RpcClient(node.url)
+  rpc = new CheckedRpcClient(node.url)
   alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
   bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
   statusBefore = await waitIndexed(node.url)

@@ -1,7 +1,8 @@
 // The read methods beyond the spec's named ones, on a real node with real activity.
 import { beforeAll, expect, test } from 'bun:test'
-import { placeOrder, placeTriggerOrder, registerAgent, withdrawRequest } from '../../src/client/actions.ts'
+import { placeOrder, placeTriggerOrder, registerAgent, scheduleCancel, updateLeverage, withdrawRequest } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
+import type { ActionReply } from '../../src/client/rpc-client.ts'
 import { DEV_ADMIN } from '../../src/node/dev-genesis.ts'
 import { startDevNodeForFile } from '../support/dev-node.ts'
 
@@ -25,6 +26,11 @@ beforeAll(async () => {
 })
 
 const q = async <T>(method: string, params: Record<string, unknown> = {}) => (await rpc.query<T>(method, params)).data
+
+function accepted(r: ActionReply) {
+  if (r.status !== 'accepted') throw new Error(`expected accepted, got ${JSON.stringify(r)}`)
+  return r
+}
 
 test('getNonce, getAgents, getRoles and getRoleHolders describe signers', async () => {
   const nonce = await q<{ nonce: number; window: number; used_above: number[] }>('getNonce', { address: alice.address })
@@ -67,4 +73,38 @@ test('getBlocks pages newest first, getBlockEvents and getChainInfo', async () =
   expect(events.map((e) => e.sub_kind)).toContain('OrderResting')
   const info = await q<{ network: string; genesis_digest: string; height: number }>('getChainInfo')
   expect(info).toMatchObject({ network: 'dev', genesis_digest: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+})
+
+// rpc checks every reply against the method's result schema: these reads reach the optional and
+// nullable fields (expiry, client ids, margin settings, the dead man's switch, limit triggers).
+test('getExchangeStats, getAccount, getAccountOrders, getOrder and getTrigger with every optional field', async () => {
+  const carol = client(3)
+  const expiresAtMs = Date.now() + 3_600_000
+  accepted(await carol.send(updateLeverage({ market_id: 2, leverage: 10 })))
+  accepted(await carol.send(scheduleCancel(expiresAtMs)))
+  const placed = accepted(await carol.send(placeOrder({ market_id: 2, side: 'Bid', price: '3000', qty: '0.5', tif: 'Gtc', reduce_only: false, client_order_id: 'carol-1', expires_at_ms: expiresAtMs })))
+  const stop = accepted(await carol.send(placeTriggerOrder({
+    market_id: 2, side: 'Bid', qty: '0.1', trigger_price: '4000', trigger_direction: 'Above', order_type: 'limit', limit_price: '4010', tif: 'Gtc', reduce_only: false,
+    client_order_id: 'carol-stop', expires_at_ms: expiresAtMs,
+  })))
+
+  expect(await q('getAccount', { address: carol.address })).toMatchObject({
+    exists: true, open_orders: 1, margin_settings: { '2': { leverage: 10, margin_mode: 'Cross' } }, dms_deadline_ms: expiresAtMs, positions: {},
+  })
+  expect(await q('getAccount', { address: alice.address })).toMatchObject({ positions: { '1': { size: '0.1', margin_mode: 'Cross' } }, agents: [{ name: 'desk', role: 'Trader' }] })
+  expect(await q('getAccountOrders', { address: carol.address, symbol: 'ETH' })).toEqual([
+    expect.objectContaining({ market_id: 2, client_order_id: 'carol-1', expires_at_ms: expiresAtMs, remaining: '0.5', filled: '0' }),
+  ])
+  const orderId = placed.events[0]!.body.order_id as number
+  expect(await q('getOrder', { order_id: orderId })).toMatchObject({ owner: carol.address, client_order_id: 'carol-1', expires_at_ms: expiresAtMs })
+  expect(await q('getTrigger', { trigger_id: stop.events[0]!.body.trigger_id as number })).toMatchObject({
+    order_type: 'limit', limit_price: '4010', client_order_id: 'carol-stop', expires_at_ms: expiresAtMs, pair_id: null,
+  })
+  expect(await q('getTrigger', { trigger_id: 987654 })).toBeNull()
+  expect(await q('getTx', { tx_hash: `0x${'00'.repeat(32)}` })).toBeNull()
+
+  const stats = await q<{ market_count: number; markets: { symbol: string; open_interest: string; open_orders: number }[] }>('getExchangeStats')
+  expect(stats.market_count).toBe(4)
+  expect(stats.markets.find((m) => m.symbol === 'BTC-USD')).toMatchObject({ lifecycle: 'Active', open_interest: '0.1' })
+  expect(stats.markets.find((m) => m.symbol === 'ETH-USD')).toMatchObject({ open_orders: 1 })
 })

@@ -3,12 +3,13 @@
 import { afterAll } from 'bun:test'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { RpcCallError, RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
+import { CheckedRpcClient } from './checked-rpc.ts'
 import { DEV_KEYS, removeDir, startNode, type NodeProcess, type StartNodeOptions } from './node-process.ts'
 
 /** A dev node started for one test file, with its clients. */
 export interface DevNode {
   readonly node: NodeProcess
-  /** A read client of the node. */
+  /** A read client of the node; it checks every reply against the method's result schema. */
   readonly rpc: RpcClient
   /** A client signing with development key #index (PROTOCOL §8; #0 is the Admin). */
   client(index: number): PerpdClient
@@ -26,7 +27,7 @@ export async function startDevNodeForFile(opts: StartNodeOptions = {}): Promise<
   })
   return {
     node,
-    rpc: new RpcClient(node.url),
+    rpc: new CheckedRpcClient(node.url),
     client: (index) => new PerpdClient({ url: node.url, privateKey: DEV_KEYS[index]! }),
   }
 }

@@ -1,11 +1,16 @@
 // Read methods over the live chain state and the block store (foundation set).
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { notionalOf } from '../../chain/math.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { ACTION_KINDS } from '../../wire/actions.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { Address20, Hex32, U53 } from '../../wire/schema-types.ts'
+import {
+  AccountOrdersResult, AccountResult, ActionsMetaResult, BlockResult, ExchangeConfigResult, ExchangeStatsResult, HealthResult, OrderbookResult, TxResult,
+} from '../../wire/results/chain.ts'
+import type { BlockHeaderSchema } from '../../wire/results/shared-block.ts'
 import type { StoredBlockHeader } from '../../node/block-store.ts'
+import { DEV_ADDRESSES } from '../../node/dev-genesis.ts'
 import { envelopeView, eventView, symbolLookup } from '../../node/views.ts'
 import { accountView, openOrderView } from '../views/account-view.ts'
 import { liveMarkets, marketListItem } from '../views/market-view.ts'
@@ -15,20 +20,23 @@ import { method, MethodError } from './registry.ts'
 
 const NoParams = Type.Object({}, { additionalProperties: false })
 
-export function blockHeaderView(h: StoredBlockHeader) {
+/** Development account #1, funded on the dev network: the address of the read methods' examples. */
+export const EXAMPLE_ADDRESS = DEV_ADDRESSES[1]
+
+export function blockHeaderView(h: StoredBlockHeader): Static<typeof BlockHeaderSchema> {
   return {
     parent: h.parent, height: h.height, timestamp_ms: h.timestampMs, digest: h.digest,
-    envelope_count: h.envelopeCount, event_count: h.eventCount, state_root: h.stateRoot, envelopes: [] as unknown[],
+    envelope_count: h.envelopeCount, event_count: h.eventCount, state_root: h.stateRoot, envelopes: [],
   }
 }
 
 export const chainMethods = [
   method({
-    name: 'getHealth', description: 'Liveness of the node: {status: "ok", height}.', params: NoParams,
-    handler: (ctx) => ({ data: { status: 'ok', height: ctx.node.state.height } }),
+    name: 'getHealth', description: 'Liveness of the node: {status: "ok", height}.', params: NoParams, result: HealthResult,
+    handler: (ctx) => ({ data: { status: 'ok', height: ctx.node.state.height } satisfies Static<typeof HealthResult> }),
   }),
   method({
-    name: 'getExchangeConfig', cachePerBlock: true, description: 'Exchange-wide parameters (spec §2.7 ExchangeConfig).', params: NoParams,
+    name: 'getExchangeConfig', cachePerBlock: true, description: 'Exchange-wide parameters (spec §2.7 ExchangeConfig).', params: NoParams, result: ExchangeConfigResult,
     handler: (ctx) => {
       const s = ctx.node.state
       let active = 0
@@ -38,12 +46,12 @@ export const chainMethods = [
           network: s.params.network, action_version: s.params.actionVersion, max_decimals: 6, max_tx_per_block: s.params.maxTxPerBlock,
           settlement_paused: s.params.settlementPaused, global_rebate_ratio_bps: s.params.globalRebateRatioBps, market_count: active,
           nonce_window: 64,
-        },
+        } satisfies Static<typeof ExchangeConfigResult>,
       }
     },
   }),
   method({
-    name: 'getExchangeStats', cachePerBlock: true, description: 'Exchange-wide figures: markets, accounts, open orders and open interest (GET /api/v1/stats).', params: NoParams,
+    name: 'getExchangeStats', cachePerBlock: true, description: 'Exchange-wide figures: markets, accounts, open orders and open interest (GET /api/v1/stats).', params: NoParams, result: ExchangeStatsResult,
     handler: (ctx) => {
       const s = ctx.node.state
       const markets = liveMarkets(s)
@@ -56,22 +64,23 @@ export const chainMethods = [
         oiNotional += notionalOf(m, m.markTicks, m.openInterestLots)
         return { market_id: m.marketId, symbol: m.symbol, lifecycle: m.lifecycle, mark_price: item.mark_price, open_interest: item.open_interest, open_interest_notional: item.open_interest_notional, open_orders: orders }
       })
-      return { data: { market_count: rows.length, account_count: s.accounts.size, open_orders: openOrders, total_open_interest_notional: formatDecimal(oiNotional, 6), markets: rows } }
+      return { data: { market_count: rows.length, account_count: s.accounts.size, open_orders: openOrders, total_open_interest_notional: formatDecimal(oiNotional, 6), markets: rows } satisfies Static<typeof ExchangeStatsResult> }
     },
   }),
   method({
-    name: 'getActionsMeta', cachePerBlock: true, description: 'Every action kind with its auth channel, role and master_only.', params: NoParams,
+    name: 'getActionsMeta', cachePerBlock: true, description: 'Every action kind with its auth channel, role and master_only.', params: NoParams, result: ActionsMetaResult,
     handler: (ctx) => ({
       data: {
         action_version: ctx.node.state.params.actionVersion,
         actions: ACTION_KINDS.map((k) => ({ name: k.name, auth: k.auth, role: k.role, master_only: k.masterOnly, description: k.description })),
-      },
+      } satisfies Static<typeof ActionsMetaResult>,
     }),
   }),
   // getMarkets, getMarket, getMarketById: market-methods.ts.
   method({
     name: 'getOrderbook', cachePerBlock: true, description: 'Aggregated book levels of a market; depth per side (default 50, max 500).',
     params: Type.Object({ ...marketRefFields(), depth: Type.Optional(Type.Integer({ minimum: 0, description: 'levels per side; 0 = default; clamped to 500' })) }, { additionalProperties: false }),
+    result: OrderbookResult, example: { symbol: 'BTC-USD', depth: 10 },
     handler: (ctx, p) => {
       const m = requireMarket(ctx.node.state, p)
       const depth = p.depth === undefined || p.depth === 0 ? ORDERBOOK_DEPTH_DEFAULT : Math.min(p.depth, ORDERBOOK_DEPTH_MAX)
@@ -81,11 +90,13 @@ export const chainMethods = [
   method({
     name: 'getAccount', cachePerBlock: true, description: 'Balance, nonce, roles, margin aggregates, positions and agents of an address.',
     params: Type.Object({ address: Address20() }, { additionalProperties: false }),
+    result: AccountResult, example: { address: EXAMPLE_ADDRESS },
     handler: (ctx, p) => ({ data: accountView(ctx.node.state, requireAddress(p.address)) }),
   }),
   method({
     name: 'getAccountOrders', cachePerBlock: true, description: 'Open orders of an address, optionally of one market, in order id order.',
     params: Type.Object({ address: Address20(), ...marketRefFields() }, { additionalProperties: false }),
+    result: AccountOrdersResult, example: { address: EXAMPLE_ADDRESS, symbol: 'BTC-USD' },
     handler: (ctx, p) => {
       const state = ctx.node.state
       const account = state.accounts.get(requireAddress(p.address))
@@ -97,6 +108,7 @@ export const chainMethods = [
   method({
     name: 'getTx', description: 'A transaction by tx_hash: its envelope with status, reason and events.',
     params: Type.Object({ tx_hash: Hex32('the transaction hash') }, { additionalProperties: false }),
+    result: TxResult, example: { tx_hash: `0x${'00'.repeat(32)}` },
     handler: (ctx, p) => {
       const store = ctx.node.store
       const env = store.envelopeByHash(p.tx_hash.toLowerCase())
@@ -109,6 +121,7 @@ export const chainMethods = [
   method({
     name: 'getBlock', description: 'A block header with its envelopes, by height (or the tip without one).',
     params: Type.Object({ height: Type.Optional(U53('block height; default the tip')) }, { additionalProperties: false }),
+    result: BlockResult, example: { height: 1 },
     handler: (ctx, p) => {
       const store = ctx.node.store
       const height = p.height ?? ctx.node.state.height

@@ -1,8 +1,10 @@
 // Read methods of the funds area: pending withdrawals and referral records of an address.
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { pendingWithdrawalsOf } from '../../chain/bridge.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { Address20 } from '../../wire/schema-types.ts'
+import { ReferralResult, WithdrawalsResult } from '../../wire/results/funds.ts'
+import { EXAMPLE_ADDRESS } from './chain-methods.ts'
 import { requireAddress } from './params.ts'
 import { method } from './registry.ts'
 
@@ -15,18 +17,18 @@ export const fundsMethods = [
     name: 'getWithdrawals',
     description: 'Pending withdrawals of an address, oldest first: {withdrawal_id, destination, amount, requested_height, requested_at_ms}. Settled, refunded and cancelled ones are in the event history.',
     params: AddressParams,
-    example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    example: { address: EXAMPLE_ADDRESS }, result: WithdrawalsResult,
     handler: (ctx, p) => ({
       data: pendingWithdrawalsOf(ctx.node.state, requireAddress(p.address)).map((w) => ({
         withdrawal_id: w.id, destination: w.destination, amount: money(w.amount), requested_height: w.requestedHeight, requested_at_ms: w.requestedAtMs,
-      })),
+      })) satisfies Static<typeof WithdrawalsResult>,
     }),
   }),
   method({
     name: 'getReferral',
     description: 'Referral record of an address: its inviter (or null), how many accounts it invited, the rebates it earned as an inviter and those paid back on its own fees, and the current global_rebate_ratio_bps.',
     params: AddressParams,
-    example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+    example: { address: EXAMPLE_ADDRESS }, result: ReferralResult,
     handler: (ctx, p) => {
       const state = ctx.node.state
       const a = requireAddress(p.address)
@@ -39,7 +41,7 @@ export const fundsMethods = [
           rebates_earned: money(r?.rebatesAsInviter ?? 0n),
           rebates_received: money(r?.rebatesAsInvitee ?? 0n),
           global_rebate_ratio_bps: state.params.globalRebateRatioBps,
-        },
+        } satisfies Static<typeof ReferralResult>,
       }
     },
   }),

@@ -2,7 +2,7 @@
 // cache), getUserFills, getUserFillsSince, getOrderFills, getOrderStatus, getRecentTrades and
 // getUserRateLimit. They read on the reader thread; `height` is the index watermark of the data
 // (so `stale` is true while the index is behind the chain).
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { resolveMarketRef } from '../../chain/symbols.ts'
 import type { Market, Order } from '../../chain/types.ts'
 import { money as formatMoney } from '../../indexer/amounts.ts'
@@ -14,6 +14,7 @@ import { decodeCursor, OFFSET_MAX, ReadError, type PageInfo, type PageRequest } 
 import { snakeReason, type OrderArchiveRow } from '../../indexer/tables/orders.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
+import { CandlesSchema, OrderStatusSchema, type OpenOrderStatusSchema, RecentTradesSchema, UserFillsSchema, UserRateLimitSchema } from '../../wire/results/history.ts'
 import { Address20, U32, U53 } from '../../wire/schema-types.ts'
 import { CANDLES_LIMIT_DEFAULT, CANDLES_LIMIT_MAX, readCandles } from '../candle-routes.ts'
 import { historyOf } from '../history-link.ts'
@@ -108,7 +109,7 @@ async function candlesOf(ctx: QueryContext, h: HistoryIndex, m: Market, interval
 }
 
 /** getOrderStatus data of an open order (from the live chain state). */
-function openStatus(ctx: QueryContext, o: Order) {
+function openStatus(ctx: QueryContext, o: Order): Static<typeof OpenOrderStatusSchema> {
   return { status: 'open', source: 'chain', owner: o.owner, ...openOrderView(ctx.node.state, o), close_reason: null, closed_height: null, closed_timestamp_ms: null }
 }
 
@@ -159,6 +160,7 @@ export const historyMethods = [
       end_time_ms: Type.Optional(U53('last bucket open time, inclusive')),
       limit: Type.Optional(Type.Integer({ minimum: 1, description: `candles (default ${CANDLES_LIMIT_DEFAULT}, clamped to ${CANDLES_LIMIT_MAX}); the newest are returned` })),
     }, { additionalProperties: false }),
+    result: CandlesSchema,
     example: { symbol: 'BTC-USD', interval_ms: 60_000, limit: 100 },
     handler: (ctx, p) => {
       const h = history(ctx)
@@ -183,13 +185,14 @@ export const historyMethods = [
     },
   }),
   method({
-    name: 'getUserFills',
+    name: 'getUserFills', paged: true,
     description: 'An account\'s fills, newest first, with the taker direction (aggressor_side); offset above 1000 is HTTP 400, page deeper with cursor.',
     params: Type.Object({
       address: Address20('the account'), ...MarketRef,
       start_time_ms: Type.Optional(U53('fills at or after this time')), end_time_ms: Type.Optional(U53('fills at or before this time')),
       ...Paging(USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX),
     }, { additionalProperties: false }),
+    result: UserFillsSchema,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', symbol: 'BTC', limit: 20 },
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, true)
@@ -199,13 +202,14 @@ export const historyMethods = [
     }),
   }),
   method({
-    name: 'getUserFillsSince',
+    name: 'getUserFillsSince', paged: true,
     description: 'An account\'s fills oldest to newest from a block (from_block) or a time (start_time_ms), continued with cursor: the reconciliation read.',
     params: Type.Object({
       address: Address20('the account'), ...MarketRef,
       from_block: Type.Optional(U53('first block, inclusive')), start_time_ms: Type.Optional(U53('fills at or after this time')),
       limit: Paging(USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX).limit, cursor: Paging(0, 0).cursor,
     }, { additionalProperties: false }),
+    result: UserFillsSchema,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', from_block: 1 },
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, false)
@@ -215,9 +219,10 @@ export const historyMethods = [
     }),
   }),
   method({
-    name: 'getOrderFills',
+    name: 'getOrderFills', paged: true,
     description: 'The fills of one order (the owner\'s side), oldest first, by order_id or by address + symbol + client_order_id; limit applies in the query; offset above 1000 is HTTP 400.',
     params: Type.Object({ ...OrderRef, ...Paging(USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX) }, { additionalProperties: false }),
+    result: UserFillsSchema,
     example: { order_id: 1 },
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, true)
@@ -229,6 +234,7 @@ export const historyMethods = [
     name: 'getOrderStatus',
     description: 'Where an order stands: open orders from the chain state (no journal scan), closed ones from the 24 h hot cache or the permanent archive. close_reason is snake_case (filled, cancelled, ioc_expired, amend_clamped_at_filled, expired, ...).',
     params: Type.Object(OrderRef, { additionalProperties: false }),
+    result: OrderStatusSchema,
     example: { order_id: 1 },
     handler: (ctx, p) => reading(async () => {
       const h = history(ctx)
@@ -255,9 +261,10 @@ export const historyMethods = [
     }),
   }),
   method({
-    name: 'getRecentTrades',
+    name: 'getRecentTrades', paged: true,
     description: `Trades (the taker's view: side is the taker direction), newest first, of one market or all, from the last ${HISTORY_WINDOW_BLOCKS} blocks; cursor pages deeper than offset.`,
     params: Type.Object({ ...MarketRef, ...Paging(RECENT_TRADES_LIMIT_DEFAULT, RECENT_TRADES_LIMIT_MAX) }, { additionalProperties: false }),
+    result: RecentTradesSchema,
     example: { symbol: 'BTC', limit: 20 },
     handler: (ctx, p) => reading(async () => {
       const h = history(ctx)
@@ -271,6 +278,7 @@ export const historyMethods = [
     name: 'getUserRateLimit',
     description: `Informational: an address's notional volume (cum_vlm, SCALE_6) and signed envelopes (n_requests_used) over the index's last ${HISTORY_WINDOW_BLOCKS} blocks; n_requests_cap is max_tx_per_block.`,
     params: Type.Object({ address: Address20('the address') }, { additionalProperties: false }),
+    result: UserRateLimitSchema,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     handler: (ctx, p) => reading(async () => {
       const h = history(ctx)

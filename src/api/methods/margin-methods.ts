@@ -1,8 +1,9 @@
 // Read methods of the margin area: getLiquidatablePositions (spec §4.6, §2.2 rule 5).
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { liquidatablePositions } from '../../chain/liquidatable.ts'
 import { marginUsed, unrealizedPnl, valueAccount } from '../../chain/margin.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
+import { LiquidatablePositionsResult } from '../../wire/results/margin.ts'
 import { formatPrice } from '../views/market-view.ts'
 import { marketFilter, marketRefFields } from './params.ts'
 import { method } from './registry.ts'
@@ -15,19 +16,20 @@ const money = (v: bigint) => formatDecimal(v, 6)
 
 export const marginMethods = [
   method({
-    name: 'getLiquidatablePositions',
+    name: 'getLiquidatablePositions', paged: true,
     description: 'Positions that LiquidatePosition would accept now, by market id: address, market, margin mode, size, mark price, margin used, the position\'s maintenance requirement, and the equity and maintenance that decided (the cross part\'s, or the Isolated position\'s own), account value and liquidation price. Optional market filter (market_id over symbol); limit default 100, max 1000.',
     params: Type.Object({
       ...marketRefFields(),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIQUIDATABLE_LIMIT_MAX, description: `at most this many positions (default ${LIQUIDATABLE_LIMIT_DEFAULT})` })),
     }, { additionalProperties: false }),
+    result: LiquidatablePositionsResult, example: { symbol: 'BTC-USD', limit: 10 },
     handler: (ctx, p) => {
       const state = ctx.node.state
       const market = marketFilter(state, p)
       const markets = market === undefined ? [...state.markets.values()] : [market]
       const limit = p.limit ?? LIQUIDATABLE_LIMIT_DEFAULT
       const scan = liquidatablePositions(state, markets, limit)
-      const data = scan.entries.map((e) => {
+      const data: Static<typeof LiquidatablePositionsResult> = scan.entries.map((e) => {
         const m = e.market
         return {
           address: e.account.address,

@@ -2,13 +2,16 @@
 // marks, the admin audit log, and the venue's oracle quote and market stats. Every method resolves
 // its market with the one resolver of spec §2.2 (chain/symbols.ts): market_id over symbol, symbol
 // by exact or prefix match, Delisted markets only by id.
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import type { MarketRef } from '../../chain/symbols.ts'
 import type { ChainState, Market } from '../../chain/types.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { eventView, symbolLookup } from '../../node/views.ts'
+import {
+  AdminAuditEntrySchema, BboItemSchema, MarketDetailSchema, MarketListItemSchema, MarketSettingsSchema, MarketStatsSchema, MarketSummarySchema, MarksMapSchema, OracleQuoteSchema,
+} from '../../wire/results/market.ts'
 import { Address20, U32, U53 } from '../../wire/schema-types.ts'
 import {
   bboView, latestQuoteView, liveMarkets, marketDetail, marketListItem, marketSettingsView, marketStatsView, marketSummaryView, type DayCounters,
@@ -55,19 +58,23 @@ export function marketStatsReader(node: ChainNode): (marketId: number) => Record
 export const marketMethods = [
   method({
     name: 'getMarkets', cachePerBlock: true, description: 'Every market that is not Delisted, by market_id, with lifecycle, emergency_halt, halt_reason, mark_price and open interest.', params: NoParams,
+    result: Type.Array(MarketListItemSchema, { description: 'markets that are not Delisted, by market_id' }),
     handler: (ctx) => ({ data: liveMarkets(ctx.node.state).map(marketListItem) }),
   }),
   method({
     name: 'getMarket', cachePerBlock: true, description: 'One market by market_id or symbol (prefix, case-insensitive): settings, top of book, halt_reason and latest_quote.', params: MarketRefParams,
+    result: MarketDetailSchema, example: { symbol: 'BTC' },
     handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx.node.state, p)) }),
   }),
   method({
     name: 'getMarketById', cachePerBlock: true, description: 'One market by market_id (may address a Delisted market); same shape as getMarket.',
     params: Type.Object({ market_id: U32('the market') }, { additionalProperties: false }),
+    result: MarketDetailSchema, example: { market_id: 4 },
     handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx.node.state, p)) }),
   }),
   method({
     name: 'getMarketSummary', description: 'MarketSummary (spec §2.8): mark, top of book, open interest, levels, open orders, fills in the last block and the UTC-day volumes.', params: MarketRefParams,
+    result: MarketSummarySchema, example: { symbol: 'BTC-USD' },
     handler: (ctx: QueryContext, p) => {
       const m = requireMarket(ctx.node.state, p)
       return { data: marketSummaryView(ctx.node.state, m, dayCounters(ctx.node, m)) }
@@ -75,10 +82,12 @@ export const marketMethods = [
   }),
   method({
     name: 'getMarketSettings', description: 'Fees, leverage, margins, minimum order size, fee recipient, max_fills_per_quote and the oracle quote limits of a market.', params: MarketRefParams,
+    result: MarketSettingsSchema, example: { market_id: 1 },
     handler: (ctx, p) => ({ data: marketSettingsView(requireMarket(ctx.node.state, p)) }),
   }),
   method({
     name: 'getAllBBOs', cachePerBlock: true, description: 'BboItem of every market that is not Delisted (external-peg markets: the fresh quote), sorted by symbol.', params: NoParams,
+    result: Type.Array(BboItemSchema, { description: 'BboItem of every market that is not Delisted, sorted by symbol' }),
     handler: (ctx) => {
       const state = ctx.node.state
       const items = liveMarkets(state).map((m) => bboView(state, m))
@@ -87,6 +96,7 @@ export const marketMethods = [
   }),
   method({
     name: 'getAllMarks', cachePerBlock: true, description: 'MarksMap: symbol to mark price (the liquidation and uPnL price) of every market that is not Delisted.', params: NoParams,
+    result: MarksMapSchema,
     handler: (ctx) => {
       const out: Record<string, string> = {}
       for (const m of liveMarkets(ctx.node.state)) out[m.symbol] = marketListItem(m).mark_price
@@ -95,29 +105,30 @@ export const marketMethods = [
   }),
   method({
     name: 'getOracleQuote', description: 'The latest oracle quote of a market with its freshness, fill budget, reject streak and quote limits.', params: MarketRefParams,
+    result: OracleQuoteSchema, example: { symbol: 'XAU-USD' },
     handler: (ctx, p) => {
       const state = ctx.node.state
       const m = requireMarket(state, p)
       const s = marketSettingsView(m)
-      return {
-        data: {
-          market_id: m.marketId, symbol: m.symbol, routing: m.routing, lifecycle: m.lifecycle, halt_reason: m.lifecycle === 'Halted' ? m.haltReason : null,
-          quote: latestQuoteView(state, m), consecutive_rejects: m.oracle.consecutiveRejects, max_fills_per_quote: m.maxFillsPerQuote,
-          max_quote_lag_ms: s.max_quote_lag_ms, min_quote_interval_ms: s.min_quote_interval_ms, max_quote_change_bps: s.max_quote_change_bps,
-          min_quote_price: s.min_quote_price, max_quote_price: s.max_quote_price, max_quote_spread_bps: s.max_quote_spread_bps,
-        },
+      const data: Static<typeof OracleQuoteSchema> = {
+        market_id: m.marketId, symbol: m.symbol, routing: m.routing, lifecycle: m.lifecycle, halt_reason: m.lifecycle === 'Halted' ? m.haltReason : null,
+        quote: latestQuoteView(state, m), consecutive_rejects: m.oracle.consecutiveRejects, max_fills_per_quote: m.maxFillsPerQuote,
+        max_quote_lag_ms: s.max_quote_lag_ms, min_quote_interval_ms: s.min_quote_interval_ms, max_quote_change_bps: s.max_quote_change_bps,
+        min_quote_price: s.min_quote_price, max_quote_price: s.max_quote_price, max_quote_spread_bps: s.max_quote_spread_bps,
       }
+      return { data }
     },
   }),
   method({
     name: 'getMarketStats', description: 'MarketStatsResponse (spec §2.4): traders\' long, short and net size, the oracle counterparty\'s PnL, open interest, fills in the last block.', params: MarketRefParams,
+    result: MarketStatsSchema, example: { symbol: 'XAU' },
     handler: (ctx, p) => {
       const m = requireMarket(ctx.node.state, p)
       return { data: marketStatsView(ctx.node.state, m, dayCounters(ctx.node, m)?.fillsInBlock ?? 0) }
     },
   }),
   method({
-    name: 'getAdminAuditLog',
+    name: 'getAdminAuditLog', paged: true,
     description: 'Ops events (market, lifecycle, exchange and role changes) newest first, with block, time and signer; scans at most the last 10,000 blocks. limit default 100, max 1000.',
     params: Type.Object({
       signer: Type.Optional(Address20('only events of envelopes this address signed')),
@@ -126,6 +137,8 @@ export const marketMethods = [
       offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'entries to skip, default 0' })),
       limit: Type.Optional(Type.Integer({ minimum: 1, description: 'entries, default 100, clamped to 1000' })),
     }, { additionalProperties: false }),
+    result: Type.Array(AdminAuditEntrySchema, { description: 'Ops events, newest first' }),
+    example: { signer: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', limit: 20 },
     handler: (ctx, p) => {
       const tip = ctx.node.state.height
       const offset = p.offset ?? 0

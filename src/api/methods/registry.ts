@@ -1,15 +1,19 @@
 // The /query method table: one entry per JSON-RPC read method with its TypeBox params schema.
-import type { Static, TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { ChainNode } from '../../node/chain-node.ts'
+import { U53 } from '../../wire/schema-types.ts'
 import { compileValidator, type Validator } from '../../wire/validate.ts'
 
-export interface Page {
-  offset: number
-  limit: number
-  total: number | null
-  next_cursor: string | null
-  has_more: boolean
-}
+/** The `page` object of paged replies (spec §4.6). */
+export const PageSchema = Type.Object({
+  offset: U53('rows skipped before this page'),
+  limit: U53('rows this page may hold (the request\'s limit after clamping)'),
+  total: Type.Union([U53('rows in all'), Type.Null()], { description: 'rows in all, or null when not counted' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as cursor (or after_id / before_height) to read the next page; null on the last page' }),
+  has_more: Type.Boolean({ description: 'true when rows follow this page' }),
+}, { additionalProperties: false, description: 'where this page lies in the whole result' })
+
+export type Page = Static<typeof PageSchema>
 
 /** What a method returns: its data, the height of that data (default: the chain tip), a page. */
 export interface MethodResult {
@@ -39,6 +43,13 @@ export interface QueryMethod<P extends TSchema = TSchema> {
   readonly params: P
   /** May be async (history reads run off the main thread); the query times out after 10 s. */
   readonly handler: (ctx: QueryContext, params: Static<P>) => MethodResult | Promise<MethodResult>
+  /**
+   * The TypeBox schema of `data` (the wrapper {height, chain_height, stale, data, page?} is common):
+   * the one declaration behind rpc.discover, docs/rpc.md and the tests that check real replies.
+   */
+  readonly result: TSchema
+  /** The handler returns `page` (paged reads): the reply's wrapper carries it. */
+  readonly paged?: boolean
   /** An example params object for rpc.discover and docs; defaults to {}. */
   readonly example?: Record<string, unknown>
   /**
@@ -50,6 +61,8 @@ export interface QueryMethod<P extends TSchema = TSchema> {
 
 export interface CompiledMethod extends QueryMethod {
   readonly validator: Validator<TSchema>
+  /** Checks a reply's `data` against `result` (tests and docs; never on the serving path). */
+  readonly resultValidator: Validator<TSchema>
 }
 
 /** Declares a method; the generic keeps handler params typed by the schema. */
@@ -61,7 +74,7 @@ export function compileMethods(methods: readonly QueryMethod[]): Map<string, Com
   const table = new Map<string, CompiledMethod>()
   for (const m of methods) {
     if (table.has(m.name)) throw new Error(`method ${m.name} declared twice`)
-    table.set(m.name, { ...m, validator: compileValidator(m.params) })
+    table.set(m.name, { ...m, validator: compileValidator(m.params), resultValidator: compileValidator(m.result) })
   }
   return table
 }

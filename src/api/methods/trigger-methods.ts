@@ -1,7 +1,9 @@
 // Read methods of the trigger area (spec §4.6): getTriggerOrders and getOcoPairs, over live state.
-import { Type } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import type { OcoPair, TriggerOrder } from '../../chain/trigger-types.ts'
 import type { ChainState } from '../../chain/types.ts'
+import type { TriggerViewSchema } from '../../wire/results/shared-trigger.ts'
+import { OcoPairsSchema, TriggerOrdersSchema, type OcoPairViewSchema } from '../../wire/results/trigger.ts'
 import { Address20 } from '../../wire/schema-types.ts'
 import { formatPrice, formatSize } from '../views/market-view.ts'
 import { marketFilter, marketRefFields, requireAddress } from './params.ts'
@@ -13,7 +15,7 @@ const AddressMarketParams = Type.Object({
 }, { additionalProperties: false })
 
 /** An active trigger as the read methods show it (the triggerUpdates `placed` fields and more). */
-export function triggerView(state: ChainState, t: TriggerOrder) {
+export function triggerView(state: ChainState, t: TriggerOrder): Static<typeof TriggerViewSchema> {
   const m = state.markets.get(t.marketId)!
   return {
     trigger_id: t.id,
@@ -36,7 +38,7 @@ export function triggerView(state: ChainState, t: TriggerOrder) {
 }
 
 /** An open OCO pair: `armed` with both legs, or `waiting` for its bracket parent to fill. */
-export function ocoPairView(state: ChainState, p: OcoPair) {
+export function ocoPairView(state: ChainState, p: OcoPair): Static<typeof OcoPairViewSchema> {
   const m = state.markets.get(p.marketId)!
   return {
     pair_id: p.id,
@@ -69,6 +71,7 @@ export const triggerMethods = [
   method({
     name: 'getTriggerOrders', description: 'Active trigger orders of an address, optionally of one market, in trigger id order.',
     params: AddressMarketParams,
+    result: TriggerOrdersSchema,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', symbol: 'BTC' },
     handler: (ctx, p) => {
       const state = ctx.node.state
@@ -81,6 +84,7 @@ export const triggerMethods = [
   method({
     name: 'getOcoPairs', description: 'Open OCO pairs and brackets of an address, optionally of one market, in pair id order.',
     params: AddressMarketParams,
+    result: OcoPairsSchema,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     handler: (ctx, p) => {
       const state = ctx.node.state

@@ -1,4 +1,6 @@
-// The getAccount aggregate (spec §4.6, §6.2) and open-order rows.
+// The getAccount aggregate (spec §4.6, §6.2) and open-order rows; the return types are the result
+// schemas' static types, so the compiler holds each builder to its declared wire shape.
+import type { Static } from '@sinclair/typebox'
 import { agentsOf } from '../../chain/register-agent.ts'
 import { isFrozen } from '../../chain/funds-state.ts'
 import { lowestUnusedNonce } from '../../chain/accounts.ts'
@@ -7,15 +9,16 @@ import { marginUsed, markNotional, unrealizedPnl, valueAccount } from '../../cha
 import { absBig } from '../../chain/math.ts'
 import { ROLE_NAMES, ROLES, SCALE_6, type Account, type ChainState, type Order, type Position } from '../../chain/types.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
+import type { AccountViewSchema, OpenOrderViewSchema, PositionViewSchema } from '../../wire/results/shared-account.ts'
 import { formatPrice, formatSize } from './market-view.ts'
 
 const money = (v: bigint) => formatDecimal(v, 6)
 
-export function accountView(state: ChainState, address: string) {
+export function accountView(state: ChainState, address: string): Static<typeof AccountViewSchema> {
   const account = state.accounts.get(address)
   const agent = state.agents.get(address)
   const roleMask = account?.roleMask ?? 0
-  const positions: Record<string, ReturnType<typeof positionView>> = {}
+  const positions: Record<string, Static<typeof PositionViewSchema>> = {}
   if (account !== undefined) {
     for (const pos of [...account.positions.values()].sort((a, b) => a.marketId - b.marketId)) {
       if (pos.sizeLots !== 0) positions[String(pos.marketId)] = positionView(state, account, pos)
@@ -47,7 +50,7 @@ export function accountView(state: ChainState, address: string) {
 }
 
 /** A position row (spec §6.2 position fields). */
-export function positionView(state: ChainState, account: Account, pos: Position) {
+export function positionView(state: ChainState, account: Account, pos: Position): Static<typeof PositionViewSchema> {
   const m = state.markets.get(pos.marketId)!
   const size = Math.abs(pos.sizeLots)
   // Entry VWAP in SCALE_6 per unit of size: |cost basis| / size.
@@ -77,13 +80,13 @@ export function positionView(state: ChainState, account: Account, pos: Position)
 }
 
 /** The account's margin settings by market id. */
-function marginSettingsView(account: Account) {
-  const out: Record<string, { leverage: number; margin_mode: string }> = {}
+function marginSettingsView(account: Account): Static<typeof AccountViewSchema>['margin_settings'] {
+  const out: Static<typeof AccountViewSchema>['margin_settings'] = {}
   for (const s of [...account.settings.values()].sort((a, b) => a.marketId - b.marketId)) out[String(s.marketId)] = { leverage: s.leverage, margin_mode: s.marginMode }
   return out
 }
 
-export function openOrderView(state: ChainState, o: Order) {
+export function openOrderView(state: ChainState, o: Order): Static<typeof OpenOrderViewSchema> {
   const m = state.markets.get(o.marketId)!
   return {
     order_id: o.id,

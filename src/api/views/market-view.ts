@@ -1,10 +1,12 @@
 // Market read views (spec §2.4, §2.8): the getMarkets list item, the getMarket detail with its
 // latest_quote, the settings, BBOs, stats and summary. Decimal strings at the market's precision.
+import type { Static } from '@sinclair/typebox'
 import { freshQuote, quoteLagMs } from '../../chain/oracle.ts'
 import { marketStats } from '../../chain/market-stats.ts'
 import { notionalOf } from '../../chain/math.ts'
 import type { ChainState, Market } from '../../chain/types.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
+import type { BboItemSchema, LatestQuoteSchema, MarketDetailSchema, MarketListItemSchema, MarketSettingsSchema, MarketStatsSchema, MarketSummarySchema } from '../../wire/results/market.ts'
 
 export const formatPrice = (m: Market, ticks: number) => formatDecimal(BigInt(ticks), m.priceDecimals)
 export const formatSize = (m: Market, lots: number) => formatDecimal(BigInt(lots), m.sizeDecimals)
@@ -16,7 +18,7 @@ export function liveMarkets(state: ChainState): Market[] {
 }
 
 /** The getMarkets list item (spec §2.4: info fields plus lifecycle, emergency_halt, mark_price, halt_reason, open interest). */
-export function marketListItem(m: Market) {
+export function marketListItem(m: Market): Static<typeof MarketListItemSchema> {
   return {
     market_id: m.marketId,
     symbol: m.symbol,
@@ -34,7 +36,7 @@ export function marketListItem(m: Market) {
 }
 
 /** A market's fees, margins, sizes and quote limits (getMarketSettings, and part of the detail). */
-export function marketSettingsView(m: Market) {
+export function marketSettingsView(m: Market): Static<typeof MarketSettingsSchema> {
   const q = m.quoteLimits
   return {
     market_id: m.marketId,
@@ -64,7 +66,7 @@ export function marketSettingsView(m: Market) {
  * The latest accepted oracle quote (spec §2.4): last_price and volume are always null (the chain
  * keeps neither), and quoter_last_sequence is gone. Null before the first quote.
  */
-export function latestQuoteView(state: ChainState, m: Market) {
+export function latestQuoteView(state: ChainState, m: Market): Static<typeof LatestQuoteSchema> | null {
   const q = m.oracle.latest
   if (q === null) return null
   return {
@@ -93,7 +95,7 @@ export function bestPrices(state: ChainState, m: Market): { bid: number | undefi
 }
 
 /** A BboItem (spec §2.8): symbol, bid, ask and spread, null where a side is missing. */
-export function bboView(state: ChainState, m: Market) {
+export function bboView(state: ChainState, m: Market): Static<typeof BboItemSchema> {
   const { bid, ask } = bestPrices(state, m)
   return {
     symbol: m.symbol,
@@ -104,7 +106,7 @@ export function bboView(state: ChainState, m: Market) {
 }
 
 /** MarketStatsResponse (spec §2.4); fills_in_block comes from the committed block (the hot feed). */
-export function marketStatsView(state: ChainState, m: Market, fillsInBlock: number) {
+export function marketStatsView(state: ChainState, m: Market, fillsInBlock: number): Static<typeof MarketStatsSchema> {
   const s = marketStats(state, m)
   return {
     market_id: m.marketId,
@@ -121,7 +123,7 @@ export function marketStatsView(state: ChainState, m: Market, fillsInBlock: numb
 }
 
 /** The getMarket / getMarketById detail. */
-export function marketDetail(state: ChainState, m: Market) {
+export function marketDetail(state: ChainState, m: Market): Static<typeof MarketDetailSchema> {
   const book = state.books.get(m.marketId)
   const { bid, ask } = bestPrices(state, m)
   return {
@@ -145,7 +147,7 @@ export interface DayCounters {
 }
 
 /** MarketSummary (spec §2.8) from the chain state and the feed's day counters. */
-export function marketSummaryView(state: ChainState, m: Market, day: DayCounters | undefined) {
+export function marketSummaryView(state: ChainState, m: Market, day: DayCounters | undefined): Static<typeof MarketSummarySchema> {
   const book = state.books.get(m.marketId)
   const bbo = bboView(state, m)
   return {
