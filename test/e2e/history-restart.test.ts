@@ -102,5 +102,9 @@ test('killed mid-way and restarted: no fill missing or doubled; everything equal
   await waitIndexed(node.url, status.node_tip!)
   const rebuilt = await snapshot(node.url)
   expect(rebuilt).toEqual(after)
+  // The restarted node's 24 h hot cache is empty: a closed order comes from the permanent archive.
+  const first = (landed[0] as Extract<ActionReply, { status: 'accepted' }>).events.find((e) => e.sub_kind === 'Filled')!
+  const status0 = (await new CheckedRpcClient(node.url).query<Record<string, unknown>>('getOrderStatus', { order_id: first.body.maker_order_id as number })).data
+  expect(status0).toMatchObject({ status: 'closed', source: 'archive', order_id: first.body.maker_order_id, close_reason: 'filled', filled: '0.01', remaining: '0' })
   expect((after.candles['1m'] as { n: number }[]).reduce((n, c) => n + c.n, 0)).toBe(after.fills.length / 2)
 })
