@@ -281,7 +281,7 @@ function runApply(ids: Float64Array): RunResult {
     const t2 = performance.now()
     const c2 = cpuMs()
     for (const r of result.envelopes) if (r.reason !== null) rejects.set(r.reason.code, (rejects.get(r.reason.code) ?? 0) + 1)
-    for (const e of result.events) if (e.event.sub_kind === 'Filled') fills++
+    for (const e of result.events) if (e.sub_kind === 'Filled') fills++
     if (b >= WARMUP_BLOCKS) {
       execMs += t1 - t0
       commitMs += t2 - t1
@@ -574,7 +574,7 @@ class FullFlow {
       let item = 0
       let replaced = -1
       for (let e = r.firstEvent; e < r.firstEvent + r.eventCount; e++) {
-        const ev = result.events[e]!.event
+        const ev = result.events[e]!
         if (x.kind === 'orders') {
           if (ev.sub_kind === 'BatchItemRejected') {
             const t = x.items[ev.index]
@@ -605,7 +605,7 @@ class FullFlow {
       }
       if (x.kind === 'trigger' && x.trigger.id < 0) x.trigger.dead = true
     }
-    for (const { event: ev } of result.events) {
+    for (const ev of result.events) {
       if (ev.sub_kind === 'OrderDone' && ev.reason !== 'Replaced' || ev.sub_kind === 'OrderExpired') {
         const t = this.ordersById.get(ev.order_id)
         if (t) {
@@ -669,7 +669,7 @@ function runFull(): FullResult {
     const c2 = cpuMs()
     flow.learn(result, expects)
     for (const r of result.envelopes) if (r.reason !== null) rejects.set(r.reason.code, (rejects.get(r.reason.code) ?? 0) + 1)
-    for (const { event: e } of result.events) {
+    for (const e of result.events) {
       if (e.sub_kind === 'Filled') fills++
       else if (e.sub_kind === 'TriggerActivated') fired++
       else if (e.sub_kind === 'BatchItemRejected') itemRejects.set(e.reason, (itemRejects.get(e.reason) ?? 0) + 1)

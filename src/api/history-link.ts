@@ -43,7 +43,7 @@ function liveBlock(node: ChainNode, block: CommittedBlock): { block: LiveBlock; 
   const trades: LiveTrade[] = []
   const closedOrders: ClosedOrder[] = []
   let marketsChanged = false
-  for (const { event: e } of block.result.events) {
+  for (const e of block.result.events) {
     if (e.kind === 'Ops' && e.market_id !== null) marketsChanged = true
     if (e.sub_kind === 'Filled') {
       const m = node.state.markets.get(e.market_id)

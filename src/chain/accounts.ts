@@ -1,12 +1,13 @@
 // Accounts, agents and nonce windows (PROTOCOL §5): who may act, for whom, and with which nonce.
 import { assert } from '../lib/assert.ts'
+import { AccountOrders } from './account-orders.ts'
 import { ClientIdIndex } from './client-ids.ts'
 import { accountKey, markLeaf, nonceKey } from './state-root.ts'
 import { LIMITS, ROLES, type Account, type ChainState, type NonceWindow, type RoleName } from './types.ts'
 
 /** A new, empty account. */
 export function newAccount(address: string, balance: bigint, roleMask: number): Account {
-  return { address, balance, roleMask, positions: new Map(), orders: new Map(), ordersByClientId: new ClientIdIndex(), reservedMargin: 0n, settings: new Map(), dmsDeadlineMs: null, reduceOnlyCount: 0, leafKey: accountKey(address), dirtyIn: -1 }
+  return { address, balance, roleMask, positions: new Map(), orders: new AccountOrders(), ordersByClientId: new ClientIdIndex(), reservedMargin: 0n, settings: new Map(), dmsDeadlineMs: null, reduceOnlyCount: 0, leafKey: accountKey(address), dirtyIn: -1 }
 }
 
 /** Adds an account to the state (genesis, deposits). */

@@ -38,7 +38,7 @@ export interface BlockContext {
   readonly traded: Set<number>
   /** The block's events so far (begin hooks, envelopes, earlier end hooks), in sequence order;
    * hooks that react to order lifecycle read them instead of hooking the matching path. */
-  readonly blockEvents: readonly { readonly event: ChainEvent }[]
+  readonly blockEvents: readonly ChainEvent[]
   /** The Filled events among blockEvents, in the same order: hooks that react to fills alone read
    * these instead of walking every event of the block. */
   readonly blockFills: readonly FilledEvent[]

@@ -37,23 +37,20 @@ export interface EnvelopeResult {
   readonly eventCount: number
 }
 
-export interface SequencedEvent {
-  readonly seq: number
-  /** null for block-level events (end-of-block work). */
-  readonly envelopeIdx: number | null
-  readonly event: ChainEvent
-}
-
 export interface BlockResult {
   readonly envelopes: EnvelopeResult[]
-  readonly events: SequencedEvent[]
+  /** The block's events in sequence order: an event's seq is its index. Kept flat, with its
+   * envelope in the parallel eventEnvelopes, so a block of many events builds no wrapper per event. */
+  readonly events: ChainEvent[]
+  /** events[i]'s envelope index; null for block-level events (begin and end hooks). */
+  readonly eventEnvelopes: (number | null)[]
   readonly stateRoot: Uint8Array
 }
 
 /** Applies a block to state (mutating it) and returns what happened and the new root. */
 export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
-  const { envelopes, events } = executeBlock(state, block)
-  return { envelopes, events, stateRoot: commitStateRoot(state) }
+  const { envelopes, events, eventEnvelopes } = executeBlock(state, block)
+  return { envelopes, events, eventEnvelopes, stateRoot: commitStateRoot(state) }
 }
 
 /**
@@ -66,7 +63,8 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   assert(block.envelopes.length <= state.params.maxTxPerBlock, `block has ${block.envelopes.length} envelopes`)
   state.height = block.height
   state.timestampMs = block.timestampMs
-  const events: SequencedEvent[] = []
+  const events: ChainEvent[] = []
+  const eventEnvelopes: (number | null)[] = []
   const results: EnvelopeResult[] = []
   const sink: ChainEvent[] = []
   const traded = new Set<number>()
@@ -74,7 +72,8 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events, blockFills: fills }
   const flushBlockEvents = () => {
     for (const e of sink) {
-      events.push({ seq: events.length, envelopeIdx: null, event: e })
+      events.push(e)
+      eventEnvelopes.push(null)
       if (e.sub_kind === 'Filled') {
         traded.add(e.market_id)
         fills.push(e)
@@ -86,25 +85,26 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   flushBlockEvents()
   const envelopes = block.envelopes
   // One context for the block's envelopes: applyEnvelope sets the envelope's fields before each handler.
+  // Handlers emit straight into the block's events (hooks use the sink: they read what they emit).
   const ctx: EnvelopeContext = {
-    state, signer: '', account: undefined as unknown as Account, agentRole: undefined, events: sink,
+    state, signer: '', account: undefined as unknown as Account, agentRole: undefined, events,
     height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null,
   }
   for (let idx = 0; idx < envelopes.length; idx++) {
     const env = envelopes[idx]!
-    sink.length = 0
     const kind = actionKindOf(env.action)
     const payload = env.action[kind] as Record<string, unknown>
     const marketId = typeof payload.market_id === 'number' ? payload.market_id : null
+    const firstEvent = events.length
     const outcome = applyEnvelope(state, env, kind, payload, ctx)
     if (!outcome.ok) {
-      sink.length = 0
-      sink.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: env.signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
+      // A rejected envelope changed nothing: its one event is the rejection.
+      events.length = firstEvent
+      events.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: env.signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
     }
-    const firstEvent = events.length
-    for (let i = 0; i < sink.length; i++) {
-      const e = sink[i]!
-      events.push({ seq: firstEvent + i, envelopeIdx: idx, event: e })
+    for (let i = firstEvent; i < events.length; i++) {
+      const e = events[i]!
+      eventEnvelopes.push(idx)
       if (e.sub_kind === 'Filled') {
         traded.add(e.market_id)
         fills.push(e)
@@ -113,15 +113,14 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
     results.push({
       status: outcome.ok ? 'accepted' : 'kept-reject',
       reason: outcome.ok ? null : { code: outcome.reason, message: outcome.message },
-      actionKind: kind, marketId, firstEvent, eventCount: sink.length,
+      actionKind: kind, marketId, firstEvent, eventCount: events.length - firstEvent,
     })
   }
-  sink.length = 0
   for (const hook of END_BLOCK_HOOKS) {
     hook(blockCtx)
     flushBlockEvents()
   }
-  return { envelopes: results, events }
+  return { envelopes: results, events, eventEnvelopes }
 }
 
 /** The action's kind: its one own key. */

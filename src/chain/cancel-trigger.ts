@@ -2,7 +2,7 @@
 // stop leg of an OCO pair takes its pair with it: the limit leg is cancelled and the pair resolves
 // PairCancelled.
 import type { CancelTriggerOrderPayload } from '../wire/actions/triggers.ts'
-import type { ActionContext, Outcome } from './action-context.ts'
+import { OK, type ActionContext, type Outcome } from './action-context.ts'
 import { closePair } from './oco.ts'
 import { reject } from './reasons.ts'
 import { triggerCancelled } from './trigger-events.ts'
@@ -25,5 +25,5 @@ export function cancelTriggerOrder(ctx: ActionContext, p: CancelTriggerOrderPayl
   ctx.events.push(triggerCancelled(t, 'ByOwner'))
   const pair = t.pairId === null ? undefined : state.triggers.pairs.get(t.pairId)
   if (pair !== undefined) closePair(state, pair, 'PairCancelled', ctx.events)
-  return { ok: true }
+  return OK
 }

@@ -101,7 +101,7 @@ describe('funds, agents and admin in the state root', () => {
       expect({ height: b, root }).toEqual({ height: b, root: bytesToHex(fullStateRoot(chain.state)) })
       checkInvariants(chain.state)
       checkFundsInvariants(chain.state)
-      for (const { event: e } of result.events) {
+      for (const e of result.events) {
         if (e.sub_kind === 'DepositCredited') net += e.amount
         if (e.sub_kind === 'WithdrawalSettled') net -= e.amount
         const key = e.sub_kind === 'Rejected' ? e.reason : e.sub_kind

@@ -127,7 +127,7 @@ describe('the end-of-block quote check', () => {
     const activatedMs = chain.state.timestampMs
     const stale: { lag: number; events: unknown[] }[] = []
     for (let i = 0; i < 5; i++) {
-      const events = chain.block([]).events.map((e) => e.event)
+      const events = chain.block([]).events
       if (events.length > 0) stale.push({ lag: chain.state.timestampMs - activatedMs, events })
     }
     // Lag 3000 is still fresh; 4000 is the first stale one, and the halt is reported once.
@@ -149,7 +149,7 @@ describe('the end-of-block quote check', () => {
   test('ResumeMarket of a market whose quote is stale: Active at once, halted again by the check of the same block', () => {
     const chain = reach('Halted(QuoteStale)', true)
     const out = chain.block([{ by: ADMIN, action: resumeMarket(M) }])
-    expect(out.events.map((e) => e.event.sub_kind)).toEqual(['MarketLifecycleChanged', 'MarketHaltedQuoteStale'])
+    expect(out.events.map((e) => e.sub_kind)).toEqual(['MarketLifecycleChanged', 'MarketHaltedQuoteStale'])
   })
 
   test('the check resumes a QuoteStale (or null) halted market whose quote is fresh at block end', () => {
@@ -161,7 +161,7 @@ describe('the end-of-block quote check', () => {
       const ts = nextBlockMs(chain)
       m.oracle.latest = { bidTicks: 9_990, askTicks: 10_010, markTicks: 10_000, sourceTsMs: ts, acceptedHeight: chain.state.height, acceptedAtMs: ts }
       m.oracle.clockMs = ts
-      const events = chain.block([]).events.map((e) => e.event)
+      const events = chain.block([]).events
       expect(events).toEqual([{ kind: 'Ops', sub_kind: 'MarketResumedAfterQuote', market_id: M, account: null, source_ts_ms: ts }])
       expect([m.lifecycle, m.haltReason]).toEqual(['Active', null])
     }

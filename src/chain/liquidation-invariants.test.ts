@@ -123,7 +123,7 @@ describe('margin modes and liquidation under a random workload', () => {
       roots.push(root)
       events.push(eventsText(result))
       for (const e of result.events) {
-        const key = e.event.sub_kind === 'Rejected' ? e.event.reason : e.event.sub_kind === 'PositionLiquidated' ? `Liquidated:${e.event.margin_mode}` : e.event.sub_kind
+        const key = e.sub_kind === 'Rejected' ? e.reason : e.sub_kind === 'PositionLiquidated' ? `Liquidated:${e.margin_mode}` : e.sub_kind
         counts.set(key, (counts.get(key) ?? 0) + 1)
       }
     }

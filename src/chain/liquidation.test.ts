@@ -8,7 +8,7 @@ import type { TestChain } from './test-support.ts'
 import { liquidatablePositions } from './liquidatable.ts'
 import { liquidationPriceTicks } from './maintenance.ts'
 import {
-  ADMIN, agentAddress, ALICE, BOB, BTC, checkInvariants, ETH, ev, place, registerAgent, runRows,
+  ADMIN, agentAddress, ALICE, BOB, blockLevelEvents, BTC, checkInvariants, ETH, ev, place, registerAgent, runRows,
 } from './test-support.ts'
 import {
   checkMarginInvariants, conservedWithIsolated, EVE, FRED, GINA, LIQ, liquidate, marginChain, moveMark, SMALL_BALANCE, updateLeverage, updateMarginMode,
@@ -209,7 +209,7 @@ describe('LiquidatePosition rejects and the bad-debt sweep', () => {
     const fund = chain.balance(ADMIN)
     // BOB lifts EVE's ask: she realizes -10000 and pays a 10 maker fee from 9970: -40.
     const r = chain.block([{ by: BOB, action: place(BTC, 'Bid', '50000', '1', { tif: 'Ioc' }) }])
-    const sweep = r.events.filter((e) => e.envelopeIdx === null).map((e) => e.event)
+    const sweep = blockLevelEvents(r)
     expect(sweep).toMatchObject([{ kind: 'Liquidation', sub_kind: 'BadDebt', account: EVE, market_id: BTC, insurance_fund: ADMIN, amount: 40_000_000n }])
     expect(chain.balance(EVE)).toBe(0n)
     // The fund paid 40 and earned BOB's 25 taker fee and EVE's 10 maker fee (it is also the fee recipient).
@@ -231,7 +231,7 @@ describe('LiquidatePosition rejects and the bad-debt sweep', () => {
     const fund = chain.balance(ADMIN)
     // BOB lifts the ask: -10000 realized and a 33 maker fee leave -723.5; 600 comes back from BTC, the fund pays 123.5.
     const r = chain.block([{ by: BOB, action: place(ETH, 'Bid', '3300', '50', { tif: 'Ioc' }) }])
-    expect(r.events.filter((e) => e.envelopeIdx === null).map((e) => e.event)).toMatchObject([
+    expect(blockLevelEvents(r)).toMatchObject([
       { sub_kind: 'IsolatedMarginUpdated', account: EVE, market_id: BTC, direction: 'Remove', cause: 'CrossDeficit', amount: usd(600), isolated_margin: 0n, balance: usd(-123.5) },
       { sub_kind: 'BadDebt', account: EVE, market_id: ETH, amount: usd(123.5) },
     ])

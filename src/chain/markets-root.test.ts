@@ -125,7 +125,7 @@ describe('markets workload', () => {
       blocks.push(envelopes)
       roots.push(root)
       for (const e of result.events) {
-        const key = e.event.sub_kind === 'Rejected' || e.event.sub_kind === 'BatchItemRejected' ? e.event.reason : e.event.sub_kind
+        const key = e.sub_kind === 'Rejected' || e.sub_kind === 'BatchItemRejected' ? e.reason : e.sub_kind
         seen.set(key, (seen.get(key) ?? 0) + 1)
       }
     }

@@ -136,14 +136,14 @@ describe('QuoteRejectStorm', () => {
     const storms: number[] = []
     const sendBlock = (action: ReturnType<typeof crossed>) => {
       const result = chain.block([{ by: QUOTER, action }])
-      for (const e of result.events) if (e.event.sub_kind === 'QuoteRejectStorm') storms.push(chain.state.height)
+      for (const e of result.events) if (e.sub_kind === 'QuoteRejectStorm') storms.push(chain.state.height)
       return result
     }
     for (let i = 0; i < 4; i++) sendBlock(crossed(nextBlockMs(chain)))
     expect(storms).toEqual([])
     const fifth = sendBlock(crossed(nextBlockMs(chain)))
-    expect(fifth.events.map((e) => [e.envelopeIdx, e.event.sub_kind])).toEqual([[0, 'Rejected'], [null, 'QuoteRejectStorm']])
-    expect(fifth.events[1]!.event).toEqual({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: XAU, account: null, consecutive_rejects: 5 })
+    expect(fifth.events.map((e, seq) => [fifth.eventEnvelopes[seq], e.sub_kind])).toEqual([[0, 'Rejected'], [null, 'QuoteRejectStorm']])
+    expect(fifth.events[1]!).toEqual({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: XAU, account: null, consecutive_rejects: 5 })
     sendBlock(crossed(nextBlockMs(chain)))
     expect(storms).toEqual([5])
     sendBlock(quote(XAU, '2399', '2401', '2400', nextBlockMs(chain)))

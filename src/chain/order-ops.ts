@@ -28,7 +28,7 @@ export function resizeOrderMargin(market: Market, account: Account, order: Order
 /** Puts an order on its market's book and into its owner's index. */
 export function restOrder(state: ChainState, book: OrderBook<Order>, account: Account, order: Order): void {
   book.insert(order)
-  account.orders.set(order.id, order)
+  account.orders.add(order)
   if (order.clientOrderId !== undefined) account.ordersByClientId.setIn(order.marketId, order.clientOrderId, order.id)
   account.reservedMargin += order.marginHeld
   // Plain orders skip the indexes: only reduce-only orders and orders with an expiry are kept there.

@@ -120,7 +120,7 @@ describe('order actions, random workload', () => {
       blocks.push({ timestampMs, envelopes })
       roots.push(bytesToHex(result.stateRoot))
       events.push(eventsText(result))
-      for (const { event: e } of result.events) {
+      for (const e of result.events) {
         const key = e.sub_kind === 'OrderDone' ? `Done:${e.reason}` : e.sub_kind === 'Rejected' || e.sub_kind === 'BatchItemRejected' ? `${e.sub_kind}:${e.reason}` : e.sub_kind
         seen.set(key, (seen.get(key) ?? 0) + 1)
       }

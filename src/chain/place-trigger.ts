@@ -8,7 +8,7 @@
 // an entry order that has not filled yet); it is cancelled OnFailure when a fill leaves its side
 // nothing to reduce (triggers.ts).
 import type { PlaceTriggerOrderPayload } from '../wire/actions/triggers.ts'
-import type { ActionContext, Outcome } from './action-context.ts'
+import { OK, type ActionContext, type Outcome } from './action-context.ts'
 import { checkTradable } from './lifecycle.ts'
 import { reject } from './reasons.ts'
 import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, triggerTif } from './trigger-decode.ts'
@@ -52,5 +52,5 @@ export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderPayloa
     reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs, txHash: ctx.txHash, placedHeight: ctx.height, pairId: null,
   })
   ctx.events.push(triggerPlaced(t))
-  return { ok: true }
+  return OK
 }

@@ -118,7 +118,7 @@ describe('positions through fills', () => {
         txs.push({ by: rng.pick(traders), action: place(ETH, rng.chance(50) ? 'Bid' : 'Ask', formatDecimal(BigInt(ticks), 2), formatDecimal(BigInt(lots), 3), { tif, reduceOnly: rng.chance(10) }) })
       }
       const result = chain.block(txs)
-      fills += result.events.filter((e) => e.event.sub_kind === 'Filled').length
+      fills += result.events.filter((e) => e.sub_kind === 'Filled').length
       expect({ height: chain.state.height, conserved: conservedSum(chain.state) }).toEqual({ height: chain.state.height, conserved })
       checkInvariants(chain.state)
     }

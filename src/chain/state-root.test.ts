@@ -139,7 +139,7 @@ describe('incremental state root', () => {
       roots.push(root)
       events.push(eventsText(result))
       for (const e of result.events) {
-        const key = e.event.sub_kind === 'Rejected' ? e.event.reason : e.event.sub_kind === 'OrderDone' ? `Done:${e.event.reason}` : e.event.sub_kind
+        const key = e.sub_kind === 'Rejected' ? e.reason : e.sub_kind === 'OrderDone' ? `Done:${e.reason}` : e.sub_kind
         counts.set(key, (counts.get(key) ?? 0) + 1)
       }
     }

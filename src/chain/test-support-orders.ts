@@ -40,7 +40,7 @@ export const isOrderEvent = (e: ChainEvent): boolean =>
 /** Applies an empty block at a chosen time and returns its (block-level) order events. */
 export function emptyBlockAt(chain: TestChain, timestampMs: number): { result: BlockResult; events: ChainEvent[] } {
   const result = applyBlock(chain.state, { height: chain.state.height + 1, timestampMs, envelopes: [] })
-  return { result, events: result.events.map((e) => e.event).filter(isOrderEvent) }
+  return { result, events: result.events.filter(isOrderEvent) }
 }
 
 /** The order ids of a list of events' OrderAccepted, in order. */

@@ -5,7 +5,7 @@ import { expect } from 'bun:test'
 import type { BlockResult } from './apply.ts'
 import type { ChainEvent } from './events.ts'
 import type { RejectReason } from './reasons.ts'
-import { outcomes, place, type Action, type ExpectedEvent, type TestChain } from './test-support.ts'
+import { blockLevelEvents, outcomes, place, type Action, type ExpectedEvent, type TestChain } from './test-support.ts'
 import type { TriggerDirection } from './trigger-types.ts'
 import type { ChainState, Side, Tif } from './types.ts'
 
@@ -74,9 +74,7 @@ export const cancelOcoByClientId = (marketId: number, clientPairId: number): Act
 
 /** The block-level events of a block (begin and end hooks) of the kinds this area emits or causes. */
 export function hookEvents(result: BlockResult): ChainEvent[] {
-  return result.events
-    .filter((e) => e.envelopeIdx === null && (e.event.kind === 'Trigger' || e.event.kind === 'Oco' || e.event.kind === 'Exec'))
-    .map((e) => e.event)
+  return blockLevelEvents(result).filter((e) => e.kind === 'Trigger' || e.kind === 'Oco' || e.kind === 'Exec')
 }
 
 /** One row: an action in a block of its own, its events or reject reason, and the block's hook events. */

@@ -90,8 +90,13 @@ export function outcomes(result: BlockResult): TxOutcome[] {
   return result.envelopes.map((r) => ({
     status: r.status,
     reason: r.reason?.code ?? null,
-    events: result.events.slice(r.firstEvent, r.firstEvent + r.eventCount).map((e) => e.event),
+    events: result.events.slice(r.firstEvent, r.firstEvent + r.eventCount),
   }))
+}
+
+/** The block-level events of a block (begin and end hooks), in sequence order. */
+export function blockLevelEvents(result: BlockResult): ChainEvent[] {
+  return result.events.filter((_e, seq) => result.eventEnvelopes[seq] === null)
 }
 
 /** A transaction for TestChain: the nonce defaults to the signer's next one. */

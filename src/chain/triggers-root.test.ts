@@ -141,7 +141,7 @@ describe('triggers and OCO pairs in the state root', () => {
       blocks.push(envelopes)
       roots.push(root)
       events.push(eventsText(result))
-      for (const { event: e } of result.events) {
+      for (const e of result.events) {
         const key = e.sub_kind === 'Rejected' ? `Rejected:${e.reason}`
           : e.kind === 'Trigger' || e.kind === 'Oco' ? ('reason' in e ? `${e.sub_kind}:${e.reason}` : e.sub_kind) : undefined
         if (key !== undefined) seen.set(key, (seen.get(key) ?? 0) + 1)

@@ -162,7 +162,7 @@ class LifecycleWatch {
       return
     }
     const events = this.ctx.blockEvents
-    for (let i = 0; i < events.length; i++) this.observe(events[i]!.event)
+    for (let i = 0; i < events.length; i++) this.observe(events[i]!)
   }
 
   /**
@@ -199,10 +199,11 @@ class LifecycleWatch {
   }
 
   private note(address: string, marketId: number): void {
-    if ((this.ctx.state.triggers.accounts.get(address)?.triggers.size ?? 0) === 0) return
+    // Most fills repeat a pair already noted: that check comes first, on the small touched index.
     const markets = this.touchedMarkets.get(address)
+    if (markets !== undefined && markets.includes(marketId)) return
+    if ((this.ctx.state.triggers.accounts.get(address)?.triggers.size ?? 0) === 0) return
     if (markets === undefined) this.touchedMarkets.set(address, [marketId])
-    else if (markets.includes(marketId)) return
     else markets.push(marketId)
     this.touched.push({ address, marketId })
   }

@@ -1,5 +1,6 @@
 // The chain's data model. Money is bigint in SCALE_6 units; prices are integer ticks of a market's
 // price_decimals and sizes integer lots of its size_decimals (JS safe integers). No floats.
+import type { AccountOrders } from './account-orders.ts'
 import type { BookOrder, OrderBook, Side } from './book.ts'
 import type { ClientIdIndex } from './client-ids.ts'
 import type { StateHash } from './state-hash.ts'
@@ -163,7 +164,7 @@ export interface Account extends Leaf {
   roleMask: number
   positions: Map<number, Position>
   /** Resting orders by id. */
-  orders: Map<number, Order>
+  orders: AccountOrders
   /** client_order_id -> order id per market (get(`${marketId}:${cloid}`) or getIn(marketId, cloid)). */
   ordersByClientId: ClientIdIndex
   /** Sum of marginHeld over resting orders. */

@@ -47,7 +47,7 @@ export class FeedHarness {
       reasonJson: result.envelopes[i]!.reason === null ? null : JSON.stringify(result.envelopes[i]!.reason),
     }))
     // hide: events the feed does not get, as if their kind had no mapping (the drift canary's case).
-    const events = storedEvents(state, height, result.events).filter((e) => opts.hide === undefined || !opts.hide(e.subKind))
+    const events = storedEvents(state, height, result).filter((e) => opts.hide === undefined || !opts.hide(e.subKind))
     const block: FeedBlock = {
       header: { height, parent: '0x00', digest: `0x${height.toString(16).padStart(64, '0')}`, timestampMs: state.timestampMs, envelopeCount: envelopes.length, eventCount: events.length, stateRoot: `0x${'11'.repeat(32)}` },
       envelopes: feedEnvelopes, events,

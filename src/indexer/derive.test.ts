@@ -22,7 +22,7 @@ const heights = { open: 0, fill1: 0, fill2: 0, rebate: 0 }
 beforeAll(() => {
   ic = new IndexedChain()
   const r1 = ic.send(ALICE, place(BTC, 'Bid', '65000', '0.5', { cloid: 'a-1' }))
-  bidId = (r1.events.find((e) => e.event.sub_kind === 'OrderAccepted')!.event as { order_id: number }).order_id
+  bidId = (r1.events.find((e) => e.sub_kind === 'OrderAccepted') as { order_id: number }).order_id
   heights.open = ic.tip
   ic.send(BOB, place(BTC, 'Ask', '64000', '0.2', { tif: 'Ioc' }))
   heights.fill1 = ic.tip
@@ -32,7 +32,7 @@ beforeAll(() => {
   ic.send(ALICE, cancel(BTC, bidId))
   ic.send(BRIDGE, deposit(ALICE, '1000', '0xdep:1', 'arbitrum'))
   const w = ic.send(ALICE, withdraw('250'))
-  withdrawalId = (w.events.find((e) => e.event.sub_kind === 'WithdrawalRequested')!.event as { withdrawal_id: number }).withdrawal_id
+  withdrawalId = (w.events.find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number }).withdrawal_id
   ic.send(BRIDGE, settle(withdrawalId, '0xfeed'))
   ic.send(ALICE, transfer(BOB, '10'))
   ic.send(BOB, setInviter(ALICE))

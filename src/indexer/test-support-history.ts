@@ -41,7 +41,7 @@ export class IndexedChain {
         actionJson: JSON.stringify(e.action), signatureJson: '{}', status: r.status, reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
       }
     })
-    const events = storedEvents(state, height, result.events)
+    const events = storedEvents(state, height, result)
     const digest = '0x' + height.toString(16).padStart(64, 'd')
     this.store.commitBlock({
       header: { height, parent: this.parent, digest, timestampMs: state.timestampMs, envelopeCount: stored.length, eventCount: events.length, stateRoot: bytesToHex(result.stateRoot) },

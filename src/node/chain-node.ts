@@ -177,7 +177,7 @@ export class ChainNode {
         signatureJson: JSON.stringify(t.envelope.signature), status: r.status, reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
       }
     })
-    const events = storedEvents(this.state, height, result.events)
+    const events = storedEvents(this.state, height, result)
     const digest = blockDigest({
       height, parent: this.state.lastDigest, timestampMs, stateRoot,
       envelopes: envelopes.map((e) => [e.txHash, e.status] as const), eventCount: events.length,

@@ -1,17 +1,17 @@
 // Stored rows <-> wire views of events and envelopes (spec §2.3).
-import type { SequencedEvent } from '../chain/apply.ts'
+import type { BlockResult } from '../chain/apply.ts'
 import type { ChainState } from '../chain/types.ts'
 import { eventBody } from '../wire/event-view.ts'
 import type { StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 import type { EnvelopeView, EventView } from '../wire/views.ts'
 
 /** The stored form of a block's events; bodies carry decimal strings at each market's precision. */
-export function storedEvents(state: ChainState, height: number, events: readonly SequencedEvent[]): StoredEvent[] {
-  return events.map(({ seq, envelopeIdx, event }) => {
+export function storedEvents(state: ChainState, height: number, result: Pick<BlockResult, 'events' | 'eventEnvelopes'>): StoredEvent[] {
+  return result.events.map((event, seq) => {
     const marketId = event.market_id ?? null
     const market = marketId === null ? undefined : state.markets.get(marketId)
     return {
-      height, seq, envelopeIdx, kind: event.kind, subKind: event.sub_kind, marketId,
+      height, seq, envelopeIdx: result.eventEnvelopes[seq]!, kind: event.kind, subKind: event.sub_kind, marketId,
       account: event.account ?? null, bodyJson: JSON.stringify(eventBody(event, market)),
     }
   })
