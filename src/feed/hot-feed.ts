@@ -9,7 +9,7 @@ import { FeedBook } from './book.ts'
 import { candleBucket, isCandleInterval, utcDayStart, type CandleInterval } from './candle-buckets.ts'
 import { LiveCandles, type LiveBar } from './live-candles.ts'
 import type { FeedSource } from './source.ts'
-import { TradeRing } from './trade-ring.ts'
+import { TRADE_RING_SIZE, TradeRing } from './trade-ring.ts'
 import type { CandleJson, FeedBlock, FeedLifecycle, FeedMarketRow, LevelJson, ParsedEvent, RecentTrade, Slot } from './types.ts'
 import { fromUnits, toUnits } from './units.ts'
 import { fillRows, orderUpdateRow, touchedAddresses, triggerUpdateRow, type OrderUpdateRow, type TriggerUpdateRow, type UserFillRow } from './user-streams.ts'
@@ -106,6 +106,12 @@ export interface HotFeedStatus {
   book_updated_at_ms: number
 }
 
+/** The RecentTrade row of a Filled event body (decimal strings) in market m. */
+const tradeOf = (m: FeedMarket, height: number, seq: number, timestampMs: number, b: Record<string, unknown>): RecentTrade => ({
+  block_height: height, event_seq: seq, timestamp_ms: timestampMs, market_id: m.marketId, symbol: m.symbol,
+  price: String(b.price), qty: String(b.qty), notional: String(b.notional), side: b.taker_side as 'Bid' | 'Ask',
+})
+
 const pushTo = <T>(map: Map<string, T[]>, key: string, row: T) => {
   const list = map.get(key)
   if (list === undefined) map.set(key, [row])
@@ -139,6 +145,7 @@ export class HotFeed {
     this.timestampMs = tip.timestampMs
     this.refreshMarkets(undefined)
     for (const o of this.source.restingOrders()) this.restSeedOrder(o)
+    this.seedTrades()
     this.updatedWallMs = this.now()
     this.ready.native = true
     this.ready.external_peg = true
@@ -264,12 +271,22 @@ export class HotFeed {
     if (trigger !== undefined && e.account !== null) pushTo(delta.triggerUpdates, e.account, trigger)
   }
 
+  /**
+   * Fills the trade rings with the chain's newest trades (oldest pushed first, so each ring ends on
+   * the newest). Only the rings: open candles and the 24 h counters start from this block on.
+   */
+  private seedTrades(): void {
+    const fills = this.source.recentFills(TRADE_RING_SIZE * Math.max(1, this.markets.size))
+    for (let i = fills.length - 1; i >= 0; i--) {
+      const f = fills[i]!
+      const m = f.marketId === null ? undefined : this.markets.get(f.marketId)
+      if (m !== undefined) m.trades.push(tradeOf(m, f.height, f.seq, f.timestampMs, JSON.parse(f.bodyJson) as Record<string, unknown>))
+    }
+  }
+
   private recordTrade(m: FeedMarket, e: ParsedEvent, height: number, timestampMs: number, delta: BlockDelta): void {
     const b = e.body
-    const trade: RecentTrade = {
-      block_height: height, event_seq: e.seq, timestamp_ms: timestampMs, market_id: m.marketId, symbol: m.symbol,
-      price: String(b.price), qty: String(b.qty), notional: String(b.notional), side: b.taker_side as 'Bid' | 'Ask',
-    }
+    const trade = tradeOf(m, height, e.seq, timestampMs, b)
     m.trades.push(trade)
     const list = delta.trades.get(m.marketId)
     if (list === undefined) delta.trades.set(m.marketId, [trade])

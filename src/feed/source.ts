@@ -3,7 +3,7 @@
 // carry: the initial seeding (books, markets), the per-block market list the spec says the marks are
 // refreshed from (getAllMarks / getMarkets), account aggregates (getAccount) and the history index
 // status. The node implements it over its public read views (api/ws/node-feed-source.ts).
-import type { FeedMarketRow, SeedOrder } from './types.ts'
+import type { FeedMarketRow, SeedFill, SeedOrder } from './types.ts'
 
 /** The history index progress as /api/v1/status reports it (spec §2.7), for `blocks.live`. */
 export interface HistoryStatus {
@@ -20,6 +20,9 @@ export interface FeedSource {
   markets(): readonly FeedMarketRow[]
   /** Resting orders of one market (or of all markets), in no particular order. */
   restingOrders(marketId?: number): readonly SeedOrder[]
+  /** The newest Filled events of the chain, newest first, at most `limit`: the trade rings start
+   * from them, so a restarted node still shows its recent trades. */
+  recentFills(limit: number): readonly SeedFill[]
   /** The account push fields of spec §6.2 (without topic, height, timestamp_ms). */
   account(address: string): Record<string, unknown>
   /** MarketStatsResponse fields of a market for the `external_quote` push, when available. */

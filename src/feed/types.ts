@@ -72,6 +72,16 @@ export interface RecentTrade {
   side: 'Bid' | 'Ask'
 }
 
+/** A Filled event of a committed block, newest first, that seeds the trade rings at start-up. */
+export interface SeedFill {
+  readonly height: number
+  readonly seq: number
+  readonly marketId: number | null
+  readonly timestampMs: number
+  /** EventView body JSON (decimal strings). */
+  readonly bodyJson: string
+}
+
 /** A candle (spec §2.6), short keys. */
 export interface CandleJson {
   t: number

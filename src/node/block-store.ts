@@ -126,6 +126,20 @@ export class BlockStore {
     return this.db.query<StoredEvent, [number, number, number]>(`${EVENT_SELECT} WHERE height = ? ORDER BY seq LIMIT ? OFFSET ?`).all(height, limit, offset)
   }
 
+  /**
+   * Filled events of the blocks in [from, to], newest first, at most limit, each with its block time:
+   * what the hot feed's trade rings are seeded from at start-up.
+   */
+  filledEventsBetween(from: number, to: number, limit: number): (StoredEvent & { readonly timestampMs: number })[] {
+    return this.db.query<StoredEvent & { timestampMs: number }, [number, number, number]>(
+      `SELECT e.height, e.seq, e.envelope_idx AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+        b.timestamp_ms AS timestampMs
+       FROM events e JOIN blocks b ON b.height = e.height
+       WHERE e.height BETWEEN ? AND ? AND e.sub_kind = 'Filled'
+       ORDER BY e.height DESC, e.seq DESC LIMIT ?`,
+    ).all(from, to, limit)
+  }
+
   /** Ops events (the admin audit log, spec §2.7) matching q, newest first, through the ops_events index. */
   auditEvents(q: AuditQuery): AuditEventRow[] {
     return this.db.query<AuditEventRow, [number, number, number, number, string | null, string | null, number, number]>(

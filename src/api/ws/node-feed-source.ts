@@ -2,6 +2,7 @@
 // JSON-RPC read methods use (getMarkets rows, getAccount, getAccountOrders), so the feed never sees
 // more of the chain than a client could ask for.
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
+import type { BlockStore } from '../../node/block-store.ts'
 import type { FeedMarketRow, SeedOrder } from '../../feed/types.ts'
 import type { ChainState, Market } from '../../chain/types.ts'
 import { accountView } from '../views/account-view.ts'
@@ -17,8 +18,14 @@ export interface NodeFeedSourceExtras {
   marketStats?: (marketId: number) => Record<string, unknown> | undefined
 }
 
-/** The read API over a node's live state (`node` is a ChainNode, or anything holding a ChainState). */
-export function nodeFeedSource(node: { readonly state: ChainState }, extras: NodeFeedSourceExtras = {}): FeedSource {
+/** Blocks back from the tip whose trades may seed the trade rings (getRecentTrades' ring, spec §4.6). */
+export const TRADE_SEED_BLOCKS = 10_000
+
+/**
+ * The read API over a node's live state (`node` is a ChainNode, or anything holding a ChainState;
+ * without a block store the trade rings start empty).
+ */
+export function nodeFeedSource(node: { readonly state: ChainState; readonly store?: Pick<BlockStore, 'filledEventsBetween'> }, extras: NodeFeedSourceExtras = {}): FeedSource {
   const state = node.state
   return {
     tip: () => ({ height: state.height, timestampMs: state.timestampMs }),
@@ -53,6 +60,11 @@ export function nodeFeedSource(node: { readonly state: ChainState }, extras: Nod
         }
       }
       return out
+    },
+
+    recentFills: (limit: number) => {
+      if (node.store === undefined || state.height === 0) return []
+      return node.store.filledEventsBetween(Math.max(1, state.height - TRADE_SEED_BLOCKS + 1), state.height, limit)
     },
 
     account: (address: string) => {

@@ -1,0 +1,44 @@
+// A restarted node still shows its recent trades: the hot feed's trade rings are seeded from the
+// Filled events of the stored chain, so /market/trades answers the same rows before and after.
+import { afterAll, expect, test } from 'bun:test'
+import { placeOrder } from '../../src/client/actions.ts'
+import { PerpdClient } from '../../src/client/perpd-client.ts'
+import { DEV_KEYS, removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
+import { accepted } from '../support/dev-node.ts'
+
+const dataDir = tempDataDir()
+let node: NodeProcess | undefined
+
+afterAll(async () => {
+  await node?.stop()
+  removeDir(dataDir)
+})
+
+const trades = async (url: string, symbol: string) => ((await (await fetch(`${url}/api/v1/market/trades/${symbol}`)).json()) as { data: Record<string, unknown>[] }).data
+
+test('trade rings are seeded from the stored chain on restart, per market, newest first', async () => {
+  node = await startNode({ dataDir, blockTimeMs: 40 })
+  const alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
+  const bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
+  for (const [market, price, qty] of [[1, '65000', '0.1'], [2, '3500', '1'], [1, '65010', '0.2']] as const) {
+    accepted(await alice.send(placeOrder({ market_id: market, side: 'Ask', price, qty, tif: 'Gtc', reduce_only: false })))
+    accepted(await bob.send(placeOrder({ market_id: market, side: 'Bid', price, qty, tif: 'Ioc', reduce_only: false })))
+  }
+  const btc = await trades(node.url, 'BTC-USD')
+  const eth = await trades(node.url, 'ETH-USD')
+  expect(btc.map((t) => [t.price, t.qty, t.side])).toEqual([['65010', '0.2', 'Bid'], ['65000', '0.1', 'Bid']])
+  expect(eth.map((t) => [t.price, t.qty])).toEqual([['3500', '1']])
+
+  await node.stop()
+  node = await startNode({ dataDir, blockTimeMs: 40 })
+  expect(await trades(node.url, 'BTC-USD')).toEqual(btc)
+  expect(await trades(node.url, 'ETH-USD')).toEqual(eth)
+  expect(await trades(node.url, 'SOL-USD')).toEqual([])
+
+  // New trades go on top of the seeded ones.
+  const carol = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[3] })
+  const alice2 = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
+  accepted(await alice2.send(placeOrder({ market_id: 1, side: 'Ask', price: '65020', qty: '0.1', tif: 'Gtc', reduce_only: false })))
+  accepted(await carol.send(placeOrder({ market_id: 1, side: 'Bid', price: '65020', qty: '0.1', tif: 'Ioc', reduce_only: false })))
+  expect((await trades(node.url, 'BTC')).map((t) => t.price)).toEqual(['65020', '65010', '65000'])
+})
