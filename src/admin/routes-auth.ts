@@ -12,6 +12,7 @@ import type { ChallengeBook } from './challenges.ts'
 import type { AdminDb } from './db.ts'
 import { HttpError } from './errors.ts'
 import { ADDRESS_PATTERN, clientIp, rateLimited } from './http.ts'
+import { readJsonBody } from './json-body.ts'
 import type { Logger } from './log.ts'
 import type { RateLimiter } from './rate-limit.ts'
 import type { SessionStore } from './sessions.ts'
@@ -91,12 +92,14 @@ export function authRoutes(deps: AuthRouteDeps) {
       log.info(`login ${address} from ${ip}`)
       return { token, expires_at_secs: Math.floor(session.expiresAtMs / 1000) }
     }, {
-      parse: 'json',
+      parse: 'arrayBuffer',
       body: LoginBody,
-      // Counted before the body is validated, so malformed attempts use up the IP's budget too.
-      transform({ request, server }) {
-        const limit = limits.loginPerIp.hit(clientIp(server, request))
+      // Counted before the body is parsed and validated, so malformed attempts use up the IP's
+      // budget too.
+      transform(ctx) {
+        const limit = limits.loginPerIp.hit(clientIp(ctx.server, ctx.request))
         if (!limit.ok) throw rateLimited('login attempts from this IP', limit.retryAfterSecs)
+        readJsonBody(ctx)
       },
     })
     .get('/api/auth/me', async ({ headers }) => {

@@ -8,6 +8,7 @@ import { addressOfPrivateKey } from '../wire/signing.ts'
 import type { AuthGuard } from './auth-guard.ts'
 import { HttpError } from './errors.ts'
 import { ADDRESS_PATTERN, json, UUID_PATTERN } from './http.ts'
+import { readJsonBody } from './json-body.ts'
 import type { KeyStore } from './key-store.ts'
 import type { Logger } from './log.ts'
 import type { ServerKey } from './server-key.ts'
@@ -73,7 +74,15 @@ export function keyRoutes(deps: KeyRouteDeps) {
         decrypted.plaintext.fill(0)
         key?.fill(0)
       }
-    }, { parse: 'json', body: KeyUploadBody })
+    }, {
+      parse: 'arrayBuffer',
+      body: KeyUploadBody,
+      // No session is 401 before the body is looked at.
+      transform(ctx) {
+        guard.session(ctx.headers.authorization)
+        readJsonBody(ctx)
+      },
+    })
     .delete('/api/keys/:id', async ({ headers, params }) => {
       const session = await guard.admin(headers.authorization)
       const missing = () => new HttpError(404, 'KEY_NOT_FOUND', `no key with id ${params.id.slice(0, 64)}`)

@@ -6,6 +6,7 @@ import type { AuthGuard } from './auth-guard.ts'
 import { SERVICE_NAMES, type BindingStore, type ServiceName } from './bindings.ts'
 import { HttpError } from './errors.ts'
 import { UUID_PATTERN } from './http.ts'
+import { readJsonBody } from './json-body.ts'
 import type { Logger } from './log.ts'
 import type { RunnerSupervisor } from './runners/supervisor.ts'
 
@@ -50,5 +51,13 @@ export function serviceRoutes(deps: ServiceRouteDeps) {
       // The hot restart: the old runner stops and a new one starts with a signer for the key.
       await supervisor.apply(service, binding)
       return { ok: true, status: supervisor.status(service, binding) }
-    }, { parse: 'json', body: ServiceConfigBody })
+    }, {
+      parse: 'arrayBuffer',
+      body: ServiceConfigBody,
+      // No session is 401 before the body is looked at.
+      transform(ctx) {
+        guard.session(ctx.headers.authorization)
+        readJsonBody(ctx)
+      },
+    })
 }

@@ -3,17 +3,17 @@ import { Elysia } from 'elysia'
 import type { ChainNode } from '../node/chain-node.ts'
 import { RateLimiter } from '../node/rate-limit.ts'
 import { RPC } from '../wire/rpc-errors.ts'
-import { envelopeError, idOf, jsonResponse, parseBody, rpcFailure, rpcResult } from './jsonrpc.ts'
+import { envelopeError, idOf, jsonResponse, readRequestBody, rpcFailure, rpcResult } from './jsonrpc.ts'
 
 /** ipRatePerSec: /action requests per second per client IP (spec §8: 50); 0 disables. */
 export function actionRoutes(node: ChainNode, ipRatePerSec = 0) {
   const ipLimiter = new RateLimiter(ipRatePerSec)
-  return new Elysia().post('/api/v1/action', async ({ body, request, server }) => {
+  return new Elysia().post('/api/v1/action', async ({ request, server }) => {
     const ip = server?.requestIP(request)?.address ?? 'unknown'
     if (!ipLimiter.take(ip)) {
       return jsonResponse(rpcFailure(null, { code: RPC.limited, message: `${ip} is over ${ipRatePerSec} /action requests per second; retry shortly`, data: { reason: 'RATE_LIMITED', limit_per_sec: ipRatePerSec } }))
     }
-    const parsed = parseBody(body as string)
+    const parsed = await readRequestBody(request)
     if (!parsed.ok) return jsonResponse(parsed.reply)
     const req = parsed.value
     if (Array.isArray(req)) {
@@ -27,5 +27,5 @@ export function actionRoutes(node: ChainNode, ipRatePerSec = 0) {
     const result = await node.submit(r.params)
     if (result.status === 'refused') return jsonResponse(rpcFailure(id, result.error))
     return jsonResponse(rpcResult(id, result))
-  }, { parse: 'text' })
+  }, { parse: 'none' })
 }

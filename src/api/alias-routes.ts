@@ -18,12 +18,14 @@ export function aliasRoutes(node: ChainNode) {
     const r = reply.result as { height: number; data: unknown }
     return jsonResponse({ height: r.height, data: r.data })
   }
+  // Elysia hands path parameters over already percent-decoded: decoding again would turn a literal
+  // '%' into a URIError (HTTP 500) and let `BTC%252DUSD` name BTC-USD.
   return new Elysia()
-    .get('/api/v1/markets/:symbol', ({ params }) => alias('getMarket', { symbol: decodeURIComponent(params.symbol) }))
+    .get('/api/v1/markets/:symbol', ({ params }) => alias('getMarket', { symbol: params.symbol }))
     .get('/api/v1/orderbook/:symbol', ({ params, query }) => {
       const depth = query.depth === undefined ? undefined : Number(query.depth)
       if (depth !== undefined && (!Number.isInteger(depth) || depth < 0)) return jsonResponse({ error: 'depth must be a non-negative integer' }, 400)
-      return alias('getOrderbook', { symbol: decodeURIComponent(params.symbol), ...(depth === undefined ? {} : { depth }) })
+      return alias('getOrderbook', { symbol: params.symbol, ...(depth === undefined ? {} : { depth }) })
     })
     .get('/api/v1/stats', () => alias('getExchangeStats', {}))
 }

@@ -10,12 +10,10 @@ import { healthRoutes } from './health-routes.ts'
 import { jsonResponse } from './jsonrpc.ts'
 import { marketStatsReader } from './methods/market-methods.ts'
 import { queryRoutes } from './query-routes.ts'
+import { REQUEST_BODY_BACKSTOP_BYTES } from './request-body.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
 import { wsRoutes, wsServerOptions } from './ws/routes.ts'
 import { feedRuntime } from './ws/runtime.ts'
-
-/** Largest request body accepted, bytes (a signed action is well under 4 KiB; a batch of 20 reads too). */
-export const REQUEST_BODY_MAX_BYTES = 256 * 1024
 
 export interface AppOptions {
   /** /action requests per second per client IP; 0 disables. */
@@ -30,7 +28,7 @@ export interface AppOptions {
 export function createApp(node: ChainNode, options: AppOptions = {}) {
   const feed = feedRuntime(node, { ws: options.ws, blockTimeMs: options.blockTimeMs })
   feed.setMarketStats(marketStatsReader(node))
-  return new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_MAX_BYTES }, websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT) })
+  return new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_BACKSTOP_BYTES }, websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT) })
     .onError(({ code, error }) => {
       if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
       console.error('http error:', error)

@@ -12,6 +12,7 @@ import { historyOf } from './history-link.ts'
 import { intParam, required, type Query } from './history-params.ts'
 import { answer, requireHistory } from './history-routes.ts'
 import { jsonResponse } from './jsonrpc.ts'
+import { bodyTooLargeMessage, readBodyCapped } from './request-body.ts'
 
 export const CANDLES_LIMIT_DEFAULT = 500
 export const CANDLES_LIMIT_MAX = 2_000
@@ -56,10 +57,12 @@ export function candleRoutes(node: ChainNode) {
       const { candles } = await readCandles(node, { marketId: market.marketId, interval, fromMs, toMs, limit, nowMs: Date.now() })
       return jsonResponse(candles.map((c) => candleJson(c, market.symbol, interval)))
     }))
-    .post('/info', ({ body }) => answer(async () => {
+    .post('/info', ({ request }) => answer(async () => {
+      const body = await readBodyCapped(request)
+      if (body === undefined) return jsonResponse({ error: bodyTooLargeMessage() }, 413)
       let req: unknown
       try {
-        req = JSON.parse(body as string)
+        req = JSON.parse(body)
       } catch {
         return jsonResponse({ error: 'the body must be a JSON object' }, 400)
       }
@@ -75,7 +78,7 @@ export function candleRoutes(node: ChainNode) {
       const toMs = msField(r, 'endTime', Number.MAX_SAFE_INTEGER)
       const { candles } = await readCandles(node, { marketId: market.marketId, interval, fromMs, toMs, limit: INFO_CANDLES_MAX, nowMs: Date.now() })
       return jsonResponse(candles.map((c) => candleJson(c, market.symbol, interval)))
-    }), { parse: 'text' })
+    }), { parse: 'none' })
 }
 
 function msField(r: Record<string, unknown>, name: string, fallback: number): number {

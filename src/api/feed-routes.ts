@@ -40,7 +40,8 @@ export function feedRoutes(runtime: FeedRuntime) {
     const feed = runtime.feed
     try {
       if (!feed.isReady('native') && !feed.isReady('external_peg')) return seeding()
-      const m = feed.resolve(decodeURIComponent(symbol))
+      // Elysia has percent-decoded the path parameter already; decoding twice breaks on a literal '%'.
+      const m = feed.resolve(symbol)
       if (m === undefined) return notFound()
       if (!feed.isReady(m.row.routing)) return seeding()
       return read(feed, m)

@@ -80,7 +80,8 @@ export function historyRoutes(node: ChainNode) {
     .use(get('/api/v1/status', async () => jsonResponse(await statusBody(node))))
     .use(get('/api/v1/blocks', async (q) => paged(node, 'blocks', { page: pageParams(q, PAGING.blocks) })))
     .use(get('/api/v1/blocks/:id', async (_q, p) => {
-      const b = (await requireHistory(node).read('block', { id: decodeURIComponent(p.id!) })).value
+      // p.id arrives percent-decoded (Elysia); decoding twice breaks on a literal '%'.
+      const b = (await requireHistory(node).read('block', { id: p.id! })).value
       return b === null ? jsonResponse({ error: `block ${p.id!.slice(0, 80)} not found` }, 404) : jsonResponse({ data: b })
     }))
     .use(get('/api/v1/blocks/:id/events', async (q, p) => {

@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 framing shared by /query and /action: parse the raw body, shape replies.
 import { RPC } from '../wire/rpc-errors.ts'
+import { bodyTooLargeMessage, readBodyCapped, REQUEST_BODY_MAX_BYTES } from './request-body.ts'
 
 export type JsonRpcId = string | number | null
 
@@ -13,12 +14,21 @@ export const rpcResult = (id: JsonRpcId, result: unknown) => ({ jsonrpc: '2.0' a
 export const rpcFailure = (id: JsonRpcId, error: JsonRpcErrorBody) => ({ jsonrpc: '2.0' as const, id, error })
 
 /** Parses a request body; a syntax error becomes the -32700 reply. */
-export function parseBody(text: string): { ok: true; value: unknown } | { ok: false; reply: ReturnType<typeof rpcFailure> } {
+function parseBody(text: string): { ok: true; value: unknown } | { ok: false; reply: ReturnType<typeof rpcFailure> } {
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch (err) {
     return { ok: false, reply: rpcFailure(null, { code: RPC.parseError, message: `parse error: ${(err as Error).message}`, data: { reason: 'PARSE_ERROR' } }) }
   }
+}
+
+/** Reads and parses a request body; too large is a -32600 reply (HTTP 200, like every JSON-RPC error). */
+export async function readRequestBody(request: Request): Promise<ReturnType<typeof parseBody>> {
+  const text = await readBodyCapped(request)
+  if (text === undefined) {
+    return { ok: false, reply: rpcFailure(null, { code: RPC.invalidRequest, message: bodyTooLargeMessage(), data: { reason: 'REQUEST_TOO_LARGE', max_bytes: REQUEST_BODY_MAX_BYTES } }) }
+  }
+  return parseBody(text)
 }
 
 /** The id of a request object if it is a valid JSON-RPC id, else null. */

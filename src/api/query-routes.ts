@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../node/chain-node.ts'
 import { RPC } from '../wire/rpc-errors.ts'
-import { envelopeError, idOf, jsonResponse, parseBody, rpcFailure, rpcResult } from './jsonrpc.ts'
+import { envelopeError, idOf, jsonResponse, readRequestBody, rpcFailure, rpcResult } from './jsonrpc.ts'
 import { ALL_METHODS } from './methods/index.ts'
 import { BLOCK_CACHE_ENTRIES_MAX, BlockCache } from './block-cache.ts'
 import { openRpcDocument } from './methods/openrpc.ts'
@@ -72,9 +72,9 @@ function withDeadline<T>(p: Promise<T>, deadlineMs: number): Promise<T | typeof 
 
 export function queryRoutes(node: ChainNode, timeoutMs = QUERY_TIMEOUT_MS) {
   const ctx: QueryContext = { node }
-  return new Elysia().post('/api/v1/query', async ({ body }) => {
+  return new Elysia().post('/api/v1/query', async ({ request }) => {
     const deadline = Date.now() + timeoutMs
-    const parsed = parseBody(body as string)
+    const parsed = await readRequestBody(request)
     if (!parsed.ok) return jsonResponse(parsed.reply)
     const req = parsed.value
     try {
@@ -91,5 +91,5 @@ export function queryRoutes(node: ChainNode, timeoutMs = QUERY_TIMEOUT_MS) {
       }
       throw err
     }
-  }, { parse: 'text' })
+  }, { parse: 'none' })
 }

@@ -6,6 +6,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { WrapperFields } from '../api/methods/openrpc.ts'
 import { PageSchema, type CompiledMethod } from '../api/methods/registry.ts'
 import { QUERY_BATCH_MAX, QUERY_TIMEOUT_MS } from '../api/query-routes.ts'
+import { REQUEST_BODY_MAX_BYTES } from '../api/request-body.ts'
 import { OFFSET_MAX } from '../indexer/paging.ts'
 import { typeLabel } from './actions-doc.ts'
 
@@ -141,7 +142,7 @@ function errorSection(): string[] {
   return [
     '| code | HTTP | when | `data.reason` |', '|---|---|---|---|',
     '| -32700 | 200 | the body is not JSON | `PARSE_ERROR` |',
-    `| -32600 | 200 | not a JSON-RPC 2.0 request object (\`jsonrpc\` must be "2.0", \`method\` a string, \`id\` a string, number or null); an empty batch; a batch of more than ${QUERY_BATCH_MAX} items (the whole batch is refused with one error reply, \`id\` null) | \`INVALID_REQUEST\`, \`BATCH_TOO_LARGE\` |`,
+    `| -32600 | 200 | not a JSON-RPC 2.0 request object (\`jsonrpc\` must be "2.0", \`method\` a string, \`id\` a string, number or null); an empty batch; a batch of more than ${QUERY_BATCH_MAX} items (the whole batch is refused with one error reply, \`id\` null); a body over ${REQUEST_BODY_MAX_BYTES} bytes (\`id\` null) | \`INVALID_REQUEST\`, \`BATCH_TOO_LARGE\`, \`REQUEST_TOO_LARGE\` |`,
     '| -32601 | 200 | no method of that name | `METHOD_NOT_FOUND` |',
     '| -32602 | 200 | `params` is not an object, or fails the method\'s schema (`data.field` names the first offending field, e.g. `params.address`); or it names something that does not exist (`MarketNotFound`, `BlockNotFound`, a malformed cursor) | `INVALID_PARAMS`, `MarketNotFound`, ... |',
     `| -32602 | 400 | \`offset\` above ${OFFSET_MAX} on \`getUserFills\` and \`getOrderFills\`: page deeper with \`cursor\` (spec §7.1) | \`OFFSET_TOO_DEEP\` |`,

@@ -51,6 +51,8 @@ export function admit(state: ChainState, params: unknown, isPending: PendingNonc
   const payload = p.action[kindName]
   const checked = payloadValidator(kind).validate(payload, `params.action.${kindName}`)
   if (!checked.ok) return invalid(checked.field, checked.message)
+  const illFormed = illFormedStringField(payload, `params.action.${kindName}`)
+  if (illFormed !== undefined) return invalid(illFormed, 'contains a lone UTF-16 surrogate, which has no UTF-8 encoding to sign')
   const crossField = crossFieldCheck(kindName, payload as Record<string, unknown>, p.nonce, state)
   if (crossField !== undefined) return crossField
 
@@ -74,6 +76,21 @@ export function admit(state: ChainState, params: unknown, isPending: PendingNonc
     return { ok: false, error: rpcError(RPC.nonceReplay, 'NONCE_REPLAY', `nonce ${p.nonce} of ${signer} is used or outside [${lowest}, ${lowest + LIMITS.nonceWindow})`, { signer, nonce: p.nonce, lowest_unused: lowest, window: LIMITS.nonceWindow }) }
   }
   return { ok: true, envelope: { signer, nonce: p.nonce, action: p.action, kind: kindName, txHash: txHash(digest, sig.r, sig.s, sig.v), signature: p.signature } }
+}
+
+/**
+ * The first string field (path) holding a lone UTF-16 surrogate: JSON can carry one (`"\ud800"`)
+ * but neither msgpack nor EIP-712 can hash it, so it is refused here rather than failing the hash.
+ */
+function illFormedStringField(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : path
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const [key, inner] of Object.entries(value)) {
+    if (!key.isWellFormed()) return path
+    const bad = illFormedStringField(inner, `${path}.${key}`)
+    if (bad !== undefined) return bad
+  }
+  return undefined
 }
 
 /** Checks that a schema cannot express; undefined when fine. */

@@ -178,7 +178,8 @@ describe('refusals at admission consume no nonce', () => {
     const notRpc = await rawAction(JSON.stringify({ hello: 'world' }))
     expect(notRpc.json.error?.code).toBe(-32600)
     const oversized = await rawAction(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'action', params: { pad: 'x'.repeat(400_000) } }))
-    expect(oversized.status).toBe(413)
+    expect(oversized.status).toBe(200)
+    expect(oversized.json.error).toMatchObject({ code: -32600, data: { reason: 'REQUEST_TOO_LARGE' } })
   })
 })
 
