@@ -25,12 +25,12 @@ export const LoginBody = Type.Object({
   signature: Type.String({ maxLength: 200, description: '0x-hex r ‖ s ‖ v (65 bytes) of personal_sign over the 28 login bytes' }),
 })
 
-/** The login limits: attempts per window per client IP and per claimed address. */
+/** The login limits: attempts per window per client IP, and failures per client IP and claimed address. */
 export interface LoginLimiters {
   readonly challengePerIp: RateLimiter
   readonly loginPerIp: RateLimiter
-  /** Counts failed attempts only (see the login handler). */
-  readonly loginFailuresPerAddress: RateLimiter
+  /** Counts failed attempts only, keyed by client IP and claimed address (see the login handler). */
+  readonly loginFailuresPerIpAndAddress: RateLimiter
 }
 
 /** What the login routes need. */
@@ -60,12 +60,14 @@ export function authRoutes(deps: AuthRouteDeps) {
     .post('/api/auth/login', async ({ body, request, server }) => {
       const ip = clientIp(server, request)
       const address = normalizeAddress(body.address)!
-      // Per address only failures count: an admin who logs in often is never locked out by it,
-      // while guessing (or hammering the chain check) for one address is bounded.
-      const perAddress = limits.loginFailuresPerAddress.peek(address)
-      if (!perAddress.ok) throw rateLimited(`failed login attempts for ${address}`, perAddress.retryAfterSecs)
+      // Only failures count, so an admin who logs in often is never locked out by it; and they
+      // count per client IP and address, so nobody can lock the admin out by failing logins that
+      // merely claim the admin's address from elsewhere (each IP stays bounded by loginPerIp).
+      const failureKey = `${ip}|${address}`
+      const failures = limits.loginFailuresPerIpAndAddress.peek(failureKey)
+      if (!failures.ok) throw rateLimited(`failed login attempts for ${address} from this IP`, failures.retryAfterSecs)
       const fail = (err: HttpError, why: string) => {
-        limits.loginFailuresPerAddress.hit(address)
+        limits.loginFailuresPerIpAndAddress.hit(failureKey)
         log.warn(`login ${address} from ${ip}: ${why}`)
         return err
       }

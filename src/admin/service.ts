@@ -33,7 +33,7 @@ import { SessionStore } from './sessions.ts'
 export const ADMIN_VERSION: string = packageJson.version
 
 /** Login limits (spec §8 leaves them open): per minute. */
-export const LOGIN_LIMITS = { challengesPerIpPerMin: 120, loginsPerIpPerMin: 120, loginFailuresPerAddressPerMin: 10 } as const
+export const LOGIN_LIMITS = { challengesPerIpPerMin: 120, loginsPerIpPerMin: 120, loginFailuresPerIpAndAddressPerMin: 10 } as const
 
 /** Timeout of the service's own reads of the chain (role checks). */
 const CHAIN_READ_TIMEOUT_MS = 5_000
@@ -90,7 +90,7 @@ export async function startAdminService(config: AdminConfig, onListening: (url: 
       limits: {
         challengePerIp: new RateLimiter(LOGIN_LIMITS.challengesPerIpPerMin, minute, clock),
         loginPerIp: new RateLimiter(LOGIN_LIMITS.loginsPerIpPerMin, minute, clock),
-        loginFailuresPerAddress: new RateLimiter(LOGIN_LIMITS.loginFailuresPerAddressPerMin, minute, clock),
+        loginFailuresPerIpAndAddress: new RateLimiter(LOGIN_LIMITS.loginFailuresPerIpAndAddressPerMin, minute, clock),
       },
     }),
     keyRoutes({ guard, keys, serverKey, log: log.child('keys') }),

@@ -10,6 +10,7 @@ import { RpcClient } from '../../src/client/rpc-client.ts'
 import { api, login, loginToken, signedChallenge, startAdmin } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
+import { rawRequest } from '../support/raw-http.ts'
 
 const ADMIN_KEY = DEV_KEYS[0] as Hex
 const TRADER_KEY = DEV_KEYS[1] as Hex
@@ -138,7 +139,7 @@ describe('login errors (spec §7)', () => {
     expect(trader.body.reason).toBe('NOT_ADMIN')
   })
 
-  test('login attempts are rate-limited per address (429 with Retry-After)', async () => {
+  test('failed logins are rate-limited per client IP and address (429 with Retry-After); other IPs are not locked out', async () => {
     const address = '0x' + 'ab'.repeat(20)
     const statuses: number[] = []
     for (let i = 0; i < 11; i++) {
@@ -148,6 +149,12 @@ describe('login errors (spec §7)', () => {
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true)
     expect(statuses[10]).toBe(429)
+    // The same address from another client IP is not locked out by these failures.
+    const elsewhere = await rawRequest(A, {
+      method: 'POST', path: '/api/auth/login', headers: [['content-type', 'application/json']],
+      body: JSON.stringify({ address, timestamp_ms: 1, signature: '0x00' }), localAddress: '127.0.0.2', timeoutMs: 5_000,
+    })
+    expect(elsewhere.status).toBe(401)
     // Other addresses are not affected.
     expect((await login(A, ADMIN_KEY)).status).toBe(200)
   })
