@@ -39,6 +39,7 @@ import { commitStateRoot, fullStateRoot } from '../../src/chain/state-root.ts'
 import type { Account, ChainState, Side, Tif } from '../../src/chain/types.ts'
 import { formatDecimal } from '../../src/lib/decimal.ts'
 import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
+import { mulberry32 } from '../../src/lib/prng.ts'
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`)
@@ -52,17 +53,6 @@ const LIFETIME = arg('life', 1_000)
 const BLOCK_OPS = arg('block-ops', 2_000)
 /** Blocks run before the clock starts, so the JIT has compiled the hot paths. */
 const WARMUP_BLOCKS = Math.min(60, Math.floor(BLOCKS / 5))
-
-/** mulberry32: a tiny seeded PRNG, so every run sends the same flow. */
-function mulberry32(seed: number): () => number {
-  let s = seed | 0
-  return () => {
-    s = (s + 0x6d2b79f5) | 0
-    let t = Math.imul(s ^ (s >>> 15), 1 | s)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return (t ^ (t >>> 14)) >>> 0
-  }
-}
 
 /** One operation of the flow, independent of the state so both runs see the same one. */
 interface Op {

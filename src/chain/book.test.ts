@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { ReferenceBook } from './book-reference.ts'
 import { OrderBook } from './book.ts'
 import type { BookOrder, MatchPlan, Side } from './book.ts'
+import { mulberry32 } from '../lib/prng.ts'
 
 type TestOrder = BookOrder
 
@@ -379,18 +380,6 @@ describe('OrderBook.remove / fill / setRemaining', () => {
 
 // ---------------------------------------------------------------------------
 // Differential test: the fast book against the naive reference.
-
-/** mulberry32: a tiny deterministic 32-bit PRNG using integer math only. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return (t ^ (t >>> 14)) >>> 0
-  }
-}
 
 /** The common public surface of both books. */
 type AnyBook = OrderBook<TestOrder> | ReferenceBook<TestOrder>

@@ -3,18 +3,7 @@ import { blake3 } from '@noble/hashes/blake3.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { StateHash, stateRootOf } from './state-hash.ts';
-
-/** mulberry32: tiny deterministic 32-bit PRNG for reproducible test sequences. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+import { mulberry32 as prng } from '../lib/prng.ts';
 
 function randomBytes(next: () => number, len: number): Uint8Array {
   const b = new Uint8Array(len);

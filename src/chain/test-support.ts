@@ -11,6 +11,7 @@ import { createGenesisState } from './genesis.ts'
 import { canAfford, crossTradingAvailable, valueAccount } from './margin.ts'
 import type { RejectReason } from './reasons.ts'
 import type { ChainState, RoleName, Side, Tif } from './types.ts'
+import { mulberry32 } from '../lib/prng.ts'
 
 /** The dev admin (Admin + Trader) and fee recipient of every dev market. */
 export const ADMIN: string = DEV_ADMIN
@@ -279,20 +280,17 @@ export function checkInvariants(state: ChainState): void {
   }
 }
 
-/** mulberry32: a tiny seeded PRNG (integer only), so random tests replay exactly. */
+/** A seeded PRNG (mulberry32, integer only), so random tests replay exactly. */
 export class Rng {
-  private s: number
+  private readonly next: () => number
 
   constructor(seed: number) {
-    this.s = seed | 0
+    this.next = mulberry32(seed)
   }
 
   /** A uniform 32-bit unsigned integer. */
   u32(): number {
-    this.s = (this.s + 0x6d2b79f5) | 0
-    let t = Math.imul(this.s ^ (this.s >>> 15), 1 | this.s)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return (t ^ (t >>> 14)) >>> 0
+    return this.next()
   }
 
   /** An integer in [0, n) (n <= 2^32; the modulo bias is irrelevant here). */

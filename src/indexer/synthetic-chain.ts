@@ -4,6 +4,7 @@
 // against the cost basis pro rata, open with the rest), so sizes and realized PnL are consistent.
 import type { BlockStore, StoredBlock, StoredEvent } from '../node/block-store.ts'
 import { eventBody } from '../wire/event-view.ts'
+import { mulberry32Unit } from '../lib/prng.ts'
 
 export interface SyntheticMarket {
   readonly marketId: number
@@ -23,18 +24,6 @@ export interface SyntheticOptions {
 
 interface Pos { size: number; basis: bigint }
 
-/** A small deterministic PRNG (mulberry32), so a seed gives the same chain every time. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 export class SyntheticChain {
   private height: number
   private timeMs: number
@@ -46,7 +35,7 @@ export class SyntheticChain {
   constructor(private readonly store: BlockStore, private readonly options: SyntheticOptions) {
     this.height = store.tipHeight()
     this.timeMs = options.startTimeMs
-    this.random = rng(options.seed ?? 1)
+    this.random = mulberry32Unit(options.seed ?? 1)
   }
 
   get tip(): number {

@@ -13,6 +13,7 @@ import { eciesEncrypt } from '../../src/wire/ecies.ts'
 import { api, loginBytes, loginToken, startAdmin } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 import { rawRequest, type RawReply, type RawRequest } from '../support/raw-http.ts'
+import { mulberry32Unit } from '../../src/lib/prng.ts'
 
 const SEED = process.env.ADMIN_FUZZ_SEED !== undefined ? Number(process.env.ADMIN_FUZZ_SEED) >>> 0 : (Date.now() ^ (Math.random() * 2 ** 32)) >>> 0
 console.log(`admin fuzz seed ${SEED} (rerun with ADMIN_FUZZ_SEED=${SEED})`)
@@ -44,19 +45,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const rand = mulberry32(SEED)
+const rand = mulberry32Unit(SEED)
 const int = (n: number) => Math.floor(rand() * n)
 const chance = (p: number) => rand() < p
 function pick<T>(items: readonly T[]): T {

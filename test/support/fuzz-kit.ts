@@ -1,23 +1,12 @@
 // Building blocks of the seeded input fuzz (test/e2e/fuzz-input.test.ts): a reproducible PRNG, odd
 // values and mutations of JSON values, HTTP calls with a deadline that never throw, and a record of
 // findings that names the seed and the offending input.
-
-/** mulberry32: a small, fast 32-bit PRNG; the same seed gives the same sequence everywhere. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
+import { mulberry32Unit } from '../../src/lib/prng.ts'
 
 export class Rng {
   private readonly next: () => number
   constructor(seed: number) {
-    this.next = mulberry32(seed)
+    this.next = mulberry32Unit(seed)
   }
 
   /** An integer in [0, n). */
