@@ -7,6 +7,7 @@ import { cancelOrder, placeOcoPair, placeOrder, placeTriggerOrder, submitOracleQ
 import { DEV_ADMIN } from '../../src/node/dev-genesis.ts'
 import { waitIndexed } from '../support/history-client.ts'
 import { accepted, keptRejectReason, orderIdOf, startDevNodeForFile } from '../support/dev-node.ts'
+import { until } from '../support/poll.ts'
 
 const BTC = 1
 const ETH = 2
@@ -24,16 +25,6 @@ const quoter = client(7)
 let aliceBid = 0
 let bobIoc = 0
 let btcFillHeight = 0
-
-async function until<T>(what: string, read: () => Promise<T>, check: (v: T) => boolean, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await read()
-    if (check(v)) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`)
-    await Bun.sleep(30)
-  }
-}
 
 const data = async <T>(method: string, params: Record<string, unknown> = {}) => (await rpc.query<T>(method, params)).data
 

@@ -6,6 +6,7 @@ import {
   activateMarket, completeDelist, createMarket, haltMarket, placeOrder, requestDelist, resumeMarket, submitOracleQuote,
 } from '../../src/client/actions.ts'
 import { acceptedEvents, getAccount, keptRejectReason, startDevNodeForFile } from '../support/dev-node.ts'
+import { until } from '../support/poll.ts'
 
 const BOOK_B = '0x00000000000000000000000000000000000000bb'
 
@@ -39,17 +40,6 @@ function units6(s: string): bigint {
   const [i, f = ''] = (neg ? s.slice(1) : s).split('.')
   const v = BigInt(i!) * 1_000_000n + BigInt(f.padEnd(6, '0'))
   return neg ? -v : v
-}
-
-/** Polls until check() holds (or fails after timeoutMs). */
-async function until<T>(what: string, read: () => Promise<T>, check: (v: T) => boolean, timeoutMs = 8_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await read()
-    if (check(v)) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`)
-    await Bun.sleep(50)
-  }
 }
 
 /** Creates and activates a market; returns its id. */
