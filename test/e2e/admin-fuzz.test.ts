@@ -15,7 +15,8 @@ import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 import { rawRequest, type RawReply, type RawRequest } from '../support/raw-http.ts'
 import { mulberry32Unit } from '../../src/lib/prng.ts'
 
-const SEED = process.env.ADMIN_FUZZ_SEED !== undefined ? Number(process.env.ADMIN_FUZZ_SEED) >>> 0 : (Date.now() ^ (Math.random() * 2 ** 32)) >>> 0
+// A fixed default, so CI runs the same inputs every time; other seeds are for exploring.
+const SEED = process.env.ADMIN_FUZZ_SEED !== undefined ? Number(process.env.ADMIN_FUZZ_SEED) >>> 0 : 20_261_122
 console.log(`admin fuzz seed ${SEED} (rerun with ADMIN_FUZZ_SEED=${SEED})`)
 
 /** Per-request deadline: a reply slower than this is a hang. */
