@@ -166,7 +166,7 @@ export function renderRpcDoc(methods: readonly CompiledMethod[], examples: Reado
     '- A request is `{"jsonrpc": "2.0", "id": 1, "method": "getAccount", "params": {"address": "0x..."}}`. Params are by name, in an object; a method without params may leave `params` out. An unknown param is refused (-32602).',
     `- A batch is an array of at most ${QUERY_BATCH_MAX} requests, answered by an array of replies in the same order; one bad item gets its own error reply and the others are answered. More than ${QUERY_BATCH_MAX} items refuse the whole batch (-32600).`,
     '- Errors come back with HTTP 200 and an `error` object `{code, message, data: {reason, field?}}`; the one exception is the too-deep `offset` below (HTTP 400).',
-    `- A query times out after ${QUERY_TIMEOUT_MS / 1000} s, queueing included (-32000).`,
+    `- A query times out after ${QUERY_TIMEOUT_MS / 1000} s, queueing included (-32000); the node's \`--query-timeout-ms\` flag changes that.`,
     '- A market is named by `market_id` or `symbol`; `market_id` takes precedence and may name a Delisted market; `symbol` matches exactly or by prefix, case-insensitive (the shortest match wins) and skips Delisted markets (spec §2.2). '
       + `Without either, a list applies no market filter and a read about one market is refused (-32602). Methods that take both: ${withMarket.join(', ')}.`,
     '- Amounts are decimal strings: balances, fees and notionals with up to 6 decimals, prices and sizes at the market\'s precision. Addresses come back lower-case.',
