@@ -3,7 +3,7 @@
 // gap frame (spec §6.1): the live market list, each market's book, and when an address is given
 // its account aggregate and open orders.
 import { Type } from '@sinclair/typebox'
-import { BootstrapSchema } from '../../wire/results/feed.ts'
+import { BootstrapResult } from '../../wire/results/feed.ts'
 import { Address20 } from '../../wire/schema-types.ts'
 import { accountView, openOrderView } from '../views/account-view.ts'
 import { liveMarkets, marketListItem } from '../views/market-view.ts'
@@ -24,7 +24,7 @@ export const feedMethods = [
       ...marketRefFields({ market_id: 'only this market\'s book (takes precedence over symbol)', symbol: 'only this market\'s book; symbol or base-asset prefix' }),
       depth: Type.Optional(Type.Integer({ minimum: 0, description: `book levels per side; 0 = ${BOOTSTRAP_DEPTH_DEFAULT}; clamped to ${BOOTSTRAP_DEPTH_MAX}` })),
     }, { additionalProperties: false }),
-    result: BootstrapSchema,
+    result: BootstrapResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', symbol: 'BTC', depth: 10 },
     handler: (ctx, p) => {
       const state = ctx.node.state

@@ -14,7 +14,7 @@ import { decodeCursor, OFFSET_MAX, ReadError, type PageInfo, type PageRequest } 
 import { snakeReason, type OrderArchiveRow } from '../../indexer/tables/orders.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
-import { CandlesSchema, OrderStatusSchema, type OpenOrderStatusSchema, RecentTradesSchema, UserFillsSchema, UserRateLimitSchema } from '../../wire/results/history.ts'
+import { CandlesResult, OrderStatusResult, type OpenOrderStatusSchema, RecentTradesResult, UserFillsResult, UserRateLimitResult } from '../../wire/results/history.ts'
 import { Address20, U32, U53 } from '../../wire/schema-types.ts'
 import { CANDLES_LIMIT_DEFAULT, CANDLES_LIMIT_MAX, readCandles } from '../candle-routes.ts'
 import { historyOf } from '../history-link.ts'
@@ -160,7 +160,7 @@ export const historyMethods = [
       end_time_ms: Type.Optional(U53('last bucket open time, inclusive')),
       limit: Type.Optional(Type.Integer({ minimum: 1, description: `candles (default ${CANDLES_LIMIT_DEFAULT}, clamped to ${CANDLES_LIMIT_MAX}); the newest are returned` })),
     }, { additionalProperties: false }),
-    result: CandlesSchema,
+    result: CandlesResult,
     example: { symbol: 'BTC-USD', interval_ms: 60_000, limit: 100 },
     handler: (ctx, p) => {
       const h = history(ctx)
@@ -192,7 +192,7 @@ export const historyMethods = [
       start_time_ms: Type.Optional(U53('fills at or after this time')), end_time_ms: Type.Optional(U53('fills at or before this time')),
       ...Paging(USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX),
     }, { additionalProperties: false }),
-    result: UserFillsSchema,
+    result: UserFillsResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', symbol: 'BTC', limit: 20 },
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, true)
@@ -209,7 +209,7 @@ export const historyMethods = [
       from_block: Type.Optional(U53('first block, inclusive')), start_time_ms: Type.Optional(U53('fills at or after this time')),
       limit: Paging(USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX).limit, cursor: Paging(0, 0).cursor,
     }, { additionalProperties: false }),
-    result: UserFillsSchema,
+    result: UserFillsResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', from_block: 1 },
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, false)
@@ -222,7 +222,7 @@ export const historyMethods = [
     name: 'getOrderFills', paged: true,
     description: 'The fills of one order (the owner\'s side), oldest first, by order_id or by address + symbol + client_order_id; limit applies in the query; offset above 1000 is HTTP 400.',
     params: Type.Object({ ...OrderRef, ...Paging(USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX) }, { additionalProperties: false }),
-    result: UserFillsSchema,
+    result: UserFillsResult,
     example: { order_id: 1 },
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, true)
@@ -234,7 +234,7 @@ export const historyMethods = [
     name: 'getOrderStatus',
     description: 'Where an order stands: open orders from the chain state (no journal scan), closed ones from the 24 h hot cache or the permanent archive. close_reason is snake_case (filled, cancelled, ioc_expired, amend_clamped_at_filled, expired, ...).',
     params: Type.Object(OrderRef, { additionalProperties: false }),
-    result: OrderStatusSchema,
+    result: OrderStatusResult,
     example: { order_id: 1 },
     handler: (ctx, p) => reading(async () => {
       const h = history(ctx)
@@ -264,7 +264,7 @@ export const historyMethods = [
     name: 'getRecentTrades', paged: true,
     description: `Trades (the taker's view: side is the taker direction), newest first, of one market or all, from the last ${HISTORY_WINDOW_BLOCKS} blocks; cursor pages deeper than offset.`,
     params: Type.Object({ ...MarketRef, ...Paging(RECENT_TRADES_LIMIT_DEFAULT, RECENT_TRADES_LIMIT_MAX) }, { additionalProperties: false }),
-    result: RecentTradesSchema,
+    result: RecentTradesResult,
     example: { symbol: 'BTC', limit: 20 },
     handler: (ctx, p) => reading(async () => {
       const h = history(ctx)
@@ -278,7 +278,7 @@ export const historyMethods = [
     name: 'getUserRateLimit',
     description: `Informational: an address's notional volume (cum_vlm, SCALE_6) and signed envelopes (n_requests_used) over the index's last ${HISTORY_WINDOW_BLOCKS} blocks; n_requests_cap is max_tx_per_block.`,
     params: Type.Object({ address: Address20('the address') }, { additionalProperties: false }),
-    result: UserRateLimitSchema,
+    result: UserRateLimitResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     handler: (ctx, p) => reading(async () => {
       const h = history(ctx)

@@ -10,7 +10,7 @@ import { normalizeAddress } from '../../lib/hex.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { eventView, symbolLookup } from '../../node/views.ts'
 import {
-  AdminAuditEntrySchema, BboItemSchema, MarketDetailSchema, MarketListItemSchema, MarketSettingsSchema, MarketStatsSchema, MarketSummarySchema, MarksMapSchema, OracleQuoteSchema,
+  AdminAuditEntrySchema, BboItemSchema, MarketDetailResult, MarketListItemSchema, MarketSettingsResult, MarketStatsResult, MarketSummaryResult, MarksResult, OracleQuoteResult,
 } from '../../wire/results/market.ts'
 import { Address20, U32, U53 } from '../../wire/schema-types.ts'
 import {
@@ -63,18 +63,18 @@ export const marketMethods = [
   }),
   method({
     name: 'getMarket', cachePerBlock: true, description: 'One market by market_id or symbol (prefix, case-insensitive): settings, top of book, halt_reason and latest_quote.', params: MarketRefParams,
-    result: MarketDetailSchema, example: { symbol: 'BTC' },
+    result: MarketDetailResult, example: { symbol: 'BTC' },
     handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx.node.state, p)) }),
   }),
   method({
     name: 'getMarketById', cachePerBlock: true, description: 'One market by market_id (may address a Delisted market); same shape as getMarket.',
     params: Type.Object({ market_id: U32('the market') }, { additionalProperties: false }),
-    result: MarketDetailSchema, example: { market_id: 4 },
+    result: MarketDetailResult, example: { market_id: 4 },
     handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx.node.state, p)) }),
   }),
   method({
     name: 'getMarketSummary', description: 'MarketSummary (spec §2.8): mark, top of book, open interest, levels, open orders, fills in the last block and the UTC-day volumes.', params: MarketRefParams,
-    result: MarketSummarySchema, example: { symbol: 'BTC-USD' },
+    result: MarketSummaryResult, example: { symbol: 'BTC-USD' },
     handler: (ctx: QueryContext, p) => {
       const m = requireMarket(ctx.node.state, p)
       return { data: marketSummaryView(ctx.node.state, m, dayCounters(ctx.node, m)) }
@@ -82,7 +82,7 @@ export const marketMethods = [
   }),
   method({
     name: 'getMarketSettings', description: 'Fees, leverage, margins, minimum order size, fee recipient, max_fills_per_quote and the oracle quote limits of a market.', params: MarketRefParams,
-    result: MarketSettingsSchema, example: { market_id: 1 },
+    result: MarketSettingsResult, example: { market_id: 1 },
     handler: (ctx, p) => ({ data: marketSettingsView(requireMarket(ctx.node.state, p)) }),
   }),
   method({
@@ -96,7 +96,7 @@ export const marketMethods = [
   }),
   method({
     name: 'getAllMarks', cachePerBlock: true, description: 'MarksMap: symbol to mark price (the liquidation and uPnL price) of every market that is not Delisted.', params: NoParams,
-    result: MarksMapSchema,
+    result: MarksResult,
     handler: (ctx) => {
       const out: Record<string, string> = {}
       for (const m of liveMarkets(ctx.node.state)) out[m.symbol] = marketListItem(m).mark_price
@@ -105,12 +105,12 @@ export const marketMethods = [
   }),
   method({
     name: 'getOracleQuote', description: 'The latest oracle quote of a market with its freshness, fill budget, reject streak and quote limits.', params: MarketRefParams,
-    result: OracleQuoteSchema, example: { symbol: 'XAU-USD' },
+    result: OracleQuoteResult, example: { symbol: 'XAU-USD' },
     handler: (ctx, p) => {
       const state = ctx.node.state
       const m = requireMarket(state, p)
       const s = marketSettingsView(m)
-      const data: Static<typeof OracleQuoteSchema> = {
+      const data: Static<typeof OracleQuoteResult> = {
         market_id: m.marketId, symbol: m.symbol, routing: m.routing, lifecycle: m.lifecycle, halt_reason: m.lifecycle === 'Halted' ? m.haltReason : null,
         quote: latestQuoteView(state, m), consecutive_rejects: m.oracle.consecutiveRejects, max_fills_per_quote: m.maxFillsPerQuote,
         max_quote_lag_ms: s.max_quote_lag_ms, min_quote_interval_ms: s.min_quote_interval_ms, max_quote_change_bps: s.max_quote_change_bps,
@@ -121,7 +121,7 @@ export const marketMethods = [
   }),
   method({
     name: 'getMarketStats', description: 'MarketStatsResponse (spec §2.4): traders\' long, short and net size, the oracle counterparty\'s PnL, open interest, fills in the last block.', params: MarketRefParams,
-    result: MarketStatsSchema, example: { symbol: 'XAU' },
+    result: MarketStatsResult, example: { symbol: 'XAU' },
     handler: (ctx, p) => {
       const m = requireMarket(ctx.node.state, p)
       return { data: marketStatsView(ctx.node.state, m, dayCounters(ctx.node, m)?.fillsInBlock ?? 0) }

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import type { OcoPair, TriggerOrder } from '../../chain/trigger-types.ts'
 import type { ChainState } from '../../chain/types.ts'
 import type { TriggerViewSchema } from '../../wire/results/shared-trigger.ts'
-import { OcoPairsSchema, TriggerOrdersSchema, type OcoPairViewSchema } from '../../wire/results/trigger.ts'
+import { OcoPairsResult, TriggerOrdersResult, type OcoPairViewSchema } from '../../wire/results/trigger.ts'
 import { Address20 } from '../../wire/schema-types.ts'
 import { formatPrice, formatSize } from '../views/market-view.ts'
 import { marketFilter, marketRefFields, requireAddress } from './params.ts'
@@ -71,7 +71,7 @@ export const triggerMethods = [
   method({
     name: 'getTriggerOrders', description: 'Active trigger orders of an address, optionally of one market, in trigger id order.',
     params: AddressMarketParams,
-    result: TriggerOrdersSchema,
+    result: TriggerOrdersResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', symbol: 'BTC' },
     handler: (ctx, p) => {
       const state = ctx.node.state
@@ -84,7 +84,7 @@ export const triggerMethods = [
   method({
     name: 'getOcoPairs', description: 'Open OCO pairs and brackets of an address, optionally of one market, in pair id order.',
     params: AddressMarketParams,
-    result: OcoPairsSchema,
+    result: OcoPairsResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
     handler: (ctx, p) => {
       const state = ctx.node.state

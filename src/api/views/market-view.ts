@@ -6,7 +6,7 @@ import { marketStats } from '../../chain/market-stats.ts'
 import { notionalOf } from '../../chain/math.ts'
 import type { ChainState, Market } from '../../chain/types.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
-import type { BboItemSchema, LatestQuoteSchema, MarketDetailSchema, MarketListItemSchema, MarketSettingsSchema, MarketStatsSchema, MarketSummarySchema } from '../../wire/results/market.ts'
+import type { BboItemSchema, LatestQuoteSchema, MarketDetailResult, MarketListItemSchema, MarketSettingsResult, MarketStatsResult, MarketSummaryResult } from '../../wire/results/market.ts'
 
 export const formatPrice = (m: Market, ticks: number) => formatDecimal(BigInt(ticks), m.priceDecimals)
 export const formatSize = (m: Market, lots: number) => formatDecimal(BigInt(lots), m.sizeDecimals)
@@ -36,7 +36,7 @@ export function marketListItem(m: Market): Static<typeof MarketListItemSchema> {
 }
 
 /** A market's fees, margins, sizes and quote limits (getMarketSettings, and part of the detail). */
-export function marketSettingsView(m: Market): Static<typeof MarketSettingsSchema> {
+export function marketSettingsView(m: Market): Static<typeof MarketSettingsResult> {
   const q = m.quoteLimits
   return {
     market_id: m.marketId,
@@ -106,7 +106,7 @@ export function bboView(state: ChainState, m: Market): Static<typeof BboItemSche
 }
 
 /** MarketStatsResponse (spec §2.4); fills_in_block comes from the committed block (the hot feed). */
-export function marketStatsView(state: ChainState, m: Market, fillsInBlock: number): Static<typeof MarketStatsSchema> {
+export function marketStatsView(state: ChainState, m: Market, fillsInBlock: number): Static<typeof MarketStatsResult> {
   const s = marketStats(state, m)
   return {
     market_id: m.marketId,
@@ -123,7 +123,7 @@ export function marketStatsView(state: ChainState, m: Market, fillsInBlock: numb
 }
 
 /** The getMarket / getMarketById detail. */
-export function marketDetail(state: ChainState, m: Market): Static<typeof MarketDetailSchema> {
+export function marketDetail(state: ChainState, m: Market): Static<typeof MarketDetailResult> {
   const book = state.books.get(m.marketId)
   const { bid, ask } = bestPrices(state, m)
   return {
@@ -147,7 +147,7 @@ export interface DayCounters {
 }
 
 /** MarketSummary (spec §2.8) from the chain state and the feed's day counters. */
-export function marketSummaryView(state: ChainState, m: Market, day: DayCounters | undefined): Static<typeof MarketSummarySchema> {
+export function marketSummaryView(state: ChainState, m: Market, day: DayCounters | undefined): Static<typeof MarketSummaryResult> {
   const book = state.books.get(m.marketId)
   const bbo = bboView(state, m)
   return {

@@ -7,7 +7,7 @@ import { MarketListItemSchema } from './market.ts'
 import { AccountViewSchema, OpenOrderViewSchema } from './shared-account.ts'
 import { OrderbookViewSchema } from './shared-orderbook.ts'
 
-export const BootstrapSchema = Strict({
+export const BootstrapResult = Strict({
   height: U53('chain height of every part of this reply'),
   timestamp_ms: U53('block time of that height, ms'),
   markets: Type.Array(MarketListItemSchema, { description: 'every market that is not Delisted, by market_id (as getMarkets)' }),

@@ -20,7 +20,7 @@ export const CandleResponseSchema = Strict({
   trades: Type.Integer({ minimum: 1, description: 'fills in the bucket (buckets without fills are not returned)' }),
 }, 'a candle (CandleResponse)')
 
-export const CandlesSchema = Type.Array(CandleResponseSchema, { description: 'candles oldest first; the newest `limit` of the range' })
+export const CandlesResult = Type.Array(CandleResponseSchema, { description: 'candles oldest first; the newest `limit` of the range' })
 
 export const PositionActionSchema = Type.Union(
   [Type.Literal('open_long'), Type.Literal('open_short'), Type.Literal('close_long'), Type.Literal('close_short')],
@@ -49,7 +49,7 @@ export const UserFillSchema = Strict({
   trigger_id: Type.Optional(U53('the trigger order the participant\'s order was promoted from; absent otherwise')),
 }, 'a fill of an account (userFills item)')
 
-export const UserFillsSchema = Type.Array(UserFillSchema, { description: 'the account\'s fills' })
+export const UserFillsResult = Type.Array(UserFillSchema, { description: 'the account\'s fills' })
 
 /**
  * close_reason of getOrderStatus: the chain's OrderDone reason (or Expired) in snake_case. The
@@ -102,7 +102,7 @@ const UnknownOrderStatusSchema = Strict({
 }, 'an order nobody knows')
 
 /** getOrderStatus. */
-export const OrderStatusSchema = Type.Union([OpenOrderStatusSchema, ClosedOrderStatusSchema, UnknownOrderStatusSchema], {
+export const OrderStatusResult = Type.Union([OpenOrderStatusSchema, ClosedOrderStatusSchema, UnknownOrderStatusSchema], {
   description: 'where an order stands: open (chain), closed (hot cache or archive) or unknown',
 })
 
@@ -119,10 +119,10 @@ export const RecentTradeSchema = Strict({
   side: Type.Union([Type.Literal('Bid'), Type.Literal('Ask')], { description: 'the taker\'s direction: Bid buys, Ask sells' }),
 }, 'a trade (RecentTrade)')
 
-export const RecentTradesSchema = Type.Array(RecentTradeSchema, { description: 'trades newest first' })
+export const RecentTradesResult = Type.Array(RecentTradeSchema, { description: 'trades newest first' })
 
 /** UserRateLimit (spec §2.7). */
-export const UserRateLimitSchema = Strict({
+export const UserRateLimitResult = Strict({
   address: Address('the address'),
   cum_vlm: DecimalString('notional volume of the address\'s fills in the window (SCALE_6)'),
   n_requests_used: U53('envelopes the address signed in the window'),

@@ -58,7 +58,7 @@ const MarketSettingsFields = {
 }
 
 /** getMarketSettings: fees, leverage, margins, sizes and the oracle quote limits of a market. */
-export const MarketSettingsSchema = Strict(MarketSettingsFields, 'the settings of a market (getMarketSettings)')
+export const MarketSettingsResult = Strict(MarketSettingsFields, 'the settings of a market (getMarketSettings)')
 
 /** The latest accepted oracle quote (spec §2.4): the chain keeps neither last_price nor volume. */
 export const LatestQuoteSchema = Strict({
@@ -81,7 +81,7 @@ export const LatestQuoteSchema = Strict({
 const LatestQuoteOrNull = Nullable(LatestQuoteSchema, 'the latest accepted oracle quote; null before the first (native markets have none)')
 
 /** getMarket / getMarketById: the list item and the settings, with top of book and the latest quote. */
-export const MarketDetailSchema = Strict({
+export const MarketDetailResult = Strict({
   ...MarketListFields,
   ...MarketSettingsFields,
   best_bid: Nullable(DecimalString('price (px precision)'), 'best bid a taker meets now (external-peg: the fresh quote\'s bid); null on an empty side'),
@@ -101,12 +101,12 @@ export const BboItemSchema = Strict({
 }, 'best bid and offer of a market (BboItem)')
 
 /** MarksMap (spec §2.8). */
-export const MarksMapSchema = Type.Record(SymbolSchema, DecimalString('mark price (px precision): the liquidation and uPnL price, not the book mid'), {
+export const MarksResult = Type.Record(SymbolSchema, DecimalString('mark price (px precision): the liquidation and uPnL price, not the book mid'), {
   description: 'symbol to mark price of every market that is not Delisted (MarksMap)',
 })
 
 /** MarketSummary (spec §2.8). */
-export const MarketSummarySchema = Strict({
+export const MarketSummaryResult = Strict({
   market_id: MarketListFields.market_id,
   symbol: SymbolSchema,
   mark_price: MarketListFields.mark_price,
@@ -125,7 +125,7 @@ export const MarketSummarySchema = Strict({
 }, 'a market summary (MarketSummary)')
 
 /** MarketStatsResponse (spec §2.4; also the market_stats of the external_quote push). */
-export const MarketStatsSchema = Strict({
+export const MarketStatsResult = Strict({
   market_id: MarketListFields.market_id,
   symbol: SymbolSchema,
   long_size: DecimalString('total size of traders\' long positions (sz precision)'),
@@ -139,7 +139,7 @@ export const MarketStatsSchema = Strict({
 }, 'traders\' exposure and Book B PnL of a market (MarketStatsResponse)')
 
 /** getOracleQuote: the latest quote with its freshness, fill budget, reject streak and quote limits. */
-export const OracleQuoteSchema = Strict({
+export const OracleQuoteResult = Strict({
   market_id: MarketListFields.market_id,
   symbol: SymbolSchema,
   routing: RoutingSchema,

@@ -7,7 +7,7 @@ import { Hash32, Nullable, Strict } from './common.ts'
 import { TriggerViewSchema } from './shared-trigger.ts'
 
 /** getTriggerOrders. */
-export const TriggerOrdersSchema = Type.Array(TriggerViewSchema, { description: 'active trigger orders, in trigger id order' })
+export const TriggerOrdersResult = Type.Array(TriggerViewSchema, { description: 'active trigger orders, in trigger id order' })
 
 /** An open OCO pair: `armed` with both legs, or a bracket `waiting` for its parent order to fill. */
 export const OcoPairViewSchema = Strict({
@@ -37,4 +37,4 @@ export const OcoPairViewSchema = Strict({
 }, 'an open OCO pair or bracket')
 
 /** getOcoPairs. */
-export const OcoPairsSchema = Type.Array(OcoPairViewSchema, { description: 'open OCO pairs and brackets, in pair id order' })
+export const OcoPairsResult = Type.Array(OcoPairViewSchema, { description: 'open OCO pairs and brackets, in pair id order' })
