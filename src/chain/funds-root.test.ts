@@ -3,18 +3,17 @@
 // area's) hold, money changes by exactly deposits minus settlements, and a replay agrees.
 import { describe, expect, test } from 'bun:test'
 import { formatDecimal } from '../lib/decimal.ts'
-import { bytesToHex } from '../lib/hex.ts'
-import type { EnvelopeInput } from './apply.ts'
-import { fullStateRoot } from './state-root.ts'
 import {
-  ADMIN, agentAddress, ALICE, BOB, BTC, CAROL, cancel, checkInvariants, DAVE, ETH, place, registerAgent, Rng, TestChain,
+  ADMIN, agentAddress, ALICE, BOB, BTC, CAROL, cancel, DAVE, ETH, place, registerAgent, Rng, TestChain,
   type Action, type Tx,
+  genesisState,
 } from './test-support.ts'
 import {
   BRIDGE, cancelWithdraw, checkFundsInvariants, deposit, ERIN, forceCancel, fresh, grantRole, moneyInExchange, refund, revokeAgent,
   revokeRole, setFrozen, setInviter, setRebateRatio, setSettlementPaused, settle, transfer, withdraw,
 } from './test-support-funds.ts'
 import type { ChainState } from './types.ts'
+import { expectReached, runWorkload } from './test-support-workload.ts'
 
 const BLOCKS = 150
 const USERS = [ALICE, BOB, CAROL, DAVE, ERIN, fresh(1), fresh(2), fresh(3)]
@@ -87,40 +86,28 @@ class FundsWorkload {
 
 describe('funds, agents and admin in the state root', () => {
   test(`${BLOCKS} random blocks: incremental root = full root, invariants, conservation, replay`, () => {
-    const chain = new TestChain()
     const workload = new FundsWorkload(7_331)
-    const start = moneyInExchange(chain.state)
+    const start = moneyInExchange(genesisState())
     let net = 0n
-    const blocks: EnvelopeInput[][] = []
-    const roots: string[] = []
-    const seen = new Map<string, number>()
-    for (let b = 1; b <= BLOCKS; b++) {
-      const envelopes = workload.block(chain.state).map((tx) => chain.envelope(tx))
-      const result = chain.applyEnvelopes(envelopes)
-      const root = bytesToHex(result.stateRoot)
-      expect({ height: b, root }).toEqual({ height: b, root: bytesToHex(fullStateRoot(chain.state)) })
-      checkInvariants(chain.state)
-      checkFundsInvariants(chain.state)
-      for (const e of result.events) {
-        if (e.sub_kind === 'DepositCredited') net += e.amount
-        if (e.sub_kind === 'WithdrawalSettled') net -= e.amount
-        const key = e.sub_kind === 'Rejected' ? e.reason : e.sub_kind
-        seen.set(key, (seen.get(key) ?? 0) + 1)
-      }
-      expect({ height: b, money: moneyInExchange(chain.state) }).toEqual({ height: b, money: start + net })
-      blocks.push(envelopes)
-      roots.push(root)
-    }
-    for (const key of [
+    const seen = runWorkload({
+      genesis: () => new TestChain(),
+      blocks: BLOCKS,
+      nextBlock: (chain) => ({ envelopes: workload.block(chain.state).map((tx) => chain.envelope(tx)) }),
+      afterBlock: (chain, result, height) => {
+        checkFundsInvariants(chain.state)
+        for (const e of result.events) {
+          if (e.sub_kind === 'DepositCredited') net += e.amount
+          if (e.sub_kind === 'WithdrawalSettled') net -= e.amount
+        }
+        expect({ height, money: moneyInExchange(chain.state) }).toEqual({ height, money: start + net })
+      },
+      eventKey: (e) => (e.sub_kind === 'Rejected' ? e.reason : e.sub_kind),
+    })
+    expectReached(seen, [
       'DepositCredited', 'DuplicateDeposit', 'WithdrawalRequested', 'WithdrawalCancelled', 'WithdrawalSettled', 'WithdrawalRefunded',
       'SettlementPaused', 'WithdrawalNotFound', 'InsufficientFunds', 'FundsTransferred', 'InviterSet', 'InviterAlreadySet', 'InvalidInviter',
       'RebatePaid', 'AccountFrozen', 'AccountFrozenChanged', 'AccountOrdersForceCancelled', 'RoleGranted', 'RoleRevoked', 'AgentRevoked',
       'AgentNotFound', 'GlobalRebateRatioChanged', 'Filled',
-    ]) expect({ key, seen: (seen.get(key) ?? 0) > 0 }).toEqual({ key, seen: true })
-
-    const replay = new TestChain()
-    blocks.forEach((envelopes, i) => {
-      expect({ height: i + 1, root: bytesToHex(replay.applyEnvelopes(envelopes).stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
-    })
+    ])
   }, 30_000) // about 1.5 s alone; generous for a loaded machine
 })

@@ -5,14 +5,12 @@
 // (reduce-only orders never exceed what their owner can close), money is conserved; replaying the
 // blocks from genesis reaches the same roots and events.
 import { describe, expect, test } from 'bun:test'
-import { bytesToHex } from '../lib/hex.ts'
 import { formatDecimal } from '../lib/decimal.ts'
-import { applyBlock, type BlockResult, type EnvelopeInput } from './apply.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
-import { fullStateRoot } from './state-root.ts'
-import { ALICE, BOB, CAROL, cancel, checkInvariants, conservedSum, DAVE, Rng, TestChain, type Action } from './test-support.ts'
+import { ALICE, BOB, CAROL, cancel, conservedSum, DAVE, Rng, TestChain, type Action, genesisState } from './test-support.ts'
 import { batchModify, batchPlace, checkOrderInvariants, massCancel, noop, placePayload, scheduleCancel } from './test-support-orders.ts'
 import type { ChainState, Side, Tif } from './types.ts'
+import { expectReached, runWorkload } from './test-support-workload.ts'
 
 const BLOCKS = 220
 const TRADERS = [ALICE, BOB, CAROL, DAVE]
@@ -96,47 +94,30 @@ class Workload {
   }
 }
 
-const eventsText = (r: BlockResult): string => JSON.stringify(r.events, (_, v) => (typeof v === 'bigint' ? v.toString() : v))
-
 describe('order actions, random workload', () => {
   test(`${BLOCKS} blocks: incremental root, invariants, conservation, replay`, () => {
-    const chain = new TestChain()
     const workload = new Workload(7_070_707)
     const gaps = new Rng(11)
-    const conserved = conservedSum(chain.state)
-    const blocks: { timestampMs: number; envelopes: EnvelopeInput[] }[] = []
-    const roots: string[] = []
-    const events: string[] = []
-    const seen = new Map<string, number>()
-    for (let b = 1; b <= BLOCKS; b++) {
-      // Mostly short gaps, sometimes a long one that lets expiries and switches come due.
-      const timestampMs = chain.state.timestampMs + (gaps.chance(10) ? gaps.range(5_000, 30_000) : gaps.range(1, 1_500))
-      const envelopes = workload.block(chain.state, timestampMs).map((tx) => chain.envelope(tx))
-      const result = applyBlock(chain.state, { height: chain.state.height + 1, timestampMs, envelopes })
-      expect({ height: b, root: bytesToHex(result.stateRoot) }).toEqual({ height: b, root: bytesToHex(fullStateRoot(chain.state)) })
-      checkInvariants(chain.state)
-      checkOrderInvariants(chain.state)
-      expect({ height: b, conserved: conservedSum(chain.state) }).toEqual({ height: b, conserved })
-      blocks.push({ timestampMs, envelopes })
-      roots.push(bytesToHex(result.stateRoot))
-      events.push(eventsText(result))
-      for (const e of result.events) {
-        const key = e.sub_kind === 'OrderDone' ? `Done:${e.reason}` : e.sub_kind === 'Rejected' || e.sub_kind === 'BatchItemRejected' ? `${e.sub_kind}:${e.reason}` : e.sub_kind
-        seen.set(key, (seen.get(key) ?? 0) + 1)
-      }
-    }
-    for (const key of [
+    const conserved = conservedSum(genesisState())
+    const seen = runWorkload({
+      genesis: () => new TestChain(),
+      blocks: BLOCKS,
+      nextBlock: (chain) => {
+        // Mostly short gaps, sometimes a long one that lets expiries and switches come due.
+        const timestampMs = chain.state.timestampMs + (gaps.chance(10) ? gaps.range(5_000, 30_000) : gaps.range(1, 1_500))
+        return { timestampMs, envelopes: workload.block(chain.state, timestampMs).map((tx) => chain.envelope(tx)) }
+      },
+      afterBlock: (chain, _result, height) => {
+        checkOrderInvariants(chain.state)
+        expect({ height, conserved: conservedSum(chain.state) }).toEqual({ height, conserved })
+      },
+      eventKey: (e) => (e.sub_kind === 'OrderDone' ? `Done:${e.reason}` : e.sub_kind === 'Rejected' || e.sub_kind === 'BatchItemRejected' ? `${e.sub_kind}:${e.reason}` : e.sub_kind),
+    })
+    expectReached(seen, [
       'OrderExpired', 'DeadMansSwitchFired', 'CancelScheduled', 'MassCancelDone', 'Filled',
       'Done:Replaced', 'Done:AmendClampedAtFilled', 'Done:ReduceOnlyClamped', 'Done:DeadMansSwitch', 'Done:Cancelled', 'Done:SelfTradeCancelled',
       'BatchItemRejected:OrderExpired', 'BatchItemRejected:InvalidModify', 'BatchItemRejected:OrderNotFound', 'Rejected:InvalidDeadline',
       'Rejected:OrderExpired', 'Rejected:ReduceOnlyWouldOpenOrFlip',
-    ]) expect({ key, seen: (seen.get(key) ?? 0) > 0 }).toEqual({ key, seen: true })
-
-    const replay = new TestChain()
-    blocks.forEach((block, i) => {
-      const result = applyBlock(replay.state, { height: i + 1, ...block })
-      expect({ height: i + 1, root: bytesToHex(result.stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
-      expect(eventsText(result)).toBe(events[i]!)
-    })
+    ])
   })
 })

@@ -4,12 +4,10 @@
 // and events. The workload must reach every trigger transition of spec §3.3.
 import { describe, expect, test } from 'bun:test'
 import { formatDecimal } from '../lib/decimal.ts'
-import { bytesToHex } from '../lib/hex.ts'
-import type { BlockResult, EnvelopeInput } from './apply.ts'
-import { fullStateRoot } from './state-root.ts'
-import { ALICE, BOB, CAROL, cancel, checkInvariants, DAVE, Rng, TestChain, place, type Tx } from './test-support.ts'
+import { ALICE, BOB, CAROL, cancel, DAVE, Rng, TestChain, place, type Tx } from './test-support.ts'
 import { amendTrig, cancelOco, cancelTrig, cancelTrigByCloid, checkTriggerInvariants, oco, trig } from './test-support-triggers.ts'
 import type { ChainState, Side } from './types.ts'
+import { expectReached, runWorkload } from './test-support-workload.ts'
 
 const BLOCKS = 160
 const TRADERS = [ALICE, BOB, CAROL, DAVE]
@@ -121,44 +119,22 @@ class TriggerWorkload {
   }
 }
 
-const eventsText = (r: BlockResult): string => JSON.stringify(r.events, (_, v) => (typeof v === 'bigint' ? v.toString() : v))
-
 describe('triggers and OCO pairs in the state root', () => {
   test(`${BLOCKS} random blocks: incremental root = full root, invariants hold, replay agrees, every transition reached`, () => {
-    const chain = new TestChain()
     const workload = new TriggerWorkload(7_2026)
-    const blocks: EnvelopeInput[][] = []
-    const roots: string[] = []
-    const events: string[] = []
-    const seen = new Map<string, number>()
-    for (let b = 1; b <= BLOCKS; b++) {
-      const envelopes = workload.block(chain.state).map((tx) => chain.envelope(tx))
-      const result = chain.applyEnvelopes(envelopes)
-      const root = bytesToHex(result.stateRoot)
-      expect({ height: b, root }).toEqual({ height: b, root: bytesToHex(fullStateRoot(chain.state)) })
-      checkInvariants(chain.state)
-      checkTriggerInvariants(chain.state)
-      blocks.push(envelopes)
-      roots.push(root)
-      events.push(eventsText(result))
-      for (const e of result.events) {
-        const key = e.sub_kind === 'Rejected' ? `Rejected:${e.reason}`
-          : e.kind === 'Trigger' || e.kind === 'Oco' ? ('reason' in e ? `${e.sub_kind}:${e.reason}` : e.sub_kind) : undefined
-        if (key !== undefined) seen.set(key, (seen.get(key) ?? 0) + 1)
-      }
-    }
-    for (const key of [
+    const seen = runWorkload({
+      genesis: () => new TestChain(),
+      blocks: BLOCKS,
+      nextBlock: (chain) => ({ envelopes: workload.block(chain.state).map((tx) => chain.envelope(tx)) }),
+      afterBlock: (chain) => checkTriggerInvariants(chain.state),
+      eventKey: (e) => (e.sub_kind === 'Rejected' ? `Rejected:${e.reason}`
+        : e.kind === 'Trigger' || e.kind === 'Oco' ? ('reason' in e ? `${e.sub_kind}:${e.reason}` : e.sub_kind) : undefined),
+    })
+    expectReached(seen, [
       'TriggerPlaced', 'TriggerAmended', 'TriggerActivated', 'TriggerExpired:Expired', 'TriggerCancelled:ByOwner', 'TriggerCancelled:OnFailure',
       'TriggerCancelled:OcoSibling', 'OcoPlaced', 'OcoResolved:OrderResolved', 'OcoResolved:TriggerFired', 'OcoResolved:ManualCancel',
       'OcoResolved:PairCancelled', 'OcoResolved:TriggerExpired', 'Rejected:TriggerWouldFireImmediately',
-    ]) expect({ key, seen: (seen.get(key) ?? 0) > 0 }).toEqual({ key, seen: true })
+    ])
     expect([...seen.keys()].some((k) => k.startsWith('TriggerFireFailed:'))).toBe(true)
-
-    const replay = new TestChain()
-    blocks.forEach((envelopes, i) => {
-      const result = replay.applyEnvelopes(envelopes)
-      expect({ height: i + 1, root: bytesToHex(result.stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
-      expect(eventsText(result)).toBe(events[i]!)
-    })
   })
 })

@@ -215,7 +215,7 @@ export class HotFeed {
       this.applyEvent(m, e, block, delta, acceptedCloids)
     }
     for (const m of this.markets.values()) {
-      if (m.row.open_orders !== m.book.orderCount) this.resyncBook(m, delta)
+      if (m.row.open_orders !== m.book.orderCount) this.resyncBook(m)
       if (m.book.version !== versions.get(m.marketId)) delta.booksChanged.add(m.marketId)
       const before = previous.get(m.marketId)
       if (m.lifecycle !== 'Delisted' && before !== undefined && before.mark_price !== m.row.mark_price) delta.marksChanged.set(m.marketId, m.row.mark_price)
@@ -363,7 +363,7 @@ export class HotFeed {
    * the events this feed maps. Rebuild the market's book from the chain so clients see the truth,
    * and say so loudly, since it means an event mapping is missing.
    */
-  private resyncBook(m: FeedMarket, delta: BlockDelta): void {
+  private resyncBook(m: FeedMarket): void {
     this.resyncs++
     this.log(`hot feed: ${m.symbol} book drifted (${m.book.orderCount} orders, chain ${m.row.open_orders}); resynced from the chain`)
     m.book.clear()

@@ -6,7 +6,6 @@ import { privateKeyToAccount } from 'viem/accounts'
 import packageJson from '../../package.json' with { type: 'json' }
 import { grantRole, revokeRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient } from '../../src/client/rpc-client.ts'
 import { api, login, loginToken, signedChallenge, startAdmin } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'

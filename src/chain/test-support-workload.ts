@@ -1,0 +1,62 @@
+// The frame of the seeded random-workload tests: blocks are applied one by one, each checked against
+// a full recomputation of the state root and the invariants every state must satisfy; what happened
+// is counted by key; then the same blocks are replayed on a fresh chain, which must reach every root
+// and emit every event again. Test-only.
+import { expect } from 'bun:test'
+import { bytesToHex } from '../lib/hex.ts'
+import { applyBlock, type BlockInput, type BlockResult, type EnvelopeInput } from './apply.ts'
+import type { ChainEvent } from './events.ts'
+import { fullStateRoot } from './state-root.ts'
+import { checkInvariants, type TestChain } from './test-support.ts'
+
+export interface WorkloadRun {
+  /** A chain at genesis; called twice, for the run and for the replay. */
+  readonly genesis: () => TestChain
+  readonly blocks: number
+  /** The next block: its envelopes, and its time (default: one second after the last block). */
+  readonly nextBlock: (chain: TestChain, height: number) => { readonly envelopes: EnvelopeInput[]; readonly timestampMs?: number }
+  /** Checks after each block besides the root and checkInvariants: the area's invariants, conservation. */
+  readonly afterBlock?: (chain: TestChain, result: BlockResult, height: number) => void
+  /** The key an event is counted under; undefined leaves it out. */
+  readonly eventKey: (e: ChainEvent) => string | undefined
+}
+
+/** The events of a block as text, to compare a replay with the run (bigints as decimal strings). */
+export const eventsText = (r: BlockResult): string => JSON.stringify(r.events, (_, v) => (typeof v === 'bigint' ? v.toString() : v))
+
+/** Runs the workload and its replay with every check; returns how often each event key was seen. */
+export function runWorkload(run: WorkloadRun): Map<string, number> {
+  const chain = run.genesis()
+  const inputs: BlockInput[] = []
+  const roots: string[] = []
+  const events: string[] = []
+  const seen = new Map<string, number>()
+  for (let b = 1; b <= run.blocks; b++) {
+    const next = run.nextBlock(chain, b)
+    const input: BlockInput = { height: chain.state.height + 1, timestampMs: next.timestampMs ?? chain.state.timestampMs + 1_000, envelopes: next.envelopes }
+    const result = applyBlock(chain.state, input)
+    const root = bytesToHex(result.stateRoot)
+    expect({ height: b, root }).toEqual({ height: b, root: bytesToHex(fullStateRoot(chain.state)) })
+    checkInvariants(chain.state)
+    run.afterBlock?.(chain, result, b)
+    inputs.push(input)
+    roots.push(root)
+    events.push(eventsText(result))
+    for (const e of result.events) {
+      const key = run.eventKey(e)
+      if (key !== undefined) seen.set(key, (seen.get(key) ?? 0) + 1)
+    }
+  }
+  const replay = run.genesis()
+  inputs.forEach((input, i) => {
+    const result = applyBlock(replay.state, input)
+    expect({ height: i + 1, root: bytesToHex(result.stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
+    expect({ height: i + 1, events: eventsText(result) }).toEqual({ height: i + 1, events: events[i]! })
+  })
+  return seen
+}
+
+/** Fails naming the first key the workload never reached: the paths it is meant to exercise. */
+export function expectReached(seen: ReadonlyMap<string, number>, keys: readonly string[]): void {
+  for (const key of keys) expect({ key, seen: (seen.get(key) ?? 0) > 0 }).toEqual({ key, seen: true })
+}
