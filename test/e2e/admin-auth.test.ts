@@ -1,13 +1,13 @@
 // perpd-admin login end to end (spec §3, §5, §7; PROTOCOL §6): a real node and a real admin
 // service as child processes; wallet signatures made by viem, never by the project's signer.
-import { afterAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import packageJson from '../../package.json' with { type: 'json' }
 import { grantRole, revokeRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { api, login, loginToken, signedChallenge, startAdmin } from '../support/admin-process.ts'
-import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
+import { api, login, loginToken, signedChallenge, startAdmin, startAdminWithNodeForFile } from '../support/admin-process.ts'
+import { DEV_KEYS, removeDir } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 import { rawRequest } from '../support/raw-http.ts'
 
@@ -15,18 +15,10 @@ const ADMIN_KEY = DEV_KEYS[0] as Hex
 const TRADER_KEY = DEV_KEYS[1] as Hex
 const STRANGER_KEY = '0x1b2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff001' as Hex
 
-const node = await startNode()
+const { node, admin } = await startAdminWithNodeForFile()
 const rpc = new CheckedRpcClient(node.url)
 const offered = new Set((await rpc.query<{ actions: { name: string }[] }>('getActionsMeta')).data.actions.map((a) => a.name))
-const admin = await startAdmin({ nodeUrl: node.url })
 const A = admin.url
-
-afterAll(async () => {
-  await admin.stop()
-  await node.stop().catch(() => 0)
-  removeDir(admin.dataDir)
-  removeDir(node.dataDir)
-})
 
 describe('health and challenge', () => {
   test('GET /api/health is {ok: true, version} with the package version', async () => {

@@ -5,13 +5,13 @@
 // works, and garbage stored or changed nothing (keys, bindings, audit log, process output).
 // The seed is printed; rerun one with ADMIN_FUZZ_SEED=<seed>.
 import { Database } from 'bun:sqlite'
-import { afterAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
-import { api, loginBytes, loginToken, startAdmin } from '../support/admin-process.ts'
-import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
+import { api, loginBytes, loginToken, startAdminWithNodeForFile } from '../support/admin-process.ts'
+import { DEV_KEYS } from '../support/node-process.ts'
 import { rawRequest, type RawReply, type RawRequest } from '../support/raw-http.ts'
 import { mulberry32Unit } from '../../src/lib/prng.ts'
 
@@ -32,16 +32,8 @@ const ADMIN_KEY = DEV_KEYS[0] as Hex
 const ADMIN_ADDRESS = privateKeyToAccount(ADMIN_KEY).address.toLowerCase()
 const TRADER_KEY = DEV_KEYS[1] as Hex
 
-const node = await startNode()
-const admin = await startAdmin({ nodeUrl: node.url })
+const { admin } = await startAdminWithNodeForFile()
 const A = admin.url
-
-afterAll(async () => {
-  await admin.stop()
-  await node.stop().catch(() => 0)
-  removeDir(admin.dataDir)
-  removeDir(node.dataDir)
-})
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness

@@ -1,6 +1,7 @@
 // Starts the real admin service (src/admin.ts) as a child process on 127.0.0.1 port 0 with a
 // temporary data directory, and the small HTTP servers its runners read from in tests: a price
 // source and a deposit source speaking the same documents as the real adapters read.
+import { afterAll } from 'bun:test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +9,7 @@ import { concat, toHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parseJsonOrUndefined } from '../../src/lib/json.ts'
 import { PROJECT_ROOT, spawnListening, type ListeningProcess } from './child-process.ts'
+import { removeDir, startNode, type NodeProcess } from './node-process.ts'
 
 /** A running admin service with its data directory and database file. */
 export interface AdminProcess extends ListeningProcess {
@@ -21,6 +23,22 @@ export async function startAdmin(opts: { nodeUrl: string; dataDir?: string; args
   const args = ['--node-url', opts.nodeUrl, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])]
   const proc = await spawnListening('perpd-admin', 'src/admin.ts', args)
   return { ...proc, dataDir, dbFile: join(dataDir, 'admin.sqlite') }
+}
+
+/**
+ * A dev node and an admin service over it for the calling test file (call it at the top level of
+ * the file); both are stopped and their data directories removed once the file's tests are done.
+ */
+export async function startAdminWithNodeForFile(): Promise<{ node: NodeProcess; admin: AdminProcess }> {
+  const node = await startNode()
+  const admin = await startAdmin({ nodeUrl: node.url })
+  afterAll(async () => {
+    await admin.stop()
+    await node.stop().catch(() => 0)
+    removeDir(admin.dataDir)
+    removeDir(node.dataDir)
+  })
+  return { node, admin }
 }
 
 /** Runs `bun src/admin.ts ARGS` to completion (for start-up refusals and the CLI). */

@@ -76,6 +76,10 @@ function page(p: { offset?: number | undefined; limit?: number | undefined; curs
 
 const pageOf = (p: PageInfo): Page => ({ offset: p.offset, limit: p.limit, total: null, next_cursor: p.next_cursor, has_more: p.has_more })
 
+/** A paged history read as a method result: its rows, at the derive watermark, with its page. */
+const pagedResult = ({ value, watermarks }: { value: { data: unknown[]; page: PageInfo }; watermarks: { derive: number } }): MethodResult =>
+  ({ data: value.data, height: watermarks.derive, page: pageOf(value.page) })
+
 /** A reader failure as a method error (a caller's mistake keeps its status). */
 async function reading<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -197,8 +201,7 @@ export const historyMethods = [
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, true)
       const filter = { account: address(p.address), marketId: optionalMarket(ctx, p)?.marketId, fromMs: p.start_time_ms, toMs: p.end_time_ms }
-      const { value, watermarks } = await history(ctx).read('userFills', { filter, page: pg, order: 'desc' })
-      return { data: value.data, height: watermarks.derive, page: pageOf(value.page) }
+      return pagedResult(await history(ctx).read('userFills', { filter, page: pg, order: 'desc' }))
     }),
   }),
   method({
@@ -214,8 +217,7 @@ export const historyMethods = [
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, false)
       const filter = { account: address(p.address), marketId: optionalMarket(ctx, p)?.marketId, fromBlock: p.from_block, fromMs: p.start_time_ms }
-      const { value, watermarks } = await history(ctx).read('userFills', { filter, page: pg, order: 'asc' })
-      return { data: value.data, height: watermarks.derive, page: pageOf(value.page) }
+      return pagedResult(await history(ctx).read('userFills', { filter, page: pg, order: 'asc' }))
     }),
   }),
   method({
@@ -226,8 +228,7 @@ export const historyMethods = [
     example: { order_id: 1 },
     handler: (ctx, p) => reading(async () => {
       const pg = page(p, USER_FILLS_LIMIT_DEFAULT, USER_FILLS_LIMIT_MAX, 3, true)
-      const { value, watermarks } = await history(ctx).read('orderFills', { ...orderRef(ctx, p), page: pg })
-      return { data: value.data, height: watermarks.derive, page: pageOf(value.page) }
+      return pagedResult(await history(ctx).read('orderFills', { ...orderRef(ctx, p), page: pg }))
     }),
   }),
   method({
@@ -270,8 +271,7 @@ export const historyMethods = [
       const h = history(ctx)
       const pg = page(p, RECENT_TRADES_LIMIT_DEFAULT, RECENT_TRADES_LIMIT_MAX, 2, false)
       const fromHeight = Math.max(0, h.progress.watermarks.derive - HISTORY_WINDOW_BLOCKS + 1)
-      const { value, watermarks } = await h.read('recentTrades', { marketId: optionalMarket(ctx, p)?.marketId, fromHeight, page: pg })
-      return { data: value.data, height: watermarks.derive, page: pageOf(value.page) }
+      return pagedResult(await h.read('recentTrades', { marketId: optionalMarket(ctx, p)?.marketId, fromHeight, page: pg }))
     }),
   }),
   method({
