@@ -16,9 +16,15 @@ export const REQUEST_BODY_BACKSTOP_BYTES = 64 * 1024 * 1024
  * above the cap is refused unread, a streamed body is read only up to the cap.
  */
 export async function readBodyCapped(request: Request, maxBytes = REQUEST_BODY_MAX_BYTES): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length'))
-  if (declared > maxBytes) return undefined
+  const length = request.headers.get('content-length')
+  if (length !== null) {
+    // A declared length bounds the body (HTTP framing): within the cap it is read at once, the
+    // common case and the cheap one; above it the body is refused unread.
+    if (Number(length) > maxBytes) return undefined
+    return request.text()
+  }
   if (request.body === null) return ''
+  // No declared length (a chunked body): read it only up to the cap.
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
