@@ -13,6 +13,7 @@
 //   was. Otherwise OrderDone Replaced, then OrderAccepted and fills / OrderResting of the new order,
 //   which may fill at once when it crosses.
 import { parseDecimal } from '../lib/decimal.ts'
+import { unitsFromPacked, type EdgeModifyDecimals } from './edge-decimals.ts'
 import { decimalUnits } from './fast-decimal.ts'
 import type { BatchModifyPayload, ModifyPayload } from '../wire/actions.ts'
 import { OK, type ActionContext, type Outcome } from './action-context.ts'
@@ -41,10 +42,12 @@ export function batchModify(ctx: ActionContext, p: BatchModifyPayload): Outcome 
 
 type Units = { readonly ok: true; readonly value: number } | Rejection
 
-/** A decimal field at `decimals` places as a positive safe integer of units. */
-function units(value: string, decimals: number, what: 'price' | 'qty', market: Market): Units {
-  // The common short plain decimal without the general parser (fast-decimal.ts); it decides the rest.
-  const fast = decimalUnits(value, decimals)
+/** A decimal field at `decimals` places as a positive safe integer of units; `packed` is its edge form, if any. */
+function units(value: string, packed: number | undefined, decimals: number, what: 'price' | 'qty', market: Market): Units {
+  // Packed at the edge (edge-decimals.ts), else the common short plain decimal without the general
+  // parser (fast-decimal.ts); the general parser decides the rest.
+  let fast = unitsFromPacked(packed, decimals)
+  if (fast < 0) fast = decimalUnits(value, decimals)
   if (fast > 0) return { ok: true, value: fast }
   const reason = what === 'price' ? 'InvalidPrice' : 'InvalidQuantity'
   const parsed = parseDecimal(value, decimals)
@@ -54,7 +57,7 @@ function units(value: string, decimals: number, what: 'price' | 'qty', market: M
 }
 
 /** Applies one amend to one of account's resting orders; a rejection changes nothing. */
-export function modifyOrder(state: ChainState, account: Account, m: ModifyPayload, ctx: PlaceContext, events: EventSink): Outcome {
+export function modifyOrder(state: ChainState, account: Account, m: ModifyPayload & EdgeModifyDecimals, ctx: PlaceContext, events: EventSink): Outcome {
   const market = state.markets.get(m.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${m.market_id} does not exist`)
   if ((m.order_id === undefined) === (m.client_order_id === undefined)) return reject('InvalidModify', 'give exactly one of order_id and client_order_id')
@@ -65,9 +68,9 @@ export function modifyOrder(state: ChainState, account: Account, m: ModifyPayloa
     const what = m.order_id !== undefined ? `order ${m.order_id}` : `client_order_id ${m.client_order_id}`
     return reject('OrderNotFound', `${what} is not an open order of ${account.address} in ${market.symbol}`)
   }
-  const price = m.price === undefined ? undefined : units(m.price, market.priceDecimals, 'price', market)
+  const price = m.price === undefined ? undefined : units(m.price, m.edge_price, market.priceDecimals, 'price', market)
   if (price !== undefined && !price.ok) return price
-  const qty = m.qty === undefined ? undefined : units(m.qty, market.sizeDecimals, 'qty', market)
+  const qty = m.qty === undefined ? undefined : units(m.qty, m.edge_qty, market.sizeDecimals, 'qty', market)
   if (qty !== undefined && !qty.ok) return qty
   const priceTicks = price?.value ?? order.priceTicks
   const qtyLots = qty?.value ?? order.origLots

@@ -9,6 +9,7 @@
 // nothing to reduce (triggers.ts).
 import type { PlaceTriggerOrderPayload } from '../wire/actions/triggers.ts'
 import { OK, type ActionContext, type Outcome } from './action-context.ts'
+import type { EdgeTriggerDecimals } from './edge-decimals.ts'
 import { checkTradable } from './lifecycle.ts'
 import { reject } from './reasons.ts'
 import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, triggerTif } from './trigger-decode.ts'
@@ -17,15 +18,15 @@ import { createTrigger } from './trigger-store.ts'
 import { TRIGGER_LIMITS } from './trigger-types.ts'
 
 /** Validates in precedence order, then adds the trigger and emits TriggerPlaced. */
-export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderPayload): Outcome {
+export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderPayload & EdgeTriggerDecimals): Outcome {
   const { state, account } = ctx
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
-  const trigger = decodeTicks(p.trigger_price, market, 'trigger_price')
+  const trigger = decodeTicks(p.trigger_price, market, 'trigger_price', p.edge_trigger_price)
   if (!trigger.ok) return trigger
-  const limit = decodeOptionalTicks(p.limit_price, market, 'limit_price')
+  const limit = decodeOptionalTicks(p.limit_price, market, 'limit_price', p.edge_limit_price)
   if (!limit.ok) return limit
-  const qty = decodeLots(p.qty, market, 'qty')
+  const qty = decodeLots(p.qty, market, 'qty', p.edge_qty)
   if (!qty.ok) return qty
   const tradable = checkTradable(market, p.reduce_only)
   if (!tradable.ok) return tradable

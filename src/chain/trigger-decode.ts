@@ -2,16 +2,19 @@
 // precision (as PlaceOrder: InvalidPrice / InvalidQuantity), the order-type rules of a trigger, the
 // expiry, and whether a trigger would fire at the current mark. Pure.
 import { parseDecimal } from '../lib/decimal.ts'
+import { unitsFromPacked } from './edge-decimals.ts'
 import { decimalUnits } from './fast-decimal.ts'
 import type { Decoded } from './place-order.ts'
 import { reject, type Rejection } from './reasons.ts'
 import type { TriggerDirection, TriggerOrderType } from './trigger-types.ts'
 import type { Market, Tif } from './types.ts'
 
-/** A positive price in ticks, or InvalidPrice naming the field. */
-export function decodeTicks(raw: string, market: Market, field: string): Decoded<number> {
-  // The common short plain decimal without the general parser (fast-decimal.ts); it decides the rest.
-  const fast = decimalUnits(raw, market.priceDecimals)
+/** A positive price in ticks, or InvalidPrice naming the field; `packed` is its edge form (edge-decimals.ts), if any. */
+export function decodeTicks(raw: string, market: Market, field: string, packed?: number): Decoded<number> {
+  // Packed at the edge, else the common short plain decimal without the general parser
+  // (fast-decimal.ts); the general parser decides the rest.
+  let fast = unitsFromPacked(packed, market.priceDecimals)
+  if (fast < 0) fast = decimalUnits(raw, market.priceDecimals)
   if (fast > 0) return { ok: true, value: fast }
   const v = parseDecimal(raw, market.priceDecimals)
   if (!v.ok) return reject('InvalidPrice', `${field} ${raw} ${v.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
@@ -19,9 +22,10 @@ export function decodeTicks(raw: string, market: Market, field: string): Decoded
   return { ok: true, value: Number(v.value) }
 }
 
-/** A positive size in lots, or InvalidQuantity naming the field. */
-export function decodeLots(raw: string, market: Market, field: string): Decoded<number> {
-  const fast = decimalUnits(raw, market.sizeDecimals)
+/** A positive size in lots, or InvalidQuantity naming the field; `packed` as decodeTicks. */
+export function decodeLots(raw: string, market: Market, field: string, packed?: number): Decoded<number> {
+  let fast = unitsFromPacked(packed, market.sizeDecimals)
+  if (fast < 0) fast = decimalUnits(raw, market.sizeDecimals)
   if (fast > 0) return { ok: true, value: fast }
   const v = parseDecimal(raw, market.sizeDecimals)
   if (!v.ok) return reject('InvalidQuantity', `${field} ${raw} ${v.message} (${market.symbol} size_decimals ${market.sizeDecimals})`)
@@ -30,8 +34,8 @@ export function decodeLots(raw: string, market: Market, field: string): Decoded<
 }
 
 /** An optional price: undefined stays undefined. */
-export function decodeOptionalTicks(raw: string | undefined, market: Market, field: string): Decoded<number | undefined> {
-  return raw === undefined ? NO_TICKS : decodeTicks(raw, market, field)
+export function decodeOptionalTicks(raw: string | undefined, market: Market, field: string, packed?: number): Decoded<number | undefined> {
+  return raw === undefined ? NO_TICKS : decodeTicks(raw, market, field, packed)
 }
 
 const NO_TICKS: Decoded<undefined> = Object.freeze({ ok: true as const, value: undefined })

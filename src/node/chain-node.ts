@@ -1,6 +1,7 @@
 // The chain node: genesis, replay of the stored chain, the mempool and the block producer. It owns
 // the state; everything downstream sees committed blocks through onBlock listeners.
-import { applyBlock, type BlockInput, type BlockResult } from '../chain/apply.ts'
+import { applyBlock, type BlockInput, type BlockResult, type EnvelopeInput } from '../chain/apply.ts'
+import { withEdgeDecimals } from '../chain/edge-decimals.ts'
 import { createGenesisState } from '../chain/genesis.ts'
 import type { ChainState } from '../chain/types.ts'
 import { assert } from '../lib/assert.ts'
@@ -93,7 +94,7 @@ export class ChainNode {
   private replayBlock(header: StoredBlockHeader, envelopes: StoredEnvelope[]): void {
     const input: BlockInput = {
       height: header.height, timestampMs: header.timestampMs,
-      envelopes: envelopes.map((e) => ({ signer: e.signer, nonce: e.nonce, action: JSON.parse(e.actionJson), txHash: e.txHash })),
+      envelopes: envelopes.map((e) => ({ signer: e.signer, nonce: e.nonce, action: withEdgeDecimals(JSON.parse(e.actionJson)), txHash: e.txHash })),
     }
     const result = applyBlock(this.state, input)
     const root = bytesToHex(result.stateRoot)
@@ -218,6 +219,7 @@ export class ChainNode {
   }
 }
 
-function envelopeInput(e: AdmittedEnvelope) {
-  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash }
+/** The envelope as the chain takes it, its decimals packed at the edge (edge-decimals.ts). */
+function envelopeInput(e: AdmittedEnvelope): EnvelopeInput {
+  return { signer: e.signer, nonce: e.nonce, action: withEdgeDecimals(e.action), txHash: e.txHash }
 }
