@@ -5,15 +5,14 @@
 // Every resting order with a client id is set here and deleted again, and every cancel or amend by
 // client id looks here, so this sits on the hottest paths. A Map keyed by strings cost 250-330 ns
 // per operation there (hashing a fresh string from the request, probing a table that churns with
-// deletions). This is an open-addressing table over typed arrays: the key is the pair (market,
-// client id), hashed with FNV-1a over the id's char codes (at most 64 of them, by the action
-// schema), probed linearly; a deletion leaves a tombstone, and the table is rebuilt when tombstones
-// and entries together fill three quarters of it. Readers that hold the combined key (the API) use
-// get(`${marketId}:${cloid}`); size and iteration are kept for tests and audits.
+// deletions). This is an open-addressing table: the key is the pair (market, client id), hashed
+// with FNV-1a over the id's char codes (at most 64 of them, by the action schema), probed linearly
+// in a table at most half full, with backward-shift deletion (no tombstones, so no rebuilds under
+// churn). The hash is not keyed, but each table is one account's and holds at most its open orders
+// (or triggers), so crafted collisions slow only a bounded probe of the account's own actions.
+// Readers that hold the combined key (the API) use get(`${marketId}:${cloid}`); size and iteration
+// are kept for tests and audits.
 
-const EMPTY = 0
-const FULL = 1
-const TOMBSTONE = 2
 /** Slots of a table's first allocation (a power of two). */
 const INITIAL_SLOTS = 8
 
@@ -25,26 +24,26 @@ function hashOf(marketId: number, clientId: string): number {
 }
 
 export class ClientIdIndex {
-  private slots: Uint8Array = new Uint8Array(0)
+  /** Per slot: the client id, undefined when the slot is empty. */
+  private clientIds: (string | undefined)[] = []
   private markets: Uint32Array = new Uint32Array(0)
   private ids: Float64Array = new Float64Array(0)
-  private clientIds: string[] = []
+  /** Per slot: hashOf of its key, so deletions move entries without hashing strings again. */
+  private hashes: Int32Array = new Int32Array(0)
   private count = 0
-  /** Slots not EMPTY: entries and tombstones. */
-  private used = 0
 
   /** Number of client ids indexed, over all markets. */
   get size(): number {
     return this.count
   }
 
-  /** The slot holding (marketId, clientId), or -1. */
+  /** The slot holding (marketId, clientId), or -1. The table is at most half full, so a probe ends. */
   private find(marketId: number, clientId: string): number {
-    const mask = this.slots.length - 1
+    const mask = this.clientIds.length - 1
     for (let i = hashOf(marketId, clientId) & mask; ; i = (i + 1) & mask) {
-      const s = this.slots[i]
-      if (s === EMPTY) return -1
-      if (s === FULL && this.markets[i] === marketId && this.clientIds[i] === clientId) return i
+      const key = this.clientIds[i]
+      if (key === undefined) return -1
+      if (key === clientId && this.markets[i] === marketId) return i
     }
   }
 
@@ -60,53 +59,67 @@ export class ClientIdIndex {
   }
 
   setIn(marketId: number, clientId: string, id: number): void {
-    if ((this.used + 1) * 4 > this.slots.length * 3) this.rebuild()
-    const mask = this.slots.length - 1
-    let free = -1
-    for (let i = hashOf(marketId, clientId) & mask; ; i = (i + 1) & mask) {
-      const s = this.slots[i]
-      if (s === FULL) {
-        if (this.markets[i] === marketId && this.clientIds[i] === clientId) {
-          this.ids[i] = id
-          return
-        }
-      } else if (s === TOMBSTONE) {
-        if (free < 0) free = i
-      } else {
-        if (free < 0) {
-          free = i
-          this.used++
-        }
-        break
+    if ((this.count + 1) * 2 > this.clientIds.length) this.grow()
+    const mask = this.clientIds.length - 1
+    const hash = hashOf(marketId, clientId)
+    let i = hash & mask
+    for (;;) {
+      const key = this.clientIds[i]
+      if (key === undefined) break
+      if (key === clientId && this.markets[i] === marketId) {
+        this.ids[i] = id
+        return
       }
+      i = (i + 1) & mask
     }
-    this.slots[free] = FULL
-    this.markets[free] = marketId
-    this.clientIds[free] = clientId
-    this.ids[free] = id
+    this.clientIds[i] = clientId
+    this.markets[i] = marketId
+    this.ids[i] = id
+    this.hashes[i] = hash
     this.count++
   }
 
   deleteIn(marketId: number, clientId: string): void {
     if (this.count === 0) return
-    const i = this.find(marketId, clientId)
-    if (i < 0) return
-    this.slots[i] = TOMBSTONE
-    this.clientIds[i] = '' // let the string go
+    let hole = this.find(marketId, clientId)
+    if (hole < 0) return
+    // Backward-shift deletion: later entries of the probe run move into the hole when their home
+    // slot is not cyclically within (hole, slot], so every key stays reachable without tombstones.
+    const { clientIds, markets, ids, hashes } = this
+    const mask = clientIds.length - 1
+    for (let slot = (hole + 1) & mask; clientIds[slot] !== undefined; slot = (slot + 1) & mask) {
+      const home = hashes[slot]! & mask
+      const movable = slot > hole ? home <= hole || home > slot : home <= hole && home > slot
+      if (movable) {
+        clientIds[hole] = clientIds[slot]!
+        markets[hole] = markets[slot]!
+        ids[hole] = ids[slot]!
+        hashes[hole] = hashes[slot]!
+        hole = slot
+      }
+    }
+    clientIds[hole] = undefined
     this.count--
   }
 
-  /** A new table for the entries without tombstones: twice the slots when half full or more. */
-  private rebuild(): void {
-    const { slots, markets, ids, clientIds } = this
-    const size = Math.max(INITIAL_SLOTS, this.count * 2 >= slots.length ? slots.length * 2 : slots.length)
-    this.slots = new Uint8Array(size)
+  /** Twice the slots (at least INITIAL_SLOTS), the entries re-filed. */
+  private grow(): void {
+    const { clientIds, markets, ids, hashes } = this
+    const size = Math.max(INITIAL_SLOTS, clientIds.length * 2)
+    this.clientIds = new Array<string | undefined>(size).fill(undefined)
     this.markets = new Uint32Array(size)
     this.ids = new Float64Array(size)
-    this.clientIds = new Array<string>(size).fill('')
-    this.count = 0
-    this.used = 0
-    for (let i = 0; i < slots.length; i++) if (slots[i] === FULL) this.setIn(markets[i]!, clientIds[i]!, ids[i]!)
+    this.hashes = new Int32Array(size)
+    const mask = size - 1
+    for (let j = 0; j < clientIds.length; j++) {
+      if (clientIds[j] === undefined) continue
+      let i = hashes[j]! & mask
+      while (this.clientIds[i] !== undefined) i = (i + 1) & mask
+      this.clientIds[i] = clientIds[j]!
+      this.markets[i] = markets[j]!
+      this.ids[i] = ids[j]!
+      this.hashes[i] = hashes[j]!
+    }
   }
 
   /** By the combined key `${marketId}:${cloid}`: what a Map keyed that way would give. */
@@ -126,7 +139,7 @@ export class ClientIdIndex {
 
   /** [`${marketId}:${cloid}`, id] pairs, in table order. */
   *entries(): IterableIterator<[string, number]> {
-    for (let i = 0; i < this.slots.length; i++) if (this.slots[i] === FULL) yield [`${this.markets[i]}:${this.clientIds[i]}`, this.ids[i]!]
+    for (let i = 0; i < this.clientIds.length; i++) if (this.clientIds[i] !== undefined) yield [`${this.markets[i]}:${this.clientIds[i]}`, this.ids[i]!]
   }
 
   [Symbol.iterator](): IterableIterator<[string, number]> {

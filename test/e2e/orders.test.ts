@@ -57,6 +57,16 @@ describe('orders on a real node', () => {
     expect((err as RpcCallError).error.message).toContain('params.action.BatchPlaceOrder.orders.1.price')
   })
 
+  test('the node packs decimals itself: a signed edge_price is refused, trailing zeros land at the ticks they name', async () => {
+    const err = await alice.send({ PlaceOrder: { ...gtc('61000', '0.01'), edge_price: 16 } } as never).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(RpcCallError)
+    expect((err as RpcCallError).error.message).toContain('edge_price')
+    const r = accepted(await alice.send(batchPlaceOrder([gtc('61000.50', '0.0100', { client_order_id: 'edge-1' }), gtc('61001', '2')])))
+    expect(r.events.filter((e) => e.sub_kind === 'OrderResting').map((e) => [e.body.price, e.body.remaining])).toEqual([['61000.5', '0.01'], ['61001', '2']])
+    const ids = r.events.filter((e) => e.sub_kind === 'OrderAccepted').map((e) => e.body.order_id as number)
+    accepted(await alice.send(massCancel({ by: 'Ids', order_ids: ids })))
+  })
+
   test('BatchModify: lower qty in place, price change under a new id that keeps the client id', async () => {
     const before = await openOrders(alice.address)
     const q1 = before.find((o) => o.client_order_id === 'q1')!
