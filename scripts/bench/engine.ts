@@ -710,7 +710,7 @@ if (only === undefined || only === 'plain') {
   const perBlock = (n: number) => Math.round(n / direct.blocks)
   console.log(figure('direct placeOrder/cancelOrder', direct, `${direct.blocks} blocks`))
   console.log(`  leaves per block: ${perBlock(direct.leaves.replaced)} objects, ${perBlock(direct.leaves.ordersIn)} orders written, ${perBlock(direct.leaves.ordersOut)} removed (orders that rest and go within one block are never hashed)`)
-  console.log(figure('plain mix via applyBlock', viaApply, `raw PlaceOrder/CancelOrder: decoding, nonces, auth, results; ${usPerOp(viaApply.execMs - direct.execMs, viaApply.ops)} over direct`))
+  console.log(figure('plain mix via applyBlock', viaApply, `raw PlaceOrder/CancelOrder (decimals packed at the edge): unpacking, nonces, auth, results; ${usPerOp(viaApply.execMs - direct.execMs, viaApply.ops)} over direct`))
   console.log(`  flow (all ${BLOCKS} blocks): ${direct.fills} fills; rejects: ${fmtCounts(direct.rejects)}`)
   if (fmtCounts(direct.rejects) !== fmtCounts(viaApply.rejects) || direct.fills !== viaApply.fills) {
     console.log(`  WARNING: the applyBlock run diverged from the direct run: ${viaApply.fills} fills; ${fmtCounts(viaApply.rejects)}`)
