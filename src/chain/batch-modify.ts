@@ -12,9 +12,7 @@
 //   as a PlaceOrder with the old one counted as gone; if it is rejected the old order stays as it
 //   was. Otherwise OrderDone Replaced, then OrderAccepted and fills / OrderResting of the new order,
 //   which may fill at once when it crosses.
-import { parseDecimal } from '../lib/decimal.ts'
-import { unitsFromPacked, type EdgeModifyDecimals } from './edge-decimals.ts'
-import { decimalUnits } from './fast-decimal.ts'
+import type { EdgeModifyDecimals } from './edge-decimals.ts'
 import type { BatchModifyPayload, ModifyPayload } from '../wire/actions.ts'
 import { OK, type ActionContext, type Outcome } from './action-context.ts'
 import { batchItemRejected, envelopePlaceContext } from './batch-place-order.ts'
@@ -23,7 +21,8 @@ import { isDustNotional } from './math.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { cancelRestingOrder, resizeOrderMargin } from './order-ops.ts'
 import { placeOrder, type PlaceContext } from './place-order.ts'
-import { reject, type Rejection } from './reasons.ts'
+import { reject } from './reasons.ts'
+import { decodeLots, decodeTicks } from './trigger-decode.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
 import type { Account, ChainState, Market, Order } from './types.ts'
 
@@ -40,22 +39,6 @@ export function batchModify(ctx: ActionContext, p: BatchModifyPayload): Outcome 
   return OK
 }
 
-type Units = { readonly ok: true; readonly value: number } | Rejection
-
-/** A decimal field at `decimals` places as a positive safe integer of units; `packed` is its edge form, if any. */
-function units(value: string, packed: number | undefined, decimals: number, what: 'price' | 'qty', market: Market): Units {
-  // Packed at the edge (edge-decimals.ts), else the common short plain decimal without the general
-  // parser (fast-decimal.ts); the general parser decides the rest.
-  let fast = unitsFromPacked(packed, decimals)
-  if (fast < 0) fast = decimalUnits(value, decimals)
-  if (fast > 0) return { ok: true, value: fast }
-  const reason = what === 'price' ? 'InvalidPrice' : 'InvalidQuantity'
-  const parsed = parseDecimal(value, decimals)
-  if (!parsed.ok) return reject(reason, `${what} ${value} ${parsed.message} (${market.symbol} ${what === 'price' ? 'price' : 'size'}_decimals ${decimals})`)
-  if (parsed.value <= 0n || parsed.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject(reason, `${what} ${value} out of range`)
-  return { ok: true, value: Number(parsed.value) }
-}
-
 /** Applies one amend to one of account's resting orders; a rejection changes nothing. */
 export function modifyOrder(state: ChainState, account: Account, m: ModifyPayload & EdgeModifyDecimals, ctx: PlaceContext, events: EventSink): Outcome {
   const market = state.markets.get(m.market_id)
@@ -68,9 +51,9 @@ export function modifyOrder(state: ChainState, account: Account, m: ModifyPayloa
     const what = m.order_id !== undefined ? `order ${m.order_id}` : `client_order_id ${m.client_order_id}`
     return reject('OrderNotFound', `${what} is not an open order of ${account.address} in ${market.symbol}`)
   }
-  const price = m.price === undefined ? undefined : units(m.price, m.edge_price, market.priceDecimals, 'price', market)
+  const price = m.price === undefined ? undefined : decodeTicks(m.price, market, 'price', m.edge_price)
   if (price !== undefined && !price.ok) return price
-  const qty = m.qty === undefined ? undefined : units(m.qty, m.edge_qty, market.sizeDecimals, 'qty', market)
+  const qty = m.qty === undefined ? undefined : decodeLots(m.qty, market, 'qty', m.edge_qty)
   if (qty !== undefined && !qty.ok) return qty
   const priceTicks = price?.value ?? order.priceTicks
   const qtyLots = qty?.value ?? order.origLots

@@ -13,6 +13,8 @@
 // before, which gives the same value or words the error. So the edge changes speed, never outcomes:
 // src/chain/edge-decimals.test.ts holds the two paths to the same results.
 
+import { decimalUnits } from './fast-decimal.ts'
+
 /** A decimal the edge could not pack: the chain parses the string itself. */
 export const NOT_PACKED = -1
 
@@ -86,6 +88,16 @@ export function unitsFromPacked(packed: number | undefined, decimals: number): n
   if (places > decimals) return -1
   const units = ((packed - places) / PLACES_RADIX) * POW10[decimals - places]!
   return units <= Number.MAX_SAFE_INTEGER ? units : -1
+}
+
+/**
+ * A decimal field's units at `decimals` places: from its packed form when the edge packed it, else
+ * by the chain's fast parser (fast-decimal.ts); -1 when neither applies and the general parser
+ * (lib/decimal.ts) must decide and word the error.
+ */
+export function unitsOf(raw: string, packed: number | undefined, decimals: number): number {
+  const units = unitsFromPacked(packed, decimals)
+  return units > 0 ? units : decimalUnits(raw, decimals)
 }
 
 /** The packed fields the edge adds to a PlaceOrder payload (and each BatchPlaceOrder item). */

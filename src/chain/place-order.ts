@@ -1,8 +1,7 @@
 // PlaceOrder: validate in precedence order, plan the match (pure), check margin on the plan, then
 // apply. After the margin check nothing may reject.
 import { parseDecimal } from '../lib/decimal.ts'
-import { unitsFromPacked, type EdgeOrderDecimals } from './edge-decimals.ts'
-import { decimalUnits } from './fast-decimal.ts'
+import { unitsOf, type EdgeOrderDecimals } from './edge-decimals.ts'
 import type { PlaceOrderPayload } from '../wire/actions.ts'
 import type { MatchPlan, OrderBook, PlannedFill } from './book.ts'
 import type { EventSink } from './events.ts'
@@ -51,10 +50,8 @@ export const isRejection = (d: DecodedOrder | Rejection): d is Rejection => (d a
 export function decodeOrder(state: ChainState, p: PlaceOrderPayload & EdgeOrderDecimals): DecodedOrder | Rejection {
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
-  let priceTicks = unitsFromPacked(p.edge_price, market.priceDecimals)
-  if (priceTicks < 0) priceTicks = decimalUnits(p.price, market.priceDecimals)
-  let qtyLots = unitsFromPacked(p.edge_qty, market.sizeDecimals)
-  if (qtyLots < 0) qtyLots = decimalUnits(p.qty, market.sizeDecimals)
+  const priceTicks = unitsOf(p.price, p.edge_price, market.priceDecimals)
+  const qtyLots = unitsOf(p.qty, p.edge_qty, market.sizeDecimals)
   if (priceTicks > 0 && qtyLots > 0) {
     return { marketId: p.market_id, side: p.side, priceTicks, qtyLots, tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms }
   }

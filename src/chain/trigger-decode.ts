@@ -1,9 +1,9 @@
-// Checks shared by PlaceTriggerOrder, AmendTriggerOrder and PlaceOcoPair: decimals at the market's
-// precision (as PlaceOrder: InvalidPrice / InvalidQuantity), the order-type rules of a trigger, the
-// expiry, and whether a trigger would fire at the current mark. Pure.
+// Checks shared by PlaceTriggerOrder, AmendTriggerOrder and PlaceOcoPair (and BatchModify's
+// decimals): decimals at the market's precision (as PlaceOrder: InvalidPrice / InvalidQuantity),
+// the order-type rules of a trigger, the expiry, and whether a trigger would fire at the current
+// mark. Pure.
 import { parseDecimal } from '../lib/decimal.ts'
-import { unitsFromPacked } from './edge-decimals.ts'
-import { decimalUnits } from './fast-decimal.ts'
+import { unitsOf } from './edge-decimals.ts'
 import type { Decoded } from './place-order.ts'
 import { reject, type Rejection } from './reasons.ts'
 import type { TriggerDirection, TriggerOrderType } from './trigger-types.ts'
@@ -11,10 +11,8 @@ import type { Market, Tif } from './types.ts'
 
 /** A positive price in ticks, or InvalidPrice naming the field; `packed` is its edge form (edge-decimals.ts), if any. */
 export function decodeTicks(raw: string, market: Market, field: string, packed?: number): Decoded<number> {
-  // Packed at the edge, else the common short plain decimal without the general parser
-  // (fast-decimal.ts); the general parser decides the rest.
-  let fast = unitsFromPacked(packed, market.priceDecimals)
-  if (fast < 0) fast = decimalUnits(raw, market.priceDecimals)
+  // Packed at the edge, or a short plain decimal, without the general parser; it decides the rest.
+  const fast = unitsOf(raw, packed, market.priceDecimals)
   if (fast > 0) return { ok: true, value: fast }
   const v = parseDecimal(raw, market.priceDecimals)
   if (!v.ok) return reject('InvalidPrice', `${field} ${raw} ${v.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
@@ -24,8 +22,7 @@ export function decodeTicks(raw: string, market: Market, field: string, packed?:
 
 /** A positive size in lots, or InvalidQuantity naming the field; `packed` as decodeTicks. */
 export function decodeLots(raw: string, market: Market, field: string, packed?: number): Decoded<number> {
-  let fast = unitsFromPacked(packed, market.sizeDecimals)
-  if (fast < 0) fast = decimalUnits(raw, market.sizeDecimals)
+  const fast = unitsOf(raw, packed, market.sizeDecimals)
   if (fast > 0) return { ok: true, value: fast }
   const v = parseDecimal(raw, market.sizeDecimals)
   if (!v.ok) return reject('InvalidQuantity', `${field} ${raw} ${v.message} (${market.symbol} size_decimals ${market.sizeDecimals})`)
