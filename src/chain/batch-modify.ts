@@ -12,7 +12,7 @@
 //   as a PlaceOrder with the old one counted as gone; if it is rejected the old order stays as it
 //   was. Otherwise OrderDone Replaced, then OrderAccepted and fills / OrderResting of the new order,
 //   which may fill at once when it crosses.
-import type { EdgeModifyDecimals } from './edge-decimals.ts'
+import type { EdgeOrderDecimals } from './edge-decimals.ts'
 import type { BatchModifyPayload, ModifyPayload } from '../wire/actions.ts'
 import { OK, type ActionContext, type Outcome } from './action-context.ts'
 import { batchItemRejected, envelopePlaceContext } from './batch-place-order.ts'
@@ -40,7 +40,7 @@ export function batchModify(ctx: ActionContext, p: BatchModifyPayload): Outcome 
 }
 
 /** Applies one amend to one of account's resting orders; a rejection changes nothing. */
-export function modifyOrder(state: ChainState, account: Account, m: ModifyPayload & EdgeModifyDecimals, ctx: PlaceContext, events: EventSink): Outcome {
+export function modifyOrder(state: ChainState, account: Account, m: ModifyPayload & EdgeOrderDecimals, ctx: PlaceContext, events: EventSink): Outcome {
   const market = state.markets.get(m.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${m.market_id} does not exist`)
   if ((m.order_id === undefined) === (m.client_order_id === undefined)) return reject('InvalidModify', 'give exactly one of order_id and client_order_id')

@@ -1,8 +1,8 @@
 // Decimal strings parsed once, at the edge (ARCHITECTURE.md: money is integer in the chain).
 //
 // The node parses the decimal fields of the busy order actions (PlaceOrder, BatchPlaceOrder,
-// BatchModify, PlaceTriggerOrder) when it admits an envelope or reads one back for replay, before
-// the block is applied. What it can parse without knowing the market, it packs into one number: the
+// BatchModify, PlaceTriggerOrder) when it admits an envelope (node/admission.ts) or reads one back
+// for replay (node/chain-node.ts), before the block is applied. What it can parse without knowing the market, it packs into one number: the
 // significant digits and the places after the point, trailing zeros dropped ("65000.50" -> 650005
 // at 1 place). In the block the chain turns that into ticks or lots at the market's precision with
 // one multiplication (unitsFromPacked), instead of reading the string again.
@@ -100,14 +100,12 @@ export function unitsOf(raw: string, packed: number | undefined, decimals: numbe
   return units > 0 ? units : decimalUnits(raw, decimals)
 }
 
-/** The packed fields the edge adds to a PlaceOrder payload (and each BatchPlaceOrder item). */
+/** The packed fields the edge adds to a PlaceOrder payload (and each BatchPlaceOrder item), and to
+ * a BatchModify item for the fields it has. */
 export interface EdgeOrderDecimals {
   readonly edge_price?: number
   readonly edge_qty?: number
 }
-
-/** The packed fields the edge adds to a BatchModify item: only for the fields it has. */
-export type EdgeModifyDecimals = EdgeOrderDecimals
 
 /** The packed fields the edge adds to a PlaceTriggerOrder payload. */
 export interface EdgeTriggerDecimals {

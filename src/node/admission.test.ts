@@ -1,6 +1,10 @@
-// Admission refuses what it cannot hash as a -32602, instead of failing inside the hash.
+// Admission refuses what it cannot hash as a -32602, instead of failing inside the hash, and packs
+// the decimals of what it admits for the chain.
 import { expect, test } from 'bun:test'
+import { packDecimal } from '../chain/edge-decimals.ts'
 import { createGenesisState } from '../chain/genesis.ts'
+import { Signer } from '../client/signer.ts'
+import { DEV_KEYS } from '../../test/support/node-process.ts'
 import { admit } from './admission.ts'
 import { devGenesis } from './dev-genesis.ts'
 
@@ -13,4 +17,14 @@ test('a string with a lone UTF-16 surrogate is refused with -32602 naming the fi
   }
   const r = admit(state, params, () => false)
   expect(r).toMatchObject({ ok: false, error: { code: -32602, data: { reason: 'INVALID_PARAMS', field: 'params.action.PlaceOrder.client_order_id' } } })
+})
+
+test('an admitted order carries its decimals packed for the chain; the signed action is left as it was', () => {
+  const { state } = createGenesisState(devGenesis())
+  const action = { PlaceOrder: { market_id: 1, side: 'Bid', price: '65000.50', qty: '0.0100', tif: 'Gtc', reduce_only: false } }
+  const r = admit(state, new Signer(DEV_KEYS[1]!).sign(action, 0, 'dev').params, () => false)
+  if (!r.ok) throw new Error(r.error.message)
+  expect(r.envelope.action).toBe(action)
+  expect(r.envelope.action.PlaceOrder).not.toHaveProperty('edge_price')
+  expect(r.envelope.chainAction).toEqual({ PlaceOrder: { ...action.PlaceOrder, edge_price: packDecimal('65000.5'), edge_qty: packDecimal('0.01') } })
 })

@@ -219,7 +219,7 @@ export class ChainNode {
   }
 }
 
-/** The envelope as the chain takes it, its decimals packed at the edge (edge-decimals.ts). */
+/** The envelope as the chain takes it, its decimals packed at admission (edge-decimals.ts). */
 function envelopeInput(e: AdmittedEnvelope): EnvelopeInput {
-  return { signer: e.signer, nonce: e.nonce, action: withEdgeDecimals(e.action), txHash: e.txHash }
+  return { signer: e.signer, nonce: e.nonce, action: e.chainAction, txHash: e.txHash }
 }
