@@ -5,9 +5,12 @@
  *
  * Builds a StateHash over `leaves` keys (default 100,000) with ~160-byte values, then measures
  * set() replacing existing values (the common per-block case: subtract old vector, add new one),
- * set() inserting new keys, delete(), and root(). The headline line is the replace rate.
+ * set() inserting new keys, delete(), and root(). The headline line is the replace rate. The last
+ * line compares the two implementations of one leaf's lane update (acc += vector(digest)): the
+ * WebAssembly SIMD one StateHash uses (src/chain/lthash-simd.ts) and the JS fallback.
  */
-import { StateHash } from '../../src/chain/state-hash.ts';
+import { createLaneMixer } from '../../src/chain/lthash-simd.ts';
+import { addLeafJs, StateHash } from '../../src/chain/state-hash.ts';
 
 const LEAVES = Number(process.argv[2] ?? 100_000);
 const VALUE_BYTES = 160;
@@ -78,8 +81,22 @@ const rootRate = rate(() => {
   h.root();
 });
 
+const acc = new Uint16Array(1024);
+const digest = new Uint8Array(32);
+const mixer = createLaneMixer();
+const simdRate = mixer === undefined ? 0 : rate((i) => {
+  digest[0] = i;
+  mixer.add(acc, digest);
+});
+const jsRate = rate((i) => {
+  digest[0] = i;
+  addLeafJs(acc, digest);
+});
+
 console.log(`state-hash: ${fmt(replace)} leaf updates/s (set() replacing a value, ${LEAVES} leaves, ${VALUE_BYTES}-byte values)`);
 console.log(`  insert (set of a new key): ${fmt(insert)}/s`);
 console.log(`  delete:                    ${fmt(del)}/s`);
 console.log(`  root() after a change:     ${fmt(rootRate)}/s (includes one replace)`);
 console.log(`  initial build of ${LEAVES} leaves: ${(buildMs / 1000).toFixed(2)} s`);
+const us = (r: number): string => (1e6 / r).toFixed(2);
+console.log(`  one leaf vector added: ${mixer === undefined ? 'SIMD unavailable' : `SIMD ${us(simdRate)} us`}, JS ${us(jsRate)} us`);

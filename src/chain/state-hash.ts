@@ -39,6 +39,9 @@
  * bit-for-bit BLAKE3 (the tests compare it with @noble/hashes' blake3). The ~4x over noble's blake3
  * comes from the unrolling and from skipping the generic chunk/tree/XOF bookkeeping (a semi-unrolled
  * loop over rounds measured ~100-125k/s). One expansion costs ~5-6 us, the 1024-lane add ~1 us.
+ * Where WebAssembly SIMD is available (Bun's JavaScriptCore has it), expansion and add run there
+ * instead (lthash-simd.ts, about 3 us for both); the JS path stays as the fallback and the
+ * reference its tests compare against.
  *
  * The leaf digest uses the same unrolled compression for encodings of up to one BLAKE3 chunk
  * (1024 bytes; `blake3SingleChunk`) and noble's blake3 beyond that. For a 213-byte encoding:
@@ -54,6 +57,7 @@
  */
 import { blake3 } from '@noble/hashes/blake3.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { createLaneMixer } from './lthash-simd.ts';
 
 /** Number of uint16 lanes in a leaf vector / the accumulator. */
 const LANES = 1024;
@@ -428,8 +432,23 @@ function expandLeaf(d: Uint8Array, out: Uint32Array): void {
   }
 }
 
-/** acc += vector(digest), lane-wise mod 2^16 (Uint16Array stores wrap). */
+/** The WebAssembly SIMD lane update (lthash-simd.ts), where the host has it; else the JS below. */
+const simd = createLaneMixer();
+
+/** acc += vector(digest), lane-wise mod 2^16. */
 function addLeaf(acc: Uint16Array, digest: Uint8Array): void {
+  if (simd !== undefined) simd.add(acc, digest);
+  else addLeafJs(acc, digest);
+}
+
+/** acc -= vector(digest), lane-wise mod 2^16. */
+function subLeaf(acc: Uint16Array, digest: Uint8Array): void {
+  if (simd !== undefined) simd.sub(acc, digest);
+  else subLeafJs(acc, digest);
+}
+
+/** addLeaf in JS: expandLeaf, then the lanes (Uint16Array stores wrap). */
+export function addLeafJs(acc: Uint16Array, digest: Uint8Array): void {
   const w = vectorScratch;
   expandLeaf(digest, w);
   for (let j = 0, i = 0; j < WORDS; j++, i += 2) {
@@ -439,8 +458,8 @@ function addLeaf(acc: Uint16Array, digest: Uint8Array): void {
   }
 }
 
-/** acc -= vector(digest), lane-wise mod 2^16. */
-function subLeaf(acc: Uint16Array, digest: Uint8Array): void {
+/** subLeaf in JS. */
+export function subLeafJs(acc: Uint16Array, digest: Uint8Array): void {
   const w = vectorScratch;
   expandLeaf(digest, w);
   for (let j = 0, i = 0; j < WORDS; j++, i += 2) {
