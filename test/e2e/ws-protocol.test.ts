@@ -74,13 +74,21 @@ describe('WebSocket protocol', () => {
     ws.send('[1,2]')
     ws.send({ op: 'ping' })
     ws.send({ op: 'subscribe', topics: 'block' })
-    await until(() => ws.frames.length >= 4)
+    // A subscribe wrapped in a JSON string is a string, not a subscribe.
+    ws.send(JSON.stringify(JSON.stringify({ op: 'subscribe', topics: ['block'] })))
+    await until(() => ws.frames.length >= 5)
     expect(ws.frames).toEqual([
       { seq: 1, op: 'error', message: 'invalid JSON' },
       { seq: 2, op: 'error', message: 'a frame must be a JSON object with op and topics' },
       { seq: 3, op: 'error', message: 'unknown op "ping": use subscribe or unsubscribe' },
       { seq: 4, op: 'error', message: 'topics must be an array of strings' },
+      { seq: 5, op: 'error', message: 'a frame must be a JSON object with op and topics' },
     ])
+    // Leading whitespace and a binary frame still carry a subscribe.
+    ws.send(`  ${JSON.stringify({ op: 'subscribe', topics: ['block'] })}`)
+    expect(await ws.next((f) => f.op === 'subscribed')).toMatchObject({ op: 'subscribed', topics: ['block'] })
+    ws.socket.send(new TextEncoder().encode(JSON.stringify({ op: 'subscribe', topics: ['marks'] })))
+    expect(await ws.next((f) => f.op === 'subscribed' && f.topics[0] === 'marks')).toMatchObject({ op: 'subscribed', topics: ['marks'] })
     ws.close()
   })
 

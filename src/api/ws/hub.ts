@@ -33,6 +33,9 @@ export const LIVE_BLOCKS_KEPT = 2_000
 export const CLOSE_IDLE = 1001
 export const CLOSE_TOO_MANY = 1013
 
+/** First characters of the text frames Elysia JSON-parses before the hub sees them: { [ " /. */
+const LOOKS_LIKE_JSON = new Set([0x7b, 0x5b, 0x22, 0x2f])
+
 export class WsHub {
   private readonly connections = new Set<WsConnection>()
   private readonly topics = new Map<string, Topic>()
@@ -108,18 +111,25 @@ export class WsHub {
     conn.lastActivityMs = this.now()
   }
 
-  /** A client message; `message` is a parsed JSON value, or text / bytes that did not parse. */
+  /**
+   * A client message as Elysia hands it over: a text frame that starts with `{`, `[`, `"` or `/`
+   * already JSON-parsed when it parses (so a JSON string literal arrives as its content), other
+   * text as it came, a binary frame as bytes.
+   */
   message(conn: WsConnection, message: unknown): void {
     this.activity(conn)
     let value = message
-    if (value instanceof Uint8Array) value = new TextDecoder().decode(value)
-    if (typeof value === 'string') {
+    if (typeof value === 'string' || value instanceof Uint8Array) {
+      const text = typeof value === 'string' ? value : new TextDecoder().decode(value)
       try {
-        value = JSON.parse(value)
+        value = JSON.parse(text)
       } catch {
         this.error(conn, 'invalid JSON')
         return
       }
+      // Text that still starts like JSON and parses can only be the content of a JSON string
+      // literal (a double-encoded frame): a string, not an object.
+      if (typeof message === 'string' && LOOKS_LIKE_JSON.has(text.charCodeAt(0))) value = text
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.error(conn, 'a frame must be a JSON object with op and topics')
