@@ -11,6 +11,7 @@ import { jsonResponse } from './jsonrpc.ts'
 import { marketStatsReader } from './methods/market-methods.ts'
 import { queryRoutes } from './query-routes.ts'
 import { REQUEST_BODY_BACKSTOP_BYTES } from './request-body.ts'
+import { clientGoneResponse, isClientGone } from './client-gone.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
 import { wsRoutes, wsServerOptions } from './ws/routes.ts'
 import { feedRuntime } from './ws/runtime.ts'
@@ -29,8 +30,9 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
   const feed = feedRuntime(node, { ws: options.ws, blockTimeMs: options.blockTimeMs })
   feed.setMarketStats(marketStatsReader(node))
   return new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_BACKSTOP_BYTES }, websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT) })
-    .onError(({ code, error }) => {
+    .onError(({ code, error, request }) => {
       if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
+      if (isClientGone(error, request)) return clientGoneResponse()
       console.error('http error:', error)
       return jsonResponse({ error: 'internal error' }, 500)
     })

@@ -16,6 +16,7 @@ import { compileValidator } from '../../src/wire/validate.ts'
 import { startDevNodeForFile } from '../support/dev-node.ts'
 import { deepNesting, Findings, fuzzSeed, http, inParallel, mutateObject, nudge, oddValue, postText, Rng, type HttpReply } from '../support/fuzz-kit.ts'
 import { DEV_KEYS } from '../support/node-process.ts'
+import { hangUpMidBody } from '../support/raw-http.ts'
 
 const seed = fuzzSeed(20_261_122)
 console.log(`fuzz-input: FUZZ_SEED=${seed}`)
@@ -639,6 +640,13 @@ test('WebSocket: junk, binary and oversized frames, unknown ops and topics, subs
 }, 60_000)
 
 // ---------------------------------------------------------------------------------------------
+
+test('clients that hang up in the middle of a body (chunked or with a declared length) leave no error behind', async () => {
+  for (const path of ['/api/v1/action', '/api/v1/query', '/info']) await hangUpMidBody(node.url, path)
+  await Bun.sleep(200)
+  // The last test checks the node's output for any error; the node still answers.
+  expect((await http(`${node.url}/api/v1/health`)).status).toBe(200)
+})
 
 test('after the fuzz the node is alive, producing blocks, and holds exactly the effects of the valid actions', async () => {
   const health = await http(`${node.url}/api/v1/health`)

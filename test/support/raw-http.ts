@@ -100,3 +100,27 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawReply> 
     socket.on('close', () => finish())
   })
 }
+
+/**
+ * Starts a POST to `path` and hangs up before the body is complete: once with a chunked body and
+ * once with a declared Content-Length, each cut after part of the body. Resolves when both
+ * connections are closed (the server may still be reading).
+ */
+export async function hangUpMidBody(baseUrl: string, path: string): Promise<void> {
+  const { hostname, port } = new URL(baseUrl)
+  const head = `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n`
+  const partial = '{"jsonrpc":"2.0","id":1,'
+  const cuts = [
+    `${head}Transfer-Encoding: chunked\r\n\r\n${partial.length.toString(16)}\r\n${partial}\r\n`,
+    `${head}Content-Length: 4000\r\n\r\n${partial}`,
+  ]
+  for (const bytes of cuts) {
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.write(bytes, () => setTimeout(() => socket.destroy(), 50))
+      })
+      socket.on('error', reject)
+      socket.on('close', () => resolve())
+    })
+  }
+}
