@@ -10,7 +10,7 @@
  * WebAssembly SIMD one StateHash uses (src/chain/lthash-simd.ts) and the JS fallback.
  */
 import { createLaneMixer } from '../../src/chain/lthash-simd.ts';
-import { addLeafJs, StateHash } from '../../src/chain/state-hash.ts';
+import { mixLeafJs, StateHash } from '../../src/chain/state-hash.ts';
 
 const LEAVES = Number(process.argv[2] ?? 100_000);
 const VALUE_BYTES = 160;
@@ -90,7 +90,7 @@ const simdRate = mixer === undefined ? 0 : rate((i) => {
 });
 const jsRate = rate((i) => {
   digest[0] = i;
-  addLeafJs(acc, digest);
+  mixLeafJs(acc, digest, 1);
 });
 
 console.log(`state-hash: ${fmt(replace)} leaf updates/s (set() replacing a value, ${LEAVES} leaves, ${VALUE_BYTES}-byte values)`);

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { blake3 } from '@noble/hashes/blake3.js'
 import { mulberry32 } from '../lib/prng.ts'
 import { createLaneMixer, laneMixerModuleBytes } from './lthash-simd.ts'
-import { addLeafJs, subLeafJs } from './state-hash.ts'
+import { mixLeafJs } from './state-hash.ts'
 
 function randomBytes(next: () => number, len: number): Uint8Array {
   const b = new Uint8Array(len)
@@ -35,13 +35,9 @@ describe('lthash-simd', () => {
         const want = reference(start, digest, sign)
         const simd = start.slice()
         const js = start.slice()
-        if (sign === 1) {
-          mixer.add(simd, digest)
-          addLeafJs(js, digest)
-        } else {
-          mixer.sub(simd, digest)
-          subLeafJs(js, digest)
-        }
+        if (sign === 1) mixer.add(simd, digest)
+        else mixer.sub(simd, digest)
+        mixLeafJs(js, digest, sign)
         expect(Array.from(simd)).toEqual(want)
         expect(Array.from(js)).toEqual(want)
       }
@@ -60,5 +56,18 @@ describe('lthash-simd', () => {
     for (const d of digests.toReversed()) mixer.sub(acc, d)
     expect(acc).toEqual(before)
     expect(digests).toEqual(copies)
+  })
+
+  test('replace equals sub of the old digest then add of the new one', () => {
+    const mixer = createLaneMixer()!
+    const next = mulberry32(7)
+    for (let n = 0; n < 50; n++) {
+      const start = new Uint16Array(randomBytes(next, 2048).buffer)
+      const old = randomBytes(next, 32)
+      const digest = randomBytes(next, 32)
+      const replaced = start.slice()
+      mixer.replace(replaced, old, digest)
+      expect(Array.from(replaced)).toEqual(reference(Uint16Array.from(reference(start, old, -1)), digest, 1))
+    }
   })
 })

@@ -211,6 +211,8 @@ export function laneMixerModuleBytes(): Uint8Array {
 export interface LaneMixer {
   add(acc: Uint16Array, digest: Uint8Array): void
   sub(acc: Uint16Array, digest: Uint8Array): void
+  /** sub(acc, old) then add(acc, digest), with the accumulator copied in and out once. */
+  replace(acc: Uint16Array, old: Uint8Array, digest: Uint8Array): void
 }
 
 /** The SIMD lane mixer, or undefined where it cannot be used (no SIMD, a big-endian host). */
@@ -243,5 +245,13 @@ export function createLaneMixer(): LaneMixer | undefined {
   return {
     add: (target, digest) => run(add, target, digest),
     sub: (target, digest) => run(sub, target, digest),
+    replace: (target, old, digest) => {
+      acc.set(target)
+      load(old)
+      sub()
+      load(digest)
+      add()
+      target.set(acc)
+    },
   }
 }

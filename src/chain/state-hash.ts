@@ -438,34 +438,30 @@ const simd = createLaneMixer();
 /** acc += vector(digest), lane-wise mod 2^16. */
 function addLeaf(acc: Uint16Array, digest: Uint8Array): void {
   if (simd !== undefined) simd.add(acc, digest);
-  else addLeafJs(acc, digest);
+  else mixLeafJs(acc, digest, 1);
 }
 
 /** acc -= vector(digest), lane-wise mod 2^16. */
 function subLeaf(acc: Uint16Array, digest: Uint8Array): void {
   if (simd !== undefined) simd.sub(acc, digest);
-  else subLeafJs(acc, digest);
+  else mixLeafJs(acc, digest, -1);
 }
 
-/** addLeaf in JS: expandLeaf, then the lanes (Uint16Array stores wrap). */
-export function addLeafJs(acc: Uint16Array, digest: Uint8Array): void {
+/** acc += vector(digest) - vector(old): a leaf whose value changed. */
+function replaceLeaf(acc: Uint16Array, old: Uint8Array, digest: Uint8Array): void {
+  if (simd !== undefined) return simd.replace(acc, old, digest);
+  mixLeafJs(acc, old, -1);
+  mixLeafJs(acc, digest, 1);
+}
+
+/** acc += sign x vector(digest) in JS: expandLeaf, then the lanes (Uint16Array stores wrap). */
+export function mixLeafJs(acc: Uint16Array, digest: Uint8Array, sign: 1 | -1): void {
   const w = vectorScratch;
   expandLeaf(digest, w);
   for (let j = 0, i = 0; j < WORDS; j++, i += 2) {
     const x = w[j]!;
-    acc[i] = acc[i]! + (x & 0xffff);
-    acc[i + 1] = acc[i + 1]! + (x >>> 16);
-  }
-}
-
-/** subLeaf in JS. */
-export function subLeafJs(acc: Uint16Array, digest: Uint8Array): void {
-  const w = vectorScratch;
-  expandLeaf(digest, w);
-  for (let j = 0, i = 0; j < WORDS; j++, i += 2) {
-    const x = w[j]!;
-    acc[i] = acc[i]! - (x & 0xffff);
-    acc[i + 1] = acc[i + 1]! - (x >>> 16);
+    acc[i] = acc[i]! + sign * (x & 0xffff);
+    acc[i + 1] = acc[i + 1]! + sign * (x >>> 16);
   }
 }
 
@@ -498,11 +494,9 @@ export class StateHash {
   set(key: string, value: Uint8Array): void {
     const digest = leafDigest(key, value);
     const old = this.leaves.get(key);
-    if (old !== undefined) {
-      if (equalDigests(old, digest)) return; // unchanged value: nothing to do
-      subLeaf(this.acc, old);
-    }
-    addLeaf(this.acc, digest);
+    if (old === undefined) addLeaf(this.acc, digest);
+    else if (equalDigests(old, digest)) return; // unchanged value: nothing to do
+    else replaceLeaf(this.acc, old, digest);
     this.leaves.set(key, digest);
     this.cachedRoot = undefined;
   }
