@@ -24,9 +24,11 @@ export interface NodeConfig {
   readonly wsLimits: WsLimits
   /** Block time between two leaderboard snapshots of the history index (default 5 s). */
   readonly leaderboardRefreshMs: number
+  /** A state snapshot every this many blocks and one at shutdown, for fast restarts; 0: none. */
+  readonly snapshotEveryBlocks: number
 }
 
-export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE] [--rate-limit-ip 50] [--rate-limit-signer 20] [--query-timeout-ms 10000]'
+export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE] [--rate-limit-ip 50] [--rate-limit-signer 20] [--query-timeout-ms 10000] [--snapshot-every-blocks 10000]'
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
@@ -35,7 +37,7 @@ export class ConfigError extends Error {
 /** Parses the node's command line (the same for `bun src/main.ts` and the compiled binary). */
 export function parseNodeArgs(argv: readonly string[]): NodeConfig {
   const flags = parseFlags(argv, {
-    valueFlags: ['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits', '--leaderboard-refresh-ms', '--query-timeout-ms'],
+    valueFlags: ['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits', '--leaderboard-refresh-ms', '--query-timeout-ms', '--snapshot-every-blocks'],
     switches: ['--dev'],
     usage: USAGE,
     fail: (message) => new ConfigError(message),
@@ -65,6 +67,8 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     rateLimitSignerPerSec: flags.integer('--rate-limit-signer', 20, 0, 1_000_000),
     wsLimits: wsLimitsFlag(flags.get('--ws-limits')),
     leaderboardRefreshMs: flags.integer('--leaderboard-refresh-ms', 5_000, 100, 86_400_000),
+    // 10,000 blocks: about 33 minutes at the default block time.
+    snapshotEveryBlocks: flags.integer('--snapshot-every-blocks', 10_000, 0, 1_000_000_000),
   }
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-// perpd: the chain node. `perpd [--dev] [--data-dir DIR] [--host H] [--port P] [--block-time-ms N] [--genesis FILE]`
+// perpd: the chain node. `perpd [--dev] [--data-dir DIR] [--host H] [--port P] [--block-time-ms N] [--genesis FILE] [--snapshot-every-blocks N]`
 import { createApp } from './api/app.ts'
 import { startHistory } from './api/history-link.ts'
 import { feedRuntime } from './api/ws/runtime.ts'
@@ -17,7 +17,7 @@ try {
   throw err
 }
 
-const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec })
+const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec, snapshotEveryBlocks: config.snapshotEveryBlocks })
 const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec, queryTimeoutMs: config.queryTimeoutMs, ws: config.wsLimits, blockTimeMs: config.blockTimeMs })
 // The history index starts before the first block so it sees every committed block; without it
 // the node still runs and the history routes answer 503.

@@ -262,6 +262,10 @@ class IdIndex<V> {
   }
 }
 
+/** The book's internal classes, for the snapshot codec (state-codec.ts), which restores
+ * a book's object graph as it is and so must know their prototypes. */
+export const BOOK_CLASSES = { Node, Level, SideBook, IdIndex } as const
+
 function invalid(message: string): never {
   throw new RangeError(`book: ${message}`)
 }

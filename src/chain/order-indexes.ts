@@ -45,6 +45,9 @@ const byExpiry = (a: Order, b: Order): number => (a.expiresAtMs! - b.expiresAtMs
 const byDeadline = (a: DmsEntry, b: DmsEntry): number =>
   (a.deadlineMs - b.deadlineMs) || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)
 
+/** The queues' orders, for the snapshot codec (state-codec.ts): a restored queue keeps its compare. */
+export const ORDER_INDEX_COMPARES = { byExpiry, byDeadline } as const
+
 /** Empty indexes, for a new state. */
 export function newOrderIndexes(): OrderIndexes {
   return { expiries: new MinHeap(byExpiry), deadlines: new MinHeap(byDeadline), reduceOnly: new Map() }

@@ -2,13 +2,18 @@
 // a full recomputation of the state root and the invariants every state must satisfy; what happened
 // is counted by key; then the same blocks are replayed on a fresh chain, with their decimals packed
 // at the edge as the node replays them, which must reach every root and emit every event again.
+// Halfway through the replay its state goes through the snapshot codec (state-codec.ts): the
+// restored state must go on to the same roots and events as the run, as a node restarted from a
+// snapshot must.
 // Test-only.
 import { expect } from 'bun:test'
 import { bytesToHex } from '../lib/hex.ts'
 import { applyBlock, type BlockInput, type BlockResult, type EnvelopeInput } from './apply.ts'
 import { withEdgeDecimals } from './edge-decimals.ts'
 import type { ChainEvent } from './events.ts'
+import { decodeState, encodeState } from './state-codec.ts'
 import { fullStateRoot } from './state-root.ts'
+import { graphDifference } from './test-support-graph.ts'
 import { checkInvariants, type TestChain } from './test-support.ts'
 
 export interface WorkloadRun {
@@ -51,9 +56,16 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
   }
   // The replay takes the blocks as the node replays them, decimals packed at the edge: the packed
   // path must reach the roots and events the chain's own parsing reached (edge-decimals.ts).
-  const replay = run.genesis()
+  let replayState = run.genesis().state
+  const restoreAfter = Math.floor(inputs.length / 2)
   inputs.forEach((input, i) => {
-    const result = applyBlock(replay.state, { ...input, envelopes: input.envelopes.map((e) => ({ ...e, action: withEdgeDecimals(e.action) })) })
+    if (i === restoreAfter) {
+      const restored = decodeState(encodeState(replayState))
+      expect({ height: i, difference: graphDifference(replayState, restored) }).toEqual({ height: i, difference: undefined })
+      replayState = restored
+      expect({ height: i, restoredRoot: bytesToHex(fullStateRoot(replayState)) }).toEqual({ height: i, restoredRoot: roots[i - 1] ?? bytesToHex(fullStateRoot(run.genesis().state)) })
+    }
+    const result = applyBlock(replayState, { ...input, envelopes: input.envelopes.map((e) => ({ ...e, action: withEdgeDecimals(e.action) })) })
     expect({ height: i + 1, root: bytesToHex(result.stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
     expect({ height: i + 1, events: eventsText(result) }).toEqual({ height: i + 1, events: events[i]! })
   })

@@ -13,6 +13,7 @@ import { admit, type AdmittedEnvelope } from './admission.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
 import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
 import { Mempool, type PendingTx } from './mempool.ts'
+import { SnapshotStore } from './snapshots.ts'
 import { RateLimiter } from './rate-limit.ts'
 import { eventView, storedEvents, symbolLookup } from './views.ts'
 
@@ -25,6 +26,8 @@ export interface ChainNodeOptions {
   /** Wall clock in ms; injected so tests can drive time. */
   readonly now?: () => number
   readonly log?: (line: string) => void
+  /** A state snapshot every this many blocks, and one at stop (snapshots.ts); 0 or absent: none. */
+  readonly snapshotEveryBlocks?: number
 }
 
 /** A committed block as listeners see it. */
@@ -47,6 +50,10 @@ export class ChainNode {
   private readonly log: (line: string) => void
   private timer: ReturnType<typeof setTimeout> | undefined
   private running = false
+  private stopped = false
+  private readonly snapshots: SnapshotStore
+  /** Height of the newest snapshot written or restored (0: none). */
+  private snapshotHeight = 0
 
   constructor(private readonly options: ChainNodeOptions) {
     this.now = options.now ?? Date.now
@@ -57,8 +64,7 @@ export class ChainNode {
     if (stored !== undefined && stored !== JSON.stringify(options.genesis)) {
       this.log(`data directory ${options.dataDir} holds a chain of network ${genesis.network}; using its stored genesis`)
     }
-    const { state, stateRoot } = createGenesisState(genesis)
-    this.state = state
+    const { state: genesisState, stateRoot } = createGenesisState(genesis)
     this.genesisDigest = genesisDigest(genesis, bytesToHex(stateRoot))
     if (stored === undefined) {
       this.store.setMeta('genesis', JSON.stringify(genesis))
@@ -66,18 +72,33 @@ export class ChainNode {
     } else {
       assert(this.store.getMeta('genesis_root') === bytesToHex(stateRoot), 'the genesis state root differs from the stored one')
     }
-    this.state.lastDigest = this.genesisDigest
-    this.mempool = new Mempool(state.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
+    genesisState.lastDigest = this.genesisDigest
+    this.snapshots = new SnapshotStore(options.dataDir, this.log)
+    this.state = this.restoreSnapshot() ?? genesisState
+    this.mempool = new Mempool(this.state.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
     this.signerLimiter = new RateLimiter(options.signerRatePerSec ?? 0, this.now)
     this.replay()
   }
 
-  /** Replays every stored block from genesis, asserting each state root and digest. */
+  /** The newest usable snapshot's state (snapshots.ts says which are), or undefined to start from genesis. */
+  private restoreSnapshot(): ChainState | undefined {
+    const tip = this.store.tipHeight()
+    if (tip === 0) return undefined
+    const started = performance.now()
+    const restored = this.snapshots.restore(tip, this.genesisDigest, (height) => this.store.header(height))
+    if (restored === undefined) return undefined
+    this.snapshotHeight = restored.header.height
+    this.log(`restored the state at height ${restored.header.height} from ${restored.file} in ${Math.round(performance.now() - started)} ms`)
+    return restored.state
+  }
+
+  /** Replays the stored blocks after the state's height, asserting each state root and digest. */
   private replay(): void {
     const tip = this.store.tipHeight()
-    if (tip === 0) return
+    const first = this.state.height + 1
+    if (first > tip) return
     const started = performance.now()
-    for (let from = 1; from <= tip; from += REPLAY_BATCH_BLOCKS) {
+    for (let from = first; from <= tip; from += REPLAY_BATCH_BLOCKS) {
       const to = Math.min(tip, from + REPLAY_BATCH_BLOCKS - 1)
       const headers = this.store.headers(from, to, REPLAY_BATCH_BLOCKS)
       const envelopes = this.store.envelopesBetween(from, to)
@@ -88,7 +109,7 @@ export class ChainNode {
         this.replayBlock(header, mine)
       }
     }
-    this.log(`replayed ${tip} blocks in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`)
+    this.log(`replayed ${tip - first + 1} blocks (${first} to ${tip}) in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`)
   }
 
   private replayBlock(header: StoredBlockHeader, envelopes: StoredEnvelope[]): void {
@@ -193,7 +214,22 @@ export class ChainNode {
     this.reply(txs, stored, result)
     const committed = { stored, result }
     for (const listener of this.listeners) listener(committed)
+    const every = this.options.snapshotEveryBlocks ?? 0
+    if (every > 0 && height % every === 0) this.writeSnapshot(stateRoot)
     return committed
+  }
+
+  /** Snapshots the state just committed with root stateRoot. A failure is logged, not fatal: the
+   * blocks are in the store, and the next restart replays a longer tail. */
+  private writeSnapshot(stateRoot: string): void {
+    const started = performance.now()
+    try {
+      const header = this.snapshots.write(this.state, stateRoot, this.genesisDigest)
+      this.snapshotHeight = header.height
+      this.log(`snapshot at height ${header.height}: ${header.bodyBytes} bytes in ${Math.round(performance.now() - started)} ms`)
+    } catch (err) {
+      this.log(`snapshot at height ${this.state.height} failed: ${(err as Error).message}`)
+    }
   }
 
   private reply(txs: readonly PendingTx[], stored: StoredBlock, result: BlockResult): void {
@@ -212,9 +248,15 @@ export class ChainNode {
 
   /** Stops the clock; waiting envelopes are refused (they were never in a block). */
   stop(): void {
+    if (this.stopped) return
+    this.stopped = true
     this.running = false
     if (this.timer !== undefined) clearTimeout(this.timer)
     for (const tx of this.mempool.drain()) tx.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block') })
+    // The next start then replays nothing. The state is the last committed block's: no block is being applied.
+    if ((this.options.snapshotEveryBlocks ?? 0) > 0 && this.state.height > this.snapshotHeight) {
+      this.writeSnapshot(this.store.header(this.state.height)!.stateRoot)
+    }
     this.store.close()
   }
 }

@@ -1,0 +1,150 @@
+// State snapshots in the data directory, so a restart loads the newest one and replays only the
+// blocks after it (ARCHITECTURE: restart = newest snapshot + the block tail, checking every root).
+//
+// A snapshot is a local cache, never consensus: the block store stays the source of truth. One is
+// used only when everything agrees: its file checksum, the genesis it was taken on, the stored
+// block at its height (state root and digest), and the root recomputed from every object of the
+// decoded state. Anything else (a damaged, foreign or stale file) is skipped with a log line and
+// the next older one is tried, down to genesis.
+//
+// File: `snapshots/state-<height>.snap` = MAGIC ‖ u32le(header length) ‖ header JSON ‖ body, where
+// body = encodeState(state) and the header names its height, root, digest, genesis and the body's
+// SHA-256. Written to a temporary file, fsynced and renamed, so a crash never leaves half a file
+// under a snapshot's name.
+import { createHash } from 'node:crypto'
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { fullStateRoot } from '../chain/state-root.ts'
+import type { ChainState } from '../chain/types.ts'
+import { bytesToHex } from '../lib/hex.ts'
+import { decodeState, encodeState, STATE_CODEC_VERSION } from '../chain/state-codec.ts'
+
+const MAGIC = new TextEncoder().encode('perpd-snapshot\n')
+/** Snapshots kept: the newest, and one older in case the newest turns out unusable. */
+export const SNAPSHOTS_KEPT = 2
+const FILE_PATTERN = /^state-(\d{12})\.snap$/
+
+export interface SnapshotHeader {
+  readonly version: number
+  readonly height: number
+  readonly stateRoot: string
+  /** The digest of the block at height (ChainState.lastDigest after it). */
+  readonly digest: string
+  readonly genesisDigest: string
+  readonly bodySha256: string
+  readonly bodyBytes: number
+}
+
+/** What the block store says of a height, for checking a snapshot against it. */
+export interface StoredTip {
+  readonly stateRoot: string
+  readonly digest: string
+}
+
+export interface RestoredState {
+  readonly state: ChainState
+  readonly header: SnapshotHeader
+  readonly file: string
+}
+
+const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
+
+export class SnapshotStore {
+  readonly dir: string
+
+  constructor(dataDir: string, private readonly log: (line: string) => void) {
+    this.dir = join(dataDir, 'snapshots')
+  }
+
+  /** Snapshot files, newest first, with their heights (from the names; the headers are checked on load). */
+  list(): { readonly height: number; readonly file: string }[] {
+    let names: string[]
+    try {
+      names = readdirSync(this.dir)
+    } catch {
+      return []
+    }
+    return names
+      .map((name) => ({ name, m: FILE_PATTERN.exec(name) }))
+      .filter((x) => x.m !== null)
+      .map((x) => ({ height: Number(x.m![1]), file: join(this.dir, x.name) }))
+      .sort((a, b) => b.height - a.height)
+  }
+
+  /** Writes a snapshot of state (just committed, its root in stateRoot) and drops the oldest beyond SNAPSHOTS_KEPT. */
+  write(state: ChainState, stateRoot: string, genesisDigest: string): SnapshotHeader {
+    const body = encodeState(state)
+    const header: SnapshotHeader = {
+      version: STATE_CODEC_VERSION, height: state.height, stateRoot, digest: state.lastDigest, genesisDigest,
+      bodySha256: sha256Hex(body), bodyBytes: body.length,
+    }
+    const headerBytes = new TextEncoder().encode(JSON.stringify(header))
+    const length = new Uint8Array(4)
+    new DataView(length.buffer).setUint32(0, headerBytes.length, true)
+    mkdirSync(this.dir, { recursive: true })
+    const file = join(this.dir, `state-${String(state.height).padStart(12, '0')}.snap`)
+    const tmp = `${file}.tmp`
+    const fd = openSync(tmp, 'w')
+    try {
+      for (const part of [MAGIC, length, headerBytes, body]) {
+        for (let at = 0; at < part.length;) at += writeSync(fd, part, at, part.length - at)
+      }
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(tmp, file)
+    // The rename is durable once the directory is.
+    const dirFd = openSync(this.dir, 'r')
+    try {
+      fsyncSync(dirFd)
+    } finally {
+      closeSync(dirFd)
+    }
+    for (const old of this.list().slice(SNAPSHOTS_KEPT)) rmSync(old.file, { force: true })
+    return header
+  }
+
+  /**
+   * The newest snapshot at or below tipHeight that agrees with the chain (see the file comment), decoded,
+   * or undefined. storedAt reads the block store's root and digest at a height.
+   */
+  restore(tipHeight: number, genesisDigest: string, storedAt: (height: number) => StoredTip | undefined): RestoredState | undefined {
+    for (const { height, file } of this.list()) {
+      if (height > tipHeight) {
+        this.log(`snapshot ${file} skipped: height ${height} is above the stored tip ${tipHeight}`)
+        continue
+      }
+      try {
+        const restored = this.load(file, genesisDigest, storedAt)
+        if (restored.header.height !== height) throw new Error(`its header says height ${restored.header.height}`)
+        return restored
+      } catch (err) {
+        this.log(`snapshot ${file} skipped: ${(err as Error).message}`)
+      }
+    }
+    return undefined
+  }
+
+  private load(file: string, genesisDigest: string, storedAt: (height: number) => StoredTip | undefined): RestoredState {
+    const bytes = readFileSync(file)
+    if (bytes.length < MAGIC.length + 4 || !MAGIC.every((b, i) => bytes[i] === b)) throw new Error('not a snapshot file')
+    const headerLength = new DataView(bytes.buffer, bytes.byteOffset + MAGIC.length, 4).getUint32(0, true)
+    const bodyStart = MAGIC.length + 4 + headerLength
+    if (bodyStart > bytes.length) throw new Error('truncated header')
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, bodyStart))) as SnapshotHeader
+    if (header.version !== STATE_CODEC_VERSION) throw new Error(`format version ${header.version}, this node reads ${STATE_CODEC_VERSION}`)
+    if (header.genesisDigest !== genesisDigest) throw new Error('taken on another genesis')
+    const stored = storedAt(header.height)
+    if (stored === undefined) throw new Error(`no stored block at height ${header.height}`)
+    if (stored.stateRoot !== header.stateRoot || stored.digest !== header.digest) throw new Error(`the stored block ${header.height} has another root or digest`)
+    const body = bytes.subarray(bodyStart)
+    if (body.length !== header.bodyBytes || sha256Hex(body) !== header.bodySha256) throw new Error('damaged: checksum mismatch')
+    const state = decodeState(body)
+    if (state.height !== header.height || state.lastDigest !== header.digest) throw new Error('the decoded state is at another block')
+    // The root of every object as decoded, not the accumulator carried in the file.
+    const root = bytesToHex(fullStateRoot(state))
+    if (root !== header.stateRoot || bytesToHex(state.hash.root()) !== header.stateRoot) throw new Error(`the decoded state has root ${root}`)
+    return { state, header, file }
+  }
+}
