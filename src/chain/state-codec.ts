@@ -5,24 +5,28 @@
 // than a schema per structure: every object once in a table, with references by index, its
 // prototype and functions by registered name. Decoding builds the same graph, the same iteration
 // orders and the same sharing, so a restored state executes the next blocks exactly as the
-// original would; the node still checks its root against the stored one before using it.
+// original would. The state root's accumulator (state.hash) is not written: decoding rebuilds it
+// from every leaf of the decoded state, so the restored root is a full recomputation, which the
+// node checks against the stored one before using the state.
 //
 // Anything the codec does not know (a class or function not registered below, a symbol key, an
 // accessor) is refused when encoding, so a new kind of state object cannot be silently lost.
+// Typed arrays are written as their bytes, little-endian (the byte order of every host Bun runs on;
+// another host is refused rather than misread).
 import { Packr } from 'msgpackr'
 import { AccountOrders } from './account-orders.ts'
 import { BOOK_CLASSES, OrderBook } from './book.ts'
 import { ClientIdIndex } from './client-ids.ts'
 import { MinHeap } from './min-heap.ts'
 import { ORDER_INDEX_COMPARES } from './order-indexes.ts'
-import { StateHash } from './state-hash.ts'
+import { rebuildStateHash } from './state-root.ts'
 import { TriggerLadder } from './trigger-ladder.ts'
 import { aboveKey, belowKey, expiryKey } from './trigger-types.ts'
 import type { ChainState } from './types.ts'
 
 /** Classes whose instances may be in the state, by a name that minification cannot change. */
 const CLASSES: Readonly<Record<string, { readonly prototype: object }>> = {
-  AccountOrders, ClientIdIndex, MinHeap, OrderBook, StateHash, TriggerLadder,
+  AccountOrders, ClientIdIndex, MinHeap, OrderBook, TriggerLadder,
   BookNode: BOOK_CLASSES.Node, BookLevel: BOOK_CLASSES.Level, BookSide: BOOK_CLASSES.SideBook, BookIdIndex: BOOK_CLASSES.IdIndex,
 }
 
@@ -43,17 +47,29 @@ const VALUE = { undefined: 0, bigint: 1, ref: 2, fn: 3 } as const
 /** Version of the encoding; a snapshot of another version is not read. */
 export const STATE_CODEC_VERSION = 1
 
+/** Typed arrays the state holds, by entry kind. */
+const TYPED_ARRAYS = [
+  [ENTRY.uint16, Uint16Array], [ENTRY.int32, Int32Array], [ENTRY.uint32, Uint32Array], [ENTRY.float64, Float64Array],
+] as const
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+const requireLittleEndian = (): void => {
+  if (!LITTLE_ENDIAN) throw new Error('state codec: snapshots are little-endian and this host is not')
+}
+
 type Encoded = string | number | boolean | null | Uint8Array | readonly unknown[]
 
 const packr = new Packr({ useRecords: false, moreTypes: false })
 
 /** The state's bytes. Throws on anything the codec cannot restore exactly (see above). */
 export function encodeState(state: ChainState): Uint8Array {
+  requireLittleEndian()
   const ids = new Map<object, number>()
   const pending: object[] = []
   /** Shapes: [prototype name or '' for a plain object, ...keys], shared by objects that agree. */
   const shapes: (readonly string[])[] = []
-  const shapeIds = new Map<string, number>()
+  /** Shapes seen per prototype, found by comparing key lists (no string built per object). */
+  const shapesByProto = new Map<object, { readonly keys: readonly string[]; readonly id: number }[]>()
   const ref = (o: object): number => {
     let id = ids.get(o)
     if (id === undefined) {
@@ -86,22 +102,38 @@ export function encodeState(state: ChainState): Uint8Array {
         throw new Error(`state codec: ${where} is a ${typeof v}`)
     }
   }
-  const shapeOf = (o: object, keys: string[]): number => {
-    const proto = Object.getPrototypeOf(o)
-    const protoName = proto === Object.prototype ? '' : PROTOTYPE_NAMES.get(proto)
-    if (protoName === undefined) throw new Error(`state codec: an instance of unregistered class ${proto?.constructor?.name ?? 'null'}`)
-    const shape = [protoName, ...keys]
-    const signature = shape.join('\u0000')
-    let id = shapeIds.get(signature)
-    if (id === undefined) {
-      id = shapes.length
-      shapes.push(shape)
-      shapeIds.set(signature, id)
+  const sameKeys = (a: readonly string[], b: readonly string[]): boolean => {
+    if (a.length !== b.length) return false
+    for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false
+    return true
+  }
+  const shapeOf = (o: object, keys: string[], where: string): number => {
+    const proto = Object.getPrototypeOf(o) as object
+    let known = shapesByProto.get(proto)
+    if (known === undefined) {
+      if (proto !== Object.prototype && !PROTOTYPE_NAMES.has(proto)) {
+        throw new Error(`state codec: an instance of unregistered class ${(proto as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'null'}`)
+      }
+      known = []
+      shapesByProto.set(proto, known)
     }
+    for (const shape of known) if (sameKeys(shape.keys, keys)) return shape.id
+    // Each new shape's object is checked for what a plain read would miss: own accessors and
+    // symbol keys. State objects are built by object literals and class fields, so every
+    // object of a shape is made the same way as the first.
+    for (const key of keys) {
+      const d = Object.getOwnPropertyDescriptor(o, key)!
+      if (d.get !== undefined || d.set !== undefined) throw new Error(`state codec: ${where}.${key} is an accessor`)
+    }
+    if (Object.getOwnPropertySymbols(o).length > 0) throw new Error(`state codec: ${where} has symbol keys`)
+    const id = shapes.length
+    shapes.push([proto === Object.prototype ? '' : PROTOTYPE_NAMES.get(proto)!, ...keys])
+    known.push({ keys, id })
     return id
   }
 
-  ref(state)
+  // The root object without its hash (rebuilt on decoding), its keys in the same order.
+  ref({ ...state, hash: null })
   const entries: Encoded[][] = []
   // The table grows while it is walked: each entry's references append the objects not seen yet.
   for (let i = 0; i < pending.length; i++) {
@@ -119,35 +151,27 @@ export function encodeState(state: ChainState): Uint8Array {
       const entry: Encoded[] = [ENTRY.set]
       for (const v of o) entry.push(value(v, where))
       entries.push(entry)
-    } else if (o instanceof Uint8Array) {
-      entries.push([ENTRY.bytes, o.slice()])
-    } else if (o instanceof Uint16Array) {
-      entries.push([ENTRY.uint16, Array.from(o)])
-    } else if (o instanceof Int32Array) {
-      entries.push([ENTRY.int32, Array.from(o)])
-    } else if (o instanceof Uint32Array) {
-      entries.push([ENTRY.uint32, Array.from(o)])
-    } else if (o instanceof Float64Array) {
-      entries.push([ENTRY.float64, Array.from(o)])
-    } else if (ArrayBuffer.isView(o) || o instanceof ArrayBuffer || o instanceof Date || o instanceof RegExp || o instanceof Promise) {
+    } else if (ArrayBuffer.isView(o)) {
+      const kind = o instanceof Uint8Array ? ENTRY.bytes : TYPED_ARRAYS.find(([, type]) => o instanceof type)?.[0]
+      if (kind === undefined) throw new Error(`state codec: ${where} is a ${o.constructor.name}, which the codec does not restore`)
+      entries.push([kind, new Uint8Array(o.buffer.slice(o.byteOffset, o.byteOffset + o.byteLength))])
+    } else if (o instanceof ArrayBuffer || o instanceof Date || o instanceof RegExp || o instanceof Promise) {
       throw new Error(`state codec: ${where} is a ${o.constructor.name}, which the codec does not restore`)
     } else {
-      if (Object.getOwnPropertySymbols(o).length > 0) throw new Error(`state codec: ${where} has symbol keys`)
       const keys = Object.keys(o)
-      const entry: Encoded[] = [Object.isFrozen(o) ? ENTRY.frozenObject : ENTRY.object, shapeOf(o, keys)]
-      for (const key of keys) {
-        const d = Object.getOwnPropertyDescriptor(o, key)!
-        if (d.get !== undefined || d.set !== undefined) throw new Error(`state codec: ${where}.${key} is an accessor`)
-        entry.push(value(d.value, `${where}.${key}`))
-      }
+      const entry: Encoded[] = [Object.isFrozen(o) ? ENTRY.frozenObject : ENTRY.object, shapeOf(o, keys, where)]
+      const record = o as Record<string, unknown>
+      for (const key of keys) entry.push(value(record[key], where))
       entries.push(entry)
     }
   }
   return packr.pack([STATE_CODEC_VERSION, shapes, entries])
 }
 
-/** The state encodeState wrote. Throws on bytes it did not write (a damaged or foreign file). */
+/** The state encodeState wrote, its hash rebuilt from every leaf. Throws on bytes it did not write
+ * (a damaged or foreign file). */
 export function decodeState(bytes: Uint8Array): ChainState {
+  requireLittleEndian()
   const doc = packr.unpack(bytes) as unknown
   if (!Array.isArray(doc) || doc.length !== 3) throw new Error('state codec: not a state encoding')
   const [version, shapes, entries] = doc as [unknown, unknown, unknown]
@@ -166,10 +190,11 @@ export function decodeState(bytes: Uint8Array): ChainState {
     if (!Array.isArray(shape) || shape.length === 0 || !shape.every((k) => typeof k === 'string')) fail(i, `names no shape ${String(id)}`)
     return shape as string[]
   }
-  const numbers = (i: number, e: unknown[]): number[] => {
-    const list = e[1]
-    if (!Array.isArray(list) || !list.every((n) => typeof n === 'number')) fail(i, 'holds a typed array that is not numbers')
-    return list as number[]
+  /** An entry's bytes, copied into a buffer of its own (aligned for any typed array). */
+  const bytesOf = (i: number, e: unknown[], width: number): ArrayBuffer => {
+    const b = e[1]
+    if (!(b instanceof Uint8Array) || b.length % width !== 0) fail(i, 'holds no typed-array bytes')
+    return Uint8Array.from(b as Uint8Array).buffer
   }
 
   // Pass 1: every object empty, so references can point anywhere in the table.
@@ -188,15 +213,11 @@ export function decodeState(bytes: Uint8Array): ChainState {
       case ENTRY.array: objects[i] = []; break
       case ENTRY.map: objects[i] = new Map(); break
       case ENTRY.set: objects[i] = new Set(); break
-      case ENTRY.bytes: {
-        if (!(e[1] instanceof Uint8Array)) fail(i, 'holds no bytes')
-        objects[i] = Uint8Array.from(e[1] as Uint8Array)
-        break
-      }
-      case ENTRY.uint16: objects[i] = Uint16Array.from(numbers(i, e)); break
-      case ENTRY.int32: objects[i] = Int32Array.from(numbers(i, e)); break
-      case ENTRY.uint32: objects[i] = Uint32Array.from(numbers(i, e)); break
-      case ENTRY.float64: objects[i] = Float64Array.from(numbers(i, e)); break
+      case ENTRY.bytes: objects[i] = new Uint8Array(bytesOf(i, e, 1)); break
+      case ENTRY.uint16: objects[i] = new Uint16Array(bytesOf(i, e, 2)); break
+      case ENTRY.int32: objects[i] = new Int32Array(bytesOf(i, e, 4)); break
+      case ENTRY.uint32: objects[i] = new Uint32Array(bytesOf(i, e, 4)); break
+      case ENTRY.float64: objects[i] = new Float64Array(bytesOf(i, e, 8)); break
       default: fail(i, `has unknown kind ${String(e[0])}`)
     }
   }
@@ -256,5 +277,8 @@ export function decodeState(bytes: Uint8Array): ChainState {
   }
   // Frozen last: an object frozen before its fields were set would keep them empty.
   for (const o of frozen) Object.freeze(o)
-  return objects[0] as ChainState
+  const state = objects[0] as ChainState
+  if (typeof state !== 'object' || Array.isArray(state) || !(state.accounts instanceof Map)) throw new Error('state codec: the first object is not a state')
+  state.hash = rebuildStateHash(state)
+  return state
 }

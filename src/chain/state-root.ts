@@ -12,7 +12,7 @@
 import { encodeCanonical } from '../lib/msgpack.ts'
 import { encodeFundsLeaf, FUNDS_LEAF_TAGS, fundsLeafKeys } from './funds-state.ts'
 import { marketLeafExtension } from './market-leaf.ts'
-import { stateRootOf } from './state-hash.ts'
+import { StateHash, stateRootOf } from './state-hash.ts'
 import { encodeTriggerLeaf, TRIGGER_LEAF_TAGS, triggerLeafKeys } from './trigger-leaves.ts'
 import type { ChainState, Leaf, Order } from './types.ts'
 
@@ -149,6 +149,19 @@ export function* allLeafKeys(state: ChainState): Generator<string> {
     for (const o of book.ordersOf('Bid', Number.MAX_SAFE_INTEGER)) yield orderKey(mid, o.id)
     for (const o of book.ordersOf('Ask', Number.MAX_SAFE_INTEGER)) yield orderKey(mid, o.id)
   }
+}
+
+/**
+ * A StateHash of every leaf of the state, built from scratch: what a state restored from a snapshot
+ * commits with (its root is then the full recomputation, so restoring it checks it too).
+ */
+export function rebuildStateHash(state: ChainState): StateHash {
+  const hash = new StateHash()
+  for (const key of allLeafKeys(state)) {
+    const bytes = encodeLeaf(state, key)
+    if (bytes !== undefined) hash.set(key, bytes)
+  }
+  return hash
 }
 
 /** The root recomputed from every object in the state (tests and replay audits). */

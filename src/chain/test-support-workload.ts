@@ -61,9 +61,10 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
   inputs.forEach((input, i) => {
     if (i === restoreAfter) {
       const restored = decodeState(encodeState(replayState))
-      expect({ height: i, difference: graphDifference(replayState, restored) }).toEqual({ height: i, difference: undefined })
+      // The root's accumulator is rebuilt, not copied (its root is compared below).
+      expect({ height: i, difference: graphDifference({ ...replayState, hash: null }, { ...restored, hash: null }) }).toEqual({ height: i, difference: undefined })
       replayState = restored
-      expect({ height: i, restoredRoot: bytesToHex(fullStateRoot(replayState)) }).toEqual({ height: i, restoredRoot: roots[i - 1] ?? bytesToHex(fullStateRoot(run.genesis().state)) })
+      expect({ height: i, restoredRoot: bytesToHex(replayState.hash.root()) }).toEqual({ height: i, restoredRoot: roots[i - 1] ?? bytesToHex(fullStateRoot(run.genesis().state)) })
     }
     const result = applyBlock(replayState, { ...input, envelopes: input.envelopes.map((e) => ({ ...e, action: withEdgeDecimals(e.action) })) })
     expect({ height: i + 1, root: bytesToHex(result.stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
