@@ -10,7 +10,8 @@ import { candleBucket, isCandleInterval, utcDayStart, type CandleInterval } from
 import { LiveCandles, type LiveBar } from './live-candles.ts'
 import type { FeedSource } from './source.ts'
 import { TRADE_RING_SIZE, TradeRing } from './trade-ring.ts'
-import type { CandleJson, FeedBlock, FeedLifecycle, FeedMarketRow, LevelJson, ParsedEvent, RecentTrade, Slot } from './types.ts'
+import type { CandleJson, FeedBlock, FeedLifecycle, FeedMarketRow, LevelJson, ParsedEvent, RecentTrade, SeedFill, Slot } from './types.ts'
+import type { FeedDayState } from './day-state.ts'
 import { fromUnits, toUnits } from './units.ts'
 import { fillRows, orderUpdateRow, touchedAddresses, triggerUpdateRow, type OrderUpdateRow, type TriggerUpdateRow, type UserFillRow } from './user-streams.ts'
 
@@ -291,12 +292,59 @@ export class HotFeed {
     const list = delta.trades.get(m.marketId)
     if (list === undefined) delta.trades.set(m.marketId, [trade])
     else list.push(trade)
+    this.countFill(m, b, timestampMs)
+    delta.candlesChanged.add(m.marketId)
+    m.fillsInBlock++
+  }
+
+  /** Adds a fill (a Filled event body) to the market's open candles and day volumes. */
+  private countFill(m: FeedMarket, b: Record<string, unknown>, timestampMs: number): void {
     const lots = toUnits(b.qty, m.row.size_decimals)
     m.candles.addFill(toUnits(b.price, m.row.price_decimals), lots, timestampMs)
-    delta.candlesChanged.add(m.marketId)
     m.dayBaseLots += lots
     m.dayNotional += BigInt(toUnits(b.notional, SCALE_6))
-    m.fillsInBlock++
+  }
+
+  /** The 24 h counters and open candles as of this.height, for a restart to go on from (day-state.ts). */
+  dayState(): FeedDayState {
+    return {
+      height: this.height,
+      markets: [...this.markets.values()].map((m) => ({
+        market_id: m.marketId, day_start_ms: m.dayStartMs, day_notional: m.dayNotional.toString(), day_base_lots: m.dayBaseLots,
+        prev_day_price: m.prevDayPrice, bars: m.candles.entries(),
+      })),
+    }
+  }
+
+  /**
+   * Goes on from a day state saved at an earlier height, right after seed(): takes its counters and
+   * bars, then counts the Filled events of the blocks after it (oldest first) as applyBlock did. A
+   * day that ended within those blocks has no known closing mark, so prev_day_price is then unset.
+   */
+  resumeDay(saved: FeedDayState, fillsAfter: readonly SeedFill[]): void {
+    assert(saved.height <= this.height, `a day state at ${saved.height} is ahead of the feed at ${this.height}`)
+    for (const s of saved.markets) {
+      const m = this.markets.get(s.market_id)
+      if (m === undefined) continue
+      m.dayStartMs = s.day_start_ms
+      m.dayNotional = BigInt(s.day_notional)
+      m.dayBaseLots = s.day_base_lots
+      m.prevDayPrice = s.prev_day_price
+      for (const [interval, bar] of s.bars) m.candles.restore(interval, bar)
+    }
+    const rollUnknown = (m: FeedMarket, dayStart: number) => {
+      this.rollDay(m, dayStart)
+      m.prevDayPrice = null
+    }
+    for (const f of fillsAfter) {
+      const m = f.marketId === null ? undefined : this.markets.get(f.marketId)
+      if (m === undefined || f.height <= saved.height) continue
+      const dayStart = utcDayStart(f.timestampMs)
+      if (dayStart > m.dayStartMs) rollUnknown(m, dayStart)
+      this.countFill(m, JSON.parse(f.bodyJson) as Record<string, unknown>, f.timestampMs)
+    }
+    const tipDay = utcDayStart(this.timestampMs)
+    for (const m of this.markets.values()) if (tipDay > m.dayStartMs) rollUnknown(m, tipDay)
   }
 
   /** The quote of an OracleQuoteAccepted event, with last_price and volume from the signed item. */

@@ -40,6 +40,16 @@ export class LiveCandles {
     return bar !== undefined && nowMs >= bar.t && nowMs < bar.T ? bar : undefined
   }
 
+  /** The latest bar of every interval that has one, for saving (day-state.ts). */
+  entries(): [CandleInterval, LiveBar][] {
+    return [...this.bars].map(([interval, bar]) => [interval, { ...bar }])
+  }
+
+  /** Puts back a bar entries() gave. */
+  restore(interval: CandleInterval, bar: LiveBar): void {
+    this.bars.set(interval, { ...bar })
+  }
+
   /** The latest bar of an interval, whatever its bucket (the one the last fill moved). */
   latest(interval: CandleInterval): LiveBar | undefined {
     return this.bars.get(interval)

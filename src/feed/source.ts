@@ -23,6 +23,9 @@ export interface FeedSource {
   /** The newest Filled events of the chain, newest first, at most `limit`: the trade rings start
    * from them, so a restarted node still shows its recent trades. */
   recentFills(limit: number): readonly SeedFill[]
+  /** The Filled events of blocks from..to, oldest first, at most `limit` (the newest when there are
+   * more): a restart counts those after its saved day state (day-state.ts). */
+  fillsBetween(from: number, to: number, limit: number): readonly SeedFill[]
   /** The account push fields of spec §6.2 (without topic, height, timestamp_ms). */
   account(address: string): Record<string, unknown>
   /** MarketStatsResponse fields of a market for the `external_quote` push, when available. */

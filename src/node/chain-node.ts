@@ -46,6 +46,7 @@ export class ChainNode {
   private readonly mempool: Mempool
   private readonly signerLimiter: RateLimiter
   private readonly listeners: ((block: CommittedBlock) => void)[] = []
+  private readonly stopListeners: (() => void)[] = []
   private readonly now: () => number
   private readonly log: (line: string) => void
   private timer: ReturnType<typeof setTimeout> | undefined
@@ -129,6 +130,16 @@ export class ChainNode {
     })
     assert(digest === header.digest, `replay of block ${header.height} reached digest ${digest}, stored ${header.digest}`)
     this.state.lastDigest = digest
+  }
+
+  /** The data directory (block store, snapshots, and what other parts keep beside them). */
+  get dataDir(): string {
+    return this.options.dataDir
+  }
+
+  /** Runs listener when the node stops, before its block store closes (state at the last block). */
+  onStop(listener: () => void): void {
+    this.stopListeners.push(listener)
   }
 
   /** Subscribes to committed blocks (called after the block is durable). */
@@ -252,6 +263,13 @@ export class ChainNode {
     this.stopped = true
     this.running = false
     if (this.timer !== undefined) clearTimeout(this.timer)
+    for (const listener of this.stopListeners) {
+      try {
+        listener()
+      } catch (err) {
+        this.log(`on stop: ${(err as Error).message}`)
+      }
+    }
     for (const tx of this.mempool.drain()) tx.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block') })
     // The next start then replays nothing. The state is the last committed block's: no block is being applied.
     if ((this.options.snapshotEveryBlocks ?? 0) > 0 && this.state.height > this.snapshotHeight) {

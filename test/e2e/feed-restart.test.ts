@@ -5,6 +5,8 @@ import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { DEV_KEYS, removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
 import { accepted } from '../support/dev-node.ts'
+import { until } from '../support/poll.ts'
+import { RpcClient } from '../../src/client/rpc-client.ts'
 
 const dataDir = tempDataDir()
 let node: NodeProcess | undefined
@@ -41,4 +43,51 @@ test('trade rings are seeded from the stored chain on restart, per market, newes
   accepted(await alice2.send(placeOrder({ market_id: 1, side: 'Ask', price: '65020', qty: '0.1', tif: 'Gtc', reduce_only: false })))
   accepted(await carol.send(placeOrder({ market_id: 1, side: 'Bid', price: '65020', qty: '0.1', tif: 'Ioc', reduce_only: false })))
   expect((await trades(node.url, 'BTC')).map((t) => t.price)).toEqual(['65020', '65010', '65000'])
+})
+
+const summary = async (url: string, symbol: string) => {
+  const body = (await (await fetch(`${url}/api/v1/markets/${symbol}/summary`)).json()) as { data: Record<string, unknown> }
+  const { day_ntl_volume, day_base_volume, prev_day_price } = body.data
+  return { day_ntl_volume, day_base_volume, prev_day_price }
+}
+
+test('the UTC-day volumes go on across a restart: from the stop, and after a kill -9 (saved day state plus the blocks after it)', async () => {
+  const dir = tempDataDir()
+  try {
+    node = await startNode({ dataDir: dir, blockTimeMs: 20 })
+    const alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
+    const bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
+    const trade = async (price: string, qty: string) => {
+      accepted(await alice.send(placeOrder({ market_id: 1, side: 'Ask', price, qty, tif: 'Gtc', reduce_only: false })))
+      accepted(await bob.send(placeOrder({ market_id: 1, side: 'Bid', price, qty, tif: 'Ioc', reduce_only: false })))
+    }
+    await trade('65000', '0.1')
+    await trade('65010', '0.2')
+    const before = await summary(node.url, 'BTC-USD')
+    expect(before).toMatchObject({ day_base_volume: '0.3', day_ntl_volume: '19502' })
+    expect(await node.stop()).toBe(0)
+
+    node = await startNode({ dataDir: dir, blockTimeMs: 20 })
+    expect(node.output()).toMatch(/hot feed: day counters and open candles resumed from height \d+ and 0 fills after it/)
+    expect(await summary(node.url, 'BTC-USD')).toEqual(before)
+
+    // A trade right before a kill -9, just after a day-state save (every 25 blocks): its fill is
+    // after the saved state, so the restart counts it from the stored blocks.
+    const rpc = new RpcClient(node.url)
+    await until('a height just past a save', async () => (await rpc.query('getHealth')).height, (h) => h % 25 >= 1 && h % 25 <= 4)
+    const alice2 = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
+    const bob2 = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
+    accepted(await alice2.send(placeOrder({ market_id: 1, side: 'Ask', price: '65000', qty: '0.05', tif: 'Gtc', reduce_only: false })))
+    accepted(await bob2.send(placeOrder({ market_id: 1, side: 'Bid', price: '65000', qty: '0.05', tif: 'Ioc', reduce_only: false })))
+    const beforeKill = await summary(node.url, 'BTC-USD')
+    expect(beforeKill).toMatchObject({ day_base_volume: '0.35', day_ntl_volume: '22752' })
+    await node.stop('SIGKILL')
+    node = await startNode({ dataDir: dir, blockTimeMs: 20 })
+    expect(node.output()).toMatch(/hot feed: day counters and open candles resumed from height \d+ and 1 fills after it/)
+    expect(await summary(node.url, 'BTC-USD')).toEqual(beforeKill)
+  } finally {
+    await node?.stop()
+    node = undefined
+    removeDir(dir)
+  }
 })

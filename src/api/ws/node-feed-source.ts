@@ -62,6 +62,11 @@ export function nodeFeedSource(node: { readonly state: ChainState; readonly stor
       return out
     },
 
+    fillsBetween: (from: number, to: number, limit: number) => {
+      if (node.store === undefined || from > to) return []
+      return node.store.filledEventsBetween(from, to, limit).reverse()
+    },
+
     recentFills: (limit: number) => {
       if (node.store === undefined || state.height === 0) return []
       return node.store.filledEventsBetween(Math.max(1, state.height - TRADE_SEED_BLOCKS + 1), state.height, limit)

@@ -7,6 +7,7 @@ import type { PipelineProgress } from '../../indexer/pipeline.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { WsHub } from './hub.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './limits.ts'
+import { DAY_STATE_SAVE_EVERY_BLOCKS, resumeDayState, saveDayState } from './day-state-file.ts'
 import { nodeFeedSource } from './node-feed-source.ts'
 
 export interface FeedRuntimeOptions {
@@ -46,8 +47,21 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
   const extras: { historyStatus?: () => HistoryStatus | undefined; marketStats?: (marketId: number) => Record<string, unknown> | undefined } = {}
   const source = nodeFeedSource(node, extras)
   const staleAfterMs = Math.max(STALE_AFTER_MS_DEFAULT, 3 * (options.blockTimeMs ?? 0))
-  let feed = new HotFeed(source, { staleAfterMs, log })
-  feed.seed()
+  // Seeded from the chain at its tip; the day's counters and open candles from the saved day state.
+  const seeded = (): HotFeed => {
+    const f = new HotFeed(source, { staleAfterMs, log })
+    f.seed()
+    resumeDayState(node.dataDir, f, source, log)
+    return f
+  }
+  const save = () => {
+    try {
+      saveDayState(node.dataDir, feed)
+    } catch (err) {
+      log(`hot feed: day state not saved: ${(err as Error).message}`)
+    }
+  }
+  let feed = seeded()
   const hub = new WsHub(feed, source, options.ws ?? WS_LIMITS_DEFAULT, { log })
   const runtime: FeedRuntime = {
     get feed() {
@@ -71,15 +85,16 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
     try {
       const delta = feed.applyBlock(committed.stored)
       if (delta !== undefined) hub.onBlock(delta)
+      if (committed.stored.header.height % DAY_STATE_SAVE_EVERY_BLOCKS === 0) save()
     } catch (err) {
       // A feed failure must not stop the chain: rebuild the feed from the chain and go on; the
       // pushes of this block are lost, which the seq numbers do not show, so log it loudly.
       log(`hot feed: block ${committed.stored.header.height} failed (${(err as Error).stack ?? err}); reseeding`)
-      feed = new HotFeed(source, { staleAfterMs, log })
-      feed.seed()
+      feed = seeded()
       hub.replaceFeed(feed)
     }
   })
+  node.onStop(save)
   hub.start()
   runtimes.set(node, runtime)
   return runtime
