@@ -1,9 +1,9 @@
-// The chain state as bytes and back, for the node's snapshots (src/node/snapshots.ts). The state is an object graph:
-// the same order object sits in its book, its account's index and the expiry queue; Maps and Sets
-// keep insertion order, which block execution iterates in; classes carry prototypes and a few hold
-// a function (a queue's compare, a ladder's key). So the codec writes the graph as it is rather
-// than a schema per structure: every object once in a table, with references by index, its
-// prototype and functions by registered name. Decoding builds the same graph, the same iteration
+// The chain state as bytes and back, for the node's snapshots (src/node/snapshots.ts). The state
+// is an object graph: the same order object sits in its book, its account's index and the expiry
+// queue; Maps and Sets keep insertion order, which block execution iterates in; classes carry
+// prototypes and a few hold a function (a queue's compare, a ladder's key). So the codec writes the
+// graph as it is rather than a schema per structure: every object once in a table, with references
+// by index, its prototype and functions by registered name. Decoding builds the same graph, the same iteration
 // orders and the same sharing, so a restored state executes the next blocks exactly as the
 // original would. The state root's accumulator (state.hash) is not written: decoding rebuilds it
 // from every leaf of the decoded state, so the restored root is a full recomputation, which the

@@ -13,8 +13,8 @@ import { admit, type AdmittedEnvelope } from './admission.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
 import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
 import { Mempool, type PendingTx } from './mempool.ts'
-import { SnapshotStore } from './snapshots.ts'
 import { RateLimiter } from './rate-limit.ts'
+import { SnapshotStore } from './snapshots.ts'
 import { eventView, storedEvents, symbolLookup } from './views.ts'
 
 export interface ChainNodeOptions {
