@@ -81,6 +81,8 @@ export class SnapshotStore {
     const length = new Uint8Array(4)
     new DataView(length.buffer).setUint32(0, headerBytes.length, true)
     mkdirSync(this.dir, { recursive: true })
+    // What a crash in the middle of an earlier write left.
+    for (const name of readdirSync(this.dir)) if (name.endsWith('.snap.tmp')) rmSync(join(this.dir, name), { force: true })
     const file = join(this.dir, `state-${String(state.height).padStart(12, '0')}.snap`)
     const tmp = `${file}.tmp`
     const fd = openSync(tmp, 'w')
