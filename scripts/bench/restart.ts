@@ -44,7 +44,7 @@ try {
   // Part 1: a chain of BLOCKS blocks, every (BLOCKS / ACTIONS)-th with a bid and a crossing ask.
   const signers = KEYS.map((k) => new Signer(k))
   const build = new ChainNode(options(EVERY))
-  ;(build as unknown as { running: boolean }).running = true
+  build.startManual()
   const spacing = Math.max(1, Math.floor(BLOCKS / Math.max(1, ACTIONS / 2)))
   let nonce = 0
   const started = performance.now()

@@ -79,13 +79,14 @@ export function encodeState(state: ChainState): Uint8Array {
     }
     return id
   }
-  const value = (v: unknown, where: string): Encoded => {
+  /** v as a table value; `at` is the index of the object holding it (named in errors). */
+  const value = (v: unknown, at: number): Encoded => {
     switch (typeof v) {
       case 'string':
       case 'boolean':
         return v
       case 'number':
-        if (!Number.isFinite(v)) throw new Error(`state codec: ${where} is ${v}`)
+        if (!Number.isFinite(v)) throw new Error(`state codec: object ${at} holds ${v}`)
         return v
       case 'undefined':
         return [VALUE.undefined]
@@ -93,13 +94,13 @@ export function encodeState(state: ChainState): Uint8Array {
         return [VALUE.bigint, v.toString()]
       case 'function': {
         const name = FUNCTION_NAMES.get(v)
-        if (name === undefined) throw new Error(`state codec: ${where} holds an unregistered function ${v.name || '(anonymous)'}`)
+        if (name === undefined) throw new Error(`state codec: object ${at} holds an unregistered function ${v.name || '(anonymous)'}`)
         return [VALUE.fn, name]
       }
       case 'object':
         return v === null ? null : [VALUE.ref, ref(v)]
       default:
-        throw new Error(`state codec: ${where} is a ${typeof v}`)
+        throw new Error(`state codec: object ${at} holds a ${typeof v}`)
     }
   }
   const sameKeys = (a: readonly string[], b: readonly string[]): boolean => {
@@ -107,10 +108,11 @@ export function encodeState(state: ChainState): Uint8Array {
     for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false
     return true
   }
-  const shapeOf = (o: object, keys: string[], where: string): number => {
+  const shapeOf = (o: object, keys: string[], at: number): number => {
     const proto = Object.getPrototypeOf(o) as object
     let known = shapesByProto.get(proto)
     if (known === undefined) {
+      // Built-ins other than those handled before (Date, RegExp, WeakMap, ...) land here too.
       if (proto !== Object.prototype && !PROTOTYPE_NAMES.has(proto)) {
         throw new Error(`state codec: an instance of unregistered class ${(proto as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'null'}`)
       }
@@ -123,9 +125,9 @@ export function encodeState(state: ChainState): Uint8Array {
     // object of a shape is made the same way as the first.
     for (const key of keys) {
       const d = Object.getOwnPropertyDescriptor(o, key)!
-      if (d.get !== undefined || d.set !== undefined) throw new Error(`state codec: ${where}.${key} is an accessor`)
+      if (d.get !== undefined || d.set !== undefined) throw new Error(`state codec: object ${at}: ${key} is an accessor`)
     }
-    if (Object.getOwnPropertySymbols(o).length > 0) throw new Error(`state codec: ${where} has symbol keys`)
+    if (Object.getOwnPropertySymbols(o).length > 0) throw new Error(`state codec: object ${at} has symbol keys`)
     const id = shapes.length
     shapes.push([proto === Object.prototype ? '' : PROTOTYPE_NAMES.get(proto)!, ...keys])
     known.push({ keys, id })
@@ -138,30 +140,27 @@ export function encodeState(state: ChainState): Uint8Array {
   // The table grows while it is walked: each entry's references append the objects not seen yet.
   for (let i = 0; i < pending.length; i++) {
     const o = pending[i]!
-    const where = `object ${i}`
     if (Array.isArray(o)) {
       const entry: Encoded[] = [ENTRY.array]
-      for (let j = 0; j < o.length; j++) entry.push(value(o[j], where))
+      for (let j = 0; j < o.length; j++) entry.push(value(o[j], i))
       entries.push(entry)
     } else if (o instanceof Map) {
       const entry: Encoded[] = [ENTRY.map]
-      for (const [k, v] of o) entry.push(value(k, where), value(v, where))
+      for (const [k, v] of o) entry.push(value(k, i), value(v, i))
       entries.push(entry)
     } else if (o instanceof Set) {
       const entry: Encoded[] = [ENTRY.set]
-      for (const v of o) entry.push(value(v, where))
+      for (const v of o) entry.push(value(v, i))
       entries.push(entry)
     } else if (ArrayBuffer.isView(o)) {
       const kind = o instanceof Uint8Array ? ENTRY.bytes : TYPED_ARRAYS.find(([, type]) => o instanceof type)?.[0]
-      if (kind === undefined) throw new Error(`state codec: ${where} is a ${o.constructor.name}, which the codec does not restore`)
+      if (kind === undefined) throw new Error(`state codec: object ${i} is a ${o.constructor.name}, which the codec does not restore`)
       entries.push([kind, new Uint8Array(o.buffer.slice(o.byteOffset, o.byteOffset + o.byteLength))])
-    } else if (o instanceof ArrayBuffer || o instanceof Date || o instanceof RegExp || o instanceof Promise) {
-      throw new Error(`state codec: ${where} is a ${o.constructor.name}, which the codec does not restore`)
     } else {
       const keys = Object.keys(o)
-      const entry: Encoded[] = [Object.isFrozen(o) ? ENTRY.frozenObject : ENTRY.object, shapeOf(o, keys, where)]
+      const entry: Encoded[] = [Object.isFrozen(o) ? ENTRY.frozenObject : ENTRY.object, shapeOf(o, keys, i)]
       const record = o as Record<string, unknown>
-      for (const key of keys) entry.push(value(record[key], where))
+      for (const key of keys) entry.push(value(record[key], i))
       entries.push(entry)
     }
   }
@@ -185,10 +184,13 @@ export function decodeState(bytes: Uint8Array): ChainState {
     if (!Array.isArray(e) || e.length === 0) fail(i, 'is not an entry')
     return e as unknown[]
   }
+  for (const shape of shapes) {
+    if (!Array.isArray(shape) || shape.length === 0 || !shape.every((k) => typeof k === 'string')) throw new Error('state codec: a malformed shape')
+  }
   const shapeAt = (i: number, id: unknown): string[] => {
-    const shape = typeof id === 'number' ? shapes[id] : undefined
-    if (!Array.isArray(shape) || shape.length === 0 || !shape.every((k) => typeof k === 'string')) fail(i, `names no shape ${String(id)}`)
-    return shape as string[]
+    const shape = typeof id === 'number' ? (shapes[id] as string[] | undefined) : undefined
+    if (shape === undefined) fail(i, `names no shape ${String(id)}`)
+    return shape!
   }
   /** An entry's bytes, copied into a buffer of its own (aligned for any typed array). */
   const bytesOf = (i: number, e: unknown[], width: number): ArrayBuffer => {

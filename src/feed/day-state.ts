@@ -4,6 +4,7 @@
 // from the saved height, adding the fills of the blocks after it, instead of starting the day at 0.
 import { Type, type Static } from '@sinclair/typebox'
 import { CANDLE_INTERVALS } from './candle-buckets.ts'
+import { FEED_MARKETS_MAX } from './hot-feed.ts'
 
 const Int = Type.Integer()
 
@@ -24,7 +25,7 @@ export const MarketDayStateSchema = Type.Object({
 export const FeedDayStateSchema = Type.Object({
   /** The block the state is as of. */
   height: Int,
-  markets: Type.Array(MarketDayStateSchema, { maxItems: 10_000 }),
+  markets: Type.Array(MarketDayStateSchema, { maxItems: FEED_MARKETS_MAX }),
 }, { additionalProperties: false })
 
 export type FeedDayState = Static<typeof FeedDayStateSchema>

@@ -147,6 +147,11 @@ export class ChainNode {
     this.listeners.push(listener)
   }
 
+  /** Accepts actions without the block clock: blocks come from calling produceBlock (tests, benchmarks). */
+  startManual(): void {
+    this.running = true
+  }
+
   /** Starts the block clock. */
   start(): void {
     if (this.running) return

@@ -34,8 +34,7 @@ class Driver {
 
   constructor(readonly opts: ChainNodeOptions & { lines: string[] }) {
     this.node = new ChainNode(opts)
-    // submit() admits only while running; blocks are produced by hand, not by the timer.
-    ;(this.node as unknown as { running: boolean }).running = true
+    this.node.startManual()
   }
 
   /** Signs and submits an action for dev key k; it lands in the next block. */
