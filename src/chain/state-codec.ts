@@ -196,7 +196,8 @@ export function decodeState(bytes: Uint8Array): ChainState {
   const bytesOf = (i: number, e: unknown[], width: number): ArrayBuffer => {
     const b = e[1]
     if (!(b instanceof Uint8Array) || b.length % width !== 0) fail(i, 'holds no typed-array bytes')
-    return Uint8Array.from(b as Uint8Array).buffer
+    // new Uint8Array(view) copies (a Buffer's slice() would not); the copy owns an aligned buffer.
+    return new Uint8Array(b as Uint8Array).buffer
   }
 
   // Pass 1: every object empty, so references can point anywhere in the table.
