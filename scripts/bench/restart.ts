@@ -72,7 +72,7 @@ try {
     const replayed = lines.find((l) => l.startsWith('replayed'))?.match(/replayed (\d+) blocks/)?.[1] ?? '0'
     console.log(`restart ${label}: ${ms.toFixed(0)} ms (${replayed} blocks replayed)`)
   }
-  const snapshots = new SnapshotStore(dataDir, () => {})
+  const snapshots = new SnapshotStore(dataDir, '', () => {})
   restart('from the stop snapshot')
   rmSync(snapshots.list()[0]!.file)
   restart(`after a crash (the snapshot ${EVERY} blocks back plus the tail)`)
@@ -104,7 +104,7 @@ try {
   const positions = [...state.accounts.values()].reduce((n, a) => n + a.positions.size, 0)
   const bigDir = mkdtempSync(join(tmpdir(), 'perpd-bench-snapshot-'))
   try {
-    const store = new SnapshotStore(bigDir, () => {})
+    const store = new SnapshotStore(bigDir, 'bench', () => {})
     let t = performance.now()
     store.write(state, root, 'bench')
     const writeMs = performance.now() - t

@@ -11,6 +11,7 @@ import { RPC, rpcError } from '../wire/rpc-errors.ts'
 import type { ActionResult } from './action-result.ts'
 import { admit, type AdmittedEnvelope } from './admission.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
+import { codeFingerprint } from './code-fingerprint.ts'
 import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
 import { Mempool, type PendingTx } from './mempool.ts'
 import { RateLimiter } from './rate-limit.ts'
@@ -28,6 +29,8 @@ export interface ChainNodeOptions {
   readonly log?: (line: string) => void
   /** A state snapshot every this many blocks, and one at stop (snapshots.ts); 0 or absent: none. */
   readonly snapshotEveryBlocks?: number
+  /** The code's fingerprint for snapshots (default: code-fingerprint.ts); tests stand in an upgrade with another. */
+  readonly codeFingerprint?: string
 }
 
 /** A committed block as listeners see it. */
@@ -74,7 +77,7 @@ export class ChainNode {
       assert(this.store.getMeta('genesis_root') === bytesToHex(stateRoot), 'the genesis state root differs from the stored one')
     }
     genesisState.lastDigest = this.genesisDigest
-    this.snapshots = new SnapshotStore(options.dataDir, this.log)
+    this.snapshots = new SnapshotStore(options.dataDir, options.codeFingerprint ?? codeFingerprint(), this.log)
     this.state = this.restoreSnapshot() ?? genesisState
     this.mempool = new Mempool(this.state.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
     this.signerLimiter = new RateLimiter(options.signerRatePerSec ?? 0, this.now)

@@ -12,6 +12,7 @@ import { bytesToHex } from '../lib/hex.ts'
 import { DEV_KEYS } from '../../test/support/node-process.ts'
 import { ChainNode, type ChainNodeOptions } from './chain-node.ts'
 import { devGenesis } from './dev-genesis.ts'
+import { codeFingerprint } from './code-fingerprint.ts'
 import { SNAPSHOTS_KEPT } from './snapshots.ts'
 
 const dirs: string[] = []
@@ -159,6 +160,18 @@ describe('snapshots', () => {
     expect(c.opts.lines.join('\n')).toMatch(/state-000000000002\.snap skipped: taken on another genesis[\s\S]*replayed 2 blocks \(1 to 2\)/)
     expect(c.node.state.params.network).toBe('dev-other')
     c.node.stop()
+  })
+
+  test('a snapshot written by another version of the code is not restored: the blocks are replayed', () => {
+    const a = new Driver(options())
+    a.trade(6)
+    a.node.stop()
+    const upgraded = new Driver(options({ dataDir: a.opts.dataDir, codeFingerprint: 'src:another-version', snapshotEveryBlocks: 0 }))
+    expect(upgraded.opts.lines.join('\n')).toMatch(/state-000000000006\.snap skipped: written by another version of the code[\s\S]*replayed 6 blocks \(1 to 6\)/)
+    upgraded.node.stop()
+    // The running code's fingerprint: from source, a hash of src/, the same on every call.
+    expect(codeFingerprint()).toMatch(/^src:[0-9a-f]{64}$/)
+    expect(codeFingerprint()).toBe(codeFingerprint())
   })
 
   test('--snapshot-every-blocks 0 writes none', () => {

@@ -4,8 +4,9 @@
 // A snapshot is a local cache, never consensus: the block store stays the source of truth. One is
 // used only when everything agrees: its file checksum, the genesis it was taken on, the stored
 // block at its height (state root and digest), and the root recomputed from every leaf of the
-// decoded state. Anything else (a damaged, foreign or stale file) is skipped with a log line and
-// the next older one is tried, down to genesis.
+// decoded state, and the code that wrote it (code-fingerprint.ts: after an upgrade the blocks are
+// replayed instead). Anything else (a damaged, foreign or stale file) is skipped with a log line
+// and the next older one is tried, down to genesis.
 //
 // File: `snapshots/state-<height>.snap` = MAGIC ‖ u32le(header length) ‖ header JSON ‖ body, where
 // body = encodeState(state) and the header names its height, root, digest, genesis and the body's
@@ -30,6 +31,8 @@ export interface SnapshotHeader {
   /** The digest of the block at height (ChainState.lastDigest after it). */
   readonly digest: string
   readonly genesisDigest: string
+  /** The code that wrote it (code-fingerprint.ts). */
+  readonly codeFingerprint: string
   readonly bodySha256: string
   readonly bodyBytes: number
 }
@@ -51,7 +54,8 @@ const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(byt
 export class SnapshotStore {
   readonly dir: string
 
-  constructor(dataDir: string, private readonly log: (line: string) => void) {
+  /** fingerprint: the running code's (code-fingerprint.ts); only snapshots it wrote are restored. */
+  constructor(dataDir: string, private readonly fingerprint: string, private readonly log: (line: string) => void) {
     this.dir = join(dataDir, 'snapshots')
   }
 
@@ -74,7 +78,7 @@ export class SnapshotStore {
   write(state: ChainState, stateRoot: string, genesisDigest: string): SnapshotHeader {
     const body = encodeState(state)
     const header: SnapshotHeader = {
-      version: STATE_CODEC_VERSION, height: state.height, stateRoot, digest: state.lastDigest, genesisDigest,
+      version: STATE_CODEC_VERSION, height: state.height, stateRoot, digest: state.lastDigest, genesisDigest, codeFingerprint: this.fingerprint,
       bodySha256: sha256Hex(body), bodyBytes: body.length,
     }
     const headerBytes = new TextEncoder().encode(JSON.stringify(header))
@@ -136,6 +140,7 @@ export class SnapshotStore {
     const header = JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, bodyStart))) as SnapshotHeader
     if (header.version !== STATE_CODEC_VERSION) throw new Error(`format version ${header.version}, this node reads ${STATE_CODEC_VERSION}`)
     if (header.genesisDigest !== genesisDigest) throw new Error('taken on another genesis')
+    if (header.codeFingerprint !== this.fingerprint) throw new Error('written by another version of the code; the blocks are replayed instead')
     const stored = storedAt(header.height)
     if (stored === undefined) throw new Error(`no stored block at height ${header.height}`)
     if (stored.stateRoot !== header.stateRoot || stored.digest !== header.digest) throw new Error(`the stored block ${header.height} has another root or digest`)
