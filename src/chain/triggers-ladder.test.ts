@@ -2,7 +2,7 @@
 // the larger id first (so the oldest of a price acts first); remove finds an item by key and id.
 import { describe, expect, test } from 'bun:test'
 import { Rng } from './test-support.ts'
-import { TriggerLadder } from './trigger-ladder.ts'
+import { CHUNK_MAX, TriggerLadder } from './trigger-ladder.ts'
 
 interface Item { readonly id: number; price: number }
 
@@ -23,21 +23,39 @@ describe('TriggerLadder', () => {
     expect(ladder.fromEnd(4)).toBeUndefined()
   })
 
-  test('random inserts and removes agree with a sorted model', () => {
+  test('random inserts and removes agree with a sorted model, across many chunks, as it grows and drains', () => {
     const rng = new Rng(11)
     const ladder = new TriggerLadder<Item>((t) => t.price)
     const live: Item[] = []
-    for (let step = 0; step < 2_000; step++) {
-      if (live.length > 0 && rng.chance(40)) {
-        const [gone] = live.splice(rng.int(live.length), 1)
-        expect(ladder.remove(gone!)).toBe(true)
-      } else {
-        const t = { id: step, price: rng.int(50) }
-        live.push(t)
-        ladder.insert(t)
-      }
+    let nextId = 0
+    const check = () => {
+      const model = [...live].sort((a, b) => b.price - a.price || a.id - b.id).map((t) => t.id)
+      expect(ladder.size).toBe(live.length)
+      expect(fromEnd(ladder)).toEqual(model)
+      expect(ladder.toArray().map((t) => t.id)).toEqual([...model].reverse())
+      expect(ladder.fromEnd(live.length)).toBeUndefined()
     }
-    const model = [...live].sort((a, b) => b.price - a.price || a.id - b.id).map((t) => t.id)
-    expect(fromEnd(ladder)).toEqual(model)
+    // Grows to many chunks (few prices, so equal keys span chunk boundaries), then drains to empty.
+    for (const [steps, removeChance] of [[12 * CHUNK_MAX, 30], [8 * CHUNK_MAX, 55], [20 * CHUNK_MAX, 90]] as const) {
+      for (let step = 0; step < steps; step++) {
+        if (live.length > 0 && rng.chance(removeChance)) {
+          const [gone] = live.splice(rng.int(live.length), 1)
+          expect(ladder.remove(gone!)).toBe(true)
+          expect(ladder.remove(gone!)).toBe(false)
+        } else {
+          const t = { id: nextId++, price: rng.int(40) }
+          live.push(t)
+          ladder.insert(t)
+        }
+      }
+      check()
+    }
+    expect(live.length).toBe(0)
+    // An item that was never in it is not found, in an empty or a full ladder.
+    expect(ladder.remove({ id: 1, price: 1 })).toBe(false)
+    for (let i = 0; i < 3 * CHUNK_MAX; i++) ladder.insert({ id: i, price: 5 })
+    expect(ladder.remove({ id: 3 * CHUNK_MAX, price: 5 })).toBe(false)
+    expect(ladder.remove({ id: 0, price: 5 })).toBe(false)
+    expect(ladder.fromEnd(0)!.id).toBe(0)
   })
 })
