@@ -2,8 +2,9 @@
  * The order book's cost of a price level coming and going deep in the book, as the number of levels
  * on a side grows: one order per level; each operation cancels the only order of a random level
  * (the level goes) and rests a new one there (the level comes back). A side keeps its levels in
- * one sorted array (src/chain/book.ts), so this is a splice whose cost grows with the levels
- * between that price and the best.
+ * sorted chunks of at most LEVEL_CHUNK_MAX (src/chain/book.ts), so this is a splice within one
+ * chunk plus a binary search over the chunks, not a move of every level between that price and
+ * the best.
  *
  *   bun scripts/bench/book-levels.ts [--ops 20000]
  */

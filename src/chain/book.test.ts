@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { ReferenceBook } from './book-reference.ts'
-import { OrderBook } from './book.ts'
+import { LEVEL_CHUNK_MAX, OrderBook } from './book.ts'
 import type { BookOrder, MatchPlan, Side } from './book.ts'
 import { mulberry32 } from '../lib/prng.ts'
 
@@ -407,8 +407,21 @@ const TWO_POW_32 = 4_294_967_296
  * divergence. Returns counters so the test can check the workload really
  * exercised every path.
  */
-function runDifferential(seed: number, steps: number, idMode: IdMode) {
-  const TARGET_BOOK_SIZE = 250
+/** How deep and wide the workload's book is; WIDE spans many level chunks (book.ts LEVEL_CHUNK_MAX). */
+interface BookShape {
+  readonly targetSize: number
+  /** Passive orders rest 1..this many ticks from the mid. */
+  readonly passiveOffsetMax: number
+  /** A market order's lots at most. */
+  readonly sweepLotsMax: number
+  /** Passive orders rested on each side before the random steps, one per tick from the mid outwards. */
+  readonly prefillPerSide: number
+}
+const NARROW: BookShape = { targetSize: 250, passiveOffsetMax: 40, sweepLotsMax: 400, prefillPerSide: 0 }
+const WIDE: BookShape = { targetSize: 3_000, passiveOffsetMax: 4 * LEVEL_CHUNK_MAX, sweepLotsMax: 30_000, prefillPerSide: 4 * LEVEL_CHUNK_MAX }
+
+function runDifferential(seed: number, steps: number, idMode: IdMode, shape: BookShape = NARROW) {
+  const TARGET_BOOK_SIZE = shape.targetSize
   const rnd = mulberry32(seed)
   const int = (lo: number, hi: number) => lo + (rnd() % (hi - lo + 1)) // inclusive
   const owners = ['a', 'b', 'c', 'd']
@@ -444,7 +457,7 @@ function runDifferential(seed: number, steps: number, idMode: IdMode) {
     return undefined
   }
   let mid = 10_000
-  const stats = { matches: 0, fills: 0, selfTrades: 0, truncated: 0, rested: 0, cancels: 0, amends: 0, directFills: 0, rejects: 0, capped: 0 }
+  const stats = { matches: 0, fills: 0, selfTrades: 0, truncated: 0, rested: 0, cancels: 0, amends: 0, directFills: 0, rejects: 0, capped: 0, mostLevels: 0, widestSweep: 0 }
 
   const fail = (step: number, what: string, a: unknown, b: unknown): never => {
     throw new Error(`seed ${seed} step ${step}: ${what} differs\n fast: ${JSON.stringify(a)}\n  ref: ${JSON.stringify(b)}`)
@@ -476,6 +489,21 @@ function runDifferential(seed: number, steps: number, idMode: IdMode) {
     return undefined
   }
 
+  for (let i = 1; i <= shape.prefillPerSide; i++) {
+    for (const side of ['Bid', 'Ask'] as const) {
+      const id = newId(-1)!
+      const priceTicks = side === 'Bid' ? mid - i : mid + i
+      const pair: [TestOrder, TestOrder] = [
+        { id, owner: owners[i % owners.length]!, side, priceTicks, remainingLots: int(1, 30) },
+        { id, owner: owners[i % owners.length]!, side, priceTicks, remainingLots: 0 },
+      ]
+      pair[1].remainingLots = pair[0].remainingLots
+      objects.set(id, pair)
+      fast.insert(pair[0])
+      ref.insert(pair[1])
+      live.push(id)
+    }
+  }
   for (let step = 0; step < steps; step++) {
     if (int(0, 99) < 3) mid = Math.max(100, mid + int(-5, 5)) // slow drift so levels come and go
     // Keep the book deep but bounded: above the target size, cancel instead.
@@ -488,9 +516,9 @@ function runDifferential(seed: number, steps: number, idMode: IdMode) {
       const owner = owners[int(0, owners.length - 1)]!
       const market = roll < 3
       const aggressive = roll < 15
-      const offset = aggressive ? int(-20, 2) : int(1, 40) // distance away from the mid, on the order's own side
+      const offset = aggressive ? int(-20, 2) : int(1, shape.passiveOffsetMax) // distance away from the mid, on the order's own side
       const priceTicks = side === 'Bid' ? mid - offset : mid + offset
-      const lots = aggressive && int(0, 3) === 0 ? int(1, 400) : int(1, 30)
+      const lots = market && int(0, 3) === 0 ? int(1, shape.sweepLotsMax) : aggressive && int(0, 3) === 0 ? int(1, 400) : int(1, 30)
       const limit = market ? null : priceTicks
       const crossing = market || fast.wouldCross(side, priceTicks)
       same(step, 'wouldCross', crossing, market || ref.wouldCross(side, priceTicks))
@@ -512,6 +540,7 @@ function runDifferential(seed: number, steps: number, idMode: IdMode) {
         const pf = fast.planMatch(side, owner, limit, lots, maxFills, capMode ? capOf(0) : undefined)
         const pr = ref.planMatch(side, owner, limit, lots, maxFills, capMode ? capOf(1) : undefined)
         same(step, 'planMatch', planShape(pf), planShape(pr))
+        stats.widestSweep = Math.max(stats.widestSweep, new Set(pf.fills.map((f) => f.priceTicks)).size)
         same(step, 'fillCap calls', calls[0], calls[1])
         for (const f of pf.fills) if (fast.get(f.maker.id) !== f.maker) fail(step, 'plan maker identity', f.maker.id, null)
         stats.matches++
@@ -601,6 +630,7 @@ function runDifferential(seed: number, steps: number, idMode: IdMode) {
     }
 
     same(step, 'best', [fast.bestBid(), fast.bestAsk(), fast.size], [ref.bestBid(), ref.bestAsk(), ref.size])
+    if (step % 256 === 0) stats.mostLevels = Math.max(stats.mostLevels, fast.levels('Bid', 1_000_000).length, fast.levels('Ask', 1_000_000).length)
     const bid = fast.bestBid()
     const ask = fast.bestAsk()
     if (bid !== undefined && ask !== undefined && bid >= ask) fail(step, 'crossed book', bid, ask)
@@ -643,4 +673,13 @@ describe('OrderBook vs ReferenceBook (differential)', () => {
       expect(stats.capped).toBeGreaterThan(50)
     })
   }
+  test('a wide book (levels over several chunks, sweeps across chunk boundaries) agrees too', () => {
+    for (const [seed, idMode] of [[5, 'sequential'], [77, 'sparse']] as const) {
+      const stats = runDifferential(seed, 3_000, idMode, WIDE)
+      expect(stats.mostLevels).toBeGreaterThan(3 * LEVEL_CHUNK_MAX)
+      expect(stats.widestSweep).toBeGreaterThan(LEVEL_CHUNK_MAX)
+      expect(stats.fills).toBeGreaterThan(500)
+      expect(stats.cancels).toBeGreaterThan(300)
+    }
+  }, 30_000)
 })

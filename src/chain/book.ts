@@ -9,11 +9,13 @@
  * {@link OrderBook.remove}.
  *
  * Layout, chosen for speed (every hot operation is O(1) or O(log levels),
- * plus a memmove of the level array when a level is created or emptied away
- * from the touch):
- * - per side, a sorted array of price levels keyed so that the BEST level is
- *   always at the END: consuming or cancelling out the best level is a `pop`,
- *   and new orders, which cluster near the touch, splice near the end;
+ * plus a memmove of at most one chunk of levels when a level is created or
+ * emptied away from the touch):
+ * - per side, the price levels in ascending key order, so that the BEST level
+ *   is always at the END: consuming or cancelling out the best level is a
+ *   `pop`. They are kept in chunks of at most LEVEL_CHUNK_MAX levels, so a
+ *   level that comes or goes deep in a wide book moves one chunk, not every
+ *   level between it and the best (scripts/bench/book-levels.ts);
  * - an existing level is found by checking the best level, then by binary
  *   search (O(log levels), and unlike a hash of attacker-chosen prices it has
  *   no bad case);
@@ -113,6 +115,9 @@ class Level<O extends BookOrder> {
 /** Binary-search steps that suffice for any JS array (length < 2^32). */
 const MAX_SEARCH_STEPS = 33
 
+/** Levels per chunk of a side at most; a fuller chunk splits in two halves. */
+export const LEVEL_CHUNK_MAX = 256
+
 /** One side of the book. */
 class SideBook<O extends BookOrder> {
   /**
@@ -120,25 +125,87 @@ class SideBook<O extends BookOrder> {
    * sides share one ascending order with the best level last.
    */
   readonly sign: 1 | -1
-  /** Non-empty levels sorted by ascending key: best price at the end. */
-  readonly sorted: Level<O>[] = []
+  /**
+   * Non-empty levels by ascending key, in non-empty chunks of at most
+   * LEVEL_CHUNK_MAX (every key of a chunk is below the next chunk's): the
+   * best level is the last of the last chunk.
+   */
+  readonly chunks: Level<O>[][] = []
+  /** The best level (the last of the last chunk), kept apart: every order reads it. */
+  top: Level<O> | undefined = undefined
+  /** Where locate() found a key: a chunk, and an index in it. */
+  foundChunk = 0
+  foundIndex = 0
 
   constructor(sign: 1 | -1) {
     this.sign = sign
   }
 
-  /** Index of the first level whose key is >= key (binary search), i.e. where `key` is or belongs. */
-  lowerBound(key: number): number {
-    const sorted = this.sorted
+
+  /**
+   * Sets foundChunk and foundIndex to the first level whose key is >= key,
+   * i.e. where `key` is or belongs (foundChunk = chunks.length when every key
+   * is below it). Two binary searches: over the chunks' last keys, then in one.
+   */
+  locate(key: number): void {
+    const chunks = this.chunks
     let lo = 0
-    let hi = sorted.length
+    let hi = chunks.length
     // Each step halves [lo, hi), so MAX_SEARCH_STEPS is never the binding limit.
     for (let step = 0; lo < hi && step < MAX_SEARCH_STEPS; step++) {
       const mid = (lo + hi) >>> 1
-      if (sorted[mid]!.key < key) lo = mid + 1
+      const chunk = chunks[mid]!
+      if (chunk[chunk.length - 1]!.key < key) lo = mid + 1
       else hi = mid
     }
-    return lo
+    this.foundChunk = lo
+    const chunk = chunks[lo]
+    let at = 0
+    if (chunk !== undefined) {
+      let end = chunk.length
+      for (let step = 0; at < end && step < MAX_SEARCH_STEPS; step++) {
+        const mid = (at + end) >>> 1
+        if (chunk[mid]!.key < key) at = mid + 1
+        else end = mid
+      }
+    }
+    this.foundIndex = at
+  }
+
+  /** Adds a level with a key above every level's: the new best (a plain push). */
+  addBest(level: Level<O>): void {
+    const chunks = this.chunks
+    const last = chunks[chunks.length - 1]
+    if (last === undefined || last.length >= LEVEL_CHUNK_MAX) chunks.push([level])
+    else last.push(level)
+    this.top = level
+  }
+
+  /** Adds a level whose key no level has, below the best, where the last locate() of its key found. */
+  addAtFound(level: Level<O>): void {
+    const c = this.foundChunk
+    const chunk = this.chunks[c]!
+    chunk.splice(this.foundIndex, 0, level)
+    if (chunk.length > LEVEL_CHUNK_MAX) this.chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1))
+  }
+
+  /** Removes one of the side's levels. */
+  delete(level: Level<O>): void {
+    const chunks = this.chunks
+    // Fast path: the emptied level is usually the best one (consumed by a taker).
+    if (level === this.top) {
+      const last = chunks[chunks.length - 1]!
+      last.pop()
+      if (last.length === 0) chunks.pop()
+      const next = chunks[chunks.length - 1]
+      this.top = next === undefined ? undefined : next[next.length - 1]
+      return
+    }
+    this.locate(level.key)
+    const c = this.foundChunk
+    const chunk = chunks[c]!
+    chunk.splice(this.foundIndex, 1)
+    if (chunk.length === 0) chunks.splice(c, 1)
   }
 }
 
@@ -324,16 +391,15 @@ export class OrderBook<O extends BookOrder> {
     if (this.wouldCross(order.side, priceTicks)) invalid(`order ${id} at ${priceTicks} would cross the book`)
 
     const key = priceTicks * side.sign
-    const sorted = side.sorted
-    const best = sorted[sorted.length - 1]
+    const best = side.top
     // Fast paths: orders most often join the best level or improve on it.
-    let at = sorted.length
     let level: Level<O> | undefined
     if (best !== undefined && best.key >= key) {
       if (best.key === key) level = best
       else {
-        at = side.lowerBound(key)
-        const found = sorted[at]!
+        // A level at or above key exists (the best), so locate() lands on one.
+        side.locate(key)
+        const found = side.chunks[side.foundChunk]![side.foundIndex]!
         if (found.key === key) level = found
       }
     }
@@ -348,7 +414,8 @@ export class OrderBook<O extends BookOrder> {
       this.freeNodes.push(node)
       invalid(`order id ${id} is already resting`)
     }
-    if (level === undefined) level = this.newLevel(side, at, key, priceTicks)
+    // A new level: the new best, or where locate() found its key above.
+    if (level === undefined) level = this.newLevel(side, key, priceTicks, best === undefined || best.key < key)
     node.order = order
     node.level = level
     node.next = null
@@ -409,35 +476,38 @@ export class OrderBook<O extends BookOrder> {
     const selfTradeMakers: O[] = []
     let remaining = qtyLots
     let truncated = false
-    const sorted = book.sorted
-    const levelBound = sorted.length
-    scan: for (let visitedLevels = 0; visitedLevels < levelBound; visitedLevels++) {
-      const level = sorted[levelBound - 1 - visitedLevels]!
-      if (level.key < minKey) break
-      const priceTicks = level.priceTicks
-      let node = level.head
-      const orderBound = level.count
-      for (let visitedOrders = 0; visitedOrders < orderBound; visitedOrders++) {
-        const maker = node!.order!
-        node = node!.next
-        if (maker.owner === takerOwner) {
-          selfTradeMakers.push(maker)
-          continue
+    const chunks = book.chunks
+    // From the best level outwards: chunks from the last, levels from each chunk's end.
+    scan: for (let c = chunks.length - 1; c >= 0; c--) {
+      const chunk = chunks[c]!
+      for (let l = chunk.length - 1; l >= 0; l--) {
+        const level = chunk[l]!
+        if (level.key < minKey) break scan
+        const priceTicks = level.priceTicks
+        let node = level.head
+        const orderBound = level.count
+        for (let visitedOrders = 0; visitedOrders < orderBound; visitedOrders++) {
+          const maker = node!.order!
+          node = node!.next
+          if (maker.owner === takerOwner) {
+            selfTradeMakers.push(maker)
+            continue
+          }
+          let lots = remaining < maker.remainingLots ? remaining : maker.remainingLots
+          if (fillCap !== undefined) {
+            const capped = fillCap(maker, lots)
+            if (!isNonNegativeInt(capped) || capped > lots) invalid(`fillCap gave ${capped} lots for maker ${maker.id}, not in 0..${lots}`)
+            if (capped === 0) continue
+            lots = capped
+          }
+          if (fills.length === maxFills) {
+            truncated = true
+            break scan
+          }
+          fills.push({ maker, lots, priceTicks })
+          remaining -= lots
+          if (remaining === 0) break scan
         }
-        let lots = remaining < maker.remainingLots ? remaining : maker.remainingLots
-        if (fillCap !== undefined) {
-          const capped = fillCap(maker, lots)
-          if (!isNonNegativeInt(capped) || capped > lots) invalid(`fillCap gave ${capped} lots for maker ${maker.id}, not in 0..${lots}`)
-          if (capped === 0) continue
-          lots = capped
-        }
-        if (fills.length === maxFills) {
-          truncated = true
-          break scan
-        }
-        fills.push({ maker, lots, priceTicks })
-        remaining -= lots
-        if (remaining === 0) break scan
       }
     }
     return { fills, filledLots: qtyLots - remaining, selfTradeMakers, truncated }
@@ -478,25 +548,28 @@ export class OrderBook<O extends BookOrder> {
 
   /** Highest resting bid price, if any. */
   bestBid(): number | undefined {
-    const sorted = this.bids.sorted
-    return sorted.length === 0 ? undefined : sorted[sorted.length - 1]!.priceTicks
+    const best = this.bids.top
+    return best === undefined ? undefined : best.priceTicks
   }
 
   /** Lowest resting ask price, if any. */
   bestAsk(): number | undefined {
-    const sorted = this.asks.sorted
-    return sorted.length === 0 ? undefined : sorted[sorted.length - 1]!.priceTicks
+    const best = this.asks.top
+    return best === undefined ? undefined : best.priceTicks
   }
 
   /** Aggregated levels of `side` from the best price outwards, at most `depth` of them. O(depth). */
   levels(side: Side, depth: number): LevelView[] {
     if (!isNonNegativeInt(depth)) invalid(`depth ${depth} is not a non-negative integer`)
-    const sorted = this.sideOf(side).sorted
-    const levelBound = depth < sorted.length ? depth : sorted.length
-    const out: LevelView[] = new Array(levelBound)
-    for (let i = 0; i < levelBound; i++) {
-      const level = sorted[sorted.length - 1 - i]!
-      out[i] = { priceTicks: level.priceTicks, lots: level.lots, orders: level.count }
+    const chunks = this.sideOf(side).chunks
+    const out: LevelView[] = []
+    scan: for (let c = chunks.length - 1; c >= 0; c--) {
+      const chunk = chunks[c]!
+      for (let l = chunk.length - 1; l >= 0; l--) {
+        if (out.length === depth) break scan
+        const level = chunk[l]!
+        out.push({ priceTicks: level.priceTicks, lots: level.lots, orders: level.count })
+      }
     }
     return out
   }
@@ -504,17 +577,19 @@ export class OrderBook<O extends BookOrder> {
   /** Orders of `side` in priority order (best price first, then FIFO), at most `limit`. O(limit + levels visited). */
   ordersOf(side: Side, limit: number): O[] {
     if (!isNonNegativeInt(limit)) invalid(`limit ${limit} is not a non-negative integer`)
-    const sorted = this.sideOf(side).sorted
+    const chunks = this.sideOf(side).chunks
     const out: O[] = []
-    const levelBound = sorted.length
-    scan: for (let visitedLevels = 0; visitedLevels < levelBound; visitedLevels++) {
-      const level = sorted[levelBound - 1 - visitedLevels]!
-      let node = level.head
-      const orderBound = level.count
-      for (let visitedOrders = 0; visitedOrders < orderBound; visitedOrders++) {
-        if (out.length === limit) break scan
-        out.push(node!.order!)
-        node = node!.next
+    scan: for (let c = chunks.length - 1; c >= 0; c--) {
+      const chunk = chunks[c]!
+      for (let l = chunk.length - 1; l >= 0; l--) {
+        const level = chunk[l]!
+        let node = level.head
+        const orderBound = level.count
+        for (let visitedOrders = 0; visitedOrders < orderBound; visitedOrders++) {
+          if (out.length === limit) break scan
+          out.push(node!.order!)
+          node = node!.next
+        }
       }
     }
     return out
@@ -569,8 +644,8 @@ export class OrderBook<O extends BookOrder> {
     if (level.count === 0) this.dropLevel(level)
   }
 
-  /** Creates an empty level for `key` at index `at` of `side.sorted`. */
-  private newLevel(side: SideBook<O>, at: number, key: number, priceTicks: number): Level<O> {
+  /** Creates an empty level for `key` on side: its new best, or where side's last locate() found. */
+  private newLevel(side: SideBook<O>, key: number, priceTicks: number, isBest: boolean): Level<O> {
     const level = this.freeLevels.pop() ?? new Level<O>()
     level.key = key
     level.priceTicks = priceTicks
@@ -579,19 +654,13 @@ export class OrderBook<O extends BookOrder> {
     level.head = null
     level.tail = null
     level.side = side
-    const sorted = side.sorted
-    // A new best price (quotes improving inside the spread) is a plain push.
-    if (at === sorted.length) sorted.push(level)
-    else sorted.splice(at, 0, level)
+    if (isBest) side.addBest(level)
+    else side.addAtFound(level)
     return level
   }
 
   private dropLevel(level: Level<O>): void {
-    const side = level.side!
-    const sorted = side.sorted
-    // Fast path: the emptied level is usually the best one (consumed by a taker).
-    if (sorted[sorted.length - 1] === level) sorted.pop()
-    else sorted.splice(side.lowerBound(level.key), 1)
+    level.side!.delete(level)
     level.side = null
     level.head = null
     level.tail = null

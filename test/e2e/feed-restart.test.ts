@@ -52,6 +52,9 @@ const summary = async (url: string, symbol: string) => {
 }
 
 test('the UTC-day volumes go on across a restart: from the stop, and after a kill -9 (saved day state plus the blocks after it)', async () => {
+  // The test before leaves its node running for afterAll; this one starts its own.
+  await node?.stop()
+  node = undefined
   const dir = tempDataDir()
   try {
     node = await startNode({ dataDir: dir, blockTimeMs: 20 })
