@@ -39,18 +39,32 @@ export interface EnvelopeResult {
 
 export interface BlockResult {
   readonly envelopes: EnvelopeResult[]
-  /** The block's events in sequence order: an event's seq is its index. Kept flat, with its
-   * envelope in the parallel eventEnvelopes, so a block of many events builds no wrapper per event. */
+  /** The block's events in sequence order: an event's seq is its index. Kept flat, so a block of
+   * many events builds no wrapper per event; an envelope's events are the run its firstEvent and
+   * eventCount name (eventEnvelopeIndexes), the rest are block-level (begin and end hooks). */
   readonly events: ChainEvent[]
-  /** events[i]'s envelope index; null for block-level events (begin and end hooks). */
-  readonly eventEnvelopes: (number | null)[]
   readonly stateRoot: Uint8Array
+}
+
+/**
+ * Per event of a block, the index of the envelope that emitted it, or null for a block-level
+ * event (begin and end hooks): read off the envelopes' event runs, so executing a block writes
+ * nothing per event for it.
+ */
+export function eventEnvelopeIndexes(result: Pick<BlockResult, 'envelopes' | 'events'>): (number | null)[] {
+  const out = new Array<number | null>(result.events.length).fill(null)
+  const envelopes = result.envelopes
+  for (let idx = 0; idx < envelopes.length; idx++) {
+    const r = envelopes[idx]!
+    out.fill(idx, r.firstEvent, r.firstEvent + r.eventCount)
+  }
+  return out
 }
 
 /** Applies a block to state (mutating it) and returns what happened and the new root. */
 export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
-  const { envelopes, events, eventEnvelopes } = executeBlock(state, block)
-  return { envelopes, events, eventEnvelopes, stateRoot: commitStateRoot(state) }
+  const { envelopes, events } = executeBlock(state, block)
+  return { envelopes, events, stateRoot: commitStateRoot(state) }
 }
 
 /**
@@ -64,7 +78,6 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   state.height = block.height
   state.timestampMs = block.timestampMs
   const events: ChainEvent[] = []
-  const eventEnvelopes: (number | null)[] = []
   const results: EnvelopeResult[] = []
   const sink: ChainEvent[] = []
   const traded = new Set<number>()
@@ -73,7 +86,6 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   const flushBlockEvents = () => {
     for (const e of sink) {
       events.push(e)
-      eventEnvelopes.push(null)
       if (e.sub_kind === 'Filled') {
         traded.add(e.market_id)
         fills.push(e)
@@ -104,7 +116,6 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
     }
     for (let i = firstEvent; i < events.length; i++) {
       const e = events[i]!
-      eventEnvelopes.push(idx)
       if (e.sub_kind === 'Filled') {
         traded.add(e.market_id)
         fills.push(e)
@@ -120,7 +131,7 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
     hook(blockCtx)
     flushBlockEvents()
   }
-  return { envelopes: results, events, eventEnvelopes }
+  return { envelopes: results, events }
 }
 
 /** The action's kind: its one own key. */

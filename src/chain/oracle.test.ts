@@ -2,6 +2,7 @@
 // XAU-USD (max_quote_lag_ms 10000, min_quote_interval_ms 100, max_quote_change_bps 500, prices in
 // [100, 100000], max_quote_spread_bps 200), batch semantics, the reject storm, the Quoter role.
 import { describe, expect, test } from 'bun:test'
+import { eventEnvelopeIndexes } from './apply.ts'
 import { MAX_QUOTE_AHEAD_MS, QUOTE_REJECT_STORM_COUNT } from './quote-validation.ts'
 import { amend, nextBlockMs, quote, QUOTER, quotes } from './test-support-markets.ts'
 import { ADMIN, agentAddress, ALICE, BTC, ev, registerAgent, runRows, TestChain, XAU, type Row } from './test-support.ts'
@@ -142,7 +143,7 @@ describe('QuoteRejectStorm', () => {
     for (let i = 0; i < 4; i++) sendBlock(crossed(nextBlockMs(chain)))
     expect(storms).toEqual([])
     const fifth = sendBlock(crossed(nextBlockMs(chain)))
-    expect(fifth.events.map((e, seq) => [fifth.eventEnvelopes[seq], e.sub_kind])).toEqual([[0, 'Rejected'], [null, 'QuoteRejectStorm']])
+    expect(fifth.events.map((e, seq) => [eventEnvelopeIndexes(fifth)[seq], e.sub_kind])).toEqual([[0, 'Rejected'], [null, 'QuoteRejectStorm']])
     expect(fifth.events[1]!).toEqual({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: XAU, account: null, consecutive_rejects: 5 })
     sendBlock(crossed(nextBlockMs(chain)))
     expect(storms).toEqual([5])

@@ -1,7 +1,7 @@
 // PlaceOrder.expires_at_ms and the begin-block expiry hook (order-expiry.ts). TestChain gives every
 // block one more second of block time; emptyBlockAt applies a block at a chosen time.
 import { describe, expect, test } from 'bun:test'
-import { applyBlock } from './apply.ts'
+import { applyBlock, eventEnvelopeIndexes } from './apply.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { ALICE, BOB, BTC, cancel, checkInvariants, ETH, ev, place, runRows, TestChain } from './test-support.ts'
 import { batchPlace, checkOrderInvariants, emptyBlockAt, isOrderEvent, nextBlockTime, placePayload, placeX, rootMatches } from './test-support-orders.ts'
@@ -43,7 +43,7 @@ describe('the expiry hook', () => {
       kind: 'Exec', sub_kind: 'OrderExpired', market_id: BTC, account: ALICE, order_id: id, reason: 'Expired',
       remaining_lots: 7000, filled_lots: 3000, expires_at_ms: t0 + 5_000, client_order_id: 'e1',
     }])
-    expect(result.eventEnvelopes[result.events.findIndex((e) => e.sub_kind === 'OrderExpired')]).toBeNull()
+    expect(eventEnvelopeIndexes(result)[result.events.findIndex((e) => e.sub_kind === 'OrderExpired')]).toBeNull()
     const alice = chain.state.accounts.get(ALICE)!
     expect([alice.orders.size, alice.ordersByClientId.size, alice.reservedMargin]).toEqual([0, 0, 0n])
     expect(chain.state.books.get(BTC)!.size).toBe(0)
@@ -79,7 +79,7 @@ describe('the expiry hook', () => {
     // In the block that expires it, a crossing bid no longer finds it.
     const envelopes = [chain.envelope({ by: BOB, action: place(BTC, 'Bid', '65000', '1', { tif: 'Ioc' }) })]
     const result = applyBlock(chain.state, { height: chain.state.height + 1, timestampMs: t + 1, envelopes })
-    const own = result.events.flatMap((e, seq) => (isOrderEvent(e) ? [[result.eventEnvelopes[seq], e] as const] : []))
+    const own = result.events.flatMap((e, seq) => (isOrderEvent(e) ? [[eventEnvelopeIndexes(result)[seq], e] as const] : []))
     expect(own.map(([envelopeIdx, e]) => [envelopeIdx, e.sub_kind])).toEqual([[null, 'OrderExpired'], [0, 'OrderAccepted'], [0, 'OrderDone']])
     expect(own[0]![1]).toMatchObject({ order_id: id })
   })

@@ -5,7 +5,7 @@
 import { expect } from 'bun:test'
 import { DEV_ADDRESSES, DEV_ADMIN, devGenesis } from '../node/dev-genesis.ts'
 import type { CreateMarketPayload } from '../wire/actions.ts'
-import { applyBlock, type BlockResult, type EnvelopeInput, type EnvelopeResult } from './apply.ts'
+import { applyBlock, eventEnvelopeIndexes, type BlockResult, type EnvelopeInput, type EnvelopeResult } from './apply.ts'
 import type { ChainEvent } from './events.ts'
 import { createGenesisState } from './genesis.ts'
 import { canAfford, crossTradingAvailable, valueAccount } from './margin.ts'
@@ -97,7 +97,8 @@ export function outcomes(result: BlockResult): TxOutcome[] {
 
 /** The block-level events of a block (begin and end hooks), in sequence order. */
 export function blockLevelEvents(result: BlockResult): ChainEvent[] {
-  return result.events.filter((_e, seq) => result.eventEnvelopes[seq] === null)
+  const envelopeOf = eventEnvelopeIndexes(result)
+  return result.events.filter((_e, seq) => envelopeOf[seq] === null)
 }
 
 /** A transaction for TestChain: the nonce defaults to the signer's next one. */

@@ -1,17 +1,18 @@
 // Stored rows <-> wire views of events and envelopes (spec §2.3).
-import type { BlockResult } from '../chain/apply.ts'
+import { eventEnvelopeIndexes, type BlockResult } from '../chain/apply.ts'
 import type { ChainState } from '../chain/types.ts'
 import { eventBody } from '../wire/event-view.ts'
 import type { StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 import type { EnvelopeView, EventView } from '../wire/views.ts'
 
 /** The stored form of a block's events; bodies carry decimal strings at each market's precision. */
-export function storedEvents(state: ChainState, height: number, result: Pick<BlockResult, 'events' | 'eventEnvelopes'>): StoredEvent[] {
+export function storedEvents(state: ChainState, height: number, result: Pick<BlockResult, 'envelopes' | 'events'>): StoredEvent[] {
+  const envelopeOf = eventEnvelopeIndexes(result)
   return result.events.map((event, seq) => {
     const marketId = event.market_id ?? null
     const market = marketId === null ? undefined : state.markets.get(marketId)
     return {
-      height, seq, envelopeIdx: result.eventEnvelopes[seq]!, kind: event.kind, subKind: event.sub_kind, marketId,
+      height, seq, envelopeIdx: envelopeOf[seq]!, kind: event.kind, subKind: event.sub_kind, marketId,
       account: event.account ?? null, bodyJson: JSON.stringify(eventBody(event, market)),
     }
   })
