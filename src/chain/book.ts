@@ -32,6 +32,8 @@
  * @module
  */
 
+import { insertAt, removeAt } from '../lib/array-shift.ts'
+
 /** Which side of the book an order rests on. */
 export type Side = 'Bid' | 'Ask'
 
@@ -185,7 +187,7 @@ class SideBook<O extends BookOrder> {
   addAtFound(level: Level<O>): void {
     const c = this.foundChunk
     const chunk = this.chunks[c]!
-    chunk.splice(this.foundIndex, 0, level)
+    insertAt(chunk, this.foundIndex, level)
     if (chunk.length > LEVEL_CHUNK_MAX) this.chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1))
   }
 
@@ -204,8 +206,8 @@ class SideBook<O extends BookOrder> {
     this.locate(level.key)
     const c = this.foundChunk
     const chunk = chunks[c]!
-    chunk.splice(this.foundIndex, 1)
-    if (chunk.length === 0) chunks.splice(c, 1)
+    removeAt(chunk, this.foundIndex)
+    if (chunk.length === 0) removeAt(chunks, c)
   }
 }
 

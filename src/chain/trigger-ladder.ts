@@ -4,8 +4,10 @@
 //
 // Stored as a list of sorted chunks of at most CHUNK_MAX items rather than one sorted array: a
 // market's ladder holds every resting stop of its traders (up to triggersPerAccountMax each), and
-// a splice in one array of 100,000 items costs tens of microseconds, where a chunk's splice and a
+// a shift in one array of 100,000 items costs tens of microseconds, where a chunk's shift and a
 // binary search over chunks stay a few hundred nanoseconds (scripts/bench/trigger-ladder.ts).
+
+import { insertAt, removeAt } from '../lib/array-shift.ts'
 
 /** Binary-search steps that suffice for any JS array (length < 2^32). */
 const SEARCH_STEPS_MAX = 33
@@ -89,7 +91,7 @@ export class TriggerLadder<T extends LadderItem> {
       return
     }
     const chunk = this.chunks[c]!
-    chunk.splice(this.lowerBound(chunk, item, key), 0, item)
+    insertAt(chunk, this.lowerBound(chunk, item, key), item)
     this.count++
     // A full chunk splits, so every splice moves at most CHUNK_MAX items.
     if (chunk.length > CHUNK_MAX) this.chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1))
@@ -103,9 +105,9 @@ export class TriggerLadder<T extends LadderItem> {
     const chunk = this.chunks[c]!
     const at = this.lowerBound(chunk, item, key)
     if (chunk[at] !== item) return false
-    chunk.splice(at, 1)
+    removeAt(chunk, at)
     this.count--
-    if (chunk.length === 0) this.chunks.splice(c, 1)
+    if (chunk.length === 0) removeAt(this.chunks, c)
     return true
   }
 }
