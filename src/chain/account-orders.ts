@@ -1,27 +1,38 @@
 // An account's resting orders by id (Account.orders). Derived from the books, not a leaf.
 //
-// A sorted array rather than a Map: every order placed rests here and every cancel or fill that
-// ends it leaves, and a Map's set and delete cost about twice an append and a short shift here
-// (measured in the engine's replay, where young collections run often). Orders rest in placement
-// order and ids are assigned in that order (state.nextOrderId), so an order always goes at the end
-// and iterating by ascending id is iterating in the order the orders started resting, as a Map
-// would. An account holds at most LIMITS.openOrdersPerAccountMax orders, which bounds every shift.
+// Every order placed rests here and every cancel or fill that ends it leaves, so both sit on the
+// hottest paths. Orders rest in placement order and ids are assigned in that order
+// (state.nextOrderId), so a new order always goes at the end and the slots stay sorted by id;
+// iterating them is iterating in the order the orders started resting, as a Map would.
+// - The ids live in a typed array beside the orders, so the binary search of a lookup reads
+//   adjacent numbers instead of following a pointer to an order object at every step.
+// - An order that leaves empties its slot (a hole, whose id stays for the search) instead of
+//   shifting every later slot down. add() squeezes the holes out once they outnumber the orders,
+//   so the slots stay within about twice the orders (amortized O(1) per order). An account holds
+//   at most LIMITS.openOrdersPerAccountMax orders, which bounds every pass.
+// Callers may delete while they iterate values(): a hole moves nothing, so no order is skipped.
 import type { Order } from './types.ts'
 
 /** Binary-search steps that suffice for any JS array (length < 2^32). */
 const MAX_SEARCH_STEPS = 33
+/** Slots of the first id array; it doubles when full. */
+const INITIAL_SLOTS = 16
 
 export class AccountOrders {
-  /** Ascending ids. */
-  private readonly sorted: Order[] = []
+  /** Per slot, ascending: the id of the order that rests (or rested, for a hole) there. */
+  private ids = new Float64Array(INITIAL_SLOTS)
+  /** Per slot: the resting order, or null for a hole. */
+  private readonly slots: (Order | null)[] = []
+  /** Orders resting (slots that are not holes). */
+  private count = 0
 
   get size(): number {
-    return this.sorted.length
+    return this.count
   }
 
   get(id: number): Order | undefined {
     const at = this.indexOf(id)
-    return at < 0 ? undefined : this.sorted[at]
+    return at < 0 ? undefined : this.slots[at]!
   }
 
   has(id: number): boolean {
@@ -30,53 +41,69 @@ export class AccountOrders {
 
   /** Adds an order that starts resting: the newest, since ids are assigned in placement order. */
   add(order: Order): void {
-    const sorted = this.sorted
-    const last = sorted[sorted.length - 1]
-    // Appending keeps the array sorted only for a newer id; anything else would break the order.
-    if (last !== undefined && last.id >= order.id) throw new Error(`account orders: order ${order.id} rests after order ${last.id}`)
-    sorted.push(order)
+    let used = this.slots.length
+    // Appending keeps the slots sorted only for a newer id; anything else would break the order.
+    if (used > 0 && this.ids[used - 1]! >= order.id) throw new Error(`account orders: order ${order.id} rests after order ${this.ids[used - 1]}`)
+    if (used - this.count > this.count) used = this.compact()
+    if (used === this.ids.length) {
+      const grown = new Float64Array(2 * used)
+      grown.set(this.ids)
+      this.ids = grown
+    }
+    this.ids[used] = order.id
+    this.slots.push(order)
+    this.count++
   }
 
   /** Removes the order with this id; false when it is not here. */
   delete(id: number): boolean {
     const at = this.indexOf(id)
     if (at < 0) return false
-    // A shift rather than splice, which would allocate an array of the removed element.
-    const sorted = this.sorted
-    const end = sorted.length - 1
-    for (let i = at; i < end; i++) sorted[i] = sorted[i + 1]!
-    sorted.pop()
+    this.slots[at] = null
+    this.count--
     return true
   }
 
-  /** The orders by ascending id (placement order). Callers that cancel collect them first:
-   * removing an order while iterating would skip the one after it. */
-  values(): IterableIterator<Order> {
-    return this.sorted.values()
+  /** The orders by ascending id (placement order). */
+  *values(): IterableIterator<Order> {
+    const slots = this.slots
+    // Bounded by the slots: each step reads one.
+    for (let i = 0; i < slots.length; i++) {
+      const order = slots[i]
+      if (order !== null && order !== undefined) yield order
+    }
   }
 
   *keys(): IterableIterator<number> {
-    for (const order of this.sorted) yield order.id
+    for (const order of this.values()) yield order.id
   }
 
-  /** Index of the order with this id, or -1. */
+  /** Moves the orders down over the holes, keeping their order; returns the slots now used. */
+  private compact(): number {
+    const { ids, slots } = this
+    let kept = 0
+    for (let i = 0; i < slots.length; i++) {
+      const order = slots[i]!
+      if (order === null) continue
+      slots[kept] = order
+      ids[kept] = ids[i]!
+      kept++
+    }
+    slots.length = kept
+    return kept
+  }
+
+  /** Slot of the resting order with this id, or -1 (not here, or a hole). */
   private indexOf(id: number): number {
-    const at = this.lowerBound(id)
-    const found = this.sorted[at]
-    return found !== undefined && found.id === id ? at : -1
-  }
-
-  /** Index of the first order whose id is >= id. */
-  private lowerBound(id: number): number {
-    const sorted = this.sorted
+    const ids = this.ids
     let lo = 0
-    let hi = sorted.length
+    let hi = this.slots.length
     // Each step halves [lo, hi), so MAX_SEARCH_STEPS is never the binding limit.
     for (let step = 0; lo < hi && step < MAX_SEARCH_STEPS; step++) {
       const mid = (lo + hi) >>> 1
-      if (sorted[mid]!.id < id) lo = mid + 1
+      if (ids[mid]! < id) lo = mid + 1
       else hi = mid
     }
-    return lo
+    return lo < this.slots.length && ids[lo] === id && this.slots[lo] !== null ? lo : -1
   }
 }
