@@ -55,12 +55,17 @@ export class MinHeap<T> {
     return top
   }
 
+  /** Whether the heap has grown to its compaction size (compactIfStale would compact). */
+  compactionDue(): boolean {
+    return this.items.length >= this.compactAt
+  }
+
   /**
    * When the heap has grown to its compaction size, keeps only the entries `live` accepts and
    * rebuilds the heap (O(n)); the next compaction waits until the heap doubles its live size.
    */
   compactIfStale(live: (item: T) => boolean): void {
-    if (this.items.length < this.compactAt) return
+    if (!this.compactionDue()) return
     const items = this.items
     let kept = 0
     for (let i = 0; i < items.length; i++) {

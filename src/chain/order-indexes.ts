@@ -78,7 +78,8 @@ export function indexRestingOrder(state: ChainState, account: Account, order: Or
   }
   if (order.expiresAtMs !== null) {
     const expiries = state.orderIndexes.expiries
-    expiries.compactIfStale((o) => state.books.get(o.marketId)?.get(o.id) === o)
+    // The predicate (a closure) is built only when a compaction is due, not for every order.
+    if (expiries.compactionDue()) expiries.compactIfStale((o) => state.books.get(o.marketId)?.get(o.id) === o)
     expiries.push(order)
   }
 }
