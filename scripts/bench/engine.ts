@@ -40,7 +40,7 @@ import { edenGC } from 'bun:jsc'
 import { executeBlock, type BlockResult, type EnvelopeInput } from '../../src/chain/apply.ts'
 import { cancelOrder } from '../../src/chain/cancel-order.ts'
 import type { ChainEvent } from '../../src/chain/events.ts'
-import { withEdgeDecimals } from '../../src/chain/edge-decimals.ts'
+import { edgePayload } from '../../src/chain/edge-decimals.ts'
 import { createGenesisState } from '../../src/chain/genesis.ts'
 import { updateMarks } from '../../src/chain/marks.ts'
 import { placeOrder, type DecodedOrder } from '../../src/chain/place-order.ts'
@@ -265,17 +265,19 @@ function countLeaves(state: ChainState, leaves: { replaced: number; ordersIn: nu
 /**
  * An envelope as the node hands it to applyBlock: its action decoded from JSON (the producer takes
  * it from the request body, replay from the stored action JSON), so its strings are flat, not the
- * concatenations the generator built, and its decimals packed at the edge (edge-decimals.ts), as
- * the node does before it applies a block. Outside the timed section; edgeMs adds up what the
- * packing costs (node work, not the state machine's), to be shown beside the figures.
+ * concatenations the generator built, with its kind and its payload as the node's admission
+ * prepares them (decimals packed at the edge, edge-decimals.ts edgePayload). Outside the timed
+ * section; edgeMs adds up what the packing costs (node work, not the state machine's), to be shown
+ * beside the figures.
  */
 let edgeMs = 0
 const asDecoded = (e: EnvelopeInput): EnvelopeInput => {
   const action = JSON.parse(JSON.stringify(e.action)) as Record<string, unknown>
+  const kind = Object.keys(action)[0]!
   const t0 = performance.now()
-  const packed = withEdgeDecimals(action)
+  const payload = edgePayload(kind, action)
   edgeMs += performance.now() - t0
-  return { ...e, action: packed }
+  return { signer: e.signer, nonce: e.nonce, action, txHash: e.txHash, kind, payload }
 }
 
 /** Run 2: the same flow as raw actions through applyBlock (executeBlock, then the commit, timed apart). */

@@ -153,3 +153,13 @@ export function withEdgeDecimals(action: Record<string, unknown>): Record<string
   if (isPayload(trigger)) return { ...action, PlaceTriggerOrder: withTriggerDecimals(trigger) }
   return action
 }
+
+/**
+ * The payload of an action of the given kind as the chain should take it from the edge (with
+ * withEdgeDecimals' packed fields for the busy order kinds): the node hands it over beside the
+ * signed action (apply.ts EnvelopeInput.payload) with the kind it validated, so applying a block
+ * reads neither from the action's wrapper object. Pure; the action passed in is not changed.
+ */
+export function edgePayload(kind: string, action: Record<string, unknown>): Record<string, unknown> {
+  return withEdgeDecimals(action)[kind] as Record<string, unknown>
+}

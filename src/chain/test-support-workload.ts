@@ -1,7 +1,8 @@
 // The frame of the seeded random-workload tests: blocks are applied one by one, each checked against
 // a full recomputation of the state root and the invariants every state must satisfy; what happened
-// is counted by key; then the same blocks are replayed on a fresh chain, with their decimals packed
-// at the edge as the node replays them, which must reach every root and emit every event again.
+// is counted by key; then the same blocks are replayed on a fresh chain, each envelope with its kind
+// and its payload prepared at the edge as the node replays them (decimals packed), which must reach
+// every root and emit every event again.
 // Halfway through the replay its state goes through the snapshot codec (state-codec.ts): the
 // restored state must go on to the same roots and events as the run, as a node restarted from a
 // snapshot must.
@@ -9,7 +10,7 @@
 import { expect } from 'bun:test'
 import { bytesToHex } from '../lib/hex.ts'
 import { applyBlock, type BlockInput, type BlockResult, type EnvelopeInput } from './apply.ts'
-import { withEdgeDecimals } from './edge-decimals.ts'
+import { edgePayload } from './edge-decimals.ts'
 import type { ChainEvent } from './events.ts'
 import { decodeState, encodeState } from './state-codec.ts'
 import { fullStateRoot } from './state-root.ts'
@@ -54,8 +55,9 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
       if (key !== undefined) seen.set(key, (seen.get(key) ?? 0) + 1)
     }
   }
-  // The replay takes the blocks as the node replays them, decimals packed at the edge: the packed
-  // path must reach the roots and events the chain's own parsing reached (edge-decimals.ts).
+  // The replay takes the blocks as the node replays them, kind and payload from the edge with the
+  // decimals packed: that path must reach the roots and events the chain's own reading of the
+  // action reached (apply.ts EnvelopeInput, edge-decimals.ts).
   let replayState = run.genesis().state
   const restoreAfter = Math.floor(inputs.length / 2)
   inputs.forEach((input, i) => {
@@ -66,7 +68,7 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
       replayState = restored
       expect({ height: i, restoredRoot: bytesToHex(replayState.hash.root()) }).toEqual({ height: i, restoredRoot: roots[i - 1] ?? bytesToHex(fullStateRoot(run.genesis().state)) })
     }
-    const result = applyBlock(replayState, { ...input, envelopes: input.envelopes.map((e) => ({ ...e, action: withEdgeDecimals(e.action) })) })
+    const result = applyBlock(replayState, { ...input, envelopes: input.envelopes.map(atTheEdge) })
     expect({ height: i + 1, root: bytesToHex(result.stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
     expect({ height: i + 1, events: eventsText(result) }).toEqual({ height: i + 1, events: events[i]! })
   })
@@ -76,4 +78,10 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
 /** Fails naming the first key the workload never reached: the paths it is meant to exercise. */
 export function expectReached(seen: ReadonlyMap<string, number>, keys: readonly string[]): void {
   for (const key of keys) expect({ key, seen: (seen.get(key) ?? 0) > 0 }).toEqual({ key, seen: true })
+}
+
+/** An envelope as the node's edge hands it over: the action as signed, its kind, its payload with the decimals packed. */
+function atTheEdge(e: EnvelopeInput): EnvelopeInput {
+  const kind = Object.keys(e.action)[0]!
+  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind, payload: edgePayload(kind, e.action) }
 }

@@ -26,5 +26,6 @@ test('an admitted order carries its decimals packed for the chain; the signed ac
   if (!r.ok) throw new Error(r.error.message)
   expect(r.envelope.action).toBe(action)
   expect(r.envelope.action.PlaceOrder).not.toHaveProperty('edge_price')
-  expect(r.envelope.chainAction).toEqual({ PlaceOrder: { ...action.PlaceOrder, edge_price: packDecimal('65000.5'), edge_qty: packDecimal('0.01') } })
+  expect(r.envelope.kind).toBe('PlaceOrder')
+  expect(r.envelope.chainPayload).toEqual({ ...action.PlaceOrder, edge_price: packDecimal('65000.5'), edge_qty: packDecimal('0.01') })
 })

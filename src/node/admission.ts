@@ -1,7 +1,7 @@
 // Admission of a signed action (PROTOCOL §3-§5): schema, signature, signer, auth channel and role,
 // nonce window. A refusal is a JSON-RPC error, puts nothing in a block and consumes no nonce.
 import { actorAuthorized, lowestUnusedNonce, nonceUsable, resolveActor } from '../chain/accounts.ts'
-import { withEdgeDecimals } from '../chain/edge-decimals.ts'
+import { edgePayload } from '../chain/edge-decimals.ts'
 import { decodePlaceOrder } from '../chain/place-order.ts'
 import { orderShapeError } from './order-admission.ts'
 import { LIMITS, type ChainState } from '../chain/types.ts'
@@ -17,9 +17,9 @@ export interface AdmittedEnvelope {
   readonly nonce: number
   /** The action exactly as signed (stored, and hashed into the tx hash). */
   readonly action: Record<string, unknown>
-  /** The action as the chain takes it: its decimals packed at admission (edge-decimals.ts), so
-   * block production does not pay for the parsing. */
-  readonly chainAction: Record<string, unknown>
+  /** The payload as the chain takes it (EnvelopeInput.payload): its decimals packed at admission
+   * (edge-decimals.ts edgePayload), so block production does not pay for the parsing. */
+  readonly chainPayload: Record<string, unknown>
   readonly kind: string
   readonly txHash: string
   readonly signature: { r: string; s: string; v: number }
@@ -80,7 +80,7 @@ export function admit(state: ChainState, params: unknown, isPending: PendingNonc
     const lowest = lowestUnusedNonce(state, signer)
     return { ok: false, error: rpcError(RPC.nonceReplay, 'NONCE_REPLAY', `nonce ${p.nonce} of ${signer} is used or outside [${lowest}, ${lowest + LIMITS.nonceWindow})`, { signer, nonce: p.nonce, lowest_unused: lowest, window: LIMITS.nonceWindow }) }
   }
-  return { ok: true, envelope: { signer, nonce: p.nonce, action: p.action, chainAction: withEdgeDecimals(p.action), kind: kindName, txHash: txHash(digest, sig.r, sig.s, sig.v), signature: p.signature } }
+  return { ok: true, envelope: { signer, nonce: p.nonce, action: p.action, chainPayload: edgePayload(kindName, p.action), kind: kindName, txHash: txHash(digest, sig.r, sig.s, sig.v), signature: p.signature } }
 }
 
 /**

@@ -1,7 +1,7 @@
 // The chain node: genesis, replay of the stored chain, the mempool and the block producer. It owns
 // the state; everything downstream sees committed blocks through onBlock listeners.
 import { applyBlock, type BlockInput, type BlockResult, type EnvelopeInput } from '../chain/apply.ts'
-import { withEdgeDecimals } from '../chain/edge-decimals.ts'
+import { edgePayload } from '../chain/edge-decimals.ts'
 import { createGenesisState } from '../chain/genesis.ts'
 import type { ChainState } from '../chain/types.ts'
 import { assert } from '../lib/assert.ts'
@@ -119,7 +119,10 @@ export class ChainNode {
   private replayBlock(header: StoredBlockHeader, envelopes: StoredEnvelope[]): void {
     const input: BlockInput = {
       height: header.height, timestampMs: header.timestampMs,
-      envelopes: envelopes.map((e) => ({ signer: e.signer, nonce: e.nonce, action: withEdgeDecimals(JSON.parse(e.actionJson)), txHash: e.txHash })),
+      envelopes: envelopes.map((e) => {
+        const action = JSON.parse(e.actionJson) as Record<string, unknown>
+        return { signer: e.signer, nonce: e.nonce, action, txHash: e.txHash, kind: e.actionKind, payload: edgePayload(e.actionKind, action) }
+      }),
     }
     const result = applyBlock(this.state, input)
     const root = bytesToHex(result.stateRoot)
@@ -287,7 +290,7 @@ export class ChainNode {
   }
 }
 
-/** The envelope as the chain takes it, its decimals packed at admission (edge-decimals.ts). */
+/** The envelope as the chain takes it: its kind and payload as admission validated and prepared them. */
 function envelopeInput(e: AdmittedEnvelope): EnvelopeInput {
-  return { signer: e.signer, nonce: e.nonce, action: e.chainAction, txHash: e.txHash }
+  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: e.kind, payload: e.chainPayload }
 }
