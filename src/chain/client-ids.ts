@@ -37,13 +37,18 @@ export class ClientIdIndex {
     return this.count
   }
 
-  /** The slot holding (marketId, clientId), or -1. The table is at most half full, so a probe ends. */
+  /**
+   * The slot holding (marketId, clientId), or -1. The table is at most half full, so a probe ends.
+   * A slot's stored hash and market are compared before its client id: the id is a string
+   * elsewhere in memory, often cold, so only a slot that matches both is worth following to it.
+   */
   private find(marketId: number, clientId: string): number {
     const mask = this.clientIds.length - 1
-    for (let i = hashOf(marketId, clientId) & mask; ; i = (i + 1) & mask) {
+    const hash = hashOf(marketId, clientId)
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
       const key = this.clientIds[i]
       if (key === undefined) return -1
-      if (key === clientId && this.markets[i] === marketId) return i
+      if (this.hashes[i] === hash && this.markets[i] === marketId && key === clientId) return i
     }
   }
 
@@ -66,7 +71,7 @@ export class ClientIdIndex {
     for (;;) {
       const key = this.clientIds[i]
       if (key === undefined) break
-      if (key === clientId && this.markets[i] === marketId) {
+      if (this.hashes[i] === hash && this.markets[i] === marketId && key === clientId) {
         this.ids[i] = id
         return
       }
