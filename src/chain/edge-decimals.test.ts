@@ -60,27 +60,41 @@ describe('decimals packed at the edge', () => {
     expect(unitsFromPacked(undefined, 2)).toBe(-1)
   })
 
-  test('add packed fields to a copy of the busy order actions only', () => {
+  test('copy the busy order actions into their one shape per kind, with the decimals packed beside', () => {
     const place = { PlaceOrder: { market_id: 1, side: 'Bid', price: '65000.5', qty: '0.01', tif: 'Gtc', reduce_only: false } }
     const copy = withEdgeDecimals(place)
     expect(copy).toEqual({ PlaceOrder: { ...place.PlaceOrder, edge_price: packDecimal('65000.5'), edge_qty: packDecimal('0.01') } })
     expect(place.PlaceOrder).not.toHaveProperty('edge_price')
+    // Keys in another order, and the optional ones given: the same shape (keys in the schema's order).
+    const reordered = { PlaceOrder: { expires_at_ms: 9, reduce_only: true, qty: '2', client_order_id: 'a', tif: 'Ioc', price: '1', side: 'Ask', market_id: 2 } }
+    const shapeOf = (a: Record<string, unknown>) => Object.keys(Object.values(a)[0] as object)
+    expect(shapeOf(withEdgeDecimals(reordered))).toEqual(shapeOf(copy))
+    expect(withEdgeDecimals(reordered)).toEqual({ PlaceOrder: { ...reordered.PlaceOrder, edge_price: packDecimal('1'), edge_qty: packDecimal('2') } })
 
     const batch = { BatchPlaceOrder: { orders: [place.PlaceOrder, place.PlaceOrder] } }
     expect((withEdgeDecimals(batch).BatchPlaceOrder as { orders: unknown[] }).orders).toEqual([copy.PlaceOrder, copy.PlaceOrder])
 
     const modify = { BatchModify: { modifies: [{ market_id: 1, order_id: 3, qty: '0.5' }, { market_id: 1, order_id: 4, price: '10', tif: 'Ioc' }] } }
-    expect(withEdgeDecimals(modify)).toEqual({ BatchModify: { modifies: [
+    const modified = withEdgeDecimals(modify).BatchModify as { modifies: Record<string, unknown>[] }
+    expect(modified).toEqual({ modifies: [
       { market_id: 1, order_id: 3, qty: '0.5', edge_qty: packDecimal('0.5') },
       { market_id: 1, order_id: 4, price: '10', tif: 'Ioc', edge_price: packDecimal('10') },
-    ] } })
+    ] })
+    expect(Object.keys(modified.modifies[0]!)).toEqual(Object.keys(modified.modifies[1]!))
 
     const trigger = { PlaceTriggerOrder: { market_id: 1, side: 'Ask', qty: '1', trigger_price: '60000', trigger_direction: 'Below', order_type: 'limit', limit_price: '59990.5', reduce_only: true } }
     expect(withEdgeDecimals(trigger)).toEqual({ PlaceTriggerOrder: {
       ...trigger.PlaceTriggerOrder, edge_trigger_price: packDecimal('60000'), edge_qty: packDecimal('1'), edge_limit_price: packDecimal('59990.5'),
     } })
 
-    const cancel = { CancelOrder: { market_id: 1, order_id: 3 } }
-    expect(withEdgeDecimals(cancel)).toBe(cancel)
+    // Cancels have no decimals but one shape too.
+    const cancels = [{ CancelOrder: { order_id: 3, market_id: 1 } }, { CancelOrder: { market_id: 1, client_order_id: 'x' } }].map(withEdgeDecimals)
+    expect(cancels).toEqual([{ CancelOrder: { market_id: 1, order_id: 3 } }, { CancelOrder: { market_id: 1, client_order_id: 'x' } }])
+    expect(shapeOf(cancels[0]!)).toEqual(shapeOf(cancels[1]!))
+    const cancelTrigger = withEdgeDecimals({ CancelTriggerOrder: { trigger_id: 5, market_id: 1 } })
+    expect(shapeOf(cancelTrigger)).toEqual(['market_id', 'trigger_id', 'client_order_id'])
+
+    const other = { ScheduleCancel: { deadline_ms: null } }
+    expect(withEdgeDecimals(other)).toBe(other)
   })
 })
