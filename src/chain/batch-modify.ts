@@ -77,7 +77,7 @@ export function modifyOrder(state: ChainState, account: Account, m: ModifyPayloa
   return placeOrder(state, account, {
     marketId: market.marketId, side: order.side, priceTicks, qtyLots: remaining, tif, reduceOnly: order.reduceOnly,
     clientOrderId: order.clientOrderId, expiresAtMs: order.expiresAtMs ?? undefined,
-  }, { height: ctx.height, timestampMs: ctx.timestampMs, txHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId, replaces: order }, events)
+  }, ctx, events, order)
 }
 
 /** Lowers a resting order's quantity in place, keeping its time priority, and re-reserves its margin. */

@@ -20,7 +20,7 @@ import { applyTrade, newPosition, positionFor, positionSettings, settlePosition,
 import { reject } from './reasons.ts'
 import { closableLots } from './reduce-only.ts'
 import { markLeaf } from './state-root.ts'
-import type { Account, ChainState, Market, Side } from './types.ts'
+import type { Account, ChainState, Market, Order, Side } from './types.ts'
 
 /** Book B: the exchange's counterparty account of every external-peg market (no key signs for it). */
 export const BOOK_B_ADDRESS = '0x00000000000000000000000000000000000000bb'
@@ -28,8 +28,8 @@ export const BOOK_B_ADDRESS = '0x00000000000000000000000000000000000000bb'
 /** Maker order id of a fill against Book B (it has no order). */
 export const BOOK_B_ORDER_ID = 0
 
-/** Places a decoded order on an external-peg market; the caller checked tradability. */
-export function placePegOrder(state: ChainState, account: Account, market: Market, o: DecodedOrder, ctx: PlaceContext, events: EventSink): PlaceOutcome {
+/** Places a decoded order on an external-peg market (replacing `replaced`, as placeOrder); the caller checked tradability. */
+export function placePegOrder(state: ChainState, account: Account, market: Market, o: DecodedOrder, ctx: PlaceContext, events: EventSink, replaced: Order | undefined): PlaceOutcome {
   const quote = freshQuote(market, ctx.timestampMs)
   if (quote === undefined) return reject('QuoteNotAvailable', `${market.symbol} fills against oracle quotes and has no fresh one (max_quote_lag_ms ${market.quoteLimits.maxLagMs})`)
   if (market.oracle.fillsOnQuote >= market.maxFillsPerQuote) return reject('QuoteNotAvailable', `the latest ${market.symbol} quote has made its ${market.maxFillsPerQuote} fills; the next quote allows more`)
@@ -62,7 +62,7 @@ export function placePegOrder(state: ChainState, account: Account, market: Marke
   }
 
   // After this point the order must succeed: no more rejections.
-  if (ctx.replaces !== undefined) cancelRestingOrder(state, account, ctx.replaces, 'Replaced', events)
+  if (replaced !== undefined) cancelRestingOrder(state, account, replaced, 'Replaced', events)
   const orderId = state.nextOrderId++
   markLeaf(state, state.exchangeLeaf)
   events.push({

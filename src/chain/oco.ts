@@ -107,7 +107,7 @@ export function placeOcoPair(ctx: ActionContext, p: PlaceOcoPairPayload): Outcom
 
 /** The limit leg as an order: Gtc at the pair's limit price. */
 function limitLeg(p: Pick<OcoPair, 'marketId' | 'side' | 'limitTicks' | 'qtyLots' | 'reduceOnly'>): DecodedOrder {
-  return { marketId: p.marketId, side: p.side, priceTicks: p.limitTicks, qtyLots: p.qtyLots, tif: 'Gtc', reduceOnly: p.reduceOnly, clientOrderId: undefined }
+  return { marketId: p.marketId, side: p.side, priceTicks: p.limitTicks, qtyLots: p.qtyLots, tif: 'Gtc', reduceOnly: p.reduceOnly, clientOrderId: undefined, expiresAtMs: undefined }
 }
 
 /** The stop leg's trigger fields; its source tx hash is the pair's envelope. */

@@ -76,9 +76,6 @@ export interface PlaceContext {
   readonly txHash: string | null
   /** The trigger order this order was promoted from, or null. */
   readonly sourceTriggerId: number | null
-  /** A resting order of the account that this one replaces (BatchModify's cancel-plus-replace):
-   * checked as if already gone, and cancelled with reason Replaced once the new order must succeed. */
-  readonly replaces?: Order | undefined
 }
 
 /** The new order's id, or why the order was rejected (nothing changed then). */
@@ -93,8 +90,13 @@ const NO_NOTIONALS: bigint[] = []
  * reduce-only, post-only, FOK depth, dust, margin), then matches it against the book, cancelling
  * the account's own makers it meets, and rests what a Gtc or PostOnly order has left. Emits
  * OrderAccepted, then fills and done/resting events, into `events`.
+ *
+ * `replaced` is a resting order of the account that this one replaces (BatchModify's
+ * cancel-plus-replace): checked as if already gone, and cancelled with reason Replaced once the
+ * new order must succeed. An argument, not a field of ctx, so that an envelope's orders and its
+ * amends give placeOrder one shape of context (the envelope's own).
  */
-export function placeOrder(state: ChainState, account: Account, o: DecodedOrder, ctx: PlaceContext, events: EventSink): PlaceOutcome {
+export function placeOrder(state: ChainState, account: Account, o: DecodedOrder, ctx: PlaceContext, events: EventSink, replaced?: Order): PlaceOutcome {
   const market = state.markets.get(o.marketId)
   if (market === undefined) return reject('MarketNotFound', `market ${o.marketId} does not exist`)
   // Markets area: Active takes every order, DelistPending only reduce-only ones (lifecycle.ts).
@@ -105,9 +107,8 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   if (o.qtyLots < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
   if (o.expiresAtMs !== undefined && o.expiresAtMs <= ctx.timestampMs) return reject('OrderExpired', `expires_at_ms ${o.expiresAtMs} is not after block time ${ctx.timestampMs}`)
   // Markets area: an external-peg market fills against its oracle quote, not a book (external-peg.ts).
-  if (market.routing === 'external_peg') return placePegOrder(state, account, market, o, ctx, events)
+  if (market.routing === 'external_peg') return placePegOrder(state, account, market, o, ctx, events, replaced)
   const book = state.books.get(market.marketId)!
-  const replaced = ctx.replaces
   if (o.clientOrderId !== undefined) {
     const holder = account.ordersByClientId.getIn(o.marketId, o.clientOrderId)
     if (holder !== undefined && holder !== replaced?.id) return reject('DuplicateClientOrderId', `client_order_id ${o.clientOrderId} is already open`)

@@ -89,7 +89,7 @@ function fireTrigger(ctx: BlockContext, t: TriggerOrder, market: Market): void {
   const account = state.accounts.get(t.owner)!
   const orderEvents: ChainEvent[] = []
   const placed = placeOrder(state, account, {
-    marketId: t.marketId, side: t.side, priceTicks, qtyLots: t.qtyLots, tif: t.tif, reduceOnly: t.reduceOnly, clientOrderId: t.clientOrderId,
+    marketId: t.marketId, side: t.side, priceTicks, qtyLots: t.qtyLots, tif: t.tif, reduceOnly: t.reduceOnly, clientOrderId: t.clientOrderId, expiresAtMs: undefined,
   }, { height: ctx.height, timestampMs: ctx.timestampMs, txHash: t.txHash, sourceTriggerId: t.id }, orderEvents)
   ctx.events.push(placed.ok ? triggerActivated(t, placed.orderId, market.markTicks, priceTicks) : triggerFireFailed(t, placed.reason, placed.message))
   for (const e of closing) ctx.events.push(e)
