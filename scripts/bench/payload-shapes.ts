@@ -10,7 +10,7 @@
  * Prints the median microseconds per envelope over the timed blocks (the first sixth warm the JIT
  * up), for each key-order count, twice over (the second pair runs on code the JIT compiled for
  * both). The edge gives every payload of a kind one shape, so the two should agree; before it did,
- * seven orders cost resting orders 2-14% and cancels 8-12% more than one.
+ * seven orders cost resting orders 0.5-26% and cancels 8-22% more than one (four pairs).
  */
 import { executeBlock, type EnvelopeInput } from '../../src/chain/apply.ts'
 import { edgePayload } from '../../src/chain/edge-decimals.ts'
