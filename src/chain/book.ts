@@ -143,7 +143,6 @@ class SideBook<O extends BookOrder> {
     this.sign = sign
   }
 
-
   /**
    * Sets foundChunk and foundIndex to the first level whose key is >= key,
    * i.e. where `key` is or belongs (foundChunk = chunks.length when every key

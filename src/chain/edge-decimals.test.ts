@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { parseDecimal } from '../lib/decimal.ts'
 import { mulberry32 } from '../lib/prng.ts'
-import { NOT_PACKED, packDecimal, unitsFromPacked, withEdgeDecimals } from './edge-decimals.ts'
+import { edgePayload, NOT_PACKED, packDecimal, unitsFromPacked } from './edge-decimals.ts'
 import { decimalUnits } from './fast-decimal.ts'
 
 /** What the chain's own parser makes of s at decimals: the units, or undefined when it rejects. */
@@ -60,22 +60,21 @@ describe('decimals packed at the edge', () => {
     expect(unitsFromPacked(undefined, 2)).toBe(-1)
   })
 
-  test('copy the busy order actions into their one shape per kind, with the decimals packed beside', () => {
+  test('copy the busy order payloads into their one shape per kind, with the decimals packed beside', () => {
     const place = { PlaceOrder: { market_id: 1, side: 'Bid', price: '65000.5', qty: '0.01', tif: 'Gtc', reduce_only: false } }
-    const copy = withEdgeDecimals(place)
-    expect(copy).toEqual({ PlaceOrder: { ...place.PlaceOrder, edge_price: packDecimal('65000.5'), edge_qty: packDecimal('0.01') } })
+    const copy = edgePayload('PlaceOrder', place)
+    expect(copy).toEqual({ ...place.PlaceOrder, edge_price: packDecimal('65000.5'), edge_qty: packDecimal('0.01') })
     expect(place.PlaceOrder).not.toHaveProperty('edge_price')
     // Keys in another order, and the optional ones given: the same shape (keys in the schema's order).
     const reordered = { PlaceOrder: { expires_at_ms: 9, reduce_only: true, qty: '2', client_order_id: 'a', tif: 'Ioc', price: '1', side: 'Ask', market_id: 2 } }
-    const shapeOf = (a: Record<string, unknown>) => Object.keys(Object.values(a)[0] as object)
-    expect(shapeOf(withEdgeDecimals(reordered))).toEqual(shapeOf(copy))
-    expect(withEdgeDecimals(reordered)).toEqual({ PlaceOrder: { ...reordered.PlaceOrder, edge_price: packDecimal('1'), edge_qty: packDecimal('2') } })
+    expect(Object.keys(edgePayload('PlaceOrder', reordered))).toEqual(Object.keys(copy))
+    expect(edgePayload('PlaceOrder', reordered)).toEqual({ ...reordered.PlaceOrder, edge_price: packDecimal('1'), edge_qty: packDecimal('2') })
 
     const batch = { BatchPlaceOrder: { orders: [place.PlaceOrder, place.PlaceOrder] } }
-    expect((withEdgeDecimals(batch).BatchPlaceOrder as { orders: unknown[] }).orders).toEqual([copy.PlaceOrder, copy.PlaceOrder])
+    expect(edgePayload('BatchPlaceOrder', batch)).toEqual({ orders: [copy, copy] })
 
     const modify = { BatchModify: { modifies: [{ market_id: 1, order_id: 3, qty: '0.5' }, { market_id: 1, order_id: 4, price: '10', tif: 'Ioc' }] } }
-    const modified = withEdgeDecimals(modify).BatchModify as { modifies: Record<string, unknown>[] }
+    const modified = edgePayload('BatchModify', modify) as { modifies: Record<string, unknown>[] }
     expect(modified).toEqual({ modifies: [
       { market_id: 1, order_id: 3, qty: '0.5', edge_qty: packDecimal('0.5') },
       { market_id: 1, order_id: 4, price: '10', tif: 'Ioc', edge_price: packDecimal('10') },
@@ -83,18 +82,20 @@ describe('decimals packed at the edge', () => {
     expect(Object.keys(modified.modifies[0]!)).toEqual(Object.keys(modified.modifies[1]!))
 
     const trigger = { PlaceTriggerOrder: { market_id: 1, side: 'Ask', qty: '1', trigger_price: '60000', trigger_direction: 'Below', order_type: 'limit', limit_price: '59990.5', reduce_only: true } }
-    expect(withEdgeDecimals(trigger)).toEqual({ PlaceTriggerOrder: {
+    expect(edgePayload('PlaceTriggerOrder', trigger)).toEqual({
       ...trigger.PlaceTriggerOrder, edge_trigger_price: packDecimal('60000'), edge_qty: packDecimal('1'), edge_limit_price: packDecimal('59990.5'),
-    } })
+    })
 
     // Cancels have no decimals but one shape too.
-    const cancels = [{ CancelOrder: { order_id: 3, market_id: 1 } }, { CancelOrder: { market_id: 1, client_order_id: 'x' } }].map(withEdgeDecimals)
-    expect(cancels).toEqual([{ CancelOrder: { market_id: 1, order_id: 3 } }, { CancelOrder: { market_id: 1, client_order_id: 'x' } }])
-    expect(shapeOf(cancels[0]!)).toEqual(shapeOf(cancels[1]!))
-    const cancelTrigger = withEdgeDecimals({ CancelTriggerOrder: { trigger_id: 5, market_id: 1 } })
-    expect(shapeOf(cancelTrigger)).toEqual(['market_id', 'trigger_id', 'client_order_id'])
+    const cancels = [{ CancelOrder: { order_id: 3, market_id: 1 } }, { CancelOrder: { market_id: 1, client_order_id: 'x' } }].map((a) => edgePayload('CancelOrder', a))
+    expect(cancels).toEqual([{ market_id: 1, order_id: 3 }, { market_id: 1, client_order_id: 'x' }])
+    expect(Object.keys(cancels[0]!)).toEqual(Object.keys(cancels[1]!))
+    expect(Object.keys(edgePayload('CancelTriggerOrder', { CancelTriggerOrder: { trigger_id: 5, market_id: 1 } }))).toEqual(['market_id', 'trigger_id', 'client_order_id'])
 
+    // Any other kind, and a malformed payload, go to the chain as they are.
     const other = { ScheduleCancel: { deadline_ms: null } }
-    expect(withEdgeDecimals(other)).toBe(other)
+    expect(edgePayload('ScheduleCancel', other)).toBe(other.ScheduleCancel)
+    const malformed = { BatchPlaceOrder: { orders: 'none' } }
+    expect(edgePayload('BatchPlaceOrder', malformed)).toBe(malformed.BatchPlaceOrder)
   })
 })

@@ -153,37 +153,23 @@ const cancelTriggerAtEdge = (p: Payload): Payload => ({ market_id: p.market_id, 
 const isPayload = (x: unknown): x is Payload => typeof x === 'object' && x !== null && !Array.isArray(x)
 
 /**
- * The action as the chain should receive it from the edge: for the busy order kinds, a copy with
- * the payload in its kind's one shape and the decimals packed beside the strings; any other action
- * (or a malformed one, which the chain rejects as before) as it is. Pure; the action passed in is
- * not changed.
- */
-export function withEdgeDecimals(action: Record<string, unknown>): Record<string, unknown> {
-  const place = action.PlaceOrder
-  if (isPayload(place)) return { ...action, PlaceOrder: placeOrderAtEdge(place) }
-  const cancel = action.CancelOrder
-  if (isPayload(cancel)) return { ...action, CancelOrder: cancelOrderAtEdge(cancel) }
-  const batch = action.BatchPlaceOrder
-  if (isPayload(batch) && Array.isArray(batch.orders)) {
-    return { ...action, BatchPlaceOrder: { orders: batch.orders.map((o) => (isPayload(o) ? placeOrderAtEdge(o) : o)) } }
-  }
-  const modify = action.BatchModify
-  if (isPayload(modify) && Array.isArray(modify.modifies)) {
-    return { ...action, BatchModify: { modifies: modify.modifies.map((m) => (isPayload(m) ? modifyAtEdge(m) : m)) } }
-  }
-  const trigger = action.PlaceTriggerOrder
-  if (isPayload(trigger)) return { ...action, PlaceTriggerOrder: triggerAtEdge(trigger) }
-  const cancelTrigger = action.CancelTriggerOrder
-  if (isPayload(cancelTrigger)) return { ...action, CancelTriggerOrder: cancelTriggerAtEdge(cancelTrigger) }
-  return action
-}
-
-/**
- * The payload of an action of the given kind as the chain should take it from the edge (with
- * withEdgeDecimals' packed fields for the busy order kinds): the node hands it over beside the
- * signed action (apply.ts EnvelopeInput.payload) with the kind it validated, so applying a block
- * reads neither from the action's wrapper object. Pure; the action passed in is not changed.
+ * The payload of an action of the given kind as the chain should take it from the edge: for the
+ * busy order kinds, a copy in the kind's one shape with the decimals packed beside the strings;
+ * for any other kind (or a malformed payload, which the chain rejects as before), the payload as
+ * it is. The node hands it over beside the signed action (apply.ts EnvelopeInput.payload) with the
+ * kind it validated, so applying a block reads neither from the action's wrapper object. Pure;
+ * the action passed in is not changed.
  */
 export function edgePayload(kind: string, action: Record<string, unknown>): Record<string, unknown> {
-  return withEdgeDecimals(action)[kind] as Record<string, unknown>
+  const p = action[kind]
+  if (!isPayload(p)) return p as Record<string, unknown>
+  switch (kind) {
+    case 'PlaceOrder': return placeOrderAtEdge(p)
+    case 'CancelOrder': return cancelOrderAtEdge(p)
+    case 'BatchPlaceOrder': return Array.isArray(p.orders) ? { orders: p.orders.map((o) => (isPayload(o) ? placeOrderAtEdge(o) : o)) } : p
+    case 'BatchModify': return Array.isArray(p.modifies) ? { modifies: p.modifies.map((m) => (isPayload(m) ? modifyAtEdge(m) : m)) } : p
+    case 'PlaceTriggerOrder': return triggerAtEdge(p)
+    case 'CancelTriggerOrder': return cancelTriggerAtEdge(p)
+    default: return p
+  }
 }
