@@ -10,6 +10,7 @@ import type { ChainEvent, FilledEvent } from './events.ts'
 import { HANDLERS } from './handlers.ts'
 import { reject, type RejectReason } from './reasons.ts'
 import { commitStateRoot } from './state-root.ts'
+import { WARM_SPAN, warmEnvelopes } from './warm-envelopes.ts'
 import { ROLES, type Account, type ChainState, type RoleName } from './types.ts'
 
 /** A signed action as the block carries it; the signer was recovered at admission. */
@@ -110,7 +111,10 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
     state, signer: '', account: undefined as unknown as Account, agentRole: undefined, events,
     height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null,
   }
+  warmEnvelopes(envelopes, 0)
   for (let idx = 0; idx < envelopes.length; idx++) {
+    // Reads the envelopes after the next WARM_SPAN, so their misses overlap (warm-envelopes.ts).
+    if (idx % WARM_SPAN === 0) warmEnvelopes(envelopes, idx + WARM_SPAN)
     const env = envelopes[idx]!
     const kind = env.kind ?? actionKindOf(env.action)
     const payload = env.payload ?? (env.action[kind] as Record<string, unknown>)
