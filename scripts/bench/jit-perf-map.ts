@@ -14,8 +14,13 @@
  *
  * perf comes from Debian's linux-perf; `cpu-clock` (a software event) works where the VM has no
  * hardware counters. Compiled code is recompiled over a run and later code can reuse an address,
- * so a sample is named after the last function loaded there: read the figures per function, not
- * per instruction. Format: the jitdump specification of the Linux perf tools (a header, then
+ * so a sample is named after the last function loaded there, and that can misname even whole
+ * functions: a profile of the engine through this map showed commitStateRoot's encodeLeaf inside
+ * executeBlock's timed windows, and hid most of executeBlock's own time. When that matters, name
+ * each sample by the code loaded at its address most recently before it: record with
+ * `-k CLOCK_MONOTONIC`, so that the samples' times and the jitdump records' timestamps share a
+ * clock, and match on both (that is how the cold-input misses of warm-envelopes.ts were found).
+ * Format: the jitdump specification of the Linux perf tools (a header, then
  * records; JIT_CODE_LOAD, id 0, carries the code's address, size and name).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
