@@ -19,7 +19,7 @@ describe('warmEnvelopes', () => {
     const envelopes = [
       { kind: 'CancelOrder' },
       { kind: 'BatchPlaceOrder', payload: { orders: 'not an array' } },
-      { kind: 'BatchModify', payload: { modifies: [{}] } },
+      { kind: 'BatchModify', payload: { modifies: [{}, null, 3] } },
       { kind: 'PlaceOrder', payload: { market_id: 0, client_order_id: 7 } },
     ]
     const copy = structuredClone(envelopes)
