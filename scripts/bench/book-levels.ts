@@ -2,7 +2,7 @@
  * The order book's cost of a price level coming and going deep in the book, as the number of levels
  * on a side grows: one order per level; each operation cancels the only order of a random level
  * (the level goes) and rests a new one there (the level comes back). A side keeps its levels in
- * sorted chunks of at most LEVEL_CHUNK_MAX (src/chain/book.ts), so this is a splice within one
+ * sorted chunks of at most LEVEL_CHUNK_MAX (src/chain/book.ts), so this is a shift within one
  * chunk plus a binary search over the chunks, not a move of every level between that price and
  * the best.
  *

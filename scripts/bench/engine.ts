@@ -40,7 +40,7 @@ import { edenGC } from 'bun:jsc'
 import { executeBlock, type BlockResult, type EnvelopeInput } from '../../src/chain/apply.ts'
 import { cancelOrder } from '../../src/chain/cancel-order.ts'
 import type { ChainEvent } from '../../src/chain/events.ts'
-import { edgePayload } from '../../src/chain/edge-decimals.ts'
+import { atTheEdge } from '../../src/chain/edge-decimals.ts'
 import { createGenesisState } from '../../src/chain/genesis.ts'
 import { updateMarks } from '../../src/chain/marks.ts'
 import { placeOrder, type DecodedOrder } from '../../src/chain/place-order.ts'
@@ -275,9 +275,9 @@ const asDecoded = (e: EnvelopeInput): EnvelopeInput => {
   const action = JSON.parse(JSON.stringify(e.action)) as Record<string, unknown>
   const kind = Object.keys(action)[0]!
   const t0 = performance.now()
-  const payload = edgePayload(kind, action)
+  const prepared = atTheEdge({ signer: e.signer, nonce: e.nonce, action, txHash: e.txHash }, kind)
   edgeMs += performance.now() - t0
-  return { signer: e.signer, nonce: e.nonce, action, txHash: e.txHash, kind, payload }
+  return prepared
 }
 
 /** Run 2: the same flow as raw actions through applyBlock (executeBlock, then the commit, timed apart). */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { parseDecimal } from '../lib/decimal.ts'
 import { mulberry32 } from '../lib/prng.ts'
-import { edgePayload, NOT_PACKED, packDecimal, unitsFromPacked } from './edge-decimals.ts'
+import { atTheEdge, edgePayload, NOT_PACKED, packDecimal, unitsFromPacked } from './edge-decimals.ts'
 import { decimalUnits } from './fast-decimal.ts'
 
 /** What the chain's own parser makes of s at decimals: the units, or undefined when it rejects. */
@@ -98,4 +98,12 @@ describe('decimals packed at the edge', () => {
     const malformed = { BatchPlaceOrder: { orders: 'none' } }
     expect(edgePayload('BatchPlaceOrder', malformed)).toBe(malformed.BatchPlaceOrder)
   })
+})
+
+test('atTheEdge hands over the action as signed, the kind it is given and the payload edgePayload makes for that kind', () => {
+  const action = { PlaceOrder: { qty: '0.5', market_id: 1, side: 'Bid', price: '100.25', tif: 'Gtc', reduce_only: false } }
+  const e = atTheEdge({ signer: '0xabc', nonce: 7, action, txHash: '0x01' }, 'PlaceOrder')
+  expect(e).toEqual({ signer: '0xabc', nonce: 7, action, txHash: '0x01', kind: 'PlaceOrder', payload: edgePayload('PlaceOrder', action) })
+  expect(e.action).toBe(action)
+  expect(e.payload).toHaveProperty('edge_price', packDecimal('100.25'))
 })

@@ -23,6 +23,7 @@
 // refused them), so the copy carries every field there is. CancelOrder and CancelTriggerOrder,
 // busy but without decimals, get their one shape too.
 
+import type { EnvelopeInput } from './apply.ts'
 import { decimalUnits } from './fast-decimal.ts'
 
 /** A decimal the edge could not pack: the chain parses the string itself. */
@@ -172,4 +173,13 @@ export function edgePayload(kind: string, action: Record<string, unknown>): Reco
     case 'CancelTriggerOrder': return cancelTriggerAtEdge(p)
     default: return p
   }
+}
+
+/**
+ * An envelope as the edge hands it to the chain: the action as signed, the kind the edge
+ * validated (for a stored block, the one it stored), and that kind's payload from edgePayload.
+ * Node replay, the seeded workload tests and the engine bench all give the chain this one shape.
+ */
+export function atTheEdge(e: Pick<EnvelopeInput, 'signer' | 'nonce' | 'action' | 'txHash'>, kind: string): EnvelopeInput {
+  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind, payload: edgePayload(kind, e.action) }
 }

@@ -10,7 +10,7 @@
 import { expect } from 'bun:test'
 import { bytesToHex } from '../lib/hex.ts'
 import { applyBlock, type BlockInput, type BlockResult, type EnvelopeInput } from './apply.ts'
-import { edgePayload } from './edge-decimals.ts'
+import { atTheEdge } from './edge-decimals.ts'
 import type { ChainEvent } from './events.ts'
 import { decodeState, encodeState } from './state-codec.ts'
 import { fullStateRoot } from './state-root.ts'
@@ -68,7 +68,7 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
       replayState = restored
       expect({ height: i, restoredRoot: bytesToHex(replayState.hash.root()) }).toEqual({ height: i, restoredRoot: roots[i - 1] ?? bytesToHex(fullStateRoot(run.genesis().state)) })
     }
-    const result = applyBlock(replayState, { ...input, envelopes: input.envelopes.map(atTheEdge) })
+    const result = applyBlock(replayState, { ...input, envelopes: input.envelopes.map((e) => atTheEdge(e, Object.keys(e.action)[0]!)) })
     expect({ height: i + 1, root: bytesToHex(result.stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
     expect({ height: i + 1, events: eventsText(result) }).toEqual({ height: i + 1, events: events[i]! })
   })
@@ -78,10 +78,4 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
 /** Fails naming the first key the workload never reached: the paths it is meant to exercise. */
 export function expectReached(seen: ReadonlyMap<string, number>, keys: readonly string[]): void {
   for (const key of keys) expect({ key, seen: (seen.get(key) ?? 0) > 0 }).toEqual({ key, seen: true })
-}
-
-/** An envelope as the node's edge hands it over: the action as signed, its kind, its payload with the decimals packed. */
-function atTheEdge(e: EnvelopeInput): EnvelopeInput {
-  const kind = Object.keys(e.action)[0]!
-  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind, payload: edgePayload(kind, e.action) }
 }

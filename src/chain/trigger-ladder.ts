@@ -93,7 +93,7 @@ export class TriggerLadder<T extends LadderItem> {
     const chunk = this.chunks[c]!
     insertAt(chunk, this.lowerBound(chunk, item, key), item)
     this.count++
-    // A full chunk splits, so every splice moves at most CHUNK_MAX items.
+    // A full chunk splits, so every shift moves at most CHUNK_MAX items.
     if (chunk.length > CHUNK_MAX) this.chunks.splice(c + 1, 0, chunk.splice(chunk.length >>> 1))
   }
 

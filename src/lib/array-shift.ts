@@ -1,6 +1,5 @@
 // Inserting into and removing from the middle of an array by shifting its tail one place, for the
-// chain's short sorted arrays (a book side's level chunks, a trigger ladder's chunks, an account's
-// orders). Array.prototype.splice does the same move but is a runtime call that also allocates
+// chain's short sorted arrays (a book side's level chunks, a trigger ladder's chunks). Array.prototype.splice does the same move but is a runtime call that also allocates
 // the array of removed items on every call; on these paths that call cost more than the shift.
 
 /** Inserts item at index (0 <= index <= length), moving the items from index on up by one. */

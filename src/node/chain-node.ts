@@ -1,7 +1,7 @@
 // The chain node: genesis, replay of the stored chain, the mempool and the block producer. It owns
 // the state; everything downstream sees committed blocks through onBlock listeners.
 import { applyBlock, type BlockInput, type BlockResult, type EnvelopeInput } from '../chain/apply.ts'
-import { edgePayload } from '../chain/edge-decimals.ts'
+import { atTheEdge } from '../chain/edge-decimals.ts'
 import { createGenesisState } from '../chain/genesis.ts'
 import type { ChainState } from '../chain/types.ts'
 import { assert } from '../lib/assert.ts'
@@ -119,10 +119,7 @@ export class ChainNode {
   private replayBlock(header: StoredBlockHeader, envelopes: StoredEnvelope[]): void {
     const input: BlockInput = {
       height: header.height, timestampMs: header.timestampMs,
-      envelopes: envelopes.map((e) => {
-        const action = JSON.parse(e.actionJson) as Record<string, unknown>
-        return { signer: e.signer, nonce: e.nonce, action, txHash: e.txHash, kind: e.actionKind, payload: edgePayload(e.actionKind, action) }
-      }),
+      envelopes: envelopes.map((e) => atTheEdge({ signer: e.signer, nonce: e.nonce, action: JSON.parse(e.actionJson) as Record<string, unknown>, txHash: e.txHash }, e.actionKind)),
     }
     const result = applyBlock(this.state, input)
     const root = bytesToHex(result.stateRoot)
