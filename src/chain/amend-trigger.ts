@@ -3,7 +3,7 @@
 import type { AmendTriggerOrderPayload } from '../wire/actions/triggers.ts'
 import type { ActionContext, Outcome } from './action-context.ts'
 import { reject } from './reasons.ts'
-import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks } from './trigger-decode.ts'
+import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, isUnits } from './trigger-decode.ts'
 import { triggerAmended } from './trigger-events.ts'
 import { changeTrigger } from './trigger-store.ts'
 
@@ -17,29 +17,29 @@ export function amendTriggerOrder(ctx: ActionContext, p: AmendTriggerOrderPayloa
     return reject('TriggerNotFound', `trigger ${p.trigger_id} is not an active trigger of ${account.address} in ${market.symbol}`)
   }
   const trigger = decodeOptionalTicks(p.trigger_price, market, 'trigger_price')
-  if (!trigger.ok) return trigger
+  if (!isUnits(trigger)) return trigger
   const limit = decodeOptionalTicks(p.limit_price, market, 'limit_price')
-  if (!limit.ok) return limit
+  if (!isUnits(limit)) return limit
   const qty = p.qty === undefined ? undefined : decodeLots(p.qty, market, 'qty')
-  if (qty !== undefined && !qty.ok) return qty
-  if (trigger.value === undefined && limit.value === undefined && qty === undefined && p.tif === undefined && p.expires_at_ms === undefined) {
+  if (!isUnits(qty)) return qty
+  if (trigger === undefined && limit === undefined && qty === undefined && p.tif === undefined && p.expires_at_ms === undefined) {
     return reject('InvalidTriggerOrder', 'nothing to amend: give trigger_price, qty, limit_price, tif or expires_at_ms')
   }
-  if (t.orderType === 'market' && (limit.value !== undefined || p.tif !== undefined)) {
+  if (t.orderType === 'market' && (limit !== undefined || p.tif !== undefined)) {
     return reject('InvalidTriggerOrder', 'a market trigger takes no limit_price or tif (it fires as an IOC sweep)')
   }
-  if (qty !== undefined && qty.value < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
+  if (qty !== undefined && qty < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
   if (p.expires_at_ms !== undefined) {
     const expiry = checkExpiry(p.expires_at_ms, ctx.timestampMs)
     if (expiry !== undefined) return expiry
   }
-  if (trigger.value !== undefined) {
-    const firing = checkNotFiring(t.direction, trigger.value, market)
+  if (trigger !== undefined) {
+    const firing = checkNotFiring(t.direction, trigger, market)
     if (firing !== undefined) return firing
   }
 
   // After this point the amend must succeed.
-  changeTrigger(state, t, { triggerTicks: trigger.value, qtyLots: qty?.value, limitTicks: limit.value, tif: p.tif, expiresAtMs: p.expires_at_ms })
+  changeTrigger(state, t, { triggerTicks: trigger, qtyLots: qty, limitTicks: limit, tif: p.tif, expiresAtMs: p.expires_at_ms })
   ctx.events.push(triggerAmended(t))
   return { ok: true }
 }

@@ -20,9 +20,9 @@ import type { EventSink } from './events.ts'
 import { isDustNotional } from './math.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { cancelRestingOrder, resizeOrderMargin } from './order-ops.ts'
-import { placeOrder, type PlaceContext } from './place-order.ts'
+import { placeOrderId, type PlaceContext } from './place-order.ts'
 import { reject } from './reasons.ts'
-import { decodeLots, decodeTicks } from './trigger-decode.ts'
+import { decodeLots, decodeTicks, isUnits } from './trigger-decode.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
 import type { Account, ChainState, Market, Order } from './types.ts'
 
@@ -52,11 +52,11 @@ export function modifyOrder(state: ChainState, account: Account, m: ModifyPayloa
     return reject('OrderNotFound', `${what} is not an open order of ${account.address} in ${market.symbol}`)
   }
   const price = m.price === undefined ? undefined : decodeTicks(m.price, market, 'price', m.edge_price)
-  if (price !== undefined && !price.ok) return price
+  if (!isUnits(price)) return price
   const qty = m.qty === undefined ? undefined : decodeLots(m.qty, market, 'qty', m.edge_qty)
-  if (qty !== undefined && !qty.ok) return qty
-  const priceTicks = price?.value ?? order.priceTicks
-  const qtyLots = qty?.value ?? order.origLots
+  if (!isUnits(qty)) return qty
+  const priceTicks = price ?? order.priceTicks
+  const qtyLots = qty ?? order.origLots
   const tif = m.tif ?? order.tif
   const filled = order.origLots - order.remainingLots
 
@@ -74,10 +74,11 @@ export function modifyOrder(state: ChainState, account: Account, m: ModifyPayloa
     amendDown(state, market, account, order, qtyLots, remaining, events)
     return OK
   }
-  return placeOrder(state, account, {
+  const placed = placeOrderId(state, account, {
     marketId: market.marketId, side: order.side, priceTicks, qtyLots: remaining, tif, reduceOnly: order.reduceOnly,
     clientOrderId: order.clientOrderId, expiresAtMs: order.expiresAtMs ?? undefined,
   }, ctx, events, order)
+  return typeof placed === 'number' ? OK : placed
 }
 
 /** Lowers a resting order's quantity in place, keeping its time priority, and re-reserves its margin. */

@@ -7,7 +7,7 @@ import type { BatchPlaceOrderPayload } from '../wire/actions.ts'
 import { OK, type ActionContext, type Outcome } from './action-context.ts'
 import type { BatchItemRejectedEvent } from './order-events.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
-import { decodeOrder, isRejection, placeOrder, type PlaceContext } from './place-order.ts'
+import { decodeOrder, isRejection, placeOrderId, type PlaceContext } from './place-order.ts'
 import type { Rejection } from './reasons.ts'
 
 /** The event of a rejected batch item. */
@@ -27,8 +27,8 @@ export function batchPlaceOrder(ctx: ActionContext, p: BatchPlaceOrderPayload): 
   for (let i = 0; i < count; i++) {
     const item = p.orders[i]!
     const decoded = decodeOrder(ctx.state, item)
-    const out = isRejection(decoded) ? decoded : placeOrder(ctx.state, ctx.account, decoded, placeCtx, ctx.events)
-    if (!out.ok) ctx.events.push(batchItemRejected(ctx, 'BatchPlaceOrder', i, item.market_id, out))
+    const out = isRejection(decoded) ? decoded : placeOrderId(ctx.state, ctx.account, decoded, placeCtx, ctx.events)
+    if (typeof out !== 'number') ctx.events.push(batchItemRejected(ctx, 'BatchPlaceOrder', i, item.market_id, out))
   }
   return OK
 }

@@ -27,7 +27,7 @@ import { checkTradable } from './lifecycle.ts'
 import { cancelRestingOrder } from './order-ops.ts'
 import { placeOrder, type DecodedOrder } from './place-order.ts'
 import { reject, type RejectReason } from './reasons.ts'
-import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, triggerTif } from './trigger-decode.ts'
+import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, isUnits, triggerTif } from './trigger-decode.ts'
 import { ocoPlaced, ocoResolved, triggerCancelled, triggerPlaced } from './trigger-events.ts'
 import { armPairLegs, createPair, createTrigger, removePair, removeTrigger } from './trigger-store.ts'
 import { TRIGGER_LIMITS, type OcoPair, type OcoResolveReason, type StopSpec, type TriggerCancelReason, type TriggerOrder } from './trigger-types.ts'
@@ -45,18 +45,18 @@ export function placeOcoPair(ctx: ActionContext, p: PlaceOcoPairPayload): Outcom
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
   const limit = decodeTicks(p.limit_price, market, 'limit_price')
-  if (!limit.ok) return limit
+  if (!isUnits(limit)) return limit
   const stopTrigger = decodeTicks(p.stop.trigger_price, market, 'stop.trigger_price')
-  if (!stopTrigger.ok) return stopTrigger
+  if (!isUnits(stopTrigger)) return stopTrigger
   const stopLimit = decodeOptionalTicks(p.stop.limit_price, market, 'stop.limit_price')
-  if (!stopLimit.ok) return stopLimit
+  if (!isUnits(stopLimit)) return stopLimit
   const qty = decodeLots(p.qty, market, 'qty')
-  if (!qty.ok) return qty
+  if (!isUnits(qty)) return qty
   const tradable = checkTradable(market, p.reduce_only)
   if (!tradable.ok) return tradable
-  const stopTif = triggerTif(p.stop.order_type, stopLimit.value !== undefined, undefined)
+  const stopTif = triggerTif(p.stop.order_type, stopLimit !== undefined, undefined)
   if (!stopTif.ok) return stopTif
-  if (qty.value < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
+  if (qty < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
   const stopExpiresAtMs = p.stop.expires_at_ms ?? null
   const expiry = checkExpiry(stopExpiresAtMs, ctx.timestampMs)
   if (expiry !== undefined) return expiry
@@ -64,11 +64,11 @@ export function placeOcoPair(ctx: ActionContext, p: PlaceOcoPairPayload): Outcom
   if (mine?.pairsByClientId.has(p.client_pair_id)) return reject('DuplicateClientPairId', `client_pair_id ${p.client_pair_id} is already an open pair`)
   if ((mine?.pairs.size ?? 0) >= TRIGGER_LIMITS.ocoPairsPerAccountMax) return reject('TooManyOcoPairs', `at most ${TRIGGER_LIMITS.ocoPairsPerAccountMax} open OCO pairs per account`)
   const stop: StopSpec = {
-    triggerTicks: stopTrigger.value, direction: p.stop.trigger_direction, orderType: p.stop.order_type,
-    limitTicks: stopLimit.value ?? null, expiresAtMs: stopExpiresAtMs,
+    triggerTicks: stopTrigger, direction: p.stop.trigger_direction, orderType: p.stop.order_type,
+    limitTicks: stopLimit ?? null, expiresAtMs: stopExpiresAtMs,
   }
   const fields = {
-    owner: account.address, marketId: market.marketId, side: p.side, qtyLots: qty.value, limitTicks: limit.value, stop,
+    owner: account.address, marketId: market.marketId, side: p.side, qtyLots: qty, limitTicks: limit, stop,
     reduceOnly: p.reduce_only, clientPairId: p.client_pair_id, txHash: ctx.txHash, placedHeight: ctx.height,
     limitOrderId: null, stopTriggerId: null,
   }

@@ -9,13 +9,14 @@ import { cancelOwnOrder } from './cancel-order.ts'
 import { scheduleCancel } from './dead-mans-switch.ts'
 import { massCancel } from './mass-cancel.ts'
 import { noop } from './noop.ts'
-import { decodeOrder, isRejection, placeOrder } from './place-order.ts'
+import { decodeOrder, isRejection, placeOrderId } from './place-order.ts'
 
 export const ORDER_HANDLERS: HandlerMap = {
   PlaceOrder: (ctx, p: PlaceOrderPayload) => {
     const decoded = decodeOrder(ctx.state, p)
     if (isRejection(decoded)) return decoded
-    return placeOrder(ctx.state, ctx.account, decoded, envelopePlaceContext(ctx), ctx.events)
+    const placed = placeOrderId(ctx.state, ctx.account, decoded, envelopePlaceContext(ctx), ctx.events)
+    return typeof placed === 'number' ? OK : placed
   },
   CancelOrder: (ctx, p: CancelOrderPayload) => cancelOwnOrder(ctx.state, ctx.account, p, ctx.events) ?? OK,
   BatchPlaceOrder: (ctx, p: BatchPlaceOrderPayload) => batchPlaceOrder(ctx, p),

@@ -97,6 +97,15 @@ const NO_NOTIONALS: bigint[] = []
  * amends give placeOrder one shape of context (the envelope's own).
  */
 export function placeOrder(state: ChainState, account: Account, o: DecodedOrder, ctx: PlaceContext, events: EventSink, replaced?: Order): PlaceOutcome {
+  const placed = placeOrderId(state, account, o, ctx, events, replaced)
+  return typeof placed === 'number' ? { ok: true, orderId: placed } : placed
+}
+
+/**
+ * placeOrder without the outcome object: the new order's id, or why it was rejected. The form of
+ * the order handlers, which place an order per envelope or batch item and need no object for it.
+ */
+export function placeOrderId(state: ChainState, account: Account, o: DecodedOrder, ctx: PlaceContext, events: EventSink, replaced?: Order): number | Rejection {
   const market = state.markets.get(o.marketId)
   if (market === undefined) return reject('MarketNotFound', `market ${o.marketId} does not exist`)
   // Markets area: Active takes every order, DelistPending only reduce-only ones (lifecycle.ts).
@@ -107,7 +116,10 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   if (o.qtyLots < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
   if (o.expiresAtMs !== undefined && o.expiresAtMs <= ctx.timestampMs) return reject('OrderExpired', `expires_at_ms ${o.expiresAtMs} is not after block time ${ctx.timestampMs}`)
   // Markets area: an external-peg market fills against its oracle quote, not a book (external-peg.ts).
-  if (market.routing === 'external_peg') return placePegOrder(state, account, market, o, ctx, events, replaced)
+  if (market.routing === 'external_peg') {
+    const placed = placePegOrder(state, account, market, o, ctx, events, replaced)
+    return placed.ok ? placed.orderId : placed
+  }
   const book = state.books.get(market.marketId)!
   if (o.clientOrderId !== undefined) {
     const holder = account.ordersByClientId.getIn(o.marketId, o.clientOrderId)
@@ -208,7 +220,7 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
       reason, remaining_lots: unfilled, filled_lots: plan.filledLots, client_order_id: o.clientOrderId,
     })
   }
-  return { ok: true, orderId }
+  return orderId
 }
 
 /**

@@ -12,7 +12,7 @@ import { OK, type ActionContext, type Outcome } from './action-context.ts'
 import type { EdgeTriggerDecimals } from './edge-decimals.ts'
 import { checkTradable } from './lifecycle.ts'
 import { reject } from './reasons.ts'
-import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, triggerTif } from './trigger-decode.ts'
+import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, isUnits, triggerTif } from './trigger-decode.ts'
 import { triggerPlaced } from './trigger-events.ts'
 import { createTrigger } from './trigger-store.ts'
 import { TRIGGER_LIMITS } from './trigger-types.ts'
@@ -23,16 +23,16 @@ export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderPayloa
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
   const trigger = decodeTicks(p.trigger_price, market, 'trigger_price', p.edge_trigger_price)
-  if (!trigger.ok) return trigger
+  if (!isUnits(trigger)) return trigger
   const limit = decodeOptionalTicks(p.limit_price, market, 'limit_price', p.edge_limit_price)
-  if (!limit.ok) return limit
+  if (!isUnits(limit)) return limit
   const qty = decodeLots(p.qty, market, 'qty', p.edge_qty)
-  if (!qty.ok) return qty
+  if (!isUnits(qty)) return qty
   const tradable = checkTradable(market, p.reduce_only)
   if (!tradable.ok) return tradable
-  const tif = triggerTif(p.order_type, limit.value !== undefined, p.tif)
+  const tif = triggerTif(p.order_type, limit !== undefined, p.tif)
   if (!tif.ok) return tif
-  if (qty.value < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
+  if (qty < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
   const expiresAtMs = p.expires_at_ms ?? null
   const expiry = checkExpiry(expiresAtMs, ctx.timestampMs)
   if (expiry !== undefined) return expiry
@@ -43,13 +43,13 @@ export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderPayloa
   if ((mine?.triggers.size ?? 0) >= TRIGGER_LIMITS.triggersPerAccountMax) {
     return reject('TooManyTriggers', `at most ${TRIGGER_LIMITS.triggersPerAccountMax} active triggers per account`)
   }
-  const firing = checkNotFiring(p.trigger_direction, trigger.value, market)
+  const firing = checkNotFiring(p.trigger_direction, trigger, market)
   if (firing !== undefined) return firing
 
   // After this point the trigger is placed.
   const t = createTrigger(state, {
-    owner: account.address, marketId: market.marketId, side: p.side, qtyLots: qty.value, triggerTicks: trigger.value,
-    direction: p.trigger_direction, orderType: p.order_type, limitTicks: limit.value ?? null, tif: tif.value,
+    owner: account.address, marketId: market.marketId, side: p.side, qtyLots: qty, triggerTicks: trigger,
+    direction: p.trigger_direction, orderType: p.order_type, limitTicks: limit ?? null, tif: tif.value,
     reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs, txHash: ctx.txHash, placedHeight: ctx.height, pairId: null,
   })
   ctx.events.push(triggerPlaced(t))

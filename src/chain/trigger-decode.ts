@@ -3,39 +3,44 @@
 // the order-type rules of a trigger, the expiry, and whether a trigger would fire at the current
 // mark. Pure.
 import { parseDecimal } from '../lib/decimal.ts'
-import { unitsOf } from './edge-decimals.ts'
 import type { Decoded } from './place-order.ts'
+import { unitsOf } from './edge-decimals.ts'
 import { reject, type Rejection } from './reasons.ts'
 import type { TriggerDirection, TriggerOrderType } from './trigger-types.ts'
 import type { Market, Tif } from './types.ts'
 
-/** A positive price in ticks, or InvalidPrice naming the field; `packed` is its edge form (edge-decimals.ts), if any. */
-export function decodeTicks(raw: string, market: Market, field: string, packed?: number): Decoded<number> {
+/**
+ * A positive price in ticks, or InvalidPrice naming the field; `packed` is its edge form
+ * (edge-decimals.ts), if any. The units themselves, not a wrapper around them: a decode runs for
+ * every trigger and amend, and a number is told from a rejection by its type (isUnits).
+ */
+export function decodeTicks(raw: string, market: Market, field: string, packed?: number): number | Rejection {
   // Packed at the edge, or a short plain decimal, without the general parser; it decides the rest.
   const fast = unitsOf(raw, packed, market.priceDecimals)
-  if (fast > 0) return { ok: true, value: fast }
+  if (fast > 0) return fast
   const v = parseDecimal(raw, market.priceDecimals)
   if (!v.ok) return reject('InvalidPrice', `${field} ${raw} ${v.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
   if (v.value <= 0n || v.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidPrice', `${field} ${raw} out of range`)
-  return { ok: true, value: Number(v.value) }
+  return Number(v.value)
 }
 
 /** A positive size in lots, or InvalidQuantity naming the field; `packed` as decodeTicks. */
-export function decodeLots(raw: string, market: Market, field: string, packed?: number): Decoded<number> {
+export function decodeLots(raw: string, market: Market, field: string, packed?: number): number | Rejection {
   const fast = unitsOf(raw, packed, market.sizeDecimals)
-  if (fast > 0) return { ok: true, value: fast }
+  if (fast > 0) return fast
   const v = parseDecimal(raw, market.sizeDecimals)
   if (!v.ok) return reject('InvalidQuantity', `${field} ${raw} ${v.message} (${market.symbol} size_decimals ${market.sizeDecimals})`)
   if (v.value <= 0n || v.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidQuantity', `${field} ${raw} out of range`)
-  return { ok: true, value: Number(v.value) }
+  return Number(v.value)
 }
 
 /** An optional price: undefined stays undefined. */
-export function decodeOptionalTicks(raw: string | undefined, market: Market, field: string, packed?: number): Decoded<number | undefined> {
-  return raw === undefined ? NO_TICKS : decodeTicks(raw, market, field, packed)
+export function decodeOptionalTicks(raw: string | undefined, market: Market, field: string, packed?: number): number | undefined | Rejection {
+  return raw === undefined ? undefined : decodeTicks(raw, market, field, packed)
 }
 
-const NO_TICKS: Decoded<undefined> = Object.freeze({ ok: true as const, value: undefined })
+/** Whether a decode gave its units (or nothing, for an optional field) rather than a rejection. */
+export const isUnits = <T extends number | undefined>(d: T | Rejection): d is T => typeof d !== 'object'
 
 /**
  * The order-type rules: a `limit` trigger needs limit_price; a `market` trigger fires as an IOC
