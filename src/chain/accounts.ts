@@ -7,7 +7,7 @@ import { LIMITS, ROLES, type Account, type ChainState, type NonceWindow, type Ro
 
 /** A new, empty account. */
 export function newAccount(address: string, balance: bigint, roleMask: number): Account {
-  return { address, balance, roleMask, positions: new Map(), orders: new AccountOrders(), ordersByClientId: new ClientIdIndex(), reservedMargin: 0n, settings: new Map(), dmsDeadlineMs: null, reduceOnlyCount: 0, nonceWindow: undefined, leafKey: accountKey(address), dirtyIn: -1 }
+  return { address, balance, roleMask, positions: new Map(), orders: new AccountOrders(), ordersByClientId: new ClientIdIndex(), reservedMarginUnits: 0, reservedMarginOverflow: 0n, settings: new Map(), dmsDeadlineMs: null, reduceOnlyCount: 0, nonceWindow: undefined, leafKey: accountKey(address), dirtyIn: -1 }
 }
 
 /** Adds an account to the state (genesis, deposits). */

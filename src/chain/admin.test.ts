@@ -10,6 +10,7 @@ import {
   setFrozen, setInsuranceFund, setRebateRatio, setSettlementPaused, transfer, withdraw,
 } from './test-support-funds.ts'
 import { LIMITS, ROLES } from './types.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 describe('roles', () => {
   test('grant and revoke; the last Admin keeps its role; agents lose what their master loses', () => {
@@ -113,7 +114,7 @@ describe('forced cancels', () => {
       { by: ADMIN, action: forceCancel(ALICE), expect: [ev('AccountOrdersForceCancelled', { cancelled: 0 })] },
     ])
     expect(chain.state.accounts.get(ALICE)!.orders.size).toBe(0)
-    expect(chain.state.accounts.get(ALICE)!.reservedMargin).toBe(0n)
+    expect(reservedMarginOf(chain.state.accounts.get(ALICE)!)).toBe(0n)
     expect(chain.state.accounts.get(BOB)!.orders.size).toBe(1)
     checkInvariants(chain.state)
   })

@@ -2,6 +2,7 @@
 // naming an order that is not open.
 import { describe, expect, test } from 'bun:test'
 import { agentAddress, ALICE, BOB, BTC, cancel, cancelByCloid, ETH, ev, place, registerAgent, runRows, TestChain } from './test-support.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 describe('CancelOrder', () => {
   test('by order id and by client order id, releasing margin', () => {
@@ -13,7 +14,7 @@ describe('CancelOrder', () => {
       { by: ALICE, action: cancelByCloid(BTC, 'mm-7'), expect: [ev('OrderDone', { order_id: 2, reason: 'Cancelled', remaining_lots: 20000, client_order_id: 'mm-7' })] },
     ])
     const alice = chain.state.accounts.get(ALICE)!
-    expect([alice.orders.size, alice.ordersByClientId.size, alice.reservedMargin]).toEqual([0, 0, 0n])
+    expect([alice.orders.size, alice.ordersByClientId.size, reservedMarginOf(alice)]).toEqual([0, 0, 0n])
     expect(chain.state.books.get(BTC)!.size).toBe(0)
   })
 
@@ -25,7 +26,7 @@ describe('CancelOrder', () => {
       { by: ALICE, action: cancel(BTC, 1), expect: [ev('OrderDone', { reason: 'Cancelled', remaining_lots: 7500, filled_lots: 2500 })] },
     ])
     // The position stays; only the order's margin is released.
-    expect(chain.state.accounts.get(ALICE)!.reservedMargin).toBe(0n)
+    expect(reservedMarginOf(chain.state.accounts.get(ALICE)!)).toBe(0n)
     expect(chain.state.accounts.get(ALICE)!.positions.get(BTC)!.sizeLots).toBe(2500)
   })
 

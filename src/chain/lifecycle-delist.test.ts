@@ -6,6 +6,7 @@ import { BOOK_B_ADDRESS } from './external-peg.ts'
 import { completeDelist, nextBlockMs, quote, QUOTER, requestDelist, moneySum, activate } from './test-support-markets.ts'
 import { trig } from './test-support-triggers.ts'
 import { ADMIN, ALICE, BOB, CAROL, checkInvariants, createMarket, DAVE, ev, place, runRows, TestChain, XAU } from './test-support.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 describe('CompleteDelist', () => {
   test('a native market with resting orders and odd-sized positions: nothing is lost', () => {
@@ -53,7 +54,7 @@ describe('CompleteDelist', () => {
     for (const a of [ALICE, BOB, CAROL, DAVE]) {
       const account = chain.state.accounts.get(a)!
       expect(account.positions.has(M)).toBe(false)
-      expect(account.reservedMargin).toBe(0n)
+      expect(reservedMarginOf(account)).toBe(0n)
       expect([...account.orders.values()].some((o) => o.marketId === M)).toBe(false)
     }
     expect(chain.state.books.get(M)!.size).toBe(0)

@@ -13,6 +13,7 @@ import {
 import {
   checkMarginInvariants, conservedWithIsolated, EVE, FRED, GINA, LIQ, liquidate, marginChain, moveMark, SMALL_BALANCE, updateLeverage, updateMarginMode,
 } from './test-support-margin.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 const usd = (n: number): bigint => BigInt(Math.round(n * 1e6))
 const BTC_MIN = '0.0001'
@@ -76,7 +77,7 @@ describe('Isolated liquidation', () => {
     expect(alice.positions.get(BTC)).toBeUndefined()
     // The Cross ETH order stays; the BTC one went.
     expect([...alice.orders.values()].map((o) => o.marketId)).toEqual([ETH])
-    expect(alice.reservedMargin).toBe(usd(15))
+    expect(reservedMarginOf(alice)).toBe(usd(15))
     expect(chain.state.accounts.get(ADMIN)!.positions.get(BTC)).toMatchObject({ sizeLots: 10_000, costBasis: 54_545_400_000n, marginMode: 'Cross' })
     expect(liquidatable(chain)).toEqual([])
     verify(chain, conserved)
@@ -126,7 +127,7 @@ describe('Cross liquidation', () => {
     }])
     expect(chain.balance(EVE)).toBe(SMALL_BALANCE - usd(30) - 9_464_700_000n - 252_676_500n)
     expect(eve.orders.size).toBe(0)
-    expect(eve.reservedMargin).toBe(0n)
+    expect(reservedMarginOf(eve)).toBe(0n)
     verify(chain, conserved)
   })
 

@@ -12,6 +12,7 @@
 // Isolated order's margin moves into its position only when it fills. A market with mark 0 counts
 // uPnL 0 and its positions' notional at their cost basis.
 import { absBig, marginOf, marginOfNumber, notionalNumber, notionalOf } from './math.ts'
+import { reservedMarginNumber, reservedMarginOf } from './reserved-margin.ts'
 import type { Account, ChainState, Market, Position } from './types.ts'
 
 /** Notional of a position at the mark (SCALE_6, unsigned); at mark 0, its cost basis stands in. */
@@ -91,8 +92,9 @@ export function valueAccount(state: ChainState, account: Account): AccountValuat
   }
   const upnl = crossUpnl + isolatedUpnl
   const accountValue = account.balance + isolated + upnl
-  const totalMarginUsed = crossMargin + account.reservedMargin + isolated
-  const crossCashAvailable = account.balance - crossMargin - account.reservedMargin
+  const reserved = reservedMarginOf(account)
+  const totalMarginUsed = crossMargin + reserved + isolated
+  const crossCashAvailable = account.balance - crossMargin - reserved
   const rest = accountValue - totalMarginUsed
   return {
     accountValue,
@@ -122,7 +124,7 @@ const safeNumber = (x: bigint): number => safe(Number(x))
  */
 export function canAfford(state: ChainState, account: Account, cost: bigint): boolean {
   // balance - reserved - cost + sum over Cross positions of (signed notional - costBasis - margin).
-  let sum = safe(safeNumber(account.balance) - safeNumber(account.reservedMargin))
+  let sum = safe(safeNumber(account.balance) - reservedMarginNumber(account))
   sum = safe(sum - safeNumber(cost))
   for (const pos of account.positions.values()) {
     const size = pos.sizeLots
@@ -164,7 +166,7 @@ export function crossTradingAvailable(state: ChainState, account: Account): bigi
   }
   const net = signedNotional - margin
   if (net > MAX_SAFE || net < -MAX_SAFE) return valueAccount(state, account).crossTradingAvailable
-  return account.balance - account.reservedMargin + BigInt(net) - basis
+  return account.balance - reservedMarginOf(account) + BigInt(net) - basis
 }
 
 /**
@@ -183,7 +185,7 @@ export function crossCashAvailable(state: ChainState, account: Account): bigint 
     margin += Math.ceil(n / pos.leverage)
     if (margin > MAX_SAFE) return valueAccount(state, account).crossCashAvailable
   }
-  return account.balance - account.reservedMargin - BigInt(margin)
+  return account.balance - reservedMarginOf(account) - BigInt(margin)
 }
 
 /**

@@ -5,6 +5,7 @@ import type { OrderBook } from './book.ts'
 import type { DoneReason, EventSink } from './events.ts'
 import { marginOf, marginOfNumber, notionalNumber, notionalOf } from './math.ts'
 import { indexRestingOrder, unindexRestingOrder } from './order-indexes.ts'
+import { reserveMargin } from './reserved-margin.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
 import type { Account, ChainState, Market, Order } from './types.ts'
 
@@ -20,7 +21,7 @@ export function orderMargin(market: Market, priceTicks: number, marginLots: numb
 export function resizeOrderMargin(market: Market, account: Account, order: Order): void {
   const marginLots = Math.min(order.marginLots, order.remainingLots)
   const held = orderMargin(market, order.priceTicks, marginLots, order.leverage)
-  account.reservedMargin += held - order.marginHeld
+  reserveMargin(account, held - order.marginHeld)
   order.marginLots = marginLots
   order.marginHeld = held
 }
@@ -30,7 +31,7 @@ export function restOrder(state: ChainState, book: OrderBook<Order>, account: Ac
   book.insert(order)
   account.orders.add(order)
   if (order.clientOrderId !== undefined) account.ordersByClientId.setIn(order.marketId, order.clientOrderId, order.id)
-  account.reservedMargin += order.marginHeld
+  reserveMargin(account, order.marginHeld)
   // Plain orders skip the indexes: only reduce-only orders and orders with an expiry are kept there.
   if (order.reduceOnly || order.expiresAtMs !== null) indexRestingOrder(state, account, order)
   markOrderDirty(state, order)
@@ -43,7 +44,7 @@ export function unrestOrder(state: ChainState, account: Account, order: Order): 
   if (order.remainingLots !== 0) state.books.get(order.marketId)!.remove(order.id)
   account.orders.delete(order.id)
   if (order.clientOrderId !== undefined) account.ordersByClientId.deleteIn(order.marketId, order.clientOrderId)
-  account.reservedMargin -= order.marginHeld
+  reserveMargin(account, -order.marginHeld)
   if (order.reduceOnly) unindexRestingOrder(state, account, order)
   order.marginHeld = 0n
   order.marginLots = 0

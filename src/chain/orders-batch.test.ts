@@ -5,6 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import { orderMargin } from './order-ops.ts'
 import { ALICE, BOB, BTC, CAROL, checkInvariants, ETH, ev, place, runRows, TestChain } from './test-support.ts'
 import { acceptedIds, batchModify, batchPlace, checkOrderInvariants, placePayload } from './test-support-orders.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 const bookIds = (chain: TestChain, side: 'Bid' | 'Ask') => chain.state.books.get(BTC)!.ordersOf(side, 100).map((o) => [o.id, o.remainingLots])
 
@@ -70,7 +71,7 @@ describe('BatchModify', () => {
     expect(bookIds(chain, 'Bid')).toEqual([[a, 4000], [b, 20000], [c, 10000]])
     const market = chain.state.markets.get(BTC)!
     const alice = chain.state.accounts.get(ALICE)!
-    expect(alice.reservedMargin).toBe(orderMargin(market, 640000, 4000, 20) + orderMargin(market, 640000, 20000, 20))
+    expect(reservedMarginOf(alice)).toBe(orderMargin(market, 640000, 4000, 20) + orderMargin(market, 640000, 20000, 20))
     // A partial fill, then a lower total: qty counts the filled lots.
     chain.ok(CAROL, place(BTC, 'Ask', '64000', '0.1', { tif: 'Ioc' }))
     runRows(chain, [
@@ -82,7 +83,7 @@ describe('BatchModify', () => {
         ev('OrderDone', { order_id: a, reason: 'AmendClampedAtFilled', filled_lots: 1000, remaining_lots: 1500, client_order_id: 'x' }),
       ] },
     ])
-    expect(alice.reservedMargin).toBe(orderMargin(market, 640000, 20000, 20))
+    expect(reservedMarginOf(alice)).toBe(orderMargin(market, 640000, 20000, 20))
     expect(alice.ordersByClientId.size).toBe(0)
     checkInvariants(chain.state)
     checkOrderInvariants(chain.state)
@@ -122,7 +123,7 @@ describe('BatchModify', () => {
     const a = chain.placeOk(ALICE, place(BTC, 'Bid', '64000', '1', { tif: 'PostOnly' }))
     const b = chain.placeOk(ALICE, place(BTC, 'Bid', '63000', '1'))
     chain.ok(BOB, place(BTC, 'Ask', '64500', '1'))
-    const before = chain.state.accounts.get(ALICE)!.reservedMargin
+    const before = reservedMarginOf(chain.state.accounts.get(ALICE)!)
     runRows(chain, [
       { by: ALICE, action: batchModify(
         { market_id: BTC, order_id: a, price: '64500' },
@@ -145,7 +146,7 @@ describe('BatchModify', () => {
       ] },
     ])
     expect(bookIds(chain, 'Bid')).toEqual([[a, 10000], [b, 5000]])
-    expect(chain.state.accounts.get(ALICE)!.reservedMargin).toBeLessThan(before)
+    expect(reservedMarginOf(chain.state.accounts.get(ALICE)!)).toBeLessThan(before)
     checkInvariants(chain.state)
   })
 

@@ -4,6 +4,7 @@ import { lowestUnusedNonce } from './accounts.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { ALICE, BOB, BTC, checkInvariants, ETH, ev, place, runRows, SOL, TestChain } from './test-support.ts'
 import { acceptedIds, batchPlace, checkOrderInvariants, emptyBlockAt, massCancel, nextBlockTime, noop, placePayload, rootMatches, scheduleCancel } from './test-support-orders.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 /** ALICE rests bids and asks on BTC and a bid on ETH; BOB one BTC bid. Returns ALICE's ids. */
 function withOrders(chain: TestChain): [number, number, number, number] {
@@ -40,7 +41,7 @@ describe('MassCancel', () => {
       { by: ALICE, action: massCancel({ by: 'Owner' }), expect: [ev('OrderDone', { order_id: e1 }), ev('MassCancelDone', { market_id: null, cancelled: 1 })] },
       { by: ALICE, action: massCancel({ by: 'Owner' }), expect: [ev('MassCancelDone', { cancelled: 0 })] },
     ])
-    expect(chain.state.accounts.get(ALICE)!.reservedMargin).toBe(0n)
+    expect(reservedMarginOf(chain.state.accounts.get(ALICE)!)).toBe(0n)
     checkInvariants(chain.state)
   })
 
@@ -102,7 +103,7 @@ describe('dead man\'s switch', () => {
     ])
     expect(events.at(-1)).toMatchObject({ account: ALICE, deadline_ms: deadline, cancelled: 4 })
     const alice = chain.state.accounts.get(ALICE)!
-    expect([alice.orders.size, alice.reservedMargin, alice.dmsDeadlineMs]).toEqual([0, 0n, null])
+    expect([alice.orders.size, reservedMarginOf(alice), alice.dmsDeadlineMs]).toEqual([0, 0n, null])
     expect(openIds(chain, BOB).length).toBe(1)
     expect(rootMatches(chain.state, result)).toBe(true)
     checkInvariants(chain.state)

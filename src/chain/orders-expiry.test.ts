@@ -5,6 +5,7 @@ import { applyBlock, eventEnvelopeIndexes } from './apply.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { ALICE, BOB, BTC, cancel, checkInvariants, ETH, ev, place, runRows, TestChain } from './test-support.ts'
 import { batchPlace, checkOrderInvariants, emptyBlockAt, isOrderEvent, nextBlockTime, placePayload, placeX, rootMatches } from './test-support-orders.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 describe('expires_at_ms at placement', () => {
   test('not after the block time: OrderExpired; after it: rests with its expiry', () => {
@@ -34,7 +35,7 @@ describe('the expiry hook', () => {
     const t0 = nextBlockTime(chain)
     const id = chain.placeOk(ALICE, placeX(BTC, 'Ask', '65000', '1', { expiresAtMs: t0 + 5_000, cloid: 'e1' }))
     chain.ok(BOB, place(BTC, 'Bid', '65000', '0.3', { tif: 'Ioc' }))
-    const reserved = chain.state.accounts.get(ALICE)!.reservedMargin
+    const reserved = reservedMarginOf(chain.state.accounts.get(ALICE)!)
     expect(reserved).toBeGreaterThan(0n)
     // Block time equal to the expiry: not yet past it.
     expect(emptyBlockAt(chain, t0 + 5_000).events).toEqual([])
@@ -45,7 +46,7 @@ describe('the expiry hook', () => {
     }])
     expect(eventEnvelopeIndexes(result)[result.events.findIndex((e) => e.sub_kind === 'OrderExpired')]).toBeNull()
     const alice = chain.state.accounts.get(ALICE)!
-    expect([alice.orders.size, alice.ordersByClientId.size, alice.reservedMargin]).toEqual([0, 0, 0n])
+    expect([alice.orders.size, alice.ordersByClientId.size, reservedMarginOf(alice)]).toEqual([0, 0, 0n])
     expect(chain.state.books.get(BTC)!.size).toBe(0)
     expect(rootMatches(chain.state, result)).toBe(true)
     checkInvariants(chain.state)

@@ -6,6 +6,7 @@ import { lowestUnusedNonce } from './accounts.ts'
 import {
   activateMarket, ADMIN, ALICE, BOB, BTC, CAROL, cancel, createMarket, DAVE, DEV_BALANCE, ETH, ev, place, runRows, TestChain, XAU,
 } from './test-support.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 /** USD as SCALE_6. */
 const usd = (n: number): bigint => BigInt(Math.round(n * 1e6))
@@ -142,7 +143,7 @@ describe('PlaceOrder rejections', () => {
       { by: DAVE, action: place(BTC, 'Bid', '60001', '1', { cloid: 'q1' }), expect: ['OrderAccepted', 'OrderResting'] },
     ])
     // CAROL's 310 BTC at 64,000 and 20x hold exactly 992,000 USD.
-    expect(chain.state.accounts.get(CAROL)!.reservedMargin).toBe(usd(992_000))
+    expect(reservedMarginOf(chain.state.accounts.get(CAROL)!)).toBe(usd(992_000))
   })
 
   test('below the minimum order size', () => {
@@ -229,7 +230,7 @@ describe('PlaceOrder matching', () => {
     expect(chain.balance(ADMIN)).toBe(DEV_BALANCE + usd(32.5 + 13 + 33 + 13.2))
     const alice = chain.state.accounts.get(ALICE)!
     expect(alice.positions.size).toBe(0)
-    expect(alice.reservedMargin).toBe(0n)
+    expect(reservedMarginOf(alice)).toBe(0n)
     expect(chain.state.accounts.get(BOB)!.positions.get(BTC)).toMatchObject({ sizeLots: -10000, costBasis: -usd(65_000) })
     expect(chain.state.accounts.get(CAROL)!.positions.get(BTC)).toMatchObject({ sizeLots: 10000, costBasis: usd(66_000) })
     expect(chain.state.markets.get(BTC)!.openInterestLots).toBe(10000)

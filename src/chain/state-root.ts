@@ -12,6 +12,7 @@
 import { encodeCanonical } from '../lib/msgpack.ts'
 import { encodeFundsLeaf, FUNDS_LEAF_TAGS, fundsLeafKeys } from './funds-state.ts'
 import { marketLeafExtension } from './market-leaf.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 import { StateHash, stateRootOf } from './state-hash.ts'
 import { encodeTriggerLeaf, TRIGGER_LEAF_TAGS, triggerLeafKeys } from './trigger-leaves.ts'
 import type { ChainState, Leaf, Order } from './types.ts'
@@ -64,7 +65,7 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
     }
     case 'a': {
       const a = state.accounts.get(rest)
-      return a && encodeCanonical([a.balance.toString(), a.roleMask, a.reservedMargin.toString(), a.dmsDeadlineMs])
+      return a && encodeCanonical([a.balance.toString(), a.roleMask, reservedMarginOf(a).toString(), a.dmsDeadlineMs])
     }
     case 'n': {
       const n = state.nonces.get(rest)

@@ -12,6 +12,7 @@ import { canAfford, crossTradingAvailable, valueAccount } from './margin.ts'
 import type { RejectReason } from './reasons.ts'
 import type { ChainState, RoleName, Side, Tif } from './types.ts'
 import { mulberry32 } from '../lib/prng.ts'
+import { reservedMarginOf } from './reserved-margin.ts'
 
 /** The dev admin (Admin + Trader) and fee recipient of every dev market. */
 export const ADMIN: string = DEV_ADMIN
@@ -262,7 +263,7 @@ export function checkInvariants(state: ChainState): void {
       if (state.books.get(o.marketId)?.get(o.id) !== o) fail(`order ${o.id} of ${a.address} is not on the book`)
       held += o.marginHeld
     }
-    if (held !== a.reservedMargin) fail(`${a.address} reserves ${a.reservedMargin} but its orders hold ${held}`)
+    if (held !== reservedMarginOf(a)) fail(`${a.address} reserves ${reservedMarginOf(a)} but its orders hold ${held}`)
     const available = valueAccount(state, a).crossTradingAvailable
     if (crossTradingAvailable(state, a) !== available) fail(`${a.address} fast trading-available differs`)
     for (const cost of [0n, available - 1n, available, available + 1n]) {

@@ -167,8 +167,13 @@ export interface Account extends Leaf {
   orders: AccountOrders
   /** client_order_id -> order id per market (get(`${marketId}:${cloid}`) or getIn(marketId, cloid)). */
   ordersByClientId: ClientIdIndex
-  /** Sum of marginHeld over resting orders. */
-  reservedMargin: bigint
+  /**
+   * Sum of marginHeld over resting orders, in two parts (reserved-margin.ts: read it with
+   * reservedMarginOf, change it with reserveMargin): a safe-integer number that takes the changes
+   * while it can, and a bigint for the rest.
+   */
+  reservedMarginUnits: number
+  reservedMarginOverflow: bigint
   /** Dead man's switch: at the first block past this time all resting orders are cancelled; null = off. */
   dmsDeadlineMs: number | null
   /** Derived (not in the root): resting reduce-only orders, so clamping skips accounts without any. */

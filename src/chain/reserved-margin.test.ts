@@ -1,0 +1,65 @@
+// The two-part reserved margin against a plain bigint sum, around and beyond 2^53.
+import { describe, expect, test } from 'bun:test'
+import { mulberry32 } from '../lib/prng.ts'
+import { newAccount } from './accounts.ts'
+import { reserveMargin, reservedMarginNumber, reservedMarginOf } from './reserved-margin.ts'
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
+describe('reserved margin', () => {
+  test('changes that stay safe integers live in the number part', () => {
+    const a = newAccount('0xa', 0n, 0)
+    reserveMargin(a, 325_000_000n)
+    reserveMargin(a, 7n)
+    reserveMargin(a, -325_000_000n)
+    expect([a.reservedMarginUnits, a.reservedMarginOverflow, reservedMarginOf(a), reservedMarginNumber(a)]).toEqual([7, 0n, 7n, 7])
+  })
+
+  test('a change or a sum beyond 2^53 goes to the bigint part, and the value stays exact', () => {
+    const a = newAccount('0xa', 0n, 0)
+    reserveMargin(a, MAX_SAFE)
+    reserveMargin(a, 10n) // the sum would leave the safe range
+    expect([a.reservedMarginUnits, a.reservedMarginOverflow]).toEqual([Number.MAX_SAFE_INTEGER, 10n])
+    expect(reservedMarginOf(a)).toBe(MAX_SAFE + 10n)
+    expect(reservedMarginNumber(a)).toBeNaN()
+    reserveMargin(a, 2n ** 80n) // a change that is no safe integer itself
+    expect(reservedMarginOf(a)).toBe(MAX_SAFE + 10n + 2n ** 80n)
+    reserveMargin(a, -(2n ** 80n))
+    reserveMargin(a, -MAX_SAFE)
+    expect(reservedMarginOf(a)).toBe(10n)
+    expect(reservedMarginNumber(a)).toBe(10)
+    reserveMargin(a, -10n)
+    expect(reservedMarginOf(a)).toBe(0n)
+    expect(reservedMarginNumber(a)).toBe(0)
+  })
+
+  test('random changes of every size agree with a bigint sum', () => {
+    const next = mulberry32(11)
+    const a = newAccount('0xa', 0n, 0)
+    let reference = 0n
+    const live: bigint[] = []
+    for (let i = 0; i < 20_000; i++) {
+      if (live.length > 0 && next() % 3 === 0) {
+        // Release a held amount, as an order leaving does.
+        const at = next() % live.length
+        const held = live[at]!
+        live.splice(at, 1)
+        reserveMargin(a, -held)
+        reference -= held
+      } else {
+        // Mostly small margins, some near and far beyond 2^53.
+        const r = next() % 100
+        const held = r < 90 ? BigInt(next() % 1_000_000_000) : r < 97 ? MAX_SAFE - BigInt(next() % 1000) : 2n ** BigInt(53 + (next() % 40)) + BigInt(next())
+        live.push(held)
+        reserveMargin(a, held)
+        reference += held
+      }
+      expect(reservedMarginOf(a)).toBe(reference)
+      const n = reservedMarginNumber(a)
+      if (reference <= MAX_SAFE && reference >= -MAX_SAFE) expect(Number.isNaN(n) || BigInt(n) === reference).toBe(true)
+      else expect(n).toBeNaN()
+    }
+    for (const held of live) reserveMargin(a, -held)
+    expect(reservedMarginOf(a)).toBe(0n)
+  })
+})

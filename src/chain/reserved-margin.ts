@@ -1,0 +1,36 @@
+// An account's reserved margin (the sum of marginHeld over its resting orders), kept in two parts.
+//
+// Every order that rests adds its margin and every order that leaves takes it out again, so the sum
+// changes on the hottest paths of the chain. As one bigint it outgrew the small (32-bit) bigints the
+// engine keeps unboxed as soon as an account held a few orders, and every change then allocated a
+// new heap bigint through a runtime call. The sum is kept instead as a number that takes each change
+// while both the change and the new sum are safe integers (below 2^53 in magnitude, where double
+// arithmetic on integers is exact: see math.ts), and a bigint that takes any change the number
+// cannot. The value is always `overflow + units`, exactly; the split itself depends only on the
+// sequence of changes, so a replay and a restored snapshot reach the same one.
+import type { Account } from './types.ts'
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER
+
+/** The account's reserved margin (SCALE_6). */
+export function reservedMarginOf(account: Account): bigint {
+  return account.reservedMarginOverflow === 0n ? BigInt(account.reservedMarginUnits) : account.reservedMarginOverflow + BigInt(account.reservedMarginUnits)
+}
+
+/** The account's reserved margin as an exact number, or NaN when it is not a safe integer. */
+export function reservedMarginNumber(account: Account): number {
+  const overflow = account.reservedMarginOverflow
+  if (overflow === 0n) return account.reservedMarginUnits
+  const total = Number(overflow) + account.reservedMarginUnits
+  // Number(overflow) rounds only beyond 2^53, and then the check fails too.
+  return Number(overflow) <= MAX_SAFE && Number(overflow) >= -MAX_SAFE && total <= MAX_SAFE && total >= -MAX_SAFE ? total : NaN
+}
+
+/** Adds delta (negative to release) to the account's reserved margin. */
+export function reserveMargin(account: Account, delta: bigint): void {
+  const n = Number(delta)
+  const sum = account.reservedMarginUnits + n
+  // Exact when delta is a safe integer (Number(delta) is then delta itself) and so is the sum.
+  if (n <= MAX_SAFE && n >= -MAX_SAFE && sum <= MAX_SAFE && sum >= -MAX_SAFE) account.reservedMarginUnits = sum
+  else account.reservedMarginOverflow += delta
+}
