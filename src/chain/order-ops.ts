@@ -5,7 +5,7 @@ import type { OrderBook } from './book.ts'
 import type { DoneReason, EventSink } from './events.ts'
 import { marginOf, marginOfNumber, notionalNumber, notionalOf } from './math.ts'
 import { indexRestingOrder, unindexRestingOrder } from './order-indexes.ts'
-import { reserveMargin } from './reserved-margin.ts'
+import { releaseMargin, reserveMargin } from './reserved-margin.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
 import type { Account, ChainState, Market, Order } from './types.ts'
 
@@ -21,7 +21,8 @@ export function orderMargin(market: Market, priceTicks: number, marginLots: numb
 export function resizeOrderMargin(market: Market, account: Account, order: Order): void {
   const marginLots = Math.min(order.marginLots, order.remainingLots)
   const held = orderMargin(market, order.priceTicks, marginLots, order.leverage)
-  reserveMargin(account, held - order.marginHeld)
+  releaseMargin(account, order.marginHeld)
+  reserveMargin(account, held)
   order.marginLots = marginLots
   order.marginHeld = held
 }
@@ -44,7 +45,7 @@ export function unrestOrder(state: ChainState, account: Account, order: Order): 
   if (order.remainingLots !== 0) state.books.get(order.marketId)!.remove(order.id)
   account.orders.delete(order.id)
   if (order.clientOrderId !== undefined) account.ordersByClientId.deleteIn(order.marketId, order.clientOrderId)
-  reserveMargin(account, -order.marginHeld)
+  releaseMargin(account, order.marginHeld)
   if (order.reduceOnly) unindexRestingOrder(state, account, order)
   order.marginHeld = 0n
   order.marginLots = 0

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { mulberry32 } from '../lib/prng.ts'
 import { newAccount } from './accounts.ts'
-import { reserveMargin, reservedMarginNumber, reservedMarginOf } from './reserved-margin.ts'
+import { releaseMargin, reserveMargin, reservedMarginNumber, reservedMarginOf } from './reserved-margin.ts'
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
@@ -11,7 +11,7 @@ describe('reserved margin', () => {
     const a = newAccount('0xa', 0n, 0)
     reserveMargin(a, 325_000_000n)
     reserveMargin(a, 7n)
-    reserveMargin(a, -325_000_000n)
+    releaseMargin(a, 325_000_000n)
     expect([a.reservedMarginUnits, a.reservedMarginOverflow, reservedMarginOf(a), reservedMarginNumber(a)]).toEqual([7, 0n, 7n, 7])
   })
 
@@ -24,11 +24,11 @@ describe('reserved margin', () => {
     expect(reservedMarginNumber(a)).toBeNaN()
     reserveMargin(a, 2n ** 80n) // a change that is no safe integer itself
     expect(reservedMarginOf(a)).toBe(MAX_SAFE + 10n + 2n ** 80n)
-    reserveMargin(a, -(2n ** 80n))
-    reserveMargin(a, -MAX_SAFE)
+    releaseMargin(a, 2n ** 80n)
+    releaseMargin(a, MAX_SAFE)
     expect(reservedMarginOf(a)).toBe(10n)
     expect(reservedMarginNumber(a)).toBe(10)
-    reserveMargin(a, -10n)
+    releaseMargin(a, 10n)
     expect(reservedMarginOf(a)).toBe(0n)
     expect(reservedMarginNumber(a)).toBe(0)
   })
@@ -44,7 +44,7 @@ describe('reserved margin', () => {
         const at = next() % live.length
         const held = live[at]!
         live.splice(at, 1)
-        reserveMargin(a, -held)
+        releaseMargin(a, held)
         reference -= held
       } else {
         // Mostly small margins, some near and far beyond 2^53.
@@ -59,7 +59,7 @@ describe('reserved margin', () => {
       if (reference <= MAX_SAFE && reference >= -MAX_SAFE) expect(Number.isNaN(n) || BigInt(n) === reference).toBe(true)
       else expect(n).toBeNaN()
     }
-    for (const held of live) reserveMargin(a, -held)
+    for (const held of live) releaseMargin(a, held)
     expect(reservedMarginOf(a)).toBe(0n)
   })
 })

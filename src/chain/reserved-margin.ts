@@ -26,11 +26,20 @@ export function reservedMarginNumber(account: Account): number {
   return Number(overflow) <= MAX_SAFE && Number(overflow) >= -MAX_SAFE && total <= MAX_SAFE && total >= -MAX_SAFE ? total : NaN
 }
 
-/** Adds delta (negative to release) to the account's reserved margin. */
-export function reserveMargin(account: Account, delta: bigint): void {
-  const n = Number(delta)
+/** Adds an amount to the account's reserved margin. */
+export function reserveMargin(account: Account, amount: bigint): void {
+  const n = Number(amount)
   const sum = account.reservedMarginUnits + n
-  // Exact when delta is a safe integer (Number(delta) is then delta itself) and so is the sum.
+  // Exact when the amount is a safe integer (Number(amount) is then the amount itself) and so is the sum.
   if (n <= MAX_SAFE && n >= -MAX_SAFE && sum <= MAX_SAFE && sum >= -MAX_SAFE) account.reservedMarginUnits = sum
-  else account.reservedMarginOverflow += delta
+  else account.reservedMarginOverflow += amount
+}
+
+/** Takes an amount out of the account's reserved margin (reserveMargin of its negation, without
+ * negating a bigint: every bigint operation is a runtime call). */
+export function releaseMargin(account: Account, amount: bigint): void {
+  const n = Number(amount)
+  const rest = account.reservedMarginUnits - n
+  if (n <= MAX_SAFE && n >= -MAX_SAFE && rest <= MAX_SAFE && rest >= -MAX_SAFE) account.reservedMarginUnits = rest
+  else account.reservedMarginOverflow -= amount
 }
