@@ -1,9 +1,9 @@
 // An account's reserved margin (the sum of marginHeld over its resting orders), kept in two parts.
 //
 // Every order that rests adds its margin and every order that leaves takes it out again, so the sum
-// changes on the hottest paths of the chain. As one bigint it outgrew the small (32-bit) bigints the
-// engine keeps unboxed as soon as an account held a few orders, and every change then allocated a
-// new heap bigint through a runtime call. The sum is kept instead as a number that takes each change
+// changes on the hottest paths of the chain. As one bigint, every change was a bigint addition: a
+// runtime call (bigint arithmetic is never inlined here, whatever the size) that allocates the new
+// sum. The sum is kept instead as a number that takes each change
 // while both the change and the new sum are safe integers (below 2^53 in magnitude, where double
 // arithmetic on integers is exact: see math.ts), and a bigint that takes any change the number
 // cannot. The value is always `overflow + units`, exactly; the split itself depends only on the
