@@ -3,10 +3,9 @@
 // Every order that rests adds its margin and every order that leaves takes it out again, so the sum
 // changes on the hottest paths of the chain. As one bigint, every change was a bigint addition: a
 // runtime call (bigint arithmetic is never inlined here, whatever the size) that allocates the new
-// sum. The sum is kept instead as a number that takes each change
-// while both the change and the new sum are safe integers (below 2^53 in magnitude, where double
-// arithmetic on integers is exact: see math.ts), and a bigint that takes any change the number
-// cannot. The value is always `overflow + units`, exactly; the split itself depends only on the
+// sum. The sum is kept instead as a number that takes each change while both the change and the
+// new sum are safe integers (below 2^53 in magnitude, where double arithmetic on integers is exact:
+// see math.ts), and a bigint that takes any change the number cannot. The value is always `overflow + units`, exactly; the split itself depends only on the
 // sequence of changes, so a replay and a restored snapshot reach the same one.
 import type { Account } from './types.ts'
 
