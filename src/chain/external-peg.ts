@@ -14,7 +14,7 @@ import { positionMargin, unrealizedPnl } from './margin.ts'
 import { checkOrderMargin, type FillsOutcome } from './margin-check.ts'
 import { feeOf, notionalOf } from './math.ts'
 import { freshQuote } from './oracle.ts'
-import { cancelRestingOrder, credit, creditAccount } from './order-ops.ts'
+import { cancelRestingOrder, credit, creditTrade } from './order-ops.ts'
 import type { DecodedOrder, PlaceContext, PlaceOutcome } from './place-order.ts'
 import { applyTrade, newPosition, positionFor, positionSettings, settlePosition, type TradeResult } from './positions.ts'
 import { reject } from './reasons.ts'
@@ -108,9 +108,9 @@ export function fillAgainstBookB(state: ChainState, market: Market, taker: Accou
   market.oracle.counterRealizedPnl += m.realizedPnl
   markLeaf(state, market)
   settlePosition(state, bookB, bookPos)
-  creditAccount(state, bookB, m.realizedPnl + m.isolatedTransfer)
+  creditTrade(state, bookB, m.realizedPnl, m.isolatedTransfer, 0n)
   settlePosition(state, taker, takerPos)
-  creditAccount(state, taker, t.realizedPnl + t.isolatedTransfer - takerFee)
+  creditTrade(state, taker, t.realizedPnl, t.isolatedTransfer, takerFee)
   collectFee(state, market, taker, takerFee, events)
   events.push({
     kind: 'Exec', sub_kind: 'Filled', market_id: market.marketId, account: taker.address,

@@ -13,6 +13,6 @@ import type { Account, ChainState, Market } from './types.ts'
 export function collectFee(state: ChainState, market: Market, payer: Account, fee: bigint, events: EventSink): void {
   if (fee === 0n) return
   const rebated = payRebates(state, market.marketId, payer, fee, events)
-  const rest = fee - rebated
+  const rest = rebated === 0n ? fee : fee - rebated
   if (rest !== 0n) credit(state, market.feeRecipient, rest)
 }

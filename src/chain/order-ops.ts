@@ -69,6 +69,20 @@ export function creditAccount(state: ChainState, account: Account, amount: bigin
   markLeaf(state, account)
 }
 
+/**
+ * Settles a trade's money on a balance: credits its realized PnL and isolated-margin transfer and
+ * debits its fee, passing over the terms that are zero (most fills realize nothing and move no
+ * isolated margin): every bigint operation is a runtime call.
+ */
+export function creditTrade(state: ChainState, account: Account, realizedPnl: bigint, isolatedTransfer: bigint, fee: bigint): void {
+  let balance = account.balance
+  if (realizedPnl !== 0n) balance += realizedPnl
+  if (isolatedTransfer !== 0n) balance += isolatedTransfer
+  if (fee !== 0n) balance -= fee
+  account.balance = balance
+  markLeaf(state, account)
+}
+
 /** Credits an address, creating a fee-only account if needed (fee recipients need not exist). */
 export function credit(state: ChainState, address: string, amount: bigint): Account {
   let account = state.accounts.get(address)

@@ -12,7 +12,7 @@ import { collectFee } from './fees.ts'
 import { isFrozen } from './funds-state.ts'
 import { placePegOrder } from './external-peg.ts'
 import { checkTradable } from './lifecycle.ts'
-import { cancelRestingOrder, creditAccount, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
+import { cancelRestingOrder, creditTrade, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
 import { applyTrade, defaultLeverage, positionFor, positionSettings, settlePosition, type TradeResult } from './positions.ts'
 import { reject, type Rejection } from './reasons.ts'
 import { clampMakersAfterMatch, clampReduceOnlySide, closableLots, reduceOnlyCapFor, restingReduceOnlyLots, type ReduceOnlyCap } from './reduce-only.ts'
@@ -246,7 +246,7 @@ function applyFills(
   pos.marginMode = after.position.marginMode
   pos.isolatedMargin = after.position.isolatedMargin
   settlePosition(state, account, pos)
-  creditAccount(state, account, after.realizedPnl + after.isolatedTransfer - after.totalFees)
+  creditTrade(state, account, after.realizedPnl, after.isolatedTransfer, after.totalFees)
   collectFee(state, market, account, after.totalFees, events)
   // Resting reduce-only orders must still fit the positions the fills left (reduce-only.ts),
   // before a remainder rests: that also takes capped makers off the book.
@@ -330,8 +330,7 @@ function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, 
   market.lastTradeTicks = fill.priceTicks
   markLeaf(state, market)
   settlePosition(state, maker, makerPos)
-  // The maker's PnL net of its fee; most fills realize nothing and move no isolated margin.
-  creditAccount(state, maker, m.realizedPnl === 0n && m.isolatedTransfer === 0n ? -makerFee : m.realizedPnl + m.isolatedTransfer - makerFee)
+  creditTrade(state, maker, m.realizedPnl, m.isolatedTransfer, makerFee)
   collectFee(state, market, maker, makerFee, events)
 
   book.fill(makerOrder.id, fill.lots)

@@ -58,7 +58,7 @@ export function applyTrade(pos: Position, deltaLots: number, notional: bigint): 
   if (closeLots > 0) {
     // The share of the trade notional and of the cost basis that the closing part accounts for.
     const closeNotional = qty === closeLots ? notional : mulDivFloor(notional, closeLots, qty)
-    openNotional = notional - closeNotional
+    openNotional = qty === closeLots ? 0n : notional - closeNotional
     const absBefore = Math.abs(sizeBefore)
     // Toward zero, so the basis left keeps its sign.
     const basisRemoved = closeLots === absBefore ? pos.costBasis : mulDivTrunc(pos.costBasis, closeLots, absBefore)
@@ -77,7 +77,7 @@ export function applyTrade(pos: Position, deltaLots: number, notional: bigint): 
   const openLots = qty - closeLots
   if (openLots > 0) {
     pos.sizeLots += buying ? openLots : -openLots
-    pos.costBasis += buying ? openNotional : -openNotional
+    pos.costBasis = buying ? pos.costBasis + openNotional : pos.costBasis - openNotional
     if (pos.marginMode === 'Isolated') {
       // Initial margin of the opened lots at the fill price, rounded up (against the account).
       const locked = marginOf(openNotional, pos.leverage)
