@@ -16,15 +16,25 @@ export function orderMargin(market: Market, priceTicks: number, marginLots: numb
   return n >= 0 ? marginOfNumber(n, leverage) : marginOf(notionalOf(market, priceTicks, marginLots), leverage)
 }
 
+/** orderMargin as an exact number, or NaN when the notional is not a safe integer (Order.marginHeldUnits). */
+export function orderMarginUnits(market: Market, priceTicks: number, marginLots: number, leverage: number): number {
+  if (marginLots === 0) return 0
+  const n = notionalNumber(market, priceTicks, marginLots)
+  // marginOfNumber's value as a number: the ceiling of a safe integer over the leverage is exact.
+  return n >= 0 ? Math.ceil(n / leverage) : NaN
+}
+
 /** Re-reserves an order's margin after its remainder changed, releasing the difference exactly.
  * The caller marks the order and account leaves dirty. */
 export function resizeOrderMargin(market: Market, account: Account, order: Order): void {
   const marginLots = Math.min(order.marginLots, order.remainingLots)
   const held = orderMargin(market, order.priceTicks, marginLots, order.leverage)
-  releaseMargin(account, order.marginHeld)
-  reserveMargin(account, held)
+  const units = orderMarginUnits(market, order.priceTicks, marginLots, order.leverage)
+  releaseMargin(account, order.marginHeld, order.marginHeldUnits)
+  reserveMargin(account, held, units)
   order.marginLots = marginLots
   order.marginHeld = held
+  order.marginHeldUnits = units
 }
 
 /** Puts an order on its market's book and into its owner's index. */
@@ -32,7 +42,7 @@ export function restOrder(state: ChainState, book: OrderBook<Order>, account: Ac
   book.insert(order)
   account.orders.add(order)
   if (order.clientOrderId !== undefined) account.ordersByClientId.setIn(order.marketId, order.clientOrderId, order.id)
-  reserveMargin(account, order.marginHeld)
+  reserveMargin(account, order.marginHeld, order.marginHeldUnits)
   // Plain orders skip the indexes: only reduce-only orders and orders with an expiry are kept there.
   if (order.reduceOnly || order.expiresAtMs !== null) indexRestingOrder(state, account, order)
   markOrderDirty(state, order)
@@ -45,9 +55,10 @@ export function unrestOrder(state: ChainState, account: Account, order: Order): 
   if (order.remainingLots !== 0) state.books.get(order.marketId)!.remove(order.id)
   account.orders.delete(order.id)
   if (order.clientOrderId !== undefined) account.ordersByClientId.deleteIn(order.marketId, order.clientOrderId)
-  releaseMargin(account, order.marginHeld)
+  releaseMargin(account, order.marginHeld, order.marginHeldUnits)
   if (order.reduceOnly) unindexRestingOrder(state, account, order)
   order.marginHeld = 0n
+  order.marginHeldUnits = 0
   order.marginLots = 0
   markOrderDirty(state, order)
   markLeaf(state, account)

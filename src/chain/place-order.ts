@@ -12,7 +12,7 @@ import { collectFee } from './fees.ts'
 import { isFrozen } from './funds-state.ts'
 import { placePegOrder } from './external-peg.ts'
 import { checkTradable } from './lifecycle.ts'
-import { cancelRestingOrder, creditTrade, orderMargin, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
+import { cancelRestingOrder, creditTrade, orderMargin, orderMarginUnits, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
 import { applyTrade, defaultLeverage, positionFor, positionSettings, settlePosition, type TradeResult } from './positions.ts'
 import { reject, type Rejection } from './reasons.ts'
 import { clampMakersAfterMatch, clampReduceOnlySide, closableLots, reduceOnlyCapFor, restingReduceOnlyLots, type ReduceOnlyCap } from './reduce-only.ts'
@@ -174,6 +174,7 @@ export function placeOrderId(state: ChainState, account: Account, o: DecodedOrde
   // Lots of the remainder that would open exposure (the rest closes what the fills left).
   const marginLots = o.reduceOnly ? 0 : openingLots(o.side, sizeAfter, restLots)
   const restMargin = orderMargin(market, o.priceTicks, marginLots, leverage)
+  const restMarginUnits = orderMarginUnits(market, o.priceTicks, marginLots, leverage)
   // Grows, or flips sign (compared without Math.sign, which the JIT leaves a call).
   const increases = Math.abs(sizeAfter) > Math.abs(size) || (sizeAfter > 0 && size < 0) || (sizeAfter < 0 && size > 0)
   const marginCost = replaced === undefined ? restMargin : restMargin - replaced.marginHeld
@@ -202,7 +203,7 @@ export function placeOrderId(state: ChainState, account: Account, o: DecodedOrde
     const order: Order = {
       id: orderId, owner: account.address, side: o.side, priceTicks: o.priceTicks, remainingLots: restLots,
       marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, origLots: o.qtyLots,
-      marginLots, marginHeld: restMargin, leverage, placedHeight: ctx.height, sourceTxHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId,
+      marginLots, marginHeld: restMargin, marginHeldUnits: restMarginUnits, leverage, placedHeight: ctx.height, sourceTxHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId,
       expiresAtMs: o.expiresAtMs ?? null, leafKey: undefined, dirtyIn: -1,
     }
     restOrder(state, book, account, order)

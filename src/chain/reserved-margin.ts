@@ -25,20 +25,21 @@ export function reservedMarginNumber(account: Account): number {
   return Number(overflow) <= MAX_SAFE && Number(overflow) >= -MAX_SAFE && total <= MAX_SAFE && total >= -MAX_SAFE ? total : NaN
 }
 
-/** Adds an amount to the account's reserved margin. */
-export function reserveMargin(account: Account, amount: bigint): void {
-  const n = Number(amount)
-  const sum = account.reservedMarginUnits + n
-  // Exact when the amount is a safe integer (Number(amount) is then the amount itself) and so is the sum.
-  if (n <= MAX_SAFE && n >= -MAX_SAFE && sum <= MAX_SAFE && sum >= -MAX_SAFE) account.reservedMarginUnits = sum
+/**
+ * Adds an amount to the account's reserved margin. `units` is the amount as an exact number, or NaN
+ * when it is not a safe integer (Order.marginHeldUnits): the bigint itself is read only then.
+ */
+export function reserveMargin(account: Account, amount: bigint, units: number): void {
+  const sum = account.reservedMarginUnits + units
+  // NaN fails both comparisons: an amount that is no safe integer goes to the bigint part.
+  if (sum <= MAX_SAFE && sum >= -MAX_SAFE) account.reservedMarginUnits = sum
   else account.reservedMarginOverflow += amount
 }
 
-/** Takes an amount out of the account's reserved margin (reserveMargin of its negation, without
- * negating a bigint: every bigint operation is a runtime call). */
-export function releaseMargin(account: Account, amount: bigint): void {
-  const n = Number(amount)
-  const rest = account.reservedMarginUnits - n
-  if (n <= MAX_SAFE && n >= -MAX_SAFE && rest <= MAX_SAFE && rest >= -MAX_SAFE) account.reservedMarginUnits = rest
+/** Takes an amount out of the account's reserved margin; `units` as reserveMargin (no bigint is
+ * negated: every bigint operation is a runtime call). */
+export function releaseMargin(account: Account, amount: bigint, units: number): void {
+  const rest = account.reservedMarginUnits - units
+  if (rest <= MAX_SAFE && rest >= -MAX_SAFE) account.reservedMarginUnits = rest
   else account.reservedMarginOverflow -= amount
 }

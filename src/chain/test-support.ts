@@ -248,6 +248,10 @@ export function checkInvariants(state: ChainState): void {
         if (owner.orders.get(o.id) !== o) fail(`order ${o.id} is missing from ${o.owner}'s orders`)
         if (o.marketId !== marketId || o.side !== side || o.remainingLots <= 0) fail(`order ${o.id} is misfiled`)
         if (o.marginLots > o.remainingLots || o.marginHeld < 0n) fail(`order ${o.id} holds margin for more than it has`)
+        const units = o.marginHeld <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(o.marginHeld) : NaN
+        if (units !== o.marginHeldUnits && !(Number.isNaN(units) && Number.isNaN(o.marginHeldUnits))) {
+          fail(`order ${o.id} holds ${o.marginHeld} but its units say ${o.marginHeldUnits}`)
+        }
         if (o.clientOrderId !== undefined && owner.ordersByClientId.get(`${marketId}:${o.clientOrderId}`) !== o.id) {
           fail(`order ${o.id} client id ${o.clientOrderId} is not indexed`)
         }

@@ -132,6 +132,12 @@ export interface Order extends BookOrder {
   marginLots: number
   /** Margin reserved for marginLots at the order's price and leverage, SCALE_6. */
   marginHeld: bigint
+  /**
+   * Derived (not in the root): marginHeld as an exact number, NaN when it is not a safe integer.
+   * The reserved margin takes it in and out without reading the bigint, a cell elsewhere in memory
+   * (cold by the time an old order is cancelled) whose every use is a runtime call.
+   */
+  marginHeldUnits: number
   readonly leverage: number
   readonly placedHeight: number
   /** The envelope that placed it (a trigger's own envelope when promoted from one), for Filled. */
