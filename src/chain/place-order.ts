@@ -177,7 +177,9 @@ export function placeOrderId(state: ChainState, account: Account, o: DecodedOrde
   const restMarginUnits = orderMarginUnits(market, o.priceTicks, marginLots, leverage)
   // Grows, or flips sign (compared without Math.sign, which the JIT leaves a call).
   const increases = Math.abs(sizeAfter) > Math.abs(size) || (sizeAfter > 0 && size < 0) || (sizeAfter < 0 && size > 0)
-  const marginCost = replaced === undefined ? restMargin : restMargin - replaced.marginHeld
+  // An amend's cost is the margin beyond what the replaced order holds, taken from the exact numbers
+  // when they are safe (the replaced order's bigint is a cold cell: Order.marginHeldUnits).
+  const marginCost = replaced === undefined ? restMargin : marginBeyond(restMargin, restMarginUnits, replaced)
   if (after === undefined && marginMode === 'Cross' && !o.reduceOnly && !increases) {
     // The common resting order: checkOrderMargin's no-fill Cross case, without building its case object.
     if (marginCost > 0n && !canAfford(state, account, marginCost)) return insufficientMargin(crossTradingAvailable(state, account) - marginCost, 'cross_trading_available')
@@ -253,6 +255,12 @@ function applyFills(
   // before a remainder rests: that also takes capped makers off the book.
   if (account.reduceOnlyCount > 0) clampReduceOnlySide(state, account, market.marketId, side, events)
   if (reduceOnlyCap !== undefined) clampMakersAfterMatch(state, reduceOnlyCap, market.marketId, side === 'Bid' ? 'Ask' : 'Bid', events)
+}
+
+/** restMargin - replaced.marginHeld, by the numbers when both are safe integers. */
+function marginBeyond(restMargin: bigint, restMarginUnits: number, replaced: Order): bigint {
+  const units = restMarginUnits - replaced.marginHeldUnits
+  return units <= Number.MAX_SAFE_INTEGER && units >= -Number.MAX_SAFE_INTEGER ? BigInt(units) : restMargin - replaced.marginHeld
 }
 
 /** Lots of a resting remainder on side that add exposure, given the position size after fills. */
