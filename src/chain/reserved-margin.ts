@@ -5,8 +5,10 @@
 // runtime call (bigint arithmetic is never inlined here, whatever the size) that allocates the new
 // sum. The sum is kept instead as a number that takes each change while both the change and the
 // new sum are safe integers (below 2^53 in magnitude, where double arithmetic on integers is exact:
-// see math.ts), and a bigint that takes any change the number cannot. The value is always `overflow + units`, exactly; the split itself depends only on the
-// sequence of changes, so a replay and a restored snapshot reach the same one.
+// see math.ts), and a bigint that takes any change the number cannot. Orders carry their margin as
+// such a number too (Order.marginHeldUnits), so resting and cancelling read no bigint at all. The
+// value is always `overflow + units`, exactly; the split depends only on the sequence of changes,
+// so a replay and a restored snapshot reach the same one.
 import type { Account } from './types.ts'
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
