@@ -59,27 +59,6 @@ describe('nonce window', () => {
     }
   })
 
-  test("an account's cached window is the one state.nonces holds, whichever path used the nonce first", () => {
-    const state = genesisState()
-    const alice = state.accounts.get(ALICE)!
-    // A nonce used without the account (as an agent check or a tool would) creates the window;
-    // the account then caches that same object rather than a second window.
-    useNonce(state, ALICE, 0)
-    expect(alice.nonceWindow).toBeUndefined()
-    useNonce(state, ALICE, 1, alice)
-    expect(alice.nonceWindow).toBe(state.nonces.get(ALICE)!)
-    // Both paths then see every use: a nonce used through one is refused through the other.
-    useNonce(state, ALICE, 3)
-    expect(() => useNonce(state, ALICE, 3, alice)).toThrow(AssertionError)
-    useNonce(state, ALICE, 2, alice)
-    expect(() => useNonce(state, ALICE, 2)).toThrow(AssertionError)
-    expect(lowestUnusedNonce(state, ALICE)).toBe(4)
-    // A window created through the account is the one state.nonces holds too.
-    const bob = state.accounts.get(BOB)!
-    useNonce(state, BOB, 0, bob)
-    expect(bob.nonceWindow).toBe(state.nonces.get(BOB)!)
-  })
-
   test('an unknown signer is Unauthorized and still uses its nonce', () => {
     const chain = new TestChain()
     const stranger = agentAddress(200)

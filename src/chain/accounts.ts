@@ -7,7 +7,7 @@ import { LIMITS, ROLES, type Account, type ChainState, type NonceWindow, type Ro
 
 /** A new, empty account. */
 export function newAccount(address: string, balance: bigint, roleMask: number): Account {
-  return { address, balance, roleMask, positions: new Map(), orders: new AccountOrders(), ordersByClientId: new ClientIdIndex(), reservedMarginUnits: 0, reservedMarginOverflow: 0n, settings: new Map(), dmsDeadlineMs: null, reduceOnlyCount: 0, nonceWindow: undefined, leafKey: accountKey(address), dirtyIn: -1 }
+  return { address, balance, roleMask, positions: new Map(), orders: new AccountOrders(), ordersByClientId: new ClientIdIndex(), reservedMarginUnits: 0, reservedMarginOverflow: 0n, settings: new Map(), dmsDeadlineMs: null, reduceOnlyCount: 0, leafKey: accountKey(address), dirtyIn: -1 }
 }
 
 /** Adds an account to the state (genesis, deposits). */
@@ -35,9 +35,8 @@ export function nonceUsable(state: ChainState, signer: string, nonce: number): b
 }
 
 /** Consumes a usable nonce; the floor advances past every used nonce directly above it. */
-export function useNonce(state: ChainState, signer: string, nonce: number, own?: Account): void {
-  // `own` is the account at the signer's address, if any: its window is cached on it (Account.nonceWindow).
-  let window: NonceWindow | undefined = own?.nonceWindow ?? state.nonces.get(signer)
+export function useNonce(state: ChainState, signer: string, nonce: number): void {
+  let window: NonceWindow | undefined = state.nonces.get(signer)
   // nonceUsable with the window looked up once; the message is built only on failure.
   const floor = window?.floor ?? 0
   if (nonce < floor || nonce >= floor + LIMITS.nonceWindow || (window !== undefined && window.used.size !== 0 && window.used.has(nonce))) {
@@ -47,7 +46,6 @@ export function useNonce(state: ChainState, signer: string, nonce: number, own?:
     window = { floor: 0, used: new Set(), leafKey: nonceKey(signer), dirtyIn: -1 }
     state.nonces.set(signer, window)
   }
-  if (own !== undefined && own.nonceWindow === undefined) own.nonceWindow = window
   if (nonce !== window.floor) {
     window.used.add(nonce)
   } else {

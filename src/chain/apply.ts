@@ -184,9 +184,9 @@ function applyEnvelope(state: ChainState, env: EnvelopeInput, kindName: string, 
   // Messages are built only on failure: this runs for every envelope.
   if (dispatch === undefined) assert(false, `unknown action kind ${kindName} reached the chain`)
   const { kind, handler, roleBit } = dispatch
+  useNonce(state, env.signer, env.nonce)
   // The common signer is an account acting for itself (resolveActor's first case, without the Actor object).
   let account = state.accounts.get(env.signer)
-  useNonce(state, env.signer, env.nonce, account)
   let agentRole: RoleName | undefined
   if (account !== undefined) {
     // hasRole with the kind's bit looked up once, not per envelope.

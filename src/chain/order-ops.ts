@@ -3,7 +3,7 @@
 import { newAccount } from './accounts.ts'
 import type { OrderBook } from './book.ts'
 import type { DoneReason, EventSink } from './events.ts'
-import { marginOf, marginOfNumber, notionalNumber, notionalOf } from './math.ts'
+import { marginOf, notionalNumber, notionalOf } from './math.ts'
 import { indexRestingOrder, unindexRestingOrder } from './order-indexes.ts'
 import { releaseMargin, reserveMargin } from './reserved-margin.ts'
 import { markLeaf, markOrderDirty } from './state-root.ts'
@@ -11,25 +11,29 @@ import type { Account, ChainState, Market, Order } from './types.ts'
 
 /** Margin an order holds for its opening lots at its price and leverage. */
 export function orderMargin(market: Market, priceTicks: number, marginLots: number, leverage: number): bigint {
-  if (marginLots === 0) return 0n
-  const n = notionalNumber(market, priceTicks, marginLots)
-  return n >= 0 ? marginOfNumber(n, leverage) : marginOf(notionalOf(market, priceTicks, marginLots), leverage)
+  return marginOfUnits(orderMarginUnits(market, priceTicks, marginLots, leverage), market, priceTicks, marginLots, leverage)
 }
 
 /** orderMargin as an exact number, or NaN when the notional is not a safe integer (Order.marginHeldUnits). */
 export function orderMarginUnits(market: Market, priceTicks: number, marginLots: number, leverage: number): number {
   if (marginLots === 0) return 0
   const n = notionalNumber(market, priceTicks, marginLots)
-  // marginOfNumber's value as a number: the ceiling of a safe integer over the leverage is exact.
+  // The ceiling of a safe integer over the leverage is exact (math.ts).
   return n >= 0 ? Math.ceil(n / leverage) : NaN
+}
+
+/** orderMargin from its orderMarginUnits, for a caller that needs both: by bigints only when units is NaN. */
+export function marginOfUnits(units: number, market: Market, priceTicks: number, marginLots: number, leverage: number): bigint {
+  if (units === 0) return 0n
+  return Number.isNaN(units) ? marginOf(notionalOf(market, priceTicks, marginLots), leverage) : BigInt(units)
 }
 
 /** Re-reserves an order's margin after its remainder changed, releasing the difference exactly.
  * The caller marks the order and account leaves dirty. */
 export function resizeOrderMargin(market: Market, account: Account, order: Order): void {
   const marginLots = Math.min(order.marginLots, order.remainingLots)
-  const held = orderMargin(market, order.priceTicks, marginLots, order.leverage)
   const units = orderMarginUnits(market, order.priceTicks, marginLots, order.leverage)
+  const held = marginOfUnits(units, market, order.priceTicks, marginLots, order.leverage)
   releaseMargin(account, order.marginHeld, order.marginHeldUnits)
   reserveMargin(account, held, units)
   order.marginLots = marginLots

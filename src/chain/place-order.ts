@@ -12,7 +12,7 @@ import { collectFee } from './fees.ts'
 import { isFrozen } from './funds-state.ts'
 import { placePegOrder } from './external-peg.ts'
 import { checkTradable } from './lifecycle.ts'
-import { cancelRestingOrder, creditTrade, orderMargin, orderMarginUnits, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
+import { cancelRestingOrder, creditTrade, marginOfUnits, orderMarginUnits, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
 import { applyTrade, defaultLeverage, positionFor, positionSettings, settlePosition, type TradeResult } from './positions.ts'
 import { reject, type Rejection } from './reasons.ts'
 import { clampMakersAfterMatch, clampReduceOnlySide, closableLots, reduceOnlyCapFor, restingReduceOnlyLots, type ReduceOnlyCap } from './reduce-only.ts'
@@ -173,8 +173,8 @@ export function placeOrderId(state: ChainState, account: Account, o: DecodedOrde
   const sizeAfter = after === undefined ? size : after.position.sizeLots
   // Lots of the remainder that would open exposure (the rest closes what the fills left).
   const marginLots = o.reduceOnly ? 0 : openingLots(o.side, sizeAfter, restLots)
-  const restMargin = orderMargin(market, o.priceTicks, marginLots, leverage)
   const restMarginUnits = orderMarginUnits(market, o.priceTicks, marginLots, leverage)
+  const restMargin = marginOfUnits(restMarginUnits, market, o.priceTicks, marginLots, leverage)
   // Grows, or flips sign (compared without Math.sign, which the JIT leaves a call).
   const increases = Math.abs(sizeAfter) > Math.abs(size) || (sizeAfter > 0 && size < 0) || (sizeAfter < 0 && size > 0)
   // An amend's cost is the margin beyond what the replaced order holds, taken from the exact numbers

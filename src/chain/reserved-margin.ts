@@ -22,9 +22,10 @@ export function reservedMarginOf(account: Account): bigint {
 export function reservedMarginNumber(account: Account): number {
   const overflow = account.reservedMarginOverflow
   if (overflow === 0n) return account.reservedMarginUnits
-  const total = Number(overflow) + account.reservedMarginUnits
-  // Number(overflow) rounds only beyond 2^53, and then the check fails too.
-  return Number(overflow) <= MAX_SAFE && Number(overflow) >= -MAX_SAFE && total <= MAX_SAFE && total >= -MAX_SAFE ? total : NaN
+  // Number(overflow) rounds only beyond 2^53, and then the first check fails.
+  const big = Number(overflow)
+  const total = big + account.reservedMarginUnits
+  return big <= MAX_SAFE && big >= -MAX_SAFE && total <= MAX_SAFE && total >= -MAX_SAFE ? total : NaN
 }
 
 /**

@@ -186,13 +186,6 @@ export interface Account extends Leaf {
   reduceOnlyCount: number
   /** Leverage and margin mode per market, kept while flat (margin.ts marginSettingOf). */
   settings: Map<number, MarginSetting>
-  /**
-   * Derived (not in the root): the nonce window of the account's own address, the object that
-   * state.nonces holds for it, once an envelope it signed has looked it up (accounts.ts useNonce).
-   * Every envelope of an account acting for itself then finds its window through the account it
-   * looks up anyway, not through a second lookup by the signer string.
-   */
-  nonceWindow: NonceWindow | undefined
 }
 
 /** An account's leverage and margin mode in one market: what its next position there opens with.
