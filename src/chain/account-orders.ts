@@ -10,6 +10,9 @@
 //   shifting every later slot down. add() squeezes the holes out once they outnumber the orders,
 //   so the slots stay within about twice the orders (amortized O(1) per order). An account holds
 //   at most LIMITS.openOrdersPerAccountMax orders, which bounds every pass.
+// - A cancel looks its order up (get) and then removes it (delete): the slot the last search found
+//   is tried first, so the second costs one compare instead of a binary search with a mispredicted
+//   branch at nearly every step.
 // Callers that cancel collect the orders first: values() squeezes the holes out and iterates the
 // slots themselves (an array iterator, faster than a generator that skips holes), so a cancel in
 // the middle of it would leave a hole it then meets.
@@ -27,6 +30,9 @@ export class AccountOrders {
   private readonly slots: (Order | null)[] = []
   /** Orders resting (slots that are not holes). */
   private count = 0
+  /** The slot the last search found. Ids are unique and ascending, so wherever compact() moved the
+   * orders, ids[lastFound] === id still names the slot of id: it needs no invalidation. */
+  private lastFound = 0
 
   get size(): number {
     return this.count
@@ -95,14 +101,19 @@ export class AccountOrders {
   /** Slot of the resting order with this id, or -1 (not here, or a hole). */
   private indexOf(id: number): number {
     const ids = this.ids
+    const used = this.slots.length
+    const last = this.lastFound
+    if (last < used && ids[last] === id) return this.slots[last] !== null ? last : -1
     let lo = 0
-    let hi = this.slots.length
+    let hi = used
     // Each step halves [lo, hi), so MAX_SEARCH_STEPS is never the binding limit.
     for (let step = 0; lo < hi && step < MAX_SEARCH_STEPS; step++) {
       const mid = (lo + hi) >>> 1
       if (ids[mid]! < id) lo = mid + 1
       else hi = mid
     }
-    return lo < this.slots.length && ids[lo] === id && this.slots[lo] !== null ? lo : -1
+    if (lo >= used || ids[lo] !== id) return -1
+    this.lastFound = lo
+    return this.slots[lo] !== null ? lo : -1
   }
 }

@@ -1,6 +1,6 @@
 // What an action handler and a block hook receive. Handlers return an Outcome: a rejection is a
 // value (the envelope becomes a kept-reject and nothing it touched may have changed).
-import type { ChainEvent, EventSink, FilledEvent } from './events.ts'
+import type { ChainEvent, EventSink } from './events.ts'
 import type { Rejection } from './reasons.ts'
 import type { Account, ChainState, RoleName } from './types.ts'
 
@@ -39,9 +39,11 @@ export interface BlockContext {
   /** The block's events so far (begin hooks, envelopes, earlier end hooks), in sequence order;
    * hooks that react to order lifecycle read them instead of hooking the matching path. */
   readonly blockEvents: readonly ChainEvent[]
-  /** The Filled events among blockEvents, in the same order: hooks that react to fills alone read
-   * these instead of walking every event of the block. */
-  readonly blockFills: readonly FilledEvent[]
+  /** The parties of the Filled events among blockEvents, in the same order, three entries per fill:
+   * taker, maker, market id. Hooks that react to fills alone read these instead of the events:
+   * taken while each event was fresh, they are one dense array, where going back to the block's
+   * fills at its end read one cold object per fill. */
+  readonly blockFillParties: readonly (string | number)[]
 }
 
 export type BlockHook = (ctx: BlockContext) => void

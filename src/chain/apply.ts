@@ -6,7 +6,7 @@ import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
 import { actorAuthorized, resolveActor, useNonce } from './accounts.ts'
 import type { ActionContext, ActionHandler, BlockContext, Outcome } from './action-context.ts'
 import { BEGIN_BLOCK_HOOKS, END_BLOCK_HOOKS } from './block-hooks.ts'
-import type { ChainEvent, FilledEvent } from './events.ts'
+import type { ChainEvent } from './events.ts'
 import { HANDLERS } from './handlers.ts'
 import { reject, type RejectReason } from './reasons.ts'
 import { commitStateRoot } from './state-root.ts'
@@ -90,14 +90,14 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   const results: EnvelopeResult[] = []
   const sink: ChainEvent[] = []
   const traded = new Set<number>()
-  const fills: FilledEvent[] = []
-  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events, blockFills: fills }
+  const fillParties: (string | number)[] = []
+  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events, blockFillParties: fillParties }
   const flushBlockEvents = () => {
     for (const e of sink) {
       events.push(e)
       if (e.sub_kind === 'Filled') {
         traded.add(e.market_id)
-        fills.push(e)
+        fillParties.push(e.taker, e.maker, e.market_id)
       }
     }
     sink.length = 0
@@ -130,7 +130,7 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
       const e = events[i]!
       if (e.sub_kind === 'Filled') {
         traded.add(e.market_id)
-        fills.push(e)
+        fillParties.push(e.taker, e.maker, e.market_id)
       }
     }
     results.push({

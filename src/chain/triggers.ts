@@ -156,9 +156,9 @@ class LifecycleWatch {
     if (!this.active()) return
     if (this.ctx.state.triggers.pairByOrder.size === 0) {
       // No order is watched (and reading fills watches none): only the fills can matter, and
-      // walking them alone spares a pass over every event of the block.
-      const fills = this.ctx.blockFills
-      for (let i = 0; i < fills.length; i++) this.observe(fills[i]!)
+      // walking their parties alone spares a pass over every event of the block.
+      const parties = this.ctx.blockFillParties
+      for (let i = 0; i + 2 < parties.length; i += 3) this.observeFill(parties[i] as string, parties[i + 1] as string, parties[i + 2] as number)
       return
     }
     const events = this.ctx.blockEvents
@@ -189,13 +189,18 @@ class LifecycleWatch {
         if (state.triggers.pairByOrder.has(e.order_id)) onPairOrderEnded(state, e.order_id, false, this.ctx, this.ctx.events)
         return
       case 'Filled':
-        if (state.triggers.reduceOnlyCount === 0) return
-        this.note(e.taker, e.market_id)
-        this.note(e.maker, e.market_id)
+        this.observeFill(e.taker, e.maker, e.market_id)
         return
       default:
         return
     }
+  }
+
+  /** A fill matters to the reduce-only triggers of its two parties. */
+  private observeFill(taker: string, maker: string, marketId: number): void {
+    if (this.ctx.state.triggers.reduceOnlyCount === 0) return
+    this.note(taker, marketId)
+    this.note(maker, marketId)
   }
 
   private note(address: string, marketId: number): void {
