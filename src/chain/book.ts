@@ -120,6 +120,10 @@ const MAX_SEARCH_STEPS = 33
 /** Levels per chunk of a side at most; a fuller chunk splits in two halves. */
 export const LEVEL_CHUNK_MAX = 256
 
+/** SideBook.topKey of an empty side: below every key (keys are prices, safe integers, signed), and
+ * finite, as everything the state codec writes. */
+const EMPTY_SIDE_KEY = -Number.MAX_VALUE
+
 /** One side of the book. */
 class SideBook<O extends BookOrder> {
   /**
@@ -135,6 +139,13 @@ class SideBook<O extends BookOrder> {
   readonly chunks: Level<O>[][] = []
   /** The best level (the last of the last chunk), kept apart: every order reads it. */
   top: Level<O> | undefined = undefined
+  /**
+   * The best level's key, EMPTY_SIDE_KEY when the side is empty. Whether an order crosses or joins the
+   * best is decided on this number: an empty side then takes the same path as any other, where
+   * reading top found undefined, which the JIT, having speculated on a level, left its optimized
+   * code for (and recompiled the order path after enough such exits).
+   */
+  topKey = EMPTY_SIDE_KEY
   /** Where locate() found a key: a chunk, and an index in it. */
   foundChunk = 0
   foundIndex = 0
@@ -180,6 +191,7 @@ class SideBook<O extends BookOrder> {
     if (last === undefined || last.length >= LEVEL_CHUNK_MAX) chunks.push([level])
     else last.push(level)
     this.top = level
+    this.topKey = level.key
   }
 
   /** Adds a level whose key no level has, below the best, where the last locate() of its key found. */
@@ -200,6 +212,7 @@ class SideBook<O extends BookOrder> {
       if (last.length === 0) chunks.pop()
       const next = chunks[chunks.length - 1]
       this.top = next === undefined ? undefined : next[next.length - 1]
+      this.topKey = this.top === undefined ? EMPTY_SIDE_KEY : this.top.key
       return
     }
     this.locate(level.key)
@@ -392,11 +405,11 @@ export class OrderBook<O extends BookOrder> {
     if (this.wouldCross(order.side, priceTicks)) invalid(`order ${id} at ${priceTicks} would cross the book`)
 
     const key = priceTicks * side.sign
-    const best = side.top
+    const topKey = side.topKey
     // Fast paths: orders most often join the best level or improve on it.
     let level: Level<O> | undefined
-    if (best !== undefined && best.key >= key) {
-      if (best.key === key) level = best
+    if (topKey >= key) {
+      if (topKey === key) level = side.top
       else {
         // A level at or above key exists (the best), so locate() lands on one.
         side.locate(key)
@@ -416,7 +429,7 @@ export class OrderBook<O extends BookOrder> {
       invalid(`order id ${id} is already resting`)
     }
     // A new level: the new best, or where locate() found its key above.
-    if (level === undefined) level = this.newLevel(side, key, priceTicks, best === undefined || best.key < key)
+    if (level === undefined) level = this.newLevel(side, key, priceTicks, topKey < key)
     node.order = order
     node.level = level
     node.next = null
@@ -598,12 +611,8 @@ export class OrderBook<O extends BookOrder> {
 
   /** Whether a limit order at `priceTicks` on `side` would cross (reach) the opposite best price. */
   wouldCross(side: Side, priceTicks: number): boolean {
-    if (side === 'Bid') {
-      const ask = this.bestAsk()
-      return ask !== undefined && priceTicks >= ask
-    }
-    const bid = this.bestBid()
-    return bid !== undefined && priceTicks <= bid
+    // By the keys (an ask's key is minus its price): an empty side's EMPTY_SIDE_KEY crosses nothing.
+    return side === 'Bid' ? priceTicks >= -this.asks.topKey : priceTicks <= this.bids.topKey
   }
 
   private sideOf(side: Side): SideBook<O> {
