@@ -562,14 +562,15 @@ export class OrderBook<O extends BookOrder> {
 
   /** Highest resting bid price, if any. */
   bestBid(): number | undefined {
-    const best = this.bids.top
-    return best === undefined ? undefined : best.priceTicks
+    // From topKey, as wouldCross decides: the reference-book tests then check topKey at every step.
+    const key = this.bids.topKey
+    return key === EMPTY_SIDE_KEY ? undefined : key
   }
 
   /** Lowest resting ask price, if any. */
   bestAsk(): number | undefined {
-    const best = this.asks.top
-    return best === undefined ? undefined : best.priceTicks
+    const key = this.asks.topKey
+    return key === EMPTY_SIDE_KEY ? undefined : -key
   }
 
   /** Aggregated levels of `side` from the best price outwards, at most `depth` of them. O(depth). */
