@@ -21,7 +21,7 @@ export function createGenesisState(genesis: Genesis): { state: ChainState; state
     },
     accounts: new Map(), agents: new Map(), nonces: new Map(), markets: new Map(), books: new Map(),
     nextOrderId: 1, height: 0, timestampMs: genesis.genesis_time_ms, lastDigest: '',
-    dirty: new Set(), dirtyLeaves: [], dirtyOrders: [], rootSeq: 0, exchangeLeaf: { leafKey: 'x', dirtyIn: -1 }, hash: new StateHash(),
+    dirty: new Set(), dirtyLeaves: [], dirtyOrders: [], dirtyTriggers: [], rootSeq: 0, exchangeLeaf: { leafKey: 'x', dirtyIn: -1 }, hash: new StateHash(),
     positionHolders: new Map(), flatThisBlock: new Map(), agentsByMaster: new Map(), funds: newFundsState(), orderIndexes: newOrderIndexes(),
     triggers: newTriggerState(),
   }

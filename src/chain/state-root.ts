@@ -8,13 +8,14 @@
 // (built once) and the block in which they were last marked, so a mark is a compare and, once per
 // block, an array push. Orders are marked the same way, but an order's key is built at the end of
 // the block and only when its leaf enters or leaves the root: an order that rests and goes within
-// one block never needs one.
+// one block never needs one. Triggers are marked as orders are, for the same reason.
 import { encodeCanonical } from '../lib/msgpack.ts'
 import { encodeFundsLeaf, FUNDS_LEAF_TAGS, fundsLeafKeys } from './funds-state.ts'
 import { marketLeafExtension } from './market-leaf.ts'
 import { reservedMarginOf } from './reserved-margin.ts'
 import { StateHash, stateRootOf } from './state-hash.ts'
-import { encodeTriggerLeaf, TRIGGER_LEAF_TAGS, triggerLeafKeys } from './trigger-leaves.ts'
+import { encodeTriggerLeaf, TRIGGER_LEAF_TAGS, triggerKey, triggerLeafKeys } from './trigger-leaves.ts'
+import type { TriggerOrder } from './trigger-types.ts'
 import type { ChainState, Leaf, Order } from './types.ts'
 
 /** Records that the leaf `key` changed in this block. */
@@ -34,6 +35,13 @@ export function markOrderDirty(state: ChainState, order: Order): void {
   if (order.dirtyIn === state.rootSeq) return
   order.dirtyIn = state.rootSeq
   state.dirtyOrders.push(order)
+}
+
+/** Records that a trigger's leaf changed in this block (placed, changed or removed). */
+export function markTriggerDirty(state: ChainState, trigger: TriggerOrder): void {
+  if (trigger.dirtyIn === state.rootSeq) return
+  trigger.dirtyIn = state.rootSeq
+  state.dirtyTriggers.push(trigger)
 }
 
 /** Leaf keys: `a:` accounts, `n:` nonce windows, `m:` markets, `o:` orders, `p:` positions (`x`: exchange, `g:` agents). */
@@ -129,6 +137,16 @@ export function commitStateRoot(state: ChainState): Uint8Array {
     // Otherwise the order rested and left within this block: its leaf never entered the root.
   }
   state.dirtyOrders.length = 0
+  for (const t of state.dirtyTriggers) {
+    if (state.triggers.triggers.get(t.id) === t) {
+      t.leafKey ??= triggerKey(t.id)
+      commitKey(state, t.leafKey)
+    } else if (t.leafKey !== undefined) {
+      state.hash.delete(t.leafKey)
+    }
+    // Otherwise the trigger was placed and ended within this block: its leaf never entered the root.
+  }
+  state.dirtyTriggers.length = 0
   state.rootSeq++
   return state.hash.root()
 }

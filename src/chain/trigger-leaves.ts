@@ -3,6 +3,9 @@
 import { encodeCanonical } from '../lib/msgpack.ts'
 import type { ChainState } from './types.ts'
 
+/** A trigger's leaf key. */
+export const triggerKey = (id: number): string => `t:${id}`
+
 /** The leaf tags of this area. */
 export const TRIGGER_LEAF_TAGS: ReadonlySet<string> = new Set(['t', 'oc', 'tc'])
 
@@ -35,6 +38,6 @@ export function encodeTriggerLeaf(state: ChainState, tag: string, rest: string):
 /** Every trigger-area leaf key, for a from-scratch root. */
 export function* triggerLeafKeys(state: ChainState): Generator<string> {
   yield state.triggers.counterLeaf.leafKey
-  for (const t of state.triggers.triggers.values()) yield t.leafKey
+  for (const t of state.triggers.triggers.values()) yield t.leafKey ?? triggerKey(t.id)
   for (const p of state.triggers.pairs.values()) yield p.leafKey
 }

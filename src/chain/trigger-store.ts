@@ -2,14 +2,13 @@
 // marking their leaves. The only code that touches TriggerState's maps and ladders.
 import { assert } from '../lib/assert.ts'
 import { ClientIdIndex } from './client-ids.ts'
-import { markLeaf } from './state-root.ts'
+import { markLeaf, markTriggerDirty } from './state-root.ts'
 import { TriggerLadder } from './trigger-ladder.ts'
 import {
   aboveKey, belowKey, type AccountTriggers, type MarketTriggers, type OcoPair, type TriggerOrder, type TriggerState,
 } from './trigger-types.ts'
 import type { ChainState } from './types.ts'
 
-export const triggerKey = (id: number) => `t:${id}`
 export const pairKey = (id: number) => `oc:${id}`
 
 
@@ -64,7 +63,7 @@ export function insertTrigger(state: ChainState, t: TriggerOrder): void {
     at.reduceOnly.set(t.id, t)
     ts.reduceOnlyCount++
   }
-  markLeaf(state, t)
+  markTriggerDirty(state, t)
 }
 
 /** Removes an active trigger from the state and its indexes (its pair, if any, is the caller's). */
@@ -82,7 +81,7 @@ export function removeTrigger(state: ChainState, t: TriggerOrder): void {
     ts.reduceOnlyCount--
   }
   releaseAccount(ts, t.owner, at)
-  markLeaf(state, t)
+  markTriggerDirty(state, t)
 }
 
 /** The amendable fields of a trigger; undefined leaves a field as it is. */
@@ -107,7 +106,7 @@ export function changeTrigger(state: ChainState, t: TriggerOrder, c: TriggerChan
   if (c.expiresAtMs !== undefined) t.expiresAtMs = c.expiresAtMs
   ladder.insert(t)
   if (t.expiresAtMs !== null) ts.expiry.insert(t)
-  markLeaf(state, t)
+  markTriggerDirty(state, t)
 }
 
 /** Adds a new pair; the order ids it watches (limit leg or parent) go into pairByOrder. */
@@ -165,7 +164,7 @@ export function createTrigger(state: ChainState, fields: TriggerFields): Trigger
     owner: fields.owner, marketId: fields.marketId, side: fields.side, qtyLots: fields.qtyLots, triggerTicks: fields.triggerTicks,
     direction: fields.direction, orderType: fields.orderType, limitTicks: fields.limitTicks, tif: fields.tif, reduceOnly: fields.reduceOnly,
     clientOrderId: fields.clientOrderId, expiresAtMs: fields.expiresAtMs, txHash: fields.txHash, placedHeight: fields.placedHeight,
-    pairId: fields.pairId, id, leafKey: triggerKey(id), dirtyIn: -1,
+    pairId: fields.pairId, id, leafKey: undefined, dirtyIn: -1,
   }
   insertTrigger(state, t)
   return t

@@ -33,7 +33,7 @@ export const TRIGGER_LIMITS = {
 } as const
 
 /** An active trigger order. Its leaf is `t:<id>`. */
-export interface TriggerOrder extends Leaf {
+export interface TriggerOrder {
   readonly id: number
   readonly owner: string
   readonly marketId: number
@@ -55,6 +55,11 @@ export interface TriggerOrder extends Leaf {
   readonly placedHeight: number
   /** The OCO pair whose stop leg this is, or null. */
   readonly pairId: number | null
+  /** The leaf key, built when the trigger's leaf first enters the root (state-root.ts): most
+   * triggers are placed and cancelled within one block and never need one. */
+  leafKey: string | undefined
+  /** ChainState.rootSeq of the block in which it was last marked dirty (-1: never). */
+  dirtyIn: number
 }
 
 /** The stop leg of an OCO pair as placed (it becomes a trigger when the pair is armed). */

@@ -7,7 +7,7 @@ import type { StateHash } from './state-hash.ts'
 import type { FundsState } from './funds-state.ts'
 import type { OracleState, QuoteLimits } from './market-types.ts'
 import type { OrderIndexes } from './order-indexes.ts'
-import type { TriggerState } from './trigger-types.ts'
+import type { TriggerOrder, TriggerState } from './trigger-types.ts'
 
 export type { Side }
 export type Tif = 'Gtc' | 'Ioc' | 'Fok' | 'PostOnly'
@@ -242,6 +242,7 @@ export interface ChainState {
   dirty: Set<string>
   dirtyLeaves: Leaf[]
   dirtyOrders: Order[]
+  dirtyTriggers: TriggerOrder[]
   /** Number of roots committed so far: the sequence number of the block being applied. */
   rootSeq: number
   /** The leaf `x` of the exchange-wide fields (params and nextOrderId) as a Leaf to mark. */
