@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { mulberry32 } from '../lib/prng.ts'
-import { ClientIdIndex } from './client-ids.ts'
+import { clientIdHash, ClientIdIndex } from './client-ids.ts'
 
 describe('ClientIdIndex', () => {
   test('agrees with a Map keyed by market and client id through churn, rebuilds and growth', () => {
@@ -14,13 +14,21 @@ describe('ClientIdIndex', () => {
       const pool = step < 30_000 ? 40 + (step >> 7) : 300
       const clientId = step % 97 === 0 ? '' : `c-${next() % pool}${step % 5 === 0 ? 'é' : ''}`
       const key = `${marketId}:${clientId}`
-      const op = next() % 3
+      const op = next() % 4
       if (op === 0) {
-        index.setIn(marketId, clientId, step)
+        // With the hash given (an order resting), or computed.
+        if (step % 2 === 0) index.setIn(marketId, clientId, step, clientIdHash(marketId, clientId))
+        else index.setIn(marketId, clientId, step)
         reference.set(key, step)
       } else if (op === 1) {
         index.deleteIn(marketId, clientId)
         reference.delete(key)
+      } else if (op === 2) {
+        // By hash and id, as an order leaves: only the entry that holds that id goes.
+        const held = reference.get(key)
+        const id = held !== undefined && next() % 2 === 0 ? held : step
+        index.deleteId(marketId, clientIdHash(marketId, clientId), id)
+        if (held === id) reference.delete(key)
       }
       expect(index.getIn(marketId, clientId)).toBe(reference.get(key))
       expect(index.hasIn(marketId, clientId)).toBe(reference.has(key))

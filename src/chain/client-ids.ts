@@ -16,8 +16,8 @@
 /** Slots of a table's first allocation (a power of two). */
 const INITIAL_SLOTS = 8
 
-/** FNV-1a over the client id's UTF-16 code units, then the market mixed in. */
-function hashOf(marketId: number, clientId: string): number {
+/** FNV-1a over the client id's UTF-16 code units, then the market mixed in: the hash of the key (marketId, clientId). */
+export function clientIdHash(marketId: number, clientId: string): number {
   let h = 0x811c9dc5
   for (let i = 0; i < clientId.length; i++) h = Math.imul(h ^ clientId.charCodeAt(i), 0x01000193)
   return Math.imul(h ^ marketId, 0x9e3779b1) ^ (h >>> 15)
@@ -28,7 +28,7 @@ export class ClientIdIndex {
   private clientIds: (string | undefined)[] = []
   private markets: Uint32Array = new Uint32Array(0)
   private ids: Float64Array = new Float64Array(0)
-  /** Per slot: hashOf of its key, so deletions move entries without hashing strings again. */
+  /** Per slot: clientIdHash of its key, so deletions move entries without hashing strings again. */
   private hashes: Int32Array = new Int32Array(0)
   private count = 0
 
@@ -42,9 +42,8 @@ export class ClientIdIndex {
    * A slot's stored hash and market are compared before its client id: the id is a string
    * elsewhere in memory, often cold, so only a slot that matches both is worth following to it.
    */
-  private find(marketId: number, clientId: string): number {
+  private find(marketId: number, clientId: string, hash: number): number {
     const mask = this.clientIds.length - 1
-    const hash = hashOf(marketId, clientId)
     for (let i = hash & mask; ; i = (i + 1) & mask) {
       const key = this.clientIds[i]
       if (key === undefined) return -1
@@ -53,20 +52,20 @@ export class ClientIdIndex {
   }
 
   /** The id under a client id in a market. */
-  getIn(marketId: number, clientId: string): number | undefined {
+  getIn(marketId: number, clientId: string, hash: number = clientIdHash(marketId, clientId)): number | undefined {
     if (this.count === 0) return undefined
-    const i = this.find(marketId, clientId)
+    const i = this.find(marketId, clientId, hash)
     return i < 0 ? undefined : this.ids[i]
   }
 
   hasIn(marketId: number, clientId: string): boolean {
-    return this.count !== 0 && this.find(marketId, clientId) >= 0
+    return this.count !== 0 && this.find(marketId, clientId, clientIdHash(marketId, clientId)) >= 0
   }
 
-  setIn(marketId: number, clientId: string, id: number): void {
+  /** Sets (marketId, clientId) to id; hash is clientIdHash(marketId, clientId), when the caller has it. */
+  setIn(marketId: number, clientId: string, id: number, hash: number = clientIdHash(marketId, clientId)): void {
     if ((this.count + 1) * 2 > this.clientIds.length) this.grow()
     const mask = this.clientIds.length - 1
-    const hash = hashOf(marketId, clientId)
     let i = hash & mask
     for (;;) {
       const key = this.clientIds[i]
@@ -86,8 +85,29 @@ export class ClientIdIndex {
 
   deleteIn(marketId: number, clientId: string): void {
     if (this.count === 0) return
-    let hole = this.find(marketId, clientId)
-    if (hole < 0) return
+    const at = this.find(marketId, clientId, clientIdHash(marketId, clientId))
+    if (at >= 0) this.removeSlot(at)
+  }
+
+  /**
+   * Deletes the entry of (marketId, the client id whose clientIdHash is hash) when it holds id: the
+   * form for an order or trigger leaving, which carries its hash and its id. The id tells the entry
+   * apart, so the client id's string is never read.
+   */
+  deleteId(marketId: number, hash: number, id: number): void {
+    if (this.count === 0) return
+    const mask = this.clientIds.length - 1
+    for (let i = hash & mask; this.clientIds[i] !== undefined; i = (i + 1) & mask) {
+      if (this.hashes[i] === hash && this.ids[i] === id && this.markets[i] === marketId) {
+        this.removeSlot(i)
+        return
+      }
+    }
+  }
+
+  /** Empties a used slot, moving later entries of its probe run back over it. */
+  private removeSlot(at: number): void {
+    let hole = at
     // Backward-shift deletion: later entries of the probe run move into the hole when their home
     // slot is not cyclically within (hole, slot], so every key stays reachable without tombstones.
     const { clientIds, markets, ids, hashes } = this

@@ -45,7 +45,7 @@ export function resizeOrderMargin(market: Market, account: Account, order: Order
 export function restOrder(state: ChainState, book: OrderBook<Order>, account: Account, order: Order): void {
   book.insert(order)
   account.orders.add(order)
-  if (order.clientOrderId !== undefined) account.ordersByClientId.setIn(order.marketId, order.clientOrderId, order.id)
+  if (order.clientOrderId !== undefined) account.ordersByClientId.setIn(order.marketId, order.clientOrderId, order.id, order.clientIdHash)
   reserveMargin(account, order.marginHeld, order.marginHeldUnits)
   // Plain orders skip the indexes: only reduce-only orders and orders with an expiry are kept there.
   if (order.reduceOnly || order.expiresAtMs !== null) indexRestingOrder(state, account, order)
@@ -58,7 +58,7 @@ export function unrestOrder(state: ChainState, account: Account, order: Order): 
   // A fully filled order (remainingLots 0) has already left the book: only a resting one is removed.
   if (order.remainingLots !== 0) state.books.get(order.marketId)!.remove(order.id)
   account.orders.delete(order.id)
-  if (order.clientOrderId !== undefined) account.ordersByClientId.deleteIn(order.marketId, order.clientOrderId)
+  if (order.clientOrderId !== undefined) account.ordersByClientId.deleteId(order.marketId, order.clientIdHash, order.id)
   releaseMargin(account, order.marginHeld, order.marginHeldUnits)
   if (order.reduceOnly) unindexRestingOrder(state, account, order)
   order.marginHeld = 0n

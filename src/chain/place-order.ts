@@ -4,6 +4,7 @@ import { parseDecimal } from '../lib/decimal.ts'
 import { unitsOf, type EdgeOrderDecimals } from './edge-decimals.ts'
 import type { PlaceOrderPayload } from '../wire/actions.ts'
 import type { MatchPlan, OrderBook, PlannedFill } from './book.ts'
+import { clientIdHash } from './client-ids.ts'
 import type { EventSink } from './events.ts'
 import { canAfford, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
 import { checkOrderMargin, insufficientMargin } from './margin-check.ts'
@@ -121,8 +122,10 @@ export function placeOrderId(state: ChainState, account: Account, o: DecodedOrde
     return placed.ok ? placed.orderId : placed
   }
   const book = state.books.get(market.marketId)!
+  // Hashed once, while the client id's string is fresh (Order.clientIdHash).
+  const cloidHash = o.clientOrderId === undefined ? 0 : clientIdHash(o.marketId, o.clientOrderId)
   if (o.clientOrderId !== undefined) {
-    const holder = account.ordersByClientId.getIn(o.marketId, o.clientOrderId)
+    const holder = account.ordersByClientId.getIn(o.marketId, o.clientOrderId, cloidHash)
     if (holder !== undefined && holder !== replaced?.id) return reject('DuplicateClientOrderId', `client_order_id ${o.clientOrderId} is already open`)
   }
   const rests = o.tif === 'Gtc' || o.tif === 'PostOnly'
@@ -204,7 +207,7 @@ export function placeOrderId(state: ChainState, account: Account, o: DecodedOrde
   if (restLots > 0) {
     const order: Order = {
       id: orderId, owner: account.address, side: o.side, priceTicks: o.priceTicks, remainingLots: restLots,
-      marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, origLots: o.qtyLots,
+      marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, clientIdHash: cloidHash, origLots: o.qtyLots,
       marginLots, marginHeld: restMargin, marginHeldUnits: restMarginUnits, leverage, placedHeight: ctx.height, sourceTxHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId,
       expiresAtMs: o.expiresAtMs ?? null, leafKey: undefined, dirtyIn: -1,
     }

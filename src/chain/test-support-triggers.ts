@@ -3,6 +3,7 @@
 // a mark mover, and the invariants of the trigger indexes. Test-only.
 import { expect } from 'bun:test'
 import type { BlockResult } from './apply.ts'
+import { clientIdHash } from './client-ids.ts'
 import type { ChainEvent } from './events.ts'
 import type { RejectReason } from './reasons.ts'
 import { blockLevelEvents, outcomes, place, type Action, type ExpectedEvent, type TestChain } from './test-support.ts'
@@ -155,6 +156,7 @@ export function checkTriggerInvariants(state: ChainState): void {
     const mine = ts.accounts.get(t.owner)
     if (mine?.triggers.get(t.id) !== t) fail(`trigger ${t.id} missing from ${t.owner}'s index`)
     if (t.clientOrderId !== undefined && mine.triggersByClientId.get(`${t.marketId}:${t.clientOrderId}`) !== t.id) fail(`trigger ${t.id} client id not indexed`)
+    if (t.clientIdHash !== (t.clientOrderId === undefined ? 0 : clientIdHash(t.marketId, t.clientOrderId))) fail(`trigger ${t.id} carries another client id's hash`)
     if (t.pairId !== null && ts.pairs.get(t.pairId)?.stopTriggerId !== t.id) fail(`trigger ${t.id} names pair ${t.pairId}, which does not name it`)
   }
   if (reduceOnly !== ts.reduceOnlyCount) fail(`reduce-only count ${ts.reduceOnlyCount}, actual ${reduceOnly}`)

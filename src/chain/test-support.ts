@@ -6,6 +6,7 @@ import { expect } from 'bun:test'
 import { DEV_ADDRESSES, DEV_ADMIN, devGenesis } from '../node/dev-genesis.ts'
 import type { CreateMarketPayload } from '../wire/actions.ts'
 import { applyBlock, eventEnvelopeIndexes, type BlockResult, type EnvelopeInput, type EnvelopeResult } from './apply.ts'
+import { clientIdHash } from './client-ids.ts'
 import type { ChainEvent } from './events.ts'
 import { createGenesisState } from './genesis.ts'
 import { canAfford, crossTradingAvailable, valueAccount } from './margin.ts'
@@ -254,6 +255,9 @@ export function checkInvariants(state: ChainState): void {
         }
         if (o.clientOrderId !== undefined && owner.ordersByClientId.get(`${marketId}:${o.clientOrderId}`) !== o.id) {
           fail(`order ${o.id} client id ${o.clientOrderId} is not indexed`)
+        }
+        if (o.clientIdHash !== (o.clientOrderId === undefined ? 0 : clientIdHash(marketId, o.clientOrderId))) {
+          fail(`order ${o.id} carries client id hash ${o.clientIdHash}, not its client id's`)
         }
       }
     }

@@ -1,7 +1,7 @@
 // Inserting, changing and removing triggers and OCO pairs with every index that mirrors them, and
 // marking their leaves. The only code that touches TriggerState's maps and ladders.
 import { assert } from '../lib/assert.ts'
-import { ClientIdIndex } from './client-ids.ts'
+import { clientIdHash, ClientIdIndex } from './client-ids.ts'
 import { markLeaf, markTriggerDirty } from './state-root.ts'
 import { TriggerLadder } from './trigger-ladder.ts'
 import {
@@ -58,7 +58,7 @@ export function insertTrigger(state: ChainState, t: TriggerOrder): void {
   if (t.expiresAtMs !== null) ts.expiry.insert(t)
   const at = accountTriggers(ts, t.owner)
   at.triggers.set(t.id, t)
-  if (t.clientOrderId !== undefined) at.triggersByClientId.setIn(t.marketId, t.clientOrderId, t.id)
+  if (t.clientOrderId !== undefined) at.triggersByClientId.setIn(t.marketId, t.clientOrderId, t.id, t.clientIdHash)
   if (t.reduceOnly) {
     at.reduceOnly.set(t.id, t)
     ts.reduceOnlyCount++
@@ -75,7 +75,7 @@ export function removeTrigger(state: ChainState, t: TriggerOrder): void {
   if (t.expiresAtMs !== null && !ts.expiry.remove(t)) assert(false, `trigger ${t.id} missing from the expiry ladder`)
   const at = ts.accounts.get(t.owner)!
   at.triggers.delete(t.id)
-  if (t.clientOrderId !== undefined) at.triggersByClientId.deleteIn(t.marketId, t.clientOrderId)
+  if (t.clientOrderId !== undefined) at.triggersByClientId.deleteId(t.marketId, t.clientIdHash, t.id)
   if (t.reduceOnly) {
     at.reduceOnly.delete(t.id)
     ts.reduceOnlyCount--
@@ -154,7 +154,7 @@ export function removePair(state: ChainState, p: OcoPair): void {
 }
 
 /** A trigger's fields as its creator gives them; the id and leaf bookkeeping are added here. */
-export type TriggerFields = Omit<TriggerOrder, 'id' | 'leafKey' | 'dirtyIn'>
+export type TriggerFields = Omit<TriggerOrder, 'id' | 'clientIdHash' | 'leafKey' | 'dirtyIn'>
 
 /** Creates and inserts a trigger under the next trigger id. */
 export function createTrigger(state: ChainState, fields: TriggerFields): TriggerOrder {
@@ -163,7 +163,7 @@ export function createTrigger(state: ChainState, fields: TriggerFields): Trigger
   const t: TriggerOrder = {
     owner: fields.owner, marketId: fields.marketId, side: fields.side, qtyLots: fields.qtyLots, triggerTicks: fields.triggerTicks,
     direction: fields.direction, orderType: fields.orderType, limitTicks: fields.limitTicks, tif: fields.tif, reduceOnly: fields.reduceOnly,
-    clientOrderId: fields.clientOrderId, expiresAtMs: fields.expiresAtMs, txHash: fields.txHash, placedHeight: fields.placedHeight,
+    clientOrderId: fields.clientOrderId, clientIdHash: fields.clientOrderId === undefined ? 0 : clientIdHash(fields.marketId, fields.clientOrderId), expiresAtMs: fields.expiresAtMs, txHash: fields.txHash, placedHeight: fields.placedHeight,
     pairId: fields.pairId, id, leafKey: undefined, dirtyIn: -1,
   }
   insertTrigger(state, t)

@@ -48,6 +48,9 @@ export interface TriggerOrder {
   tif: Tif
   readonly reduceOnly: boolean
   readonly clientOrderId: string | undefined
+  /** Derived (not in the root): clientIdHash(marketId, clientOrderId), 0 without a client id, so
+   * that the trigger leaves the client-id index without hashing a string gone cold (Order.clientIdHash). */
+  readonly clientIdHash: number
   /** Block time at or after which the trigger expires; null: never. */
   expiresAtMs: number | null
   /** The envelope that placed it; the promoted order's Filled events carry it as source tx hash. */

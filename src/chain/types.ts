@@ -124,6 +124,12 @@ export interface Order extends BookOrder {
   readonly tif: Tif
   readonly reduceOnly: boolean
   readonly clientOrderId: string | undefined
+  /**
+   * Derived (not in the root): clientIdHash(marketId, clientOrderId), 0 without a client id. Taken
+   * while the id's string is fresh at placement, so that the order leaves the client-id index
+   * without hashing that string again (by then a cold cell and a cold character buffer).
+   */
+  readonly clientIdHash: number
   /** The order's quantity: as placed, lowered by an amend down or a reduce-only clamp. */
   origLots: number
   /** Block time after which the order expires (removed at the first block past it), or null. */
