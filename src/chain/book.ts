@@ -140,10 +140,10 @@ class SideBook<O extends BookOrder> {
   /** The best level (the last of the last chunk), kept apart: every order reads it. */
   top: Level<O> | undefined = undefined
   /**
-   * The best level's key, EMPTY_SIDE_KEY when the side is empty. Whether an order crosses or joins the
-   * best is decided on this number: an empty side then takes the same path as any other, where
-   * reading top found undefined, which the JIT, having speculated on a level, left its optimized
-   * code for (and recompiled the order path after enough such exits).
+   * The best level's key, EMPTY_SIDE_KEY when the side is empty. Whether an order crosses or joins
+   * the best is decided on this number, so an empty side takes the same path as any other: an
+   * undefined top, which the JIT had speculated away, sent the optimized order path back to the
+   * interpreter each time (and into a recompile after enough of them).
    */
   topKey = EMPTY_SIDE_KEY
   /** Where locate() found a key: a chunk, and an index in it. */
