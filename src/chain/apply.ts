@@ -151,11 +151,10 @@ function applyEnvelopes(
         fillParties.push(e.taker, e.maker, e.market_id)
       }
     }
-    results.push({
-      status: outcome.ok ? 'accepted' : 'kept-reject',
-      reason: outcome.ok ? null : { code: outcome.reason, message: outcome.message },
-      actionKind: kind, marketId, firstEvent, eventCount: events.length - firstEvent,
-    })
+    // The reason first: a nested object allocated inside the literal is a collection point between
+    // the result's allocation and its stores, which then each need a write barrier.
+    const reason = outcome.ok ? null : { code: outcome.reason, message: outcome.message }
+    results.push({ status: outcome.ok ? 'accepted' : 'kept-reject', reason, actionKind: kind, marketId, firstEvent, eventCount: events.length - firstEvent })
   }
   return results
 }
