@@ -163,8 +163,8 @@ export function createTrigger(state: ChainState, fields: TriggerFields): Trigger
   const t: TriggerOrder = {
     owner: fields.owner, marketId: fields.marketId, side: fields.side, qtyLots: fields.qtyLots, triggerTicks: fields.triggerTicks,
     direction: fields.direction, orderType: fields.orderType, limitTicks: fields.limitTicks, tif: fields.tif, reduceOnly: fields.reduceOnly,
-    clientOrderId: fields.clientOrderId, clientIdHash: fields.clientOrderId === undefined ? 0 : clientIdHash(fields.marketId, fields.clientOrderId), expiresAtMs: fields.expiresAtMs, txHash: fields.txHash, placedHeight: fields.placedHeight,
-    pairId: fields.pairId, id, leafKey: undefined, dirtyIn: -1,
+    clientOrderId: fields.clientOrderId, clientIdHash: fields.clientOrderId === undefined ? 0 : clientIdHash(fields.marketId, fields.clientOrderId),
+    expiresAtMs: fields.expiresAtMs, txHash: fields.txHash, placedHeight: fields.placedHeight, pairId: fields.pairId, id, leafKey: undefined, dirtyIn: -1,
   }
   insertTrigger(state, t)
   return t
