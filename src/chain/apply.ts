@@ -92,14 +92,10 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   const fillParties: (string | number)[] = []
   const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events, blockFillParties: fillParties }
   const flushBlockEvents = () => {
-    for (const e of sink) {
-      events.push(e)
-      if (e.sub_kind === 'Filled') {
-        traded.add(e.market_id)
-        fillParties.push(e.taker, e.maker, e.market_id)
-      }
-    }
+    const from = events.length
+    for (const e of sink) events.push(e)
     sink.length = 0
+    recordFills(events, from, traded, fillParties)
   }
   for (const hook of BEGIN_BLOCK_HOOKS) hook(blockCtx)
   flushBlockEvents()
@@ -144,19 +140,24 @@ function applyEnvelopes(
       events.length = firstEvent
       events.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: env.signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
     }
-    for (let i = firstEvent; i < events.length; i++) {
-      const e = events[i]!
-      if (e.sub_kind === 'Filled') {
-        traded.add(e.market_id)
-        fillParties.push(e.taker, e.maker, e.market_id)
-      }
-    }
+    recordFills(events, firstEvent, traded, fillParties)
     // The reason first: a nested object allocated inside the literal is a collection point between
     // the result's allocation and its stores, which then each need a write barrier.
     const reason = outcome.ok ? null : { code: outcome.reason, message: outcome.message }
     results.push({ status: outcome.ok ? 'accepted' : 'kept-reject', reason, actionKind: kind, marketId, firstEvent, eventCount: events.length - firstEvent })
   }
   return results
+}
+
+/** Records the fills among events[from..]: their markets traded, their parties for the end hooks (BlockContext). */
+function recordFills(events: readonly ChainEvent[], from: number, traded: Set<number>, fillParties: (string | number)[]): void {
+  for (let i = from; i < events.length; i++) {
+    const e = events[i]!
+    if (e.sub_kind === 'Filled') {
+      traded.add(e.market_id)
+      fillParties.push(e.taker, e.maker, e.market_id)
+    }
+  }
 }
 
 /** The action's kind: its one own key. */

@@ -11,7 +11,7 @@
 // of uPnL). Every resting order, Cross or Isolated, holds its margin against the cross cash: an
 // Isolated order's margin moves into its position only when it fills. A market with mark 0 counts
 // uPnL 0 and its positions' notional at their cost basis.
-import { absBig, marginOf, marginOfNumber, notionalNumber, notionalOf } from './math.ts'
+import { absBig, isSafe, marginOf, marginOfNumber, notionalNumber, notionalOf } from './math.ts'
 import { reservedMarginNumber, reservedMarginOf } from './reserved-margin.ts'
 import type { Account, ChainState, Market, Position } from './types.ts'
 
@@ -112,7 +112,7 @@ export function valueAccount(state: ChainState, account: Account): AccountValuat
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
 
 /** x when it is within the safe-integer range (so exact, see math.ts), else NaN. */
-const safe = (x: number): number => (x <= MAX_SAFE && x >= -MAX_SAFE ? x : NaN)
+const safe = (x: number): number => (isSafe(x) ? x : NaN)
 /** A bigint as an exact number, or NaN beyond the safe range (where Number() rounds to >= 2^53). */
 const safeNumber = (x: bigint): number => safe(Number(x))
 
@@ -161,11 +161,11 @@ export function crossTradingAvailable(state: ChainState, account: Account): bigi
     if (n < 0) return valueAccount(state, account).crossTradingAvailable
     signedNotional += size > 0 ? n : -n
     margin += Math.ceil(n / pos.leverage)
-    if (signedNotional > MAX_SAFE || signedNotional < -MAX_SAFE || margin > MAX_SAFE) return valueAccount(state, account).crossTradingAvailable
+    if (!isSafe(signedNotional) || margin > MAX_SAFE) return valueAccount(state, account).crossTradingAvailable
     basis += pos.costBasis
   }
   const net = signedNotional - margin
-  if (net > MAX_SAFE || net < -MAX_SAFE) return valueAccount(state, account).crossTradingAvailable
+  if (!isSafe(net)) return valueAccount(state, account).crossTradingAvailable
   return account.balance - reservedMarginOf(account) + BigInt(net) - basis
 }
 

@@ -34,7 +34,8 @@ export function notionalScale(priceDecimals: number, sizeDecimals: number): { di
 // otherwise, so `isSafe(Number(x))` holds exactly when x is a safe integer.
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
-const isSafe = (x: number): boolean => x <= MAX_SAFE && x >= -MAX_SAFE
+/** Whether x is within the safe-integer range (NaN is not): where integer double arithmetic is exact. */
+export const isSafe = (x: number): boolean => x <= MAX_SAFE && x >= -MAX_SAFE
 
 /** price x qty in SCALE_6 as a number when that is a safe integer, else -1 (use notionalOf). */
 export function notionalNumber(market: Market, priceTicks: number, lots: number): number {

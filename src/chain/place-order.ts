@@ -8,7 +8,7 @@ import { clientIdHash } from './client-ids.ts'
 import type { EventSink } from './events.ts'
 import { canAfford, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
 import { checkOrderMargin, insufficientMargin } from './margin-check.ts'
-import { feeOf, isDustNotional, notionalOf } from './math.ts'
+import { feeOf, isDustNotional, isSafe, notionalOf } from './math.ts'
 import { collectFee } from './fees.ts'
 import { isFrozen } from './funds-state.ts'
 import { placePegOrder } from './external-peg.ts'
@@ -263,7 +263,7 @@ function applyFills(
 /** restMargin - replaced.marginHeld, by the numbers when both are safe integers. */
 function marginBeyond(restMargin: bigint, restMarginUnits: number, replaced: Order): bigint {
   const units = restMarginUnits - replaced.marginHeldUnits
-  return units <= Number.MAX_SAFE_INTEGER && units >= -Number.MAX_SAFE_INTEGER ? BigInt(units) : restMargin - replaced.marginHeld
+  return isSafe(units) ? BigInt(units) : restMargin - replaced.marginHeld
 }
 
 /** Lots of a resting remainder on side that add exposure, given the position size after fills. */

@@ -9,9 +9,8 @@
 // such a number too (Order.marginHeldUnits), so resting and cancelling read no bigint at all. The
 // value is always `overflow + units`, exactly; the split depends only on the sequence of changes,
 // so a replay and a restored snapshot reach the same one.
+import { isSafe } from './math.ts'
 import type { Account } from './types.ts'
-
-const MAX_SAFE = Number.MAX_SAFE_INTEGER
 
 /** The account's reserved margin (SCALE_6). */
 export function reservedMarginOf(account: Account): bigint {
@@ -25,7 +24,7 @@ export function reservedMarginNumber(account: Account): number {
   // Number(overflow) rounds only beyond 2^53, and then the first check fails.
   const big = Number(overflow)
   const total = big + account.reservedMarginUnits
-  return big <= MAX_SAFE && big >= -MAX_SAFE && total <= MAX_SAFE && total >= -MAX_SAFE ? total : NaN
+  return isSafe(big) && isSafe(total) ? total : NaN
 }
 
 /**
@@ -34,8 +33,8 @@ export function reservedMarginNumber(account: Account): number {
  */
 export function reserveMargin(account: Account, amount: bigint, units: number): void {
   const sum = account.reservedMarginUnits + units
-  // NaN fails both comparisons: an amount that is no safe integer goes to the bigint part.
-  if (sum <= MAX_SAFE && sum >= -MAX_SAFE) account.reservedMarginUnits = sum
+  // A NaN amount (no safe integer) makes the sum NaN, which is not safe: it goes to the bigint part.
+  if (isSafe(sum)) account.reservedMarginUnits = sum
   else account.reservedMarginOverflow += amount
 }
 
@@ -43,6 +42,6 @@ export function reserveMargin(account: Account, amount: bigint, units: number): 
  * negated: every bigint operation is a runtime call). */
 export function releaseMargin(account: Account, amount: bigint, units: number): void {
   const rest = account.reservedMarginUnits - units
-  if (rest <= MAX_SAFE && rest >= -MAX_SAFE) account.reservedMarginUnits = rest
+  if (isSafe(rest)) account.reservedMarginUnits = rest
   else account.reservedMarginOverflow -= amount
 }
