@@ -270,7 +270,7 @@ function countLeaves(state: ChainState, leaves: { replaced: number; ordersIn: nu
  * An envelope as the node hands it to applyBlock: its action decoded from JSON (the producer takes
  * it from the request body, replay from the stored action JSON), so its strings are flat, not the
  * concatenations the generator built, with its kind and its payload as the node's admission
- * prepares them (decimals packed at the edge, edge-decimals.ts edgePayload). Outside the timed
+ * prepares them (decimals packed at the edge, edge-decimals.ts atTheEdge). Outside the timed
  * section; edgeMs adds up what the packing costs (node work, not the state machine's), to be shown
  * beside the figures.
  */

@@ -3,7 +3,7 @@
  * (a quarter with a client_order_id), then CancelOrders of them, through executeBlock, with each
  * payload's keys in one order, or in one of seven (as clients built by different SDKs send them).
  * Envelopes reach the chain as the node's edge hands them over (kind, payload prepared by
- * edgePayload); JSON round trips make their objects and strings as the node's decoding does.
+ * atTheEdge); JSON round trips make their objects and strings as the node's decoding does.
  *
  *   bun scripts/bench/payload-shapes.ts [--orders 5000] [--blocks 60]
  *
@@ -13,7 +13,7 @@
  * seven orders cost resting orders 0.5-26% and cancels 8-22% more than one (four pairs).
  */
 import { executeBlock, type EnvelopeInput } from '../../src/chain/apply.ts'
-import { edgePayload } from '../../src/chain/edge-decimals.ts'
+import { atTheEdge } from '../../src/chain/edge-decimals.ts'
 import { createGenesisState } from '../../src/chain/genesis.ts'
 import { commitStateRoot } from '../../src/chain/state-root.ts'
 import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
@@ -39,7 +39,7 @@ function run(keyOrders: number): { place: number; cancel: number } {
   const envelope = (account: number, kind: string, payload: Record<string, unknown>): EnvelopeInput => {
     const action = JSON.parse(JSON.stringify({ [kind]: reordered(payload, variant++ % keyOrders) })) as Record<string, unknown>
     const signer = JSON.parse(JSON.stringify(DEV_ADDRESSES[account]!)) as string
-    return { signer, nonce: nonces[account]!++, action, txHash: `0x${nonces[account]!.toString(16).padStart(64, '0')}`, kind, payload: edgePayload(kind, action) }
+    return atTheEdge({ signer, nonce: nonces[account]!++, action, txHash: `0x${nonces[account]!.toString(16).padStart(64, '0')}` }, kind)
   }
   const apply = (envelopes: EnvelopeInput[]) => {
     Bun.gc(true)

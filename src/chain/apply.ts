@@ -22,8 +22,9 @@ export interface EnvelopeInput {
   readonly txHash: string
   /**
    * The action's kind and its payload as the edge validated and prepared them (the node's
-   * admission and replay; edge-decimals.ts edgePayload), so applying the envelope reads neither
-   * through the action's wrapper object, whose first touch is a cache miss in a large block.
+   * admission and replay; edge-decimals.ts atTheEdge), so applying the envelope reads neither
+   * through the action's wrapper object, whose first touch is a cache miss in a large block. For
+   * the busy order kinds the payload's fields are the envelope's own and `payload` is the envelope.
    * Absent (tests, tools), both are read from `action`, with the same outcome.
    */
   readonly kind?: string
@@ -130,15 +131,19 @@ function applyEnvelopes(
     // Reads the envelopes after the next WARM_SPAN, so their misses overlap (warm-envelopes.ts).
     if (idx % WARM_SPAN === 0) warmEnvelopes(envelopes, idx + WARM_SPAN)
     const env = envelopes[idx]!
+    // Read here, where every kind's envelope passes (the edge gives each busy kind a shape of its
+    // own): a read on the rejection path alone met a rare kind's shape first mid-block, and the
+    // loop's optimized code was thrown away for it.
+    const signer = env.signer
     const kind = env.kind ?? actionKindOf(env.action)
     const payload = env.payload ?? (env.action[kind] as Record<string, unknown>)
     const marketId = typeof payload.market_id === 'number' ? payload.market_id : null
     const firstEvent = events.length
-    const outcome = applyEnvelope(state, env, kind, payload, ctx)
+    const outcome = applyEnvelope(state, env, signer, kind, payload, ctx)
     if (!outcome.ok) {
       // A rejected envelope changed nothing: its one event is the rejection.
       events.length = firstEvent
-      events.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: env.signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
+      events.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
     }
     recordFills(events, firstEvent, traded, fillParties)
     // The reason first: a nested object allocated inside the literal is a collection point between
@@ -192,27 +197,28 @@ const DISPATCH: ReadonlyMap<string, Dispatch> = new Map(
 /** An ActionContext whose fields are set per envelope (handlers never keep their context). */
 type EnvelopeContext = { -readonly [K in keyof ActionContext]: ActionContext[K] }
 
-/** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce. */
-function applyEnvelope(state: ChainState, env: EnvelopeInput, kindName: string, payload: Record<string, unknown>, ctx: EnvelopeContext): Outcome {
+/** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce.
+ * The signer is env.signer, read by the caller on the path every envelope takes. */
+function applyEnvelope(state: ChainState, env: EnvelopeInput, signer: string, kindName: string, payload: Record<string, unknown>, ctx: EnvelopeContext): Outcome {
   const dispatch = DISPATCH.get(kindName)
   // Messages are built only on failure: this runs for every envelope.
   if (dispatch === undefined) assert(false, `unknown action kind ${kindName} reached the chain`)
   const { kind, handler, roleBit } = dispatch
-  useNonce(state, env.signer, env.nonce)
+  useNonce(state, signer, env.nonce)
   // The common signer is an account acting for itself (resolveActor's first case, without the Actor object).
-  let account = state.accounts.get(env.signer)
+  let account = state.accounts.get(signer)
   let agentRole: RoleName | undefined
   if (account !== undefined) {
     // hasRole with the kind's bit looked up once, not per envelope.
-    if ((account.roleMask & roleBit) !== roleBit) return reject('Unauthorized', `${env.signer} may not ${kindName}`)
+    if ((account.roleMask & roleBit) !== roleBit) return reject('Unauthorized', `${signer} may not ${kindName}`)
   } else {
-    const actor = resolveActor(state, env.signer)
-    if (actor === undefined) return reject('Unauthorized', `${env.signer} is neither an account nor an agent`)
-    if (!actorAuthorized(actor, kind.auth, kind.role)) return reject('Unauthorized', `${env.signer} may not ${kindName}`)
+    const actor = resolveActor(state, signer)
+    if (actor === undefined) return reject('Unauthorized', `${signer} is neither an account nor an agent`)
+    if (!actorAuthorized(actor, kind.auth, kind.role)) return reject('Unauthorized', `${signer} may not ${kindName}`)
     account = actor.account
     agentRole = actor.agentRole
   }
-  ctx.signer = env.signer
+  ctx.signer = signer
   ctx.account = account
   ctx.agentRole = agentRole
   ctx.txHash = env.txHash

@@ -27,5 +27,6 @@ test('an admitted order carries its decimals packed for the chain; the signed ac
   expect(r.envelope.action).toBe(action)
   expect(r.envelope.action.PlaceOrder).not.toHaveProperty('edge_price')
   expect(r.envelope.kind).toBe('PlaceOrder')
-  expect(r.envelope.chainPayload).toEqual({ ...action.PlaceOrder, edge_price: packDecimal('65000.5'), edge_qty: packDecimal('0.01') })
+  expect(r.envelope.input).toMatchObject({ ...action.PlaceOrder, kind: 'PlaceOrder', txHash: r.envelope.txHash, edge_price: packDecimal('65000.5'), edge_qty: packDecimal('0.01') })
+  expect(r.envelope.input.payload).toBe(r.envelope.input as unknown as Record<string, unknown>)
 })

@@ -1,7 +1,8 @@
 // Admission of a signed action (PROTOCOL §3-§5): schema, signature, signer, auth channel and role,
 // nonce window. A refusal is a JSON-RPC error, puts nothing in a block and consumes no nonce.
 import { actorAuthorized, lowestUnusedNonce, nonceUsable, resolveActor } from '../chain/accounts.ts'
-import { edgePayload } from '../chain/edge-decimals.ts'
+import type { EnvelopeInput } from '../chain/apply.ts'
+import { atTheEdge } from '../chain/edge-decimals.ts'
 import { decodePlaceOrder } from '../chain/place-order.ts'
 import { orderShapeError } from './order-admission.ts'
 import { LIMITS, type ChainState } from '../chain/types.ts'
@@ -17,9 +18,9 @@ export interface AdmittedEnvelope {
   readonly nonce: number
   /** The action exactly as signed (stored, and hashed into the tx hash). */
   readonly action: Record<string, unknown>
-  /** The payload as the chain takes it (EnvelopeInput.payload): its decimals packed at admission
-   * (edge-decimals.ts edgePayload), so block production does not pay for the parsing. */
-  readonly chainPayload: Record<string, unknown>
+  /** The envelope as the chain takes it, its payload's decimals packed at admission
+   * (edge-decimals.ts atTheEdge), so block production does not pay for the parsing. */
+  readonly input: EnvelopeInput
   readonly kind: string
   readonly txHash: string
   readonly signature: { r: string; s: string; v: number }
@@ -80,7 +81,9 @@ export function admit(state: ChainState, params: unknown, isPending: PendingNonc
     const lowest = lowestUnusedNonce(state, signer)
     return { ok: false, error: rpcError(RPC.nonceReplay, 'NONCE_REPLAY', `nonce ${p.nonce} of ${signer} is used or outside [${lowest}, ${lowest + LIMITS.nonceWindow})`, { signer, nonce: p.nonce, lowest_unused: lowest, window: LIMITS.nonceWindow }) }
   }
-  return { ok: true, envelope: { signer, nonce: p.nonce, action: p.action, chainPayload: edgePayload(kindName, p.action), kind: kindName, txHash: txHash(digest, sig.r, sig.s, sig.v), signature: p.signature } }
+  const hash = txHash(digest, sig.r, sig.s, sig.v)
+  const input = atTheEdge({ signer, nonce: p.nonce, action: p.action, txHash: hash }, kindName)
+  return { ok: true, envelope: { signer, nonce: p.nonce, action: p.action, input, kind: kindName, txHash: hash, signature: p.signature } }
 }
 
 /**

@@ -1,6 +1,6 @@
 // The chain node: genesis, replay of the stored chain, the mempool and the block producer. It owns
 // the state; everything downstream sees committed blocks through onBlock listeners.
-import { applyBlock, type BlockInput, type BlockResult, type EnvelopeInput } from '../chain/apply.ts'
+import { applyBlock, type BlockInput, type BlockResult } from '../chain/apply.ts'
 import { atTheEdge } from '../chain/edge-decimals.ts'
 import { createGenesisState } from '../chain/genesis.ts'
 import type { ChainState } from '../chain/types.ts'
@@ -9,7 +9,7 @@ import { bytesToHex } from '../lib/hex.ts'
 import type { Genesis } from '../wire/genesis.ts'
 import { RPC, rpcError } from '../wire/rpc-errors.ts'
 import type { ActionResult } from './action-result.ts'
-import { admit, type AdmittedEnvelope } from './admission.ts'
+import { admit } from './admission.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
 import { codeFingerprint } from './code-fingerprint.ts'
 import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
@@ -207,7 +207,7 @@ export class ChainNode {
     const txs = this.mempool.take(this.state.params.maxTxPerBlock)
     const height = this.state.height + 1
     const timestampMs = Math.max(this.now(), this.state.timestampMs)
-    const input: BlockInput = { height, timestampMs, envelopes: txs.map((t) => envelopeInput(t.envelope)) }
+    const input: BlockInput = { height, timestampMs, envelopes: txs.map((t) => t.envelope.input) }
     const result = applyBlock(this.state, input)
     const stateRoot = bytesToHex(result.stateRoot)
     const envelopes: StoredEnvelope[] = txs.map((t, i) => {
@@ -287,7 +287,3 @@ export class ChainNode {
   }
 }
 
-/** The envelope as the chain takes it: its kind and payload as admission validated and prepared them. */
-function envelopeInput(e: AdmittedEnvelope): EnvelopeInput {
-  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: e.kind, payload: e.chainPayload }
-}
