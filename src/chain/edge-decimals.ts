@@ -7,16 +7,16 @@
 // at 1 place). In the block the chain turns that into ticks or lots at the market's precision with
 // one multiplication (unitsFromPacked), instead of reading the string again.
 //
-// The packed fields ride beside the strings in a copy of the payload (`edge_price`, ...), which for
-// the busy kinds the envelope itself carries (atTheEdge); the stored and signed action is never
-// changed. A field the edge could not pack (anything but a short
-// plain decimal), or an envelope that never passed an edge (tests, tools), is parsed by the chain as
-// before, which gives the same value or words the error. So the edge changes speed, never outcomes:
+// The packed fields ride beside the strings in a copy of the payload (`edge_price`, ...), whose
+// fields the busy kinds' envelopes carry themselves (atTheEdge); the stored and signed action is
+// never changed. A field the edge could not pack (anything but a short plain decimal), or an
+// envelope that never passed an edge (tests, tools), is parsed by the chain as before, which gives
+// the same value or words the error. So the edge changes speed, never outcomes:
 // src/chain/edge-decimals.test.ts holds the two paths to the same results.
 //
-// The copy has one shape per kind: the schema's fields in the schema's order, an absent optional
-// field present as undefined (the chain reads every optional field with `=== undefined` or `??`,
-// so the two are the same to it), then the packed fields. Clients send keys in any order and leave
+// The copy has one shape per kind: after the envelope's own fields, the schema's fields in the
+// schema's order, an absent optional field present as undefined (the chain reads every optional
+// field with `=== undefined` or `??`, so the two are the same to it), then the packed fields. Clients send keys in any order and leave
 // optional ones out, so payloads off the wire come in many shapes, and the chain's reads of their
 // fields would go through polymorphic or megamorphic caches: with their keys in seven orders,
 // resting orders and their cancels were up to a quarter slower than with one
