@@ -16,13 +16,13 @@
 //
 // The copy has one shape per kind: after the envelope's own fields, the schema's fields in the
 // schema's order, an absent optional field present as undefined (the chain reads every optional
-// field with `=== undefined` or `??`, so the two are the same to it), then the packed fields. Clients send keys in any order and leave
-// optional ones out, so payloads off the wire come in many shapes, and the chain's reads of their
-// fields would go through polymorphic or megamorphic caches: with their keys in seven orders,
-// resting orders and their cancels were up to a quarter slower than with one
-// (scripts/bench/payload-shapes.ts). The schemas allow no other fields (admission
-// refused them), so the copy carries every field there is. CancelOrder and CancelTriggerOrder,
-// busy but without decimals, get their one shape too.
+// field with `=== undefined` or `??`, so the two are the same to it), then the packed fields.
+// Clients send keys in any order and leave optional ones out, so payloads off the wire come in many
+// shapes, and the chain's reads of their fields would go through polymorphic or megamorphic caches:
+// with their keys in seven orders, resting orders and their cancels were up to a quarter slower
+// than with one (scripts/bench/payload-shapes.ts). The schemas allow no other fields (admission
+// refused them), so the copy carries every field there is. CancelOrder and CancelTriggerOrder, busy
+// but without decimals, get their one shape too.
 
 import type { EnvelopeInput } from './apply.ts'
 import { decimalUnits } from './fast-decimal.ts'
