@@ -2,6 +2,7 @@
 // value (the envelope becomes a kept-reject and nothing it touched may have changed).
 import type { ChainEvent, EventSink } from './events.ts'
 import type { Rejection } from './reasons.ts'
+import type { PlaceContext } from './place-order.ts'
 import type { Account, ChainState, RoleName } from './types.ts'
 
 export interface ActionContext {
@@ -16,9 +17,11 @@ export interface ActionContext {
   readonly height: number
   readonly timestampMs: number
   readonly txHash: string
-  /** Always null: orders an envelope places come from no trigger. With height, timestampMs and
-   * txHash it makes the context a PlaceContext (place-order.ts) as it is. */
-  readonly sourceTriggerId: null
+  /** Where the orders this envelope places come from: its block and tx hash, no source trigger.
+   * One object per block in the four-field shape every PlaceContext is built in (fired triggers,
+   * OCO legs), so placing an order reads one shape of context whatever placed it: reads that met a
+   * fired trigger's context only mid-block each cost placeOrder its optimized code. */
+  readonly place: PlaceContext
 }
 
 export type Outcome = { readonly ok: true } | Rejection

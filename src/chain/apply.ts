@@ -8,6 +8,7 @@ import type { ActionContext, ActionHandler, BlockContext, Outcome } from './acti
 import { BEGIN_BLOCK_HOOKS, END_BLOCK_HOOKS } from './block-hooks.ts'
 import type { ChainEvent } from './events.ts'
 import { HANDLERS } from './handlers.ts'
+import type { PlaceContext } from './place-order.ts'
 import { reject, type RejectReason } from './reasons.ts'
 import { commitStateRoot } from './state-root.ts'
 import { WARM_SPAN, warmEnvelopes } from './warm-envelopes.ts'
@@ -122,9 +123,10 @@ function applyEnvelopes(
   const envelopes = block.envelopes
   // One context for the block's envelopes: applyEnvelope sets the envelope's fields before each handler.
   // Handlers emit straight into the block's events (hooks use the sink: they read what they emit).
+  const place: EnvelopePlaceContext = { height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null }
   const ctx: EnvelopeContext = {
     state, signer: '', account: undefined as unknown as Account, agentRole: undefined, events,
-    height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null,
+    height: block.height, timestampMs: block.timestampMs, txHash: '', place,
   }
   warmEnvelopes(envelopes, 0)
   for (let idx = 0; idx < envelopes.length; idx++) {
@@ -194,8 +196,10 @@ const DISPATCH: ReadonlyMap<string, Dispatch> = new Map(
   }),
 )
 
+/** The PlaceContext of the block's envelopes, its tx hash set per envelope. */
+type EnvelopePlaceContext = { -readonly [K in keyof PlaceContext]: PlaceContext[K] }
 /** An ActionContext whose fields are set per envelope (handlers never keep their context). */
-type EnvelopeContext = { -readonly [K in keyof ActionContext]: ActionContext[K] }
+type EnvelopeContext = { -readonly [K in Exclude<keyof ActionContext, 'place'>]: ActionContext[K] } & { readonly place: EnvelopePlaceContext }
 
 /** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce.
  * The signer is env.signer, read by the caller on the path every envelope takes. */
@@ -222,5 +226,6 @@ function applyEnvelope(state: ChainState, env: EnvelopeInput, signer: string, ki
   ctx.account = account
   ctx.agentRole = agentRole
   ctx.txHash = env.txHash
+  ctx.place.txHash = env.txHash
   return handler(ctx, payload)
 }

@@ -15,9 +15,9 @@ export function batchItemRejected(ctx: ActionContext, actionKind: BatchItemRejec
   return { kind: 'Core', sub_kind: 'BatchItemRejected', market_id: marketId, account: ctx.account.address, action_kind: actionKind, index, reason: r.reason, message: r.message }
 }
 
-/** The PlaceContext of an order placed by an envelope: the action context itself (its block, tx
- * hash and a null source trigger), so no object is built per envelope. */
-export const envelopePlaceContext = (ctx: ActionContext): PlaceContext => ctx
+/** The PlaceContext of an order placed by an envelope (ActionContext.place): its block, tx hash
+ * and a null source trigger, in an object built once per block. */
+export const envelopePlaceContext = (ctx: ActionContext): PlaceContext => ctx.place
 
 /** Applies a BatchPlaceOrder; always accepted (item outcomes are events). */
 export function batchPlaceOrder(ctx: ActionContext, p: BatchPlaceOrderPayload): Outcome {
