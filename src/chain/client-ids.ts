@@ -83,12 +83,6 @@ export class ClientIdIndex {
     this.count++
   }
 
-  deleteIn(marketId: number, clientId: string): void {
-    if (this.count === 0) return
-    const at = this.find(marketId, clientId, clientIdHash(marketId, clientId))
-    if (at >= 0) this.removeSlot(at)
-  }
-
   /**
    * Deletes the entry of (marketId, the client id whose clientIdHash is hash) when it holds id: the
    * form for an order or trigger leaving, which carries its hash and its id. The id tells the entry
