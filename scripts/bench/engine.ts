@@ -4,6 +4,7 @@
  *   bun scripts/bench/engine.ts [--blocks 600] [--block-ops 2000] [--seed 7] [--life 1000] [--only plain|full]
  *   bun scripts/bench/engine.ts --block-ops 200000 --blocks 12     # 200 ms blocks at 1M ops/s
  *   bun scripts/bench/engine.ts --block-ops 200000 --blocks 12 --only full --runs 5   # median of 5
+ *   bun scripts/bench/engine.ts --block-ops 200000 --blocks 12 --only full --digest   # prints the replay digest
  *   bun --cpu-prof --cpu-prof-dir=/tmp/prof scripts/bench/engine.ts   # to profile
  *
  * A seeded random order flow on the dev genesis (ten funded accounts, BTC/ETH/SOL-USD around a
@@ -681,7 +682,13 @@ interface FullResult extends Timing {
   readonly mix: Map<MixKind, number>
   /** Whether the incremental root matched a full recomputation at the end. */
   readonly rootChecked: boolean
+  /** With --digest: sha256 (first 16 hex digits) over every block's results, events and state root. */
+  readonly digest: string | null
 }
+
+/** --digest: a replay digest that must not change when the engine is refactored (computed outside the timed sections). */
+const DIGEST = process.argv.includes('--digest')
+const bigintAsString = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value)
 
 /** Run 3: the full mix through executeBlock + commitStateRoot (applyBlock timed in its two parts). */
 function runFull(): FullResult {
@@ -699,6 +706,7 @@ function runFull(): FullResult {
   let ops = 0
   let envelopeCount = 0
   let root: Uint8Array = new Uint8Array(0)
+  const hasher = DIGEST ? new Bun.CryptoHasher('sha256') : null
   for (let b = 0; b < BLOCKS; b++) {
     if (b === WARMUP_BLOCKS) flow.mix.clear()
     const timestampMs = state.timestampMs + 2
@@ -716,6 +724,11 @@ function runFull(): FullResult {
     const t2 = performance.now()
     const c2 = cpuMs()
     flow.learn(result, expects)
+    if (hasher !== null) {
+      hasher.update(JSON.stringify(result.envelopes, bigintAsString))
+      hasher.update(JSON.stringify(result.events, bigintAsString))
+      hasher.update(root)
+    }
     for (const r of result.envelopes) if (r.reason !== null) rejects.set(r.reason.code, (rejects.get(r.reason.code) ?? 0) + 1)
     for (const e of result.events) {
       if (e.sub_kind === 'Filled') fills++
@@ -733,7 +746,7 @@ function runFull(): FullResult {
     }
   }
   const rootChecked = Buffer.from(root).equals(Buffer.from(fullStateRoot(state)))
-  return { execMs, gcMs, commitMs, execCpuMs, commitCpuMs, ops, envelopes: envelopeCount, blocks: BLOCKS - WARMUP_BLOCKS, rejects, itemRejects, fills, fired, mix: flow.mix, rootChecked }
+  return { execMs, gcMs, commitMs, execCpuMs, commitCpuMs, ops, envelopes: envelopeCount, blocks: BLOCKS - WARMUP_BLOCKS, rejects, itemRejects, fills, fired, mix: flow.mix, rootChecked, digest: hasher === null ? null : hasher.digest('hex').slice(0, 16) }
 }
 
 const rate = (ops: number, ms: number): string => {
@@ -776,6 +789,7 @@ if (only === undefined || only === 'full') {
     console.log(`  mix (timed blocks, ops): ${fmtCounts(full.mix)}`)
     console.log(`  flow (all ${BLOCKS} blocks): ${full.fills} fills, ${full.fired} triggers fired; rejects: ${fmtCounts(full.rejects)}; batch items rejected: ${fmtCounts(full.itemRejects)}`)
     if (!full.rootChecked) console.log('  WARNING: the incremental state root differs from a full recomputation')
+    if (full.digest !== null) console.log(`  replay digest: ${full.digest}`)
   }
   if (RUNS > 1) {
     const sorted = [...runs].sort((a, b) => a - b)
