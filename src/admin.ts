@@ -4,39 +4,34 @@
 // logout` talks to a running service. Each branch loads only its own modules, so the client
 // starts without loading the server.
 import type { AdminService } from './admin/service.ts'
-
-const CLI_COMMANDS = ['login', 'logout', 'keys', 'bind', 'services']
+import { CLIENT_COMMAND_WORDS } from './admin/cli/commands.ts'
+import { configureLogging, createLogger } from './lib/log.ts'
+import { readCommandLine } from './lib/options.ts'
 
 const argv = process.argv.slice(2)
 const command = argv[0]
 
-if (command !== undefined && CLI_COMMANDS.includes(command)) {
-  const { runCli } = await import('./admin/cli.ts')
+if (command !== undefined && CLIENT_COMMAND_WORDS.includes(command)) {
+  const { runCli } = await import('./admin/cli/cli.ts')
   process.exit(await runCli(argv))
 }
 
-const { AdminConfigError, parseAdminArgs } = await import('./admin/config.ts')
-const { KekError } = await import('./admin/kek.ts')
+const { parseAdminArgs } = await import('./admin/config.ts')
+const { KekError } = await import('./admin/crypto/kek.ts')
 const { startAdminService } = await import('./admin/service.ts')
 
-let config
-try {
-  config = parseAdminArgs(command === 'serve' ? argv.slice(1) : argv)
-} catch (err) {
-  if (err instanceof AdminConfigError) {
-    console.error(err.message)
-    process.exit(2)
-  }
-  throw err
-}
+// --help and --version print and exit 0; a command line that cannot be used exits 2.
+const config = readCommandLine(() => parseAdminArgs(command === 'serve' ? argv.slice(1) : argv))
+configureLogging(config.log)
+const log = createLogger('admin')
 
 let service: AdminService
 try {
-  // The line tests and scripts wait for, printed once the port is bound.
-  service = await startAdminService(config, (url) => console.log(`listening on ${url}`))
+  // The line tests and scripts wait for (test/support/child-process.ts), once the port is bound.
+  service = await startAdminService(config, log, (url) => log.info(`listening on ${url}`, { url }))
 } catch (err) {
   if (err instanceof KekError) {
-    console.error(err.message)
+    log.error(err.message)
     process.exit(1)
   }
   throw err
@@ -46,7 +41,7 @@ let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  console.log(`${signal}: stopping`)
+  log.info(`${signal}: stopping`)
   await service.stop()
   process.exit(0)
 }

@@ -1,7 +1,9 @@
 // The node's command line: the snapshot interval flag (its default, zero to turn snapshots off, and
-// the refusals of what is not a block count).
+// the refusals of what is not a block count), the generated usage, --help / --version and the log flags.
 import { expect, test } from 'bun:test'
-import { ConfigError, parseNodeArgs } from './config.ts'
+import packageJson from '../package.json' with { type: 'json' }
+import { ConfigError, NODE_OPTIONS, parseNodeArgs, USAGE } from './config.ts'
+import { InfoRequested } from './lib/options.ts'
 
 test('--snapshot-every-blocks: 10,000 by default, 0 turns snapshots off, anything else but a count is refused', () => {
   expect(parseNodeArgs(['--dev']).snapshotEveryBlocks).toBe(10_000)
@@ -11,4 +13,34 @@ test('--snapshot-every-blocks: 10,000 by default, 0 turns snapshots off, anythin
     expect(() => parseNodeArgs(['--dev', '--snapshot-every-blocks', bad])).toThrow(ConfigError)
   }
   expect(() => parseNodeArgs(['--dev', '--snapshot-every-blocks'])).toThrow(ConfigError)
+})
+
+test('the usage text comes from the option table: every flag, with its range and default', () => {
+  for (const name of Object.keys(NODE_OPTIONS)) expect(USAGE).toContain(`--${name}`)
+  expect(USAGE).toContain('--ws-limits NAME=N,...')
+  expect(USAGE).toMatch(/--leaderboard-refresh-ms N +.*\[100\.\.86400000, default 5000\]/)
+  expect(USAGE).toContain('--help')
+  expect(USAGE).toContain('--version')
+})
+
+test('--help and --version are answers, not errors; a bad flag is a ConfigError naming it', () => {
+  expect(() => parseNodeArgs(['--help'])).toThrow(InfoRequested)
+  let version: unknown
+  try {
+    parseNodeArgs(['--version'])
+  } catch (err) {
+    version = err
+  }
+  expect(version).toBeInstanceOf(InfoRequested)
+  expect((version as InfoRequested).text).toBe(`perpd ${packageJson.version}`)
+  expect(() => parseNodeArgs(['--dev', '--port', '70000'])).toThrow('--port must be an integer from 0 to 65535, got 70000')
+  expect(() => parseNodeArgs(['--dev', '--nope'])).toThrow('unknown option --nope')
+  expect(() => parseNodeArgs(['--dev', '--nope'])).toThrow(ConfigError)
+  expect(() => parseNodeArgs([])).toThrow('give --genesis FILE, or --dev')
+})
+
+test('--log-level and --log-format', () => {
+  expect(parseNodeArgs(['--dev', '--log-level', 'warn', '--log-format=plain']).log).toEqual({ level: 'warn', format: 'plain' })
+  expect(parseNodeArgs(['--dev']).log.level).toBe('info')
+  expect(() => parseNodeArgs(['--dev', '--log-level', 'loud'])).toThrow('--log-level must be one of debug, info, warn, error')
 })

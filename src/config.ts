@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits.ts'
-import { parseFlags } from './lib/flags.ts'
+import packageJson from '../package.json' with { type: 'json' }
+import { LOG_OPTIONS, logSettingsFrom, type LogSettings } from './lib/log.ts'
+import { defineOptions, OptionError, parseOptions, usageText, type CommandSettings } from './lib/options.ts'
 import { devGenesis, DEV_ADDRESSES } from './node/dev-genesis.ts'
 import type { Genesis } from './wire/genesis.ts'
 import { GenesisSchema } from './wire/genesis.ts'
@@ -26,30 +28,57 @@ export interface NodeConfig {
   readonly leaderboardRefreshMs: number
   /** A state snapshot every this many blocks and one at shutdown, for fast restarts; 0: none. */
   readonly snapshotEveryBlocks: number
+  /** --log-level and --log-format. */
+  readonly log: LogSettings
 }
 
-export const USAGE = 'usage: perpd [--dev] [--data-dir DIR] [--host 127.0.0.1] [--port 8080] [--block-time-ms N] [--genesis FILE] [--rate-limit-ip 50] [--rate-limit-signer 20] [--query-timeout-ms 10000] [--snapshot-every-blocks 10000]'
+/** Every option of `perpd`: the parser and the --help text both come from this table. */
+export const NODE_OPTIONS = defineOptions({
+  dev: { type: 'boolean', description: 'run the development network: its genesis, ten funded development accounts (refused on mainnet)' },
+  genesis: { type: 'string', valueName: 'FILE', description: 'the genesis file of the network (required without --dev)' },
+  'data-dir': { type: 'string', valueName: 'DIR', defaultText: '.data/dev with --dev, else perpd-data', description: 'the block store, snapshots and history index' },
+  host: { type: 'string', valueName: 'HOST', default: '127.0.0.1', description: 'the address the HTTP and WebSocket API listens on' },
+  port: { type: 'integer', default: 8080, min: 0, max: 65535, description: 'the API port (0: any free port)' },
+  'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'time between two blocks' },
+  'rate-limit-ip': { type: 'integer', default: 50, min: 0, max: 1_000_000, description: '/action requests per second per client IP (0: no limit)' },
+  'rate-limit-signer': { type: 'integer', default: 20, min: 0, max: 1_000_000, description: '/action requests per second per signer (0: no limit)' },
+  'query-timeout-ms': { type: 'integer', default: 10_000, min: 1, max: 600_000, description: 'a /query request times out after this long, queueing included' },
+  'ws-limits': { type: 'string', valueName: 'NAME=N,...', description: 'WebSocket limits over their defaults (frame_bytes, ping_ms, idle_ms, connections, send_timeout_ms, outbox_frames, outbox_bytes, topics, account_refresh_ms)' },
+  'leaderboard-refresh-ms': { type: 'integer', default: 5_000, min: 100, max: 86_400_000, description: 'block time between two leaderboard snapshots of the history index' },
+  // 10,000 blocks: about 33 minutes at the default block time.
+  'snapshot-every-blocks': { type: 'integer', default: 10_000, min: 0, max: 1_000_000_000, description: 'a state snapshot every this many blocks, and one at shutdown (0: none)' },
+  ...LOG_OPTIONS,
+})
 
-export class ConfigError extends Error {
+/** The rest of `perpd --help`, and how the parser reports a bad command line. */
+export const NODE_COMMAND: CommandSettings = {
+  usage: ['perpd --dev [options]', 'perpd --genesis FILE [options]'],
+  summary: 'perpd: the chain node of a perpetual-futures exchange (JSON-RPC, REST and WebSocket API on one port).',
+  version: `perpd ${packageJson.version}`,
+  program: 'perpd',
+  error: (message) => new ConfigError(message),
+}
+
+/** The text of `perpd --help`. */
+export const USAGE = usageText(NODE_OPTIONS, NODE_COMMAND)
+
+/** A command line or genesis the node cannot start with (exit 2). */
+export class ConfigError extends OptionError {
   override readonly name = 'ConfigError'
 }
 
-/** Parses the node's command line (the same for `bun src/main.ts` and the compiled binary). */
+/**
+ * Parses the node's command line (the same for `bun src/main.ts` and the compiled binary). Throws
+ * ConfigError for what cannot be used, InfoRequested (lib/options.ts) for --help and --version.
+ */
 export function parseNodeArgs(argv: readonly string[]): NodeConfig {
-  const flags = parseFlags(argv, {
-    valueFlags: ['--data-dir', '--host', '--port', '--block-time-ms', '--genesis', '--rate-limit-ip', '--rate-limit-signer', '--ws-limits', '--leaderboard-refresh-ms', '--query-timeout-ms', '--snapshot-every-blocks'],
-    switches: ['--dev'],
-    usage: USAGE,
-    fail: (message) => new ConfigError(message),
-  })
-  const dev = flags.has('--dev')
-  const port = flags.integer('--port', 8080, 0, 65535)
-  const blockTimeMs = flags.integer('--block-time-ms', 200, 10, 60_000)
-  const genesisFile = flags.get('--genesis')
+  const { values } = parseOptions(argv, NODE_OPTIONS, NODE_COMMAND)
+  const dev = values.dev
+  const genesisFile = values.genesis
   let genesis: Genesis
   if (genesisFile !== undefined) genesis = readGenesis(genesisFile)
   else if (dev) genesis = devGenesis()
-  else throw new ConfigError(`give --genesis FILE, or --dev for the development network\n${USAGE}`)
+  else throw new ConfigError('give --genesis FILE, or --dev for the development network\n(perpd --help lists the options)')
   if (genesis.network === 'mainnet') {
     if (dev) throw new ConfigError('--dev is refused on a network named mainnet')
     const devKey = genesis.accounts.find((a) => (DEV_ADDRESSES as readonly string[]).includes(a.address.toLowerCase()))
@@ -57,18 +86,18 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
   }
   return {
     dev,
-    dataDir: resolve(flags.get('--data-dir') ?? (dev ? '.data/dev' : 'perpd-data')),
-    host: flags.get('--host') ?? '127.0.0.1',
-    port,
-    blockTimeMs,
+    dataDir: resolve(values['data-dir'] ?? (dev ? '.data/dev' : 'perpd-data')),
+    host: values.host,
+    port: values.port,
+    blockTimeMs: values['block-time-ms'],
     genesis,
-    rateLimitIpPerSec: flags.integer('--rate-limit-ip', 50, 0, 1_000_000),
-    queryTimeoutMs: flags.integer('--query-timeout-ms', 10_000, 1, 600_000),
-    rateLimitSignerPerSec: flags.integer('--rate-limit-signer', 20, 0, 1_000_000),
-    wsLimits: wsLimitsFlag(flags.get('--ws-limits')),
-    leaderboardRefreshMs: flags.integer('--leaderboard-refresh-ms', 5_000, 100, 86_400_000),
-    // 10,000 blocks: about 33 minutes at the default block time.
-    snapshotEveryBlocks: flags.integer('--snapshot-every-blocks', 10_000, 0, 1_000_000_000),
+    rateLimitIpPerSec: values['rate-limit-ip'],
+    queryTimeoutMs: values['query-timeout-ms'],
+    rateLimitSignerPerSec: values['rate-limit-signer'],
+    wsLimits: wsLimitsFlag(values['ws-limits']),
+    leaderboardRefreshMs: values['leaderboard-refresh-ms'],
+    snapshotEveryBlocks: values['snapshot-every-blocks'],
+    log: logSettingsFrom(values),
   }
 }
 

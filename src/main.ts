@@ -1,42 +1,43 @@
 #!/usr/bin/env bun
-// perpd: the chain node. `perpd [--dev] [--data-dir DIR] [--host H] [--port P] [--block-time-ms N] [--genesis FILE] [--snapshot-every-blocks N]`
+// perpd: the chain node. `perpd --help` lists the options (the table in src/config.ts).
 import { createApp } from './api/app.ts'
 import { startHistory } from './api/history-link.ts'
 import { feedRuntime } from './api/ws/runtime.ts'
-import { ConfigError, parseNodeArgs } from './config.ts'
+import { parseNodeArgs } from './config.ts'
+import { configureLogging, createLogger } from './lib/log.ts'
+import { readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
+import { printDevBanner } from './node/dev-banner.ts'
 
-let config
-try {
-  config = parseNodeArgs(process.argv.slice(2))
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message)
-    process.exit(2)
-  }
-  throw err
-}
+// --help and --version print and exit 0; a command line that cannot be used exits 2.
+const config = readCommandLine(() => parseNodeArgs(process.argv.slice(2)))
+configureLogging(config.log)
+const log = createLogger('perpd')
 
 const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec, snapshotEveryBlocks: config.snapshotEveryBlocks })
 const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec, queryTimeoutMs: config.queryTimeoutMs, ws: config.wsLimits, blockTimeMs: config.blockTimeMs })
 // The history index starts before the first block so it sees every committed block; without it
 // the node still runs and the history routes answer 503.
 const history = await startHistory(node, { dataDir: config.dataDir, leaderboardRefreshMs: config.leaderboardRefreshMs }).catch((err: Error) => {
-  console.error(`history index not started: ${err.message}`)
+  log.error(`history index not started: ${err.message}`)
   return undefined
 })
 // blocks.live pushes each block once the history index has ingested it.
 if (history !== undefined) feedRuntime(node).followHistory(history)
 app.listen({ hostname: config.host, port: config.port })
 node.start()
-console.log(`perpd ${config.genesis.network} network, data ${config.dataDir}, height ${node.state.height}, block time ${config.blockTimeMs} ms`)
-console.log(`listening on http://${config.host}:${app.server!.port}`)
+// --dev: the development accounts and their (public) keys, as Anvil prints them.
+if (config.dev) printDevBanner(config.genesis)
+log.info(`perpd ${config.genesis.network} network, data ${config.dataDir}, height ${node.state.height}, block time ${config.blockTimeMs} ms`, { network: config.genesis.network, data_dir: config.dataDir, height: node.state.height, block_time_ms: config.blockTimeMs })
+// The line tests and scripts wait for (test/support/child-process.ts), once the port is bound.
+const url = `http://${config.host}:${app.server!.port}`
+log.info(`listening on ${url}`, { url })
 
 let stopping = false
 function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  console.log(`${signal}: stopping at height ${node.state.height}`)
+  log.info(`${signal}: stopping at height ${node.state.height}`)
   app.stop()
   node.stop()
   void (history?.stop() ?? Promise.resolve()).finally(() => process.exit(0))

@@ -4,8 +4,8 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { resultWrapperSchema } from '../src/api/methods/openrpc.ts'
-import { queryMethodTable } from '../src/api/query-routes.ts'
-import { parseRpcDocExamples, renderRpcDoc } from '../src/docs/rpc-doc.ts'
+import { queryMethodTable } from '../src/api/routes/query-routes.ts'
+import { parseRpcDocExamples, renderRpcDoc } from '../scripts/docs/rpc-doc.ts'
 import { compileValidator } from '../src/wire/validate.ts'
 import { SCENARIO_PARAMS } from './support/rpc-scenario.ts'
 
@@ -14,7 +14,7 @@ const doc = readFileSync(join(import.meta.dir, '..', 'docs', 'rpc.md'), 'utf8')
 const examples = parseRpcDocExamples(doc)
 
 describe('docs/rpc.md', () => {
-  test('is current with the method table (regenerate with bun scripts/gen-rpc-doc.ts)', () => {
+  test('is current with the method table (regenerate with bun scripts/docs/gen-rpc-doc.ts)', () => {
     // Rendered again with the doc's own example requests and replies, the doc must come out the same.
     expect(doc).toBe(renderRpcDoc(methods, examples))
     expect([...examples.keys()]).toEqual(methods.map((m) => m.name))

@@ -2,13 +2,13 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { renderActionsDoc } from '../src/docs/actions-doc.ts'
-import { REJECT_REASONS } from '../src/chain/reasons.ts'
+import { renderActionsDoc } from '../scripts/docs/actions-doc.ts'
+import { REJECT_REASONS } from '../src/chain/index.ts'
 import { ACTION_KINDS } from '../src/wire/actions.ts'
 import { compileValidator } from '../src/wire/validate.ts'
 
 describe('docs/actions.md', () => {
-  test('is current with the registry (regenerate with bun scripts/gen-actions-doc.ts)', () => {
+  test('is current with the registry (regenerate with bun scripts/docs/gen-actions-doc.ts)', () => {
     const doc = readFileSync(join(import.meta.dir, '..', 'docs', 'actions.md'), 'utf8')
     expect(doc).toBe(renderActionsDoc(ACTION_KINDS))
   })

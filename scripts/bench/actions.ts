@@ -9,14 +9,19 @@ import { RpcClient } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
 import { mulberry32Unit } from '../../src/lib/prng.ts'
 import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
-import { numberFlag, percentile } from './cli.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { percentile } from './stats.ts'
 
-const actionsTotal = numberFlag('actions', 20_000)
-const inFlightPerSigner = Math.min(numberFlag('in-flight', 32), 64)
-const blockTimeMs = numberFlag('block-time-ms', 200)
-
-const urlIndex = process.argv.indexOf('--url')
-const external = urlIndex > 0 ? process.argv[urlIndex + 1]! : undefined
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
+  actions: { type: 'integer', default: 20_000, min: 1, max: 10_000_000, description: 'signed actions to send' },
+  'in-flight': { type: 'integer', default: 32, min: 1, max: 64, description: 'requests in flight per signer (the nonce window allows 64)' },
+  'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'block time of the node started here' },
+  url: { type: 'string', valueName: 'URL', description: 'drive an already running dev node instead of starting one' },
+}, { usage: 'bun scripts/bench/actions.ts [options]', program: 'bun scripts/bench/actions.ts' })
+const actionsTotal = flags.actions
+const inFlightPerSigner = flags['in-flight']
+const blockTimeMs = flags['block-time-ms']
+const external = flags.url
 const node = external === undefined ? await startNode({ blockTimeMs }) : { url: external, dataDir: '', stop: async () => 0 }
 try {
   const rpc = new RpcClient(node.url, 60_000)

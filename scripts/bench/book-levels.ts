@@ -2,17 +2,20 @@
  * The order book's cost of a price level coming and going deep in the book, as the number of levels
  * on a side grows: one order per level; each operation cancels the only order of a random level
  * (the level goes) and rests a new one there (the level comes back). A side keeps its levels in
- * sorted chunks of at most LEVEL_CHUNK_MAX (src/chain/book.ts), so this is a shift within one
+ * sorted chunks of at most LEVEL_CHUNK_MAX (src/chain/book/book.ts), so this is a shift within one
  * chunk plus a binary search over the chunks, not a move of every level between that price and
  * the best.
  *
  *   bun scripts/bench/book-levels.ts [--ops 20000]
  */
-import { OrderBook, type BookOrder } from '../../src/chain/book.ts'
+import { OrderBook, type BookOrder } from '../../src/chain/book/book.ts'
 import { mulberry32 } from '../../src/lib/prng.ts'
-import { numberFlag } from './cli.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
 
-const OPS = numberFlag('ops', 20_000)
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
+  ops: { type: 'integer', default: 20_000, min: 1, max: 100_000_000, description: 'operations per round' },
+}, { usage: 'bun scripts/bench/book-levels.ts [options]', program: 'bun scripts/bench/book-levels.ts' })
+const OPS = flags.ops
 
 // 1,000 twice: the first round warms the JIT up and is not printed.
 for (const [round, levels] of [1_000, 1_000, 10_000, 100_000].entries()) {

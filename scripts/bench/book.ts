@@ -1,5 +1,5 @@
 /**
- * Benchmark of the fast order book alone (src/chain/book.ts).
+ * Benchmark of the fast order book alone (src/chain/book/book.ts).
  *
  * A seeded workload of passive inserts, cancels of random resting orders and
  * aggressive orders (planMatch + fill of every planned maker + rest of the
@@ -11,11 +11,17 @@
  * Prints e.g. `book: 3.2M ops/s` (median of several rounds).
  */
 
-import { OrderBook } from '../../src/chain/book.ts'
-import type { BookOrder, Side } from '../../src/chain/book.ts'
+import { OrderBook } from '../../src/chain/book/book.ts'
+import type { BookOrder, Side } from '../../src/chain/book/book.ts'
 import { mulberry32 } from '../../src/lib/prng.ts'
+import { integerValue, OptionError, parseOptions, readCommandLine } from '../../src/lib/options.ts'
 
-const OPERATIONS = Number(process.argv[2] ?? 2_000_000)
+const OPERATIONS = readCommandLine(() => {
+  const usage = 'bun scripts/bench/book.ts [OPERATIONS]'
+  const { positionals } = parseOptions(process.argv.slice(2), {}, { usage, summary: 'OPERATIONS: operations per round (default 2000000)', positionals: true, program: 'bun scripts/bench/book.ts' })
+  if (positionals.length > 1) throw new OptionError(`usage: ${usage}`)
+  return positionals[0] === undefined ? 2_000_000 : integerValue('OPERATIONS', positionals[0], { min: 1, max: 1_000_000_000 })
+})
 const SEED = 0x5eed
 /** Resting orders placed before timing starts, and the depth the workload keeps. */
 const BOOK_DEPTH_ORDERS = 10_000

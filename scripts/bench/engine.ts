@@ -1,7 +1,7 @@
 /**
  * Order operations per second of the state machine alone (src/chain), on one core.
  *
- *   bun scripts/bench/engine.ts [--blocks 600] [--block-ops 2000] [--seed 7] [--life 1000] [--only plain|full]
+ *   bun scripts/bench/engine.ts [--blocks 600] [--block-ops 2000] [--seed 7] [--life 1000] [--only plain|full] [--runs 1] [--digest]
  *   bun scripts/bench/engine.ts --block-ops 200000 --blocks 12     # 200 ms blocks at 1M ops/s
  *   bun scripts/bench/engine.ts --block-ops 200000 --blocks 12 --only full --runs 5   # median of 5
  *   bun scripts/bench/engine.ts --block-ops 200000 --blocks 12 --only full --digest   # prints the replay digest
@@ -38,31 +38,34 @@
  * (its events and results) and drops the rest. The first blocks warm the JIT up and are not timed.
  */
 import { edenGC, fullGC } from 'bun:jsc'
-import { executeBlock, type BlockResult, type EnvelopeInput } from '../../src/chain/apply.ts'
-import { cancelOrder } from '../../src/chain/cancel-order.ts'
-import type { ChainEvent } from '../../src/chain/events.ts'
-import { atTheEdge } from '../../src/chain/edge-decimals.ts'
-import { createGenesisState } from '../../src/chain/genesis.ts'
-import { updateMarks } from '../../src/chain/marks.ts'
-import { placeOrder, type DecodedOrder } from '../../src/chain/place-order.ts'
-import { commitStateRoot, fullStateRoot } from '../../src/chain/state-root.ts'
-import type { Account, ChainState, Side, Tif } from '../../src/chain/types.ts'
+import { type Account, type BlockResult, type ChainEvent, type ChainState, commitStateRoot, createGenesisState, type DecodedOrder, type EnvelopeInput, executeBlock, fullStateRoot, type Side, type Tif } from '../../src/chain/index.ts'
+import { cancelOrder } from '../../src/chain/orders/cancel-order.ts'
+import { atTheEdge } from '../../src/node/edge-envelope.ts'
+import { updateMarks } from '../../src/chain/markets/marks.ts'
+import { placeOrder } from '../../src/chain/orders/place-order.ts'
 import { formatDecimal } from '../../src/lib/decimal.ts'
 import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
 import { mulberry32 } from '../../src/lib/prng.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
 
-const arg = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : fallback
-}
-const BLOCKS = arg('blocks', 600)
-const SEED = arg('seed', 7)
+/** The command line (the table is also the --help text). */
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
+  blocks: { type: 'integer', default: 600, min: 1, max: 1_000_000, description: 'blocks per run (the first fifth, at most 60, warm up)' },
+  'block-ops': { type: 'integer', default: 2_000, min: 1, max: 10_000_000, description: 'operations per block (2000: the dev max_tx_per_block)' },
+  seed: { type: 'integer', default: 7, min: 0, max: 0xffff_ffff, description: 'seed of the order flow' },
+  life: { type: 'integer', default: 1_000, min: 1, max: 100_000_000, description: 'mean lifetime of a maker order in operations' },
+  only: { type: 'string', choices: ['plain', 'full'], description: 'only the direct and plain runs, or only the full mix' },
+  runs: { type: 'integer', default: 1, min: 1, max: 1_000, description: 'runs of the full mix (median, best and worst printed)' },
+  digest: { type: 'boolean', description: 'print the replay digest of the full mix' },
+}, { usage: 'bun scripts/bench/engine.ts [options]', program: 'bun scripts/bench/engine.ts' })
+const BLOCKS = flags.blocks
+const SEED = flags.seed
 /** Mean lifetime of a maker order in operations, after which its owner cancels it. */
-const LIFETIME = arg('life', 1_000)
+const LIFETIME = flags.life
 /** Operations per block: 2,000 is the dev max_tx_per_block; --block-ops 200000 is a 200 ms block at 1M ops/s. */
-const BLOCK_OPS = arg('block-ops', 2_000)
+const BLOCK_OPS = flags['block-ops']
 /** Runs of the full mix (--only full --runs 5 for a median on a noisy machine). */
-const RUNS = Math.max(1, arg('runs', 1))
+const RUNS = flags.runs
 /** Blocks run before the clock starts, so the JIT has compiled the hot paths. */
 const WARMUP_BLOCKS = Math.min(60, Math.floor(BLOCKS / 5))
 
@@ -226,8 +229,8 @@ function runDirect(ids: Float64Array): RunResult {
       const out = op.order === null
         ? cancelOrder(state, account, { market_id: op.marketId, order_id: ids[op.cancels]! }, events)
         : placeOrder(state, account, op.order, ctx, events)
-      if (!out.ok) rejects.set(out.reason, (rejects.get(out.reason) ?? 0) + 1)
-      else if (op.order !== null) ids[b * BLOCK_OPS + i] = out.orderId
+      if (typeof out === 'number') ids[b * BLOCK_OPS + i] = out
+      else if (out !== undefined) rejects.set(out.reason, (rejects.get(out.reason) ?? 0) + 1)
       for (let e = 0; e < events.length; e++) {
         const ev = events[e]!
         if (ev.sub_kind === 'Filled') {
@@ -271,7 +274,7 @@ function countLeaves(state: ChainState, leaves: { replaced: number; ordersIn: nu
  * An envelope as the node hands it to applyBlock: its action decoded from JSON (the producer takes
  * it from the request body, replay from the stored action JSON), so its strings are flat, not the
  * concatenations the generator built, with its kind and its payload as the node's admission
- * prepares them (decimals packed at the edge, edge-decimals.ts atTheEdge). Outside the timed
+ * prepares them (decimals packed at the edge, src/node/edge-envelope.ts atTheEdge). Outside the timed
  * section; edgeMs adds up what the packing costs (node work, not the state machine's), to be shown
  * beside the figures.
  */
@@ -687,7 +690,7 @@ interface FullResult extends Timing {
 }
 
 /** --digest: a replay digest that must not change when the engine is refactored (computed outside the timed sections). */
-const DIGEST = process.argv.includes('--digest')
+const DIGEST = flags.digest
 const bigintAsString = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value)
 
 /** Run 3: the full mix through executeBlock + commitStateRoot (applyBlock timed in its two parts). */
@@ -761,7 +764,7 @@ const figure = (name: string, r: Timing, note: string): string =>
   `collecting the block's allocations adds ${usPerOp(r.gcMs, r.ops)} (${rate(r.ops, r.execMs + r.gcMs)} ops/s with it); ` +
   `${rate(r.ops, r.execMs + r.commitMs)} ops/s with the state root committed every ${BLOCK_OPS} ops (${(r.commitMs / r.blocks).toFixed(2)} ms/block; cpu ${rate(r.ops, r.execCpuMs + r.commitCpuMs)}); ${note}`
 
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined
+const only = flags.only
 if (only === undefined || only === 'plain') {
   const ids = new Float64Array(BLOCKS * BLOCK_OPS)
   const direct = runDirect(ids)

@@ -16,19 +16,27 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Elysia } from 'elysia'
 import { attachHistory } from '../../src/api/history-link.ts'
-import { historyRoutes } from '../../src/api/history-routes.ts'
+import { historyRoutes } from '../../src/api/routes/history-routes.ts'
 import { HistoryIndex } from '../../src/indexer/history-index.ts'
 import { Pipeline } from '../../src/indexer/pipeline.ts'
-import { SyntheticChain, type SyntheticMarket } from '../../src/indexer/synthetic-chain.ts'
+import { SyntheticChain, type SyntheticMarket } from '../../test/support/synthetic-chain.ts'
 import { BlockStore } from '../../src/node/block-store.ts'
 import type { ChainNode } from '../../src/node/chain-node.ts'
-import { numberFlag, percentile } from './cli.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { percentile } from './stats.ts'
 
-const SECONDS = numberFlag('seconds', 60)
-const FILLS_PER_SECOND = numberFlag('fills-per-second', 10_000)
-const BLOCK_MS = numberFlag('block-ms', 100)
-const ROWS = numberFlag('rows', 1_000_000)
-const PAGES = numberFlag('pages', 2_000)
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
+  seconds: { type: 'integer', default: 60, min: 1, max: 86_400, description: 'seconds of block time ingested in part 1' },
+  'fills-per-second': { type: 'integer', default: 10_000, min: 1, max: 10_000_000, description: 'fills per second of the synthetic flow' },
+  'block-ms': { type: 'integer', default: 100, min: 1, max: 60_000, description: 'block time of the synthetic flow' },
+  rows: { type: 'integer', default: 1_000_000, min: 1, max: 1_000_000_000, description: 'fill rows in the index of part 2' },
+  pages: { type: 'integer', default: 2_000, min: 1, max: 10_000_000, description: 'pages read in part 2' },
+}, { usage: 'bun scripts/bench/history.ts [options]', program: 'bun scripts/bench/history.ts' })
+const SECONDS = flags.seconds
+const FILLS_PER_SECOND = flags['fills-per-second']
+const BLOCK_MS = flags['block-ms']
+const ROWS = flags.rows
+const PAGES = flags.pages
 
 const MARKETS: SyntheticMarket[] = [
   { marketId: 1, priceDecimals: 1, sizeDecimals: 4, midTicks: 650_000 },

@@ -24,6 +24,7 @@
  * records; JIT_CODE_LOAD, id 0, carries the code's address, size and name).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
 
 /** Record id of JIT_CODE_LOAD in the jitdump format. */
 const JIT_CODE_LOAD = 0
@@ -57,9 +58,10 @@ export function perfMapOf(dump: Uint8Array): { pid: number; lines: string[] } {
 }
 
 if (import.meta.main) {
-  const files = process.argv.slice(2)
+  const usage = 'bun scripts/bench/jit-perf-map.ts JIT_DUMP_FILE...'
+  const files = parseOptionsOrExit(process.argv.slice(2), {}, { usage, positionals: true, program: 'bun scripts/bench/jit-perf-map.ts' }).positionals
   if (files.length === 0) {
-    console.error('usage: bun scripts/bench/jit-perf-map.ts JIT_DUMP_FILE...')
+    console.error(`usage: ${usage}`)
     process.exit(2)
   }
   for (const file of files) {

@@ -12,15 +12,18 @@
  * both). The edge gives every payload of a kind one shape, so the two should agree; before it did,
  * seven orders cost resting orders 0.5-26% and cancels 8-22% more than one (four pairs).
  */
-import { executeBlock, type EnvelopeInput } from '../../src/chain/apply.ts'
-import { atTheEdge } from '../../src/chain/edge-decimals.ts'
-import { createGenesisState } from '../../src/chain/genesis.ts'
-import { commitStateRoot } from '../../src/chain/state-root.ts'
+import { commitStateRoot, createGenesisState, type EnvelopeInput, executeBlock } from '../../src/chain/index.ts'
+import { atTheEdge } from '../../src/node/edge-envelope.ts'
 import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
-import { numberFlag, percentile } from './cli.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { percentile } from './stats.ts'
 
-const ORDERS = numberFlag('orders', 5_000)
-const BLOCKS = numberFlag('blocks', 60)
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
+  orders: { type: 'integer', default: 5_000, min: 1, max: 10_000_000, description: 'orders per block' },
+  blocks: { type: 'integer', default: 60, min: 6, max: 1_000_000, description: 'blocks per shape (the first sixth warm up)' },
+}, { usage: 'bun scripts/bench/payload-shapes.ts [options]', program: 'bun scripts/bench/payload-shapes.ts' })
+const ORDERS = flags.orders
+const BLOCKS = flags.blocks
 const WARMUP = Math.floor(BLOCKS / 6)
 
 /** The payload with its keys rotated and strided by `variant` (0 keeps them as given). */

@@ -6,14 +6,15 @@
 //   bun scripts/bench/query.ts [--seconds 10] [--connections 64]
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
 import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? Number(process.argv[i + 1]) : fallback
-}
-const seconds = arg('seconds', 10)
-const connections = arg('connections', 64)
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
+  seconds: { type: 'integer', default: 10, min: 1, max: 3_600, description: 'seconds per phase' },
+  connections: { type: 'integer', default: 64, min: 1, max: 10_000, description: 'concurrent request loops' },
+}, { usage: 'bun scripts/bench/query.ts [options]', program: 'bun scripts/bench/query.ts' })
+const seconds = flags.seconds
+const connections = flags.connections
 
 interface PhaseResult { requests: number; errors: number; seconds: number; p50: number; p99: number; connections: number }
 

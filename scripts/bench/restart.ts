@@ -14,21 +14,24 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { insertAccount, newAccount } from '../../src/chain/accounts.ts'
-import { createGenesisState } from '../../src/chain/genesis.ts'
-import { placeOrder } from '../../src/chain/place-order.ts'
-import { commitStateRoot } from '../../src/chain/state-root.ts'
-import { ROLES } from '../../src/chain/types.ts'
+import { insertAccount, newAccount } from '../../src/chain/access/accounts.ts'
+import { commitStateRoot, createGenesisState, ROLES } from '../../src/chain/index.ts'
+import { placeOrder } from '../../src/chain/orders/place-order.ts'
 import { Signer } from '../../src/client/signer.ts'
 import { bytesToHex } from '../../src/lib/hex.ts'
 import { ChainNode, type ChainNodeOptions } from '../../src/node/chain-node.ts'
 import { devGenesis } from '../../src/node/dev-genesis.ts'
 import { SnapshotStore } from '../../src/node/snapshots.ts'
-import { numberFlag } from './cli.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
 
-const BLOCKS = numberFlag('blocks', 20_000)
-const ACTIONS = numberFlag('actions', 2_000)
-const ACCOUNTS = numberFlag('accounts', 50_000)
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
+  blocks: { type: 'integer', default: 20_000, min: 1, max: 100_000_000, description: 'blocks written in part 1' },
+  actions: { type: 'integer', default: 2_000, min: 0, max: 100_000_000, description: 'blocks of part 1 that carry a signed order pair' },
+  accounts: { type: 'integer', default: 50_000, min: 1, max: 100_000_000, description: 'funded accounts of the large state of part 2' },
+}, { usage: 'bun scripts/bench/restart.ts [options]', program: 'bun scripts/bench/restart.ts' })
+const BLOCKS = flags.blocks
+const ACTIONS = flags.actions
+const ACCOUNTS = flags.accounts
 const EVERY = 10_000
 /** Hardhat dev keys #1 and #2 (PROTOCOL §8), funded in the dev genesis. */
 const KEYS = ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a']

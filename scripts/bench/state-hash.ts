@@ -1,5 +1,5 @@
 /**
- * Benchmark of the incremental state commitment (src/chain/state-hash.ts).
+ * Benchmark of the incremental state commitment (src/chain/state/state-hash.ts).
  *
  *   bun scripts/bench/state-hash.ts [leaves]
  *
@@ -7,12 +7,18 @@
  * set() replacing existing values (the common per-block case: subtract old vector, add new one),
  * set() inserting new keys, delete(), and root(). The headline line is the replace rate. The last
  * line compares the two implementations of one leaf's lane update (acc += vector(digest)): the
- * WebAssembly SIMD one StateHash uses (src/chain/lthash-simd.ts) and the JS fallback.
+ * WebAssembly SIMD one StateHash uses (src/chain/state/lthash-simd.ts) and the JS fallback.
  */
-import { createLaneMixer } from '../../src/chain/lthash-simd.ts';
-import { mixLeafJs, StateHash } from '../../src/chain/state-hash.ts';
+import { createLaneMixer } from '../../src/chain/state/lthash-simd.ts';
+import { mixLeafJs, StateHash } from '../../src/chain/state/state-hash.ts';
+import { integerValue, OptionError, parseOptions, readCommandLine } from '../../src/lib/options.ts';
 
-const LEAVES = Number(process.argv[2] ?? 100_000);
+const LEAVES = readCommandLine(() => {
+  const usage = 'bun scripts/bench/state-hash.ts [LEAVES]';
+  const { positionals } = parseOptions(process.argv.slice(2), {}, { usage, summary: 'LEAVES: keys of the StateHash (default 100000)', positionals: true, program: 'bun scripts/bench/state-hash.ts' });
+  if (positionals.length > 1) throw new OptionError(`usage: ${usage}`);
+  return positionals[0] === undefined ? 100_000 : integerValue('LEAVES', positionals[0], { min: 1, max: 100_000_000 });
+});
 const VALUE_BYTES = 160;
 const VALUES = 1024;
 const RUN_MS = 1500;

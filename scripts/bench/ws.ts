@@ -12,11 +12,17 @@
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
-import { numberFlag, percentile } from './cli.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { percentile } from './stats.ts'
 
-const connections = numberFlag('connections', 1_000)
-const seconds = numberFlag('seconds', 15)
-const blockTimeMs = numberFlag('block-time-ms', 200)
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
+  connections: { type: 'integer', default: 1_000, min: 1, max: 100_000, description: 'WebSocket connections' },
+  seconds: { type: 'integer', default: 15, min: 1, max: 3_600, description: 'seconds measured' },
+  'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'block time of the node started here' },
+}, { usage: 'bun scripts/bench/ws.ts [options]', program: 'bun scripts/bench/ws.ts' })
+const connections = flags.connections
+const seconds = flags.seconds
+const blockTimeMs = flags['block-time-ms']
 const WARMUP_MS = 2_000
 const TOPICS = ['book.BTC-USD', 'trades.BTC-USD']
 

@@ -2,37 +2,37 @@
 // runners and the HTTP app; starts the components of the stored bindings; serves.
 import packageJson from '../../package.json' with { type: 'json' }
 import { RpcClient } from '../client/rpc-client.ts'
-import { createAdminApp } from './app.ts'
-import { AuthGuard } from './auth-guard.ts'
-import { BindingStore, SERVICE_NAMES } from './bindings.ts'
-import { BridgeStore } from './bridge-store.ts'
-import { ChallengeBook } from './challenges.ts'
+import { createAdminApp } from './http/app.ts'
+import { AuthGuard } from './http/auth-guard.ts'
+import { BindingStore, SERVICE_NAMES } from './store/bindings.ts'
+import { BridgeStore } from './store/bridge-store.ts'
+import { ChallengeBook } from './auth/challenges.ts'
 import type { AdminConfig } from './config.ts'
-import { AdminDb } from './db.ts'
-import { depositSourceFor } from './deposit-source.ts'
-import { loadOrCreateKek } from './kek.ts'
-import { KeyStore } from './key-store.ts'
-import { createLogger } from './log.ts'
-import { HttpPriceSource } from './price-source.ts'
-import { RateLimiter } from './rate-limit.ts'
-import { auditRoutes } from './routes-audit.ts'
-import { authRoutes } from './routes-auth.ts'
-import { healthRoutes } from './routes-health.ts'
-import { keyRoutes } from './routes-keys.ts'
-import { serviceRoutes } from './routes-services.ts'
+import { AdminDb } from './store/db.ts'
+import { depositSourceFor } from './runners/deposit-source.ts'
+import { loadOrCreateKek } from './crypto/kek.ts'
+import { KeyStore } from './store/key-store.ts'
+import type { Logger } from '../lib/log.ts'
+import { HttpPriceSource } from './runners/price-source.ts'
+import { RateLimiter } from '../lib/rate-limit.ts'
+import { auditRoutes } from './http/routes-audit.ts'
+import { authRoutes } from './http/routes-auth.ts'
+import { healthRoutes } from './http/routes-health.ts'
+import { keyRoutes } from './http/routes-keys.ts'
+import { serviceRoutes } from './http/routes-services.ts'
 import { bridgeDepositSpec } from './runners/bridge-deposit.ts'
 import { bridgeWithdrawSpec } from './runners/bridge-withdraw.ts'
 import { liquidatorSpec } from './runners/liquidator.ts'
 import { oracleSpec } from './runners/oracle.ts'
 import { RunnerSupervisor } from './runners/supervisor.ts'
 import { HttpWithdrawalPayout } from './runners/withdraw-payout.ts'
-import { ServerKey } from './server-key.ts'
-import { SessionStore } from './sessions.ts'
+import { ServerKey } from './crypto/server-key.ts'
+import { SessionStore } from './auth/sessions.ts'
 
 /** The service's package version, reported by GET /api/health. */
 export const ADMIN_VERSION: string = packageJson.version
 
-/** Login limits (spec §8 leaves them open): per minute. */
+/** Login limits (spec §8 leaves them open): per minute, as token buckets of that many tokens refilled over a minute. */
 export const LOGIN_LIMITS = { challengesPerIpPerMin: 120, loginsPerIpPerMin: 120, loginFailuresPerIpAndAddressPerMin: 10 } as const
 
 /** Timeout of the service's own reads of the chain (role checks). */
@@ -45,12 +45,11 @@ export interface AdminService {
 }
 
 /**
- * Starts the service; throws (KekError, SQLite errors…) when it cannot. `onListening` runs once
- * the port is bound and before anything else is logged or started, so the first address a
- * supervisor reads from the output is the service's own.
+ * Starts the service; throws (KekError, SQLite errors…) when it cannot. Its parts log through
+ * children of `log`. `onListening` runs once the port is bound and before anything else is logged
+ * or started, so the first address a supervisor reads from the output is the service's own.
  */
-export async function startAdminService(config: AdminConfig, onListening: (url: string) => void): Promise<AdminService> {
-  const log = createLogger('admin')
+export async function startAdminService(config: AdminConfig, log: Logger, onListening: (url: string) => void): Promise<AdminService> {
   const clock = Date.now
   const kek = loadOrCreateKek(config.kekFile)
   const db = AdminDb.open(config.dataDir)

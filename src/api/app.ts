@@ -1,20 +1,21 @@
 // Composition of the node's HTTP interface: one Elysia instance per concern.
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../node/chain-node.ts'
-import { actionRoutes } from './action-routes.ts'
-import { feedRoutes } from './feed-routes.ts'
-import { aliasRoutes } from './alias-routes.ts'
-import { candleRoutes } from './candle-routes.ts'
-import { historyRoutes } from './history-routes.ts'
-import { healthRoutes } from './health-routes.ts'
+import { actionRoutes } from './routes/action-routes.ts'
+import { feedRoutes } from './routes/feed-routes.ts'
+import { aliasRoutes } from './routes/alias-routes.ts'
+import { candleRoutes } from './routes/candle-routes.ts'
+import { historyRoutes } from './routes/history-routes.ts'
+import { healthRoutes } from './routes/health-routes.ts'
 import { jsonResponse } from './jsonrpc.ts'
 import { marketStatsReader } from './methods/market-methods.ts'
-import { queryRoutes } from './query-routes.ts'
+import { queryRoutes } from './routes/query-routes.ts'
 import { REQUEST_BODY_BACKSTOP_BYTES } from './request-body.ts'
 import { clientGoneResponse, isClientGone } from './client-gone.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
 import { wsRoutes, wsServerOptions } from './ws/routes.ts'
 import { feedRuntime } from './ws/runtime.ts'
+import { createLogger, errorMessage } from '../lib/log.ts'
 
 export interface AppOptions {
   /** /action requests per second per client IP; 0 disables. */
@@ -26,6 +27,8 @@ export interface AppOptions {
   readonly blockTimeMs?: number
 }
 
+const log = createLogger('api')
+
 export function createApp(node: ChainNode, options: AppOptions = {}) {
   const feed = feedRuntime(node, { ws: options.ws, blockTimeMs: options.blockTimeMs })
   feed.setMarketStats(marketStatsReader(node))
@@ -33,7 +36,7 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
     .onError(({ code, error, request }) => {
       if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
       if (isClientGone(error, request)) return clientGoneResponse()
-      console.error('http error:', error)
+      log.error(`http error: ${errorMessage(error)}`, { error })
       return jsonResponse({ error: 'internal error' }, 500)
     })
     .use(healthRoutes(node))

@@ -1,11 +1,11 @@
 // Wires the history index to a running node: starts it at the node's tip, hands it every committed
 // block (its trades and closed orders for the in-memory parts, its height for the indexer), keeps
 // its market table current, and makes it findable from the node for the routes and methods.
-import type { Market } from '../chain/types.ts'
+import type { Market } from '../chain/index.ts'
 import { formatDecimal } from '../lib/decimal.ts'
 import { FINE_DECIMALS } from '../indexer/amounts.ts'
 import { HistoryIndex, type HistoryIndexOptions, type LiveBlock } from '../indexer/history-index.ts'
-import type { LiveTrade } from '../indexer/live-candles.ts'
+import type { LiveTrade } from '../indexer/candles/live-candles.ts'
 import type { ClosedOrder } from '../indexer/order-hot-cache.ts'
 import type { MarketRef } from '../indexer/symbols.ts'
 import type { ChainNode, CommittedBlock } from '../node/chain-node.ts'

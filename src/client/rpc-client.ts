@@ -2,6 +2,8 @@
 import type { ActionReply, EventView } from '../wire/views.ts'
 
 export type { ActionReply, EventView } from '../wire/views.ts'
+/** Event bodies (EventView.body), typed by sub_kind: docs/events.md. */
+export { bodyAs, decodeEventBody, type EventBody, type EventBodyOf, type EventSubKind } from '../wire/events/index.ts'
 /** The EventView of an /action reply; the same type as EventView (kept for the history tests that import it by this name). */
 export type EventViewReply = EventView
 

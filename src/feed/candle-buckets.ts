@@ -1,15 +1,9 @@
-// Candle buckets for the live bars (spec §2.6, §4.4). The interval list and the bucket math are the
-// history index's (indexer/candle-intervals.ts), so live bars and stored candles share bucket edges:
-// epoch-aligned fixed intervals, and `1M` as the calendar month in UTC.
-import { bucketEnd, bucketStart, CANDLE_INTERVALS, type CandleInterval } from '../indexer/candle-intervals.ts'
-
-export { CANDLE_INTERVALS, type CandleInterval }
+// Candle buckets for the live bars (spec §2.6, §4.4). The interval list and the bucket rule are
+// wire/candles.ts, shared with the history index, so live bars and stored candles share bucket
+// edges: epoch-aligned fixed intervals, and `1M` as the calendar month in UTC.
+import { bucketEnd, bucketStart, type CandleInterval } from '../wire/candles.ts'
 
 const DAY_MS = 86_400_000
-
-export function isCandleInterval(s: string): s is CandleInterval {
-  return (CANDLE_INTERVALS as readonly string[]).includes(s)
-}
 
 /** The bucket holding time `ms`: its open time t and close time T (= t + the interval's length). */
 export function candleBucket(interval: CandleInterval, ms: number): { t: number; T: number } {

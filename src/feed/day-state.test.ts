@@ -2,10 +2,10 @@
 // (plus the fills after it) shows the same 24 h counters and open candles as the feed that saw every
 // block; across UTC midnight the new day counts only its own fills and its closing mark is unset.
 import { describe, expect, test } from 'bun:test'
-import { ALICE, BOB, BTC, ETH, place } from '../chain/test-support.ts'
-import { CANDLE_INTERVALS } from './candle-buckets.ts'
+import { ALICE, BOB, BTC, ETH, place } from '../../test/support/chain/test-chain.ts'
+import { CANDLE_INTERVALS } from '../wire/candles.ts'
 import { FeedDayStateSchema, type FeedDayState } from './day-state.ts'
-import { FeedHarness } from './feed-test-support.ts'
+import { FeedHarness } from '../../test/support/feed.ts'
 import { HotFeed } from './hot-feed.ts'
 import type { SeedFill } from './types.ts'
 import { compileValidator } from '../wire/validate.ts'

@@ -3,8 +3,8 @@
 // interval. The node saves it beside its data (api/ws/day-state-file.ts) so that a restart goes on
 // from the saved height, adding the fills of the blocks after it, instead of starting the day at 0.
 import { Type, type Static } from '@sinclair/typebox'
-import { CANDLE_INTERVALS } from './candle-buckets.ts'
-import { FEED_MARKETS_MAX } from './hot-feed.ts'
+import { CANDLE_INTERVALS } from '../wire/candles.ts'
+import { FEED_MARKETS_MAX } from './types.ts'
 
 const Int = Type.Integer()
 

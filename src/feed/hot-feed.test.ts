@@ -2,9 +2,9 @@
 // bodies) moves the feed's books, trades, candles, counters and per-account rows, and the books
 // always equal the chain's own books.
 import { describe, expect, test } from 'bun:test'
-import { ALICE, BOB, BTC, CAROL, ETH, place, Rng, SOL, TestChain, XAU, type Action } from '../chain/test-support.ts'
+import { ALICE, BOB, BTC, CAROL, ETH, place, Rng, SOL, TestChain, XAU, type Action } from '../../test/support/chain/test-chain.ts'
 import { DEV_QUOTER } from '../node/dev-genesis.ts'
-import { FeedHarness } from './feed-test-support.ts'
+import { FeedHarness } from '../../test/support/feed.ts'
 
 const orderIdOf = (h: FeedHarness, by: string, action: Action): number => {
   const { delta } = h.block([{ by, action }])

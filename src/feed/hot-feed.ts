@@ -4,16 +4,20 @@
 // applyBlock returns what changed, which the WebSocket hub turns into pushes.
 import { assert } from '../lib/assert.ts'
 import { formatDecimal } from '../lib/decimal.ts'
-import { resolveSymbol } from '../chain/symbols.ts'
+import { resolveSymbol } from '../wire/symbols.ts'
 import { FeedBook } from './book.ts'
-import { candleBucket, isCandleInterval, utcDayStart, type CandleInterval } from './candle-buckets.ts'
+import { isCandleInterval, type CandleInterval } from '../wire/candles.ts'
+import { candleBucket, utcDayStart } from './candle-buckets.ts'
 import { LiveCandles, type LiveBar } from './live-candles.ts'
 import type { FeedSource } from './source.ts'
 import { TRADE_RING_SIZE, TradeRing } from './trade-ring.ts'
 import type { CandleJson, FeedBlock, FeedLifecycle, FeedMarketRow, LevelJson, ParsedEvent, RecentTrade, SeedFill, Slot } from './types.ts'
 import type { FeedDayState } from './day-state.ts'
+import { FEED_MARKETS_MAX } from './types.ts'
 import { fromUnits, toUnits } from './units.ts'
 import { fillRows, orderUpdateRow, touchedAddresses, triggerUpdateRow, type OrderUpdateRow, type TriggerUpdateRow, type UserFillRow } from './user-streams.ts'
+import { decodeEventBody, type EventBodyOf } from '../wire/events/index.ts'
+import { createLogger, logLine, type LogLine } from '../lib/log.ts'
 
 /** Levels per side of the hot-read REST orderbook (spec §4.5, §8). */
 export const REST_BOOK_DEPTH_MAX = 50
@@ -22,8 +26,6 @@ export const WS_BOOK_DEPTH_DEFAULT = 50
 export const WS_BOOK_DEPTH_MAX = 500
 /** Without a block for this long the feed reports stale (data is still served). */
 export const STALE_AFTER_MS_DEFAULT = 5_000
-/** Markets the feed tracks at most: a bound on every per-market loop. */
-export const FEED_MARKETS_MAX = 10_000
 
 const SCALE_6 = 6
 
@@ -31,7 +33,7 @@ export interface HotFeedOptions {
   /** Wall clock, ms (injected for tests). */
   readonly now?: () => number
   readonly staleAfterMs?: number
-  readonly log?: (line: string) => void
+  readonly log?: LogLine
 }
 
 /** A book snapshot at one depth, cached until the book changes. */
@@ -107,11 +109,20 @@ export interface HotFeedStatus {
   book_updated_at_ms: number
 }
 
+type FilledBody = EventBodyOf<'Filled'>
+
 /** The RecentTrade row of a Filled event body (decimal strings) in market m. */
-const tradeOf = (m: FeedMarket, height: number, seq: number, timestampMs: number, b: Record<string, unknown>): RecentTrade => ({
+const tradeOf = (m: FeedMarket, height: number, seq: number, timestampMs: number, b: FilledBody): RecentTrade => ({
   block_height: height, event_seq: seq, timestamp_ms: timestampMs, market_id: m.marketId, symbol: m.symbol,
-  price: String(b.price), qty: String(b.qty), notional: String(b.notional), side: b.taker_side as 'Bid' | 'Ask',
+  price: b.price, qty: b.qty, notional: b.notional, side: b.taker_side,
 })
+
+/** The body of a stored Filled event (the seed and resume reads select Filled events only). */
+function filledBody(json: string): FilledBody {
+  const b = decodeEventBody(json)
+  assert(b.sub_kind === 'Filled', `expected a Filled event body, got ${b.sub_kind}`)
+  return b
+}
 
 const pushTo = <T>(map: Map<string, T[]>, key: string, row: T) => {
   const list = map.get(key)
@@ -124,7 +135,7 @@ export class HotFeed {
   private readonly ready: Record<Slot, boolean> = { native: false, external_peg: false }
   private readonly now: () => number
   private readonly staleAfterMs: number
-  private readonly log: (line: string) => void
+  private readonly log: LogLine
   /** Height and block time of the last block applied (or of the seed). */
   height = 0
   timestampMs = 0
@@ -136,7 +147,7 @@ export class HotFeed {
   constructor(private readonly source: FeedSource, options: HotFeedOptions = {}) {
     this.now = options.now ?? Date.now
     this.staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS_DEFAULT
-    this.log = options.log ?? ((line) => console.log(line))
+    this.log = options.log ?? logLine(createLogger('feed'))
   }
 
   /** Builds every slot from the chain once: markets, marks and resting orders. */
@@ -208,7 +219,7 @@ export class HotFeed {
     for (const stored of block.events) {
       const e: ParsedEvent = {
         seq: stored.seq, envelopeIdx: stored.envelopeIdx, kind: stored.kind, subKind: stored.subKind,
-        marketId: stored.marketId, account: stored.account, body: JSON.parse(stored.bodyJson) as Record<string, unknown>,
+        marketId: stored.marketId, account: stored.account, body: decodeEventBody(stored.bodyJson),
       }
       touchedAddresses(e, delta.touched)
       const m = e.marketId === null ? undefined : this.markets.get(e.marketId)
@@ -233,38 +244,39 @@ export class HotFeed {
     const { height, timestampMs } = block.header
     const px = m.row.price_decimals
     const sz = m.row.size_decimals
-    switch (e.subKind) {
+    switch (b.sub_kind) {
       case 'OrderAccepted':
-        acceptedCloids.set(Number(b.order_id), typeof b.client_order_id === 'string' ? b.client_order_id : null)
+        acceptedCloids.set(b.order_id, b.client_order_id ?? null)
         break
       case 'OrderResting':
         m.book.upsert({
-          orderId: Number(b.order_id), side: b.side as 'Bid' | 'Ask', priceTicks: toUnits(b.price, px), lots: toUnits(b.remaining, sz),
-          owner: String(e.account), clientOrderId: typeof b.client_order_id === 'string' ? b.client_order_id : null,
+          orderId: b.order_id, side: b.side, priceTicks: toUnits(b.price, px), lots: toUnits(b.remaining, sz),
+          owner: b.account, clientOrderId: b.client_order_id ?? null,
         })
         break
       case 'OrderDone':
       case 'OrderExpired':
-        m.book.remove(Number(b.order_id))
+        m.book.remove(b.order_id)
         break
       case 'OracleQuoteAccepted':
         if (m.row.routing === 'external_peg') {
-          const quote = this.quoteOf(m, e, block)
+          const quote = this.quoteOf(m, e, b, block)
           m.lastQuote = quote
           delta.quotes.set(m.marketId, quote)
         }
         break
-    }
-    // Any fill (a match, or a liquidation that reports one) moves the maker's remainder.
-    if (b.maker_order_id !== undefined && b.maker_remaining !== undefined && b.price !== undefined && b.qty !== undefined) {
-      const makerId = Number(b.maker_order_id)
-      const makerCloid = m.book.get(makerId)?.clientOrderId ?? null
-      m.book.setRemaining(makerId, toUnits(b.maker_remaining, sz))
-      this.recordTrade(m, e, height, timestampMs, delta)
-      const takerId = Number(b.taker_order_id)
-      const rows = fillRows(e, height, timestampMs, m.symbol, { taker: acceptedCloids.get(takerId) ?? m.book.get(takerId)?.clientOrderId ?? null, maker: makerCloid })
-      if (typeof b.taker === 'string') pushTo(delta.userFills, b.taker, rows.taker)
-      if (typeof b.maker === 'string') pushTo(delta.userFills, b.maker, rows.maker)
+      case 'Filled': {
+        // A match moves the maker's remainder (Filled is the only event that reports one).
+        const makerId = b.maker_order_id
+        const makerCloid = m.book.get(makerId)?.clientOrderId ?? null
+        m.book.setRemaining(makerId, toUnits(b.maker_remaining, sz))
+        this.recordTrade(m, e, b, height, timestampMs, delta)
+        const takerId = b.taker_order_id
+        const rows = fillRows(e, b, height, timestampMs, m.symbol, { taker: acceptedCloids.get(takerId) ?? m.book.get(takerId)?.clientOrderId ?? null, maker: makerCloid })
+        pushTo(delta.userFills, b.taker, rows.taker)
+        pushTo(delta.userFills, b.maker, rows.maker)
+        break
+      }
     }
     const update = orderUpdateRow(e, height, m.symbol)
     if (update !== undefined && e.account !== null) pushTo(delta.orderUpdates, e.account, update)
@@ -281,12 +293,11 @@ export class HotFeed {
     for (let i = fills.length - 1; i >= 0; i--) {
       const f = fills[i]!
       const m = f.marketId === null ? undefined : this.markets.get(f.marketId)
-      if (m !== undefined) m.trades.push(tradeOf(m, f.height, f.seq, f.timestampMs, JSON.parse(f.bodyJson) as Record<string, unknown>))
+      if (m !== undefined) m.trades.push(tradeOf(m, f.height, f.seq, f.timestampMs, filledBody(f.bodyJson)))
     }
   }
 
-  private recordTrade(m: FeedMarket, e: ParsedEvent, height: number, timestampMs: number, delta: BlockDelta): void {
-    const b = e.body
+  private recordTrade(m: FeedMarket, e: ParsedEvent, b: FilledBody, height: number, timestampMs: number, delta: BlockDelta): void {
     const trade = tradeOf(m, height, e.seq, timestampMs, b)
     m.trades.push(trade)
     const list = delta.trades.get(m.marketId)
@@ -298,7 +309,7 @@ export class HotFeed {
   }
 
   /** Adds a fill (a Filled event body) to the market's open candles and day volumes. */
-  private countFill(m: FeedMarket, b: Record<string, unknown>, timestampMs: number): void {
+  private countFill(m: FeedMarket, b: FilledBody, timestampMs: number): void {
     const lots = toUnits(b.qty, m.row.size_decimals)
     m.candles.addFill(toUnits(b.price, m.row.price_decimals), lots, timestampMs)
     m.dayBaseLots += lots
@@ -341,18 +352,17 @@ export class HotFeed {
       if (m === undefined || f.height <= saved.height) continue
       const dayStart = utcDayStart(f.timestampMs)
       if (dayStart > m.dayStartMs) rollUnknown(m, dayStart)
-      this.countFill(m, JSON.parse(f.bodyJson) as Record<string, unknown>, f.timestampMs)
+      this.countFill(m, filledBody(f.bodyJson), f.timestampMs)
     }
     const tipDay = utcDayStart(this.timestampMs)
     for (const m of this.markets.values()) if (tipDay > m.dayStartMs) rollUnknown(m, tipDay)
   }
 
   /** The quote of an OracleQuoteAccepted event, with last_price and volume from the signed item. */
-  private quoteOf(m: FeedMarket, e: ParsedEvent, block: FeedBlock): QuoteJson {
-    const b = e.body
+  private quoteOf(m: FeedMarket, e: ParsedEvent, b: EventBodyOf<'OracleQuoteAccepted'>, block: FeedBlock): QuoteJson {
     const quote: QuoteJson = {
-      bid_price: String(b.bid_price), ask_price: String(b.ask_price), mark_price: String(b.mark_price),
-      source_ts_ms: Number(b.source_ts_ms), quoter: String(e.account), last_price: null, volume: null,
+      bid_price: b.bid_price, ask_price: b.ask_price, mark_price: b.mark_price,
+      source_ts_ms: b.source_ts_ms, quoter: b.account, last_price: null, volume: null,
     }
     // The chain keeps neither last_price nor volume; they travel in the SubmitOracleQuote item.
     const env = e.envelopeIdx === null ? undefined : block.envelopes[e.envelopeIdx]
@@ -413,7 +423,7 @@ export class HotFeed {
    */
   private resyncBook(m: FeedMarket): void {
     this.resyncs++
-    this.log(`hot feed: ${m.symbol} book drifted (${m.book.orderCount} orders, chain ${m.row.open_orders}); resynced from the chain`)
+    this.log(`hot feed: ${m.symbol} book drifted (${m.book.orderCount} orders, chain ${m.row.open_orders}); resynced from the chain`, 'warn')
     m.book.clear()
     for (const o of this.source.restingOrders(m.marketId)) this.restSeedOrder(o)
   }

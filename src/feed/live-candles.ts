@@ -1,6 +1,7 @@
 // The open candle of every interval of one market, moved by fills (spec §6.1 `candles.*`: bar
 // updates, the current open bucket on subscribe). History of closed candles is the indexer's.
-import { CANDLE_INTERVALS, candleBucket, type CandleInterval } from './candle-buckets.ts'
+import { CANDLE_INTERVALS, type CandleInterval } from '../wire/candles.ts'
+import { candleBucket } from './candle-buckets.ts'
 
 /** An open bar in integer units: prices in ticks, volume in lots. */
 export interface LiveBar {

@@ -1,7 +1,11 @@
 // Shapes the hot feed works with. The feed sees the chain only through committed blocks (header,
 // envelopes, events with decimal-string bodies) and the small read API of source.ts, so these are
 // wire shapes (snake_case, decimal strings), not chain records.
+import type { EventBody } from '../wire/events/index.ts'
 import type { StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
+
+/** Markets the feed tracks at most: a bound on every per-market loop (and on the saved day state). */
+export const FEED_MARKETS_MAX = 10_000
 
 /** Routing of a market, and so its readiness slot (spec §2.7 hot_feed.native_ready / ext_ready). */
 export type Slot = 'native' | 'external_peg'
@@ -49,8 +53,8 @@ export interface FeedBlock {
 /** A stored envelope as the feed reads it (the signature is not needed). */
 export type FeedEnvelope = Omit<StoredEnvelope, 'signatureJson'>
 
-/** A stored event with its body parsed once per block. */
-export type ParsedEvent = Omit<StoredEvent, 'height' | 'bodyJson'> & { readonly body: Record<string, unknown> }
+/** A stored event with its body parsed once per block (decodeEventBody: switch on body.sub_kind to read its fields). */
+export type ParsedEvent = Omit<StoredEvent, 'height' | 'bodyJson'> & { readonly body: EventBody }
 
 /** One level of a book snapshot (spec §2.8). */
 export interface LevelJson {

@@ -4,7 +4,7 @@ import { assert } from '../lib/assert.ts'
 import { formatDecimal, parseDecimal } from '../lib/decimal.ts'
 
 /** A decimal string at `decimals` as an integer count of units (ticks or lots). */
-export function toUnits(value: unknown, decimals: number): number {
+export function toUnits(value: string, decimals: number): number {
   assert(typeof value === 'string', `expected a decimal string, got ${JSON.stringify(value)}`)
   const r = parseDecimal(value, decimals, { allowNegative: true })
   assert(r.ok, `bad decimal ${value} at ${decimals} decimals`)

@@ -2,6 +2,7 @@
 // the committed events' bodies. Each row carries exactly the fields the spec lists for its kind, so
 // a client can follow the maintenance rules (resting upserts, done / expired remove, accepted only
 // confirms intent).
+import type { EventBodyOf } from '../wire/events/index.ts'
 import type { ParsedEvent } from './types.ts'
 
 export interface UserFillRow {
@@ -41,17 +42,14 @@ export interface OrderUpdateRow {
 
 export type TriggerUpdateRow = Record<string, unknown>
 
-const str = (v: unknown): string => String(v)
-
-/** The taker's and the maker's rows of one Filled event. */
-export function fillRows(e: ParsedEvent, height: number, timestampMs: number, symbol: string, cloids: { taker: string | null; maker: string | null }): { taker: UserFillRow; maker: UserFillRow } {
-  const b = e.body
-  const side = b.taker_side as 'Bid' | 'Ask'
+/** The taker's and the maker's rows of one Filled event (`b` is e's body). */
+export function fillRows(e: ParsedEvent, b: EventBodyOf<'Filled'>, height: number, timestampMs: number, symbol: string, cloids: { taker: string | null; maker: string | null }): { taker: UserFillRow; maker: UserFillRow } {
+  const side = b.taker_side
   // Field order as the spec lists it: client_order_id (when the order has one) follows order_id.
-  const row = (orderId: unknown, fee: unknown, isTaker: boolean, cloid: string | null): UserFillRow => ({
-    block_height: height, event_seq: e.seq, timestamp_ms: timestampMs, market_id: e.marketId!, symbol, order_id: Number(orderId),
+  const row = (orderId: number, fee: string, isTaker: boolean, cloid: string | null): UserFillRow => ({
+    block_height: height, event_seq: e.seq, timestamp_ms: timestampMs, market_id: e.marketId!, symbol, order_id: orderId,
     ...(cloid === null ? {} : { client_order_id: cloid }),
-    price: str(b.price), qty: str(b.qty), notional: str(b.notional), fee: str(fee), is_taker: isTaker, aggressor_side: side,
+    price: b.price, qty: b.qty, notional: b.notional, fee, is_taker: isTaker, aggressor_side: side,
   })
   return {
     taker: row(b.taker_order_id, b.taker_fee, true, cloids.taker),
@@ -62,57 +60,69 @@ export function fillRows(e: ParsedEvent, height: number, timestampMs: number, sy
 /** The orderUpdates row of an order lifecycle event, or undefined for other events. */
 export function orderUpdateRow(e: ParsedEvent, height: number, symbol: string): OrderUpdateRow | undefined {
   const b = e.body
-  const base = { block_height: height, event_seq: e.seq, order_id: Number(b.order_id), market_id: e.marketId!, symbol }
-  switch (e.subKind) {
+  const base = (orderId: number) => ({ block_height: height, event_seq: e.seq, order_id: orderId, market_id: e.marketId!, symbol })
+  switch (b.sub_kind) {
     case 'OrderAccepted':
-      return { ...base, kind: 'accepted', remaining: str(b.qty), side: b.side as 'Bid' | 'Ask', price: str(b.price), qty: str(b.qty), tif: str(b.tif) }
+      return { ...base(b.order_id), kind: 'accepted', remaining: b.qty, side: b.side, price: b.price, qty: b.qty, tif: b.tif }
     case 'OrderResting': {
       const row: OrderUpdateRow = {
-        ...base, kind: 'resting', remaining: str(b.remaining), side: b.side as 'Bid' | 'Ask', price: str(b.price), qty: str(b.qty),
-        tif: str(b.tif), reduce_only: b.reduce_only === true,
+        ...base(b.order_id), kind: 'resting', remaining: b.remaining, side: b.side, price: b.price, qty: b.qty,
+        tif: b.tif, reduce_only: b.reduce_only,
       }
-      if (typeof b.client_order_id === 'string') row.client_order_id = b.client_order_id
+      if (b.client_order_id !== undefined) row.client_order_id = b.client_order_id
       return row
     }
     case 'OrderDone':
-      return { ...base, kind: 'done', remaining: str(b.remaining), reason: str(b.reason) }
+      return { ...base(b.order_id), kind: 'done', remaining: b.remaining, reason: b.reason }
     case 'OrderExpired':
-      return { ...base, kind: 'expired', remaining: str(b.remaining), reason: str(b.reason ?? 'Expired') }
+      return { ...base(b.order_id), kind: 'expired', remaining: b.remaining, reason: b.reason }
     default:
       return undefined
   }
 }
 
-/** Kinds of triggerUpdates that describe the trigger in full. */
-const DETAIL_KINDS = new Set(['placed', 'amended'])
-/** Kinds that end a trigger or a pair with a reason. */
-const TERMINAL_KINDS = new Set(['cancelled', 'expired', 'fire_failed', 'oco_resolved'])
-/** Detail fields in the spec's order; limit_price and client_order_id only when present. */
-const DETAIL_FIELDS = ['side', 'order_type', 'qty', 'trigger_price', 'trigger_direction', 'limit_price', 'tif', 'reduce_only', 'client_order_id', 'expires_at_ms'] as const
-
 /**
  * The triggerUpdates row of a Trigger or Oco event (its `kind_label` is the row's kind), with the
- * fields the spec lists for that kind; undefined for other events.
+ * fields the spec lists for that kind; undefined for other events. Details (placed, amended) in the
+ * spec's order, limit_price and client_order_id only when present.
  */
 export function triggerUpdateRow(e: ParsedEvent, height: number, symbol: string): TriggerUpdateRow | undefined {
-  if (e.kind !== 'Trigger' && e.kind !== 'Oco') return undefined
   const b = e.body
-  const kind = typeof b.kind_label === 'string' ? b.kind_label : undefined
-  if (kind === undefined) return undefined
-  const oco = kind === 'oco_placed' || kind === 'oco_resolved'
-  const row: TriggerUpdateRow = { block_height: height, event_seq: e.seq, kind, market_id: e.marketId, symbol }
-  if (!oco && b.trigger_id !== undefined) row.trigger_id = b.trigger_id
-  if (oco && b.pair_id !== undefined) row.pair_id = b.pair_id
-  if (TERMINAL_KINDS.has(kind) && b.reason !== undefined) row.reason = b.reason
-  if (DETAIL_KINDS.has(kind)) {
-    for (const f of DETAIL_FIELDS) {
-      if (f === 'expires_at_ms') row[f] = b[f] ?? null
-      else if (b[f] !== undefined && b[f] !== null) row[f] = b[f]
-    }
-  }
-  if (kind === 'oco_placed') {
-    if (b.client_pair_id !== undefined) row.client_pair_id = b.client_pair_id
-    if (b.parent_order_id !== undefined && b.parent_order_id !== null) row.parent_order_id = b.parent_order_id
+  if (b.kind !== 'Trigger' && b.kind !== 'Oco') return undefined
+  const row: TriggerUpdateRow = { block_height: height, event_seq: e.seq, kind: b.kind_label, market_id: e.marketId, symbol }
+  switch (b.sub_kind) {
+    case 'TriggerPlaced':
+    case 'TriggerAmended':
+      row.trigger_id = b.trigger_id
+      row.side = b.side
+      row.order_type = b.order_type
+      row.qty = b.qty
+      row.trigger_price = b.trigger_price
+      row.trigger_direction = b.trigger_direction
+      if (b.limit_price !== undefined) row.limit_price = b.limit_price
+      row.tif = b.tif
+      row.reduce_only = b.reduce_only
+      if (b.client_order_id !== undefined) row.client_order_id = b.client_order_id
+      row.expires_at_ms = b.expires_at_ms
+      break
+    case 'TriggerActivated':
+      row.trigger_id = b.trigger_id
+      break
+    case 'TriggerCancelled':
+    case 'TriggerExpired':
+    case 'TriggerFireFailed':
+      row.trigger_id = b.trigger_id
+      row.reason = b.reason
+      break
+    case 'OcoPlaced':
+      row.pair_id = b.pair_id
+      row.client_pair_id = b.client_pair_id
+      if (b.parent_order_id !== undefined) row.parent_order_id = b.parent_order_id
+      break
+    case 'OcoResolved':
+      row.pair_id = b.pair_id
+      row.reason = b.reason
+      break
   }
   return row
 }

@@ -2,13 +2,13 @@
 // orders exactly as spec §2.5 shows them, and the flows, positions, referral, rebate and account
 // event tables from the funds and margin events.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../chain/test-support.ts'
-import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../chain/test-support-funds.ts'
-import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode } from '../chain/test-support-margin.ts'
+import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../../test/support/chain/test-chain.ts'
+import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../../test/support/chain/funds.ts'
+import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode } from '../../test/support/chain/margin.ts'
 import type { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { symbolLookup } from './symbols.ts'
-import { IndexedChain, indexAll } from './test-support-history.ts'
+import { IndexedChain, indexAll } from '../../test/support/history.ts'
 
 const PAGE = { offset: 0, limit: 200, cursor: undefined, includeTotal: true }
 const symbolOf = symbolLookup([{ market_id: BTC, symbol: 'BTC-USD', lifecycle: 'Active', routing: 'native' }])

@@ -5,19 +5,20 @@
 import { ReadError } from './paging.ts'
 import { historyPath } from './schema.ts'
 import type { PipelineProgress } from './pipeline.ts'
-import type { IndexerMessage, IndexerRequest, ReaderMessage, ReaderRequest } from './protocol.ts'
+import type { IndexerMessage, IndexerRequest, ReaderMessage, ReaderRequest } from './worker/protocol.ts'
 import type { PagedOp, ReadArgs, ReadOp, ReadValue } from './read/ops.ts'
 import type { CandleUpdate } from './stages/candle.ts'
 import type { MarketRef } from './symbols.ts'
 import type { Watermarks } from './watermarks.ts'
-import { PendingTrades, type LiveTrade } from './live-candles.ts'
+import { PendingTrades, type LiveTrade } from './candles/live-candles.ts'
 import { ClosedOrderCache, type ClosedOrder } from './order-hot-cache.ts'
+import { createLogger, logLine, type LogLine } from '../lib/log.ts'
 
 export interface HistoryIndexOptions {
   readonly dataDir: string
   /** Leaderboard snapshot interval in block time (default 5 s). */
   readonly leaderboardRefreshMs?: number
-  readonly log?: (line: string) => void
+  readonly log?: LogLine
 }
 
 /** What the main thread hands the index for each committed block. */
@@ -44,10 +45,10 @@ const SYNC_WAIT_MS = 400
 const START_TIMEOUT_MS = 30_000
 
 /**
- * A worker file of this folder: beside this module when run from source; in a compiled binary
+ * A worker file of ./worker/: beside this module when run from source; in a compiled binary
  * (compile.sh lists the workers as extra entrypoints) at its path under the entrypoints' root, src/.
  */
-const workerUrl = (file: string) => (import.meta.url.startsWith('file:///$bunfs/') ? `./indexer/${file}` : new URL(`./${file}`, import.meta.url).href)
+const workerUrl = (file: string) => (import.meta.url.startsWith('file:///$bunfs/') ? `./indexer/worker/${file}` : new URL(`./worker/${file}`, import.meta.url).href)
 
 export class HistoryIndex {
   /** Trades of committed blocks the candle stage has not folded yet. */
@@ -61,10 +62,10 @@ export class HistoryIndex {
   private readonly candleListeners: ((updates: readonly CandleUpdate[]) => void)[] = []
   private nextId = 1
   private stopped = false
-  private readonly log: (line: string) => void
+  private readonly log: LogLine
 
   private constructor(private readonly indexer: Worker, private readonly reader: Worker, options: HistoryIndexOptions) {
-    this.log = options.log ?? ((line) => console.log(line))
+    this.log = options.log ?? logLine(createLogger('history'))
   }
 
   /** Starts both threads; resolves once the index and its reader are open. */
@@ -92,15 +93,15 @@ export class HistoryIndex {
             if (r.type === 'ready') {
               clearTimeout(timer)
               reader.onmessage = (e) => index.onReader(e.data)
-              indexer.onerror = (e) => log(`indexer thread error: ${e.message}`)
-              reader.onerror = (e) => log(`history reader thread error: ${e.message}`)
+              indexer.onerror = (e) => log(`indexer thread error: ${e.message}`, 'error')
+              reader.onerror = (e) => log(`history reader thread error: ${e.message}`, 'error')
               resolve()
             }
             else if (r.type === 'fatal') { clearTimeout(timer); reject(new Error(r.message)) }
           }
           reader.postMessage({ type: 'init', path: historyPath(options.dataDir), markets: [...markets] } satisfies ReaderRequest)
           indexer.onmessage = (e) => index.onIndexer(e.data)
-        } else if (m.type === 'log') log(m.line)
+        } else if (m.type === 'log') log(m.line, m.level)
         else if (m.type === 'fatal') { clearTimeout(timer); reject(new Error(m.message)) }
       }
     })
@@ -132,10 +133,10 @@ export class HistoryIndex {
         return
       }
       case 'log':
-        this.log(m.line)
+        this.log(m.line, m.level)
         return
       case 'fatal':
-        this.log(m.message)
+        this.log(m.message, 'error')
         return
       default:
         return
@@ -144,7 +145,7 @@ export class HistoryIndex {
 
   private onReader(m: ReaderMessage): void {
     if (m.type === 'fatal') {
-      this.log(m.message)
+      this.log(m.message, 'error')
       return
     }
     if (m.type !== 'result') return

@@ -11,8 +11,8 @@ import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { setMeta } from './schema.ts'
 import { symbolLookup } from './symbols.ts'
-import { SyntheticChain } from './synthetic-chain.ts'
-import { DERIVED_TABLES, indexAll, tableRows } from './test-support-history.ts'
+import { SyntheticChain } from '../../test/support/synthetic-chain.ts'
+import { DERIVED_TABLES, indexAll, tableRows } from '../../test/support/history.ts'
 import { writeWatermark } from './watermarks.ts'
 
 const MARKETS = [

@@ -12,6 +12,7 @@ import { deriveBlocks } from './stages/derive.ts'
 import { ingestBlocks } from './stages/ingest.ts'
 import { statsBlocks } from './stages/stats.ts'
 import { readWatermarks, type Watermarks } from './watermarks.ts'
+import { createLogger, logLine, type LogLine } from '../lib/log.ts'
 
 /** Blocks one batch takes at most. */
 export const BATCH_BLOCKS_MAX = 1_000
@@ -23,7 +24,7 @@ export const LEADERBOARD_REFRESH_MS_DEFAULT = 5_000
 export interface PipelineOptions {
   readonly dataDir: string
   readonly leaderboardRefreshMs?: number
-  readonly log?: (line: string) => void
+  readonly log?: LogLine
 }
 
 export interface PipelineProgress {
@@ -43,11 +44,11 @@ export interface StepResult {
 export class Pipeline {
   readonly db: Database
   private readonly refreshMs: number
-  private readonly log: (line: string) => void
+  private readonly log: LogLine
   private wm: Watermarks
 
   constructor(options: PipelineOptions) {
-    this.log = options.log ?? ((line) => console.log(line))
+    this.log = options.log ?? logLine(createLogger('indexer'))
     this.refreshMs = options.leaderboardRefreshMs ?? LEADERBOARD_REFRESH_MS_DEFAULT
     this.db = this.openChecked(historyPath(options.dataDir), options.dataDir)
     this.wm = readWatermarks(this.db)
@@ -62,7 +63,7 @@ export class Pipeline {
     attachChain(db, dataDir)
     const problem = this.mismatch(db)
     if (problem !== undefined) {
-      this.log(`indexer: rebuilding ${path} from the block store: ${problem}`)
+      this.log(`indexer: rebuilding ${path} from the block store: ${problem}`, 'warn')
       db.close()
       for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) rmSync(path + suffix)
       db = openHistoryWriter(path)

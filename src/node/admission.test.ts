@@ -1,8 +1,7 @@
 // Admission refuses what it cannot hash as a -32602, instead of failing inside the hash, and packs
 // the decimals of what it admits for the chain.
 import { expect, test } from 'bun:test'
-import { packDecimal } from '../chain/edge-decimals.ts'
-import { createGenesisState } from '../chain/genesis.ts'
+import { createGenesisState, packDecimal } from '../chain/index.ts'
 import { Signer } from '../client/signer.ts'
 import { DEV_KEYS } from '../../test/support/node-process.ts'
 import { admit } from './admission.ts'

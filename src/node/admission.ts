@@ -1,11 +1,10 @@
 // Admission of a signed action (PROTOCOL §3-§5): schema, signature, signer, auth channel and role,
 // nonce window. A refusal is a JSON-RPC error, puts nothing in a block and consumes no nonce.
-import { actorAuthorized, lowestUnusedNonce, nonceUsable, resolveActor } from '../chain/accounts.ts'
-import type { EnvelopeInput } from '../chain/apply.ts'
-import { atTheEdge } from '../chain/edge-decimals.ts'
-import { decodePlaceOrder } from '../chain/place-order.ts'
+import {
+  actorAuthorized, type ChainState, decodePlaceOrder, type EnvelopeInput, isRejection, LIMITS, lowestUnusedNonce, nonceUsable, resolveActor,
+} from '../chain/index.ts'
+import { atTheEdge } from './edge-envelope.ts'
 import { orderShapeError } from './order-admission.ts'
-import { LIMITS, type ChainState } from '../chain/types.ts'
 import { ACTION_KIND_BY_NAME, type ActionKind, type PlaceOrderPayload } from '../wire/actions.ts'
 import { ActionParamsSchema } from '../wire/envelope.ts'
 import { RPC, rpcError, type RpcError } from '../wire/rpc-errors.ts'
@@ -19,7 +18,7 @@ export interface AdmittedEnvelope {
   /** The action exactly as signed (stored, and hashed into the tx hash). */
   readonly action: Record<string, unknown>
   /** The envelope as the chain takes it, its payload's decimals packed at admission
-   * (edge-decimals.ts atTheEdge), so block production does not pay for the parsing. */
+   * (edge-envelope.ts atTheEdge), so block production does not pay for the parsing. */
   readonly input: EnvelopeInput
   readonly kind: string
   readonly txHash: string
@@ -115,8 +114,8 @@ function crossFieldCheck(kind: string, payload: Record<string, unknown>, nonce: 
       // Precision is refused here, where no nonce is lost; an unknown market is the chain's
       // MarketNotFound (spec §7.3), so it passes.
       const decoded = decodePlaceOrder(state, payload as PlaceOrderPayload)
-      if (!decoded.ok && decoded.reason === 'InvalidPrice') return invalid('params.action.PlaceOrder.price', decoded.message)
-      if (!decoded.ok && decoded.reason === 'InvalidQuantity') return invalid('params.action.PlaceOrder.qty', decoded.message)
+      if (isRejection(decoded) && decoded.reason === 'InvalidPrice') return invalid('params.action.PlaceOrder.price', decoded.message)
+      if (isRejection(decoded) && decoded.reason === 'InvalidQuantity') return invalid('params.action.PlaceOrder.qty', decoded.message)
       return undefined
     }
     case 'CancelOrder':

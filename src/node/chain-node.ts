@@ -1,9 +1,7 @@
 // The chain node: genesis, replay of the stored chain, the mempool and the block producer. It owns
 // the state; everything downstream sees committed blocks through onBlock listeners.
-import { applyBlock, type BlockInput, type BlockResult } from '../chain/apply.ts'
-import { atTheEdge } from '../chain/edge-decimals.ts'
-import { createGenesisState } from '../chain/genesis.ts'
-import type { ChainState } from '../chain/types.ts'
+import { applyBlock, type BlockInput, type BlockResult, type ChainState, createGenesisState } from '../chain/index.ts'
+import { atTheEdge } from './edge-envelope.ts'
 import { assert } from '../lib/assert.ts'
 import { bytesToHex } from '../lib/hex.ts'
 import type { Genesis } from '../wire/genesis.ts'
@@ -14,9 +12,10 @@ import { blockDigest, genesisDigest } from './block-digest.ts'
 import { codeFingerprint } from './code-fingerprint.ts'
 import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
 import { Mempool, type PendingTx } from './mempool.ts'
-import { RateLimiter } from './rate-limit.ts'
+import { RateLimiter } from '../lib/rate-limit.ts'
 import { SnapshotStore } from './snapshots.ts'
 import { eventView, storedEvents, symbolLookup } from './views.ts'
+import { createLogger, logLine, type LogLine } from '../lib/log.ts'
 
 export interface ChainNodeOptions {
   readonly dataDir: string
@@ -26,7 +25,7 @@ export interface ChainNodeOptions {
   readonly signerRatePerSec?: number
   /** Wall clock in ms; injected so tests can drive time. */
   readonly now?: () => number
-  readonly log?: (line: string) => void
+  readonly log?: LogLine
   /** A state snapshot every this many blocks, and one at stop (snapshots.ts); 0 or absent: none. */
   readonly snapshotEveryBlocks?: number
   /** The code's fingerprint for snapshots (default: code-fingerprint.ts); tests stand in an upgrade with another. */
@@ -51,7 +50,7 @@ export class ChainNode {
   private readonly listeners: ((block: CommittedBlock) => void)[] = []
   private readonly stopListeners: (() => void)[] = []
   private readonly now: () => number
-  private readonly log: (line: string) => void
+  private readonly log: LogLine
   private timer: ReturnType<typeof setTimeout> | undefined
   private running = false
   private stopped = false
@@ -61,7 +60,7 @@ export class ChainNode {
 
   constructor(private readonly options: ChainNodeOptions) {
     this.now = options.now ?? Date.now
-    this.log = options.log ?? ((line) => console.log(line))
+    this.log = options.log ?? logLine(createLogger('node'))
     this.store = new BlockStore(options.dataDir)
     const stored = this.store.getMeta('genesis')
     const genesis: Genesis = stored === undefined ? options.genesis : JSON.parse(stored)
@@ -80,7 +79,7 @@ export class ChainNode {
     this.snapshots = new SnapshotStore(options.dataDir, options.codeFingerprint ?? codeFingerprint(), this.log)
     this.state = this.restoreSnapshot() ?? genesisState
     this.mempool = new Mempool(this.state.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
-    this.signerLimiter = new RateLimiter(options.signerRatePerSec ?? 0, this.now)
+    this.signerLimiter = new RateLimiter(options.signerRatePerSec ?? 0, 1_000, this.now)
     this.replay()
   }
 
@@ -178,7 +177,7 @@ export class ChainNode {
       } catch (err) {
         // A failure here is a bug (an assertion) or a broken disk: stop rather than go on with a
         // state that may not match what is stored.
-        this.log(`fatal: block production failed: ${(err as Error).stack ?? err}`)
+        this.log(`fatal: block production failed: ${(err as Error).stack ?? err}`, 'error')
         process.exit(70)
       }
       this.schedule()
@@ -192,8 +191,8 @@ export class ChainNode {
     if (!admission.ok) return Promise.resolve({ status: 'refused', error: admission.error })
     // Counted on the recovered signer (lowercase), so casing cannot dodge it; refused like any
     // admission refusal, so the nonce stays usable.
-    if (!this.signerLimiter.take(admission.envelope.signer)) {
-      return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'RATE_LIMITED', `${admission.envelope.signer} is over ${this.signerLimiter.ratePerSec} actions per second; retry shortly`, { signer: admission.envelope.signer, limit_per_sec: this.signerLimiter.ratePerSec }) })
+    if (!this.signerLimiter.allow(admission.envelope.signer)) {
+      return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'RATE_LIMITED', `${admission.envelope.signer} is over ${this.signerLimiter.capacity} actions per second; retry shortly`, { signer: admission.envelope.signer, limit_per_sec: this.signerLimiter.capacity }) })
     }
     return new Promise((resolve) => {
       if (!this.mempool.add({ envelope: admission.envelope, resolve })) {
@@ -247,7 +246,7 @@ export class ChainNode {
       this.snapshotHeight = header.height
       this.log(`snapshot at height ${header.height}: ${header.bodyBytes} bytes in ${Math.round(performance.now() - started)} ms`)
     } catch (err) {
-      this.log(`snapshot at height ${this.state.height} failed: ${(err as Error).message}`)
+      this.log(`snapshot at height ${this.state.height} failed: ${(err as Error).message}`, 'warn')
     }
   }
 
@@ -275,7 +274,7 @@ export class ChainNode {
       try {
         listener()
       } catch (err) {
-        this.log(`on stop: ${(err as Error).message}`)
+        this.log(`on stop: ${(err as Error).message}`, 'warn')
       }
     }
     for (const tx of this.mempool.drain()) tx.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block') })

@@ -24,7 +24,7 @@ export function codeFingerprint(): string {
 function computeFingerprint(): string {
   const srcDir = join(import.meta.dir, '..')
   const hash = createHash('sha256')
-  if (existsSync(join(srcDir, 'chain', 'apply.ts'))) {
+  if (existsSync(join(srcDir, 'chain', 'index.ts'))) {
     const files = sourceFiles(srcDir).sort()
     for (const file of files) hash.update(relative(srcDir, file)).update('\0').update(readFileSync(file)).update('\0')
     return `src:${hash.digest('hex')}`

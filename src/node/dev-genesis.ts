@@ -1,7 +1,7 @@
 // The development network (PROTOCOL §8): network `dev`, the Anvil/Hardhat account #0 as Admin, the
 // first ten development accounts with 1,000,000 USD each, three native markets and one
 // external-peg market.
-import { BOOK_B_ADDRESS } from '../chain/external-peg.ts'
+import { BOOK_B_ADDRESS } from '../chain/index.ts'
 import type { Genesis } from '../wire/genesis.ts'
 
 /** Addresses of the standard `test test ... junk` mnemonic, accounts #0..#9. */

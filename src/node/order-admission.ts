@@ -2,8 +2,7 @@
 // calls it): a malformed batch is refused before it reaches a block, so it consumes no nonce,
 // while an item that is well-formed but fails against the state is the chain's BatchItemRejected.
 // Unknown markets pass (the chain rejects them as MarketNotFound, spec §7.3).
-import { decodePlaceOrder } from '../chain/place-order.ts'
-import type { ChainState } from '../chain/types.ts'
+import { type ChainState, decodePlaceOrder, isRejection } from '../chain/index.ts'
 import { parseDecimal } from '../lib/decimal.ts'
 import type { BatchModifyPayload, BatchPlaceOrderPayload, MassCancelPayload } from '../wire/actions.ts'
 
@@ -21,8 +20,8 @@ export function orderShapeError(kind: string, payload: Record<string, unknown>, 
       const { orders } = payload as BatchPlaceOrderPayload
       for (let i = 0; i < orders.length; i++) {
         const decoded = decodePlaceOrder(state, orders[i]!)
-        if (!decoded.ok && decoded.reason === 'InvalidPrice') return { field: `${at}.orders.${i}.price`, message: decoded.message }
-        if (!decoded.ok && decoded.reason === 'InvalidQuantity') return { field: `${at}.orders.${i}.qty`, message: decoded.message }
+        if (isRejection(decoded) && decoded.reason === 'InvalidPrice') return { field: `${at}.orders.${i}.price`, message: decoded.message }
+        if (isRejection(decoded) && decoded.reason === 'InvalidQuantity') return { field: `${at}.orders.${i}.qty`, message: decoded.message }
       }
       return undefined
     }

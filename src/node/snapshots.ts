@@ -15,9 +15,8 @@
 import { createHash } from 'node:crypto'
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ChainState } from '../chain/types.ts'
+import { type ChainState, decodeState, encodeState, STATE_CODEC_VERSION } from '../chain/index.ts'
 import { bytesToHex } from '../lib/hex.ts'
-import { decodeState, encodeState, STATE_CODEC_VERSION } from '../chain/state-codec.ts'
 
 const MAGIC = new TextEncoder().encode('perpd-snapshot\n')
 /** Snapshots kept: the newest, and one older in case the newest turns out unusable. */

@@ -1,7 +1,7 @@
 // Stored rows <-> wire views of events and envelopes (spec §2.3).
-import { eventEnvelopeIndexes, type BlockResult } from '../chain/apply.ts'
-import type { ChainState } from '../chain/types.ts'
+import { type BlockResult, type ChainState, eventEnvelopeIndexes } from '../chain/index.ts'
 import { eventBody } from '../wire/event-view.ts'
+import type { EventBody, EventSubKind } from '../wire/events/index.ts'
 import type { StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 import type { EnvelopeView, EventView } from '../wire/views.ts'
 
@@ -21,10 +21,11 @@ export function storedEvents(state: ChainState, height: number, result: Pick<Blo
 export type SymbolOf = (marketId: number | null) => string | null
 
 export function eventView(e: StoredEvent, symbolOf: SymbolOf): EventView {
+  // The row's sub_kind is its body's (storedEvents writes both from one event), which the EventView union pairs.
   return {
-    height: e.height, seq: e.seq, envelope_idx: e.envelopeIdx, kind: e.kind, sub_kind: e.subKind,
-    market_id: e.marketId, symbol: symbolOf(e.marketId), account: e.account, body: JSON.parse(e.bodyJson),
-  }
+    height: e.height, seq: e.seq, envelope_idx: e.envelopeIdx, kind: e.kind, sub_kind: e.subKind as EventSubKind,
+    market_id: e.marketId, symbol: symbolOf(e.marketId), account: e.account, body: JSON.parse(e.bodyJson) as EventBody,
+  } as EventView
 }
 
 export function envelopeView(e: StoredEnvelope, symbolOf: SymbolOf): EnvelopeView {

@@ -1,18 +1,25 @@
 // The wire views of events and envelopes (spec §2.3) and the reply of /action (PROTOCOL §3): the one
 // declaration the node writes, the client reads and the tests assert on.
 
-/** EventView (spec §2.3): one event of a block; `body` carries decimal strings at the market's precision. */
-export interface EventView {
+import type { EventBodyOf, EventSubKind } from './events/index.ts'
+
+/** The fields of an EventView besides `sub_kind` and `body`. */
+interface EventViewFields {
   height: number
   seq: number
   envelope_idx: number | null
   kind: string
-  sub_kind: string
   market_id: number | null
   symbol: string | null
   account: string | null
-  body: Record<string, unknown>
 }
+
+/**
+ * EventView (spec §2.3): one event of a block; `body` carries decimal strings at the market's
+ * precision, its fields by `sub_kind` (docs/events.md). A union by `sub_kind`: checking
+ * `e.sub_kind` (or `e.body.sub_kind`) narrows `e.body` to that event's fields.
+ */
+export type EventView = { [S in EventSubKind]: EventViewFields & { sub_kind: S; body: EventBodyOf<S> } }[EventSubKind]
 
 /** EnvelopeView (spec §2.3): one signed transaction of a block with its status and reason. */
 export interface EnvelopeView {

@@ -3,10 +3,10 @@
 // summary, 404 for unknown markets; getBootstrap. The 503 while seeding and the stale flag are
 // checked in process on a feed that is not seeded yet / has not seen a block for a while.
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { feedRoutes } from '../../src/api/feed-routes.ts'
+import { feedRoutes } from '../../src/api/routes/feed-routes.ts'
 import { nodeFeedSource } from '../../src/api/ws/node-feed-source.ts'
 import type { FeedRuntime } from '../../src/api/ws/runtime.ts'
-import { genesisState } from '../../src/chain/test-support.ts'
+import { genesisState } from '../support/chain/test-chain.ts'
 import { placeOrder } from '../../src/client/actions.ts'
 import type { ActionReply } from '../../src/client/rpc-client.ts'
 import { HotFeed } from '../../src/feed/hot-feed.ts'

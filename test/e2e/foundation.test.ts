@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder, registerAgent } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient } from '../../src/client/rpc-client.ts'
+import { bodyAs, RpcClient } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
 import { accepted, getAccount, refusal } from '../support/dev-node.ts'
 import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
@@ -48,7 +48,7 @@ describe('trading on a real node', () => {
   test('a resting bid and a crossing IOC ask fill at the maker price with exact fees', async () => {
     const bid = accepted(await alice.send(placeOrder({ market_id: BTC, side: 'Bid', price: '65000', qty: '0.5', tif: 'Gtc', reduce_only: false, client_order_id: 'a-1' })))
     expect(bid.events.map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'OrderResting'])
-    const orderId = bid.events[0]!.body.order_id as number
+    const orderId = bodyAs(bid.events[0]!, 'OrderAccepted').order_id
 
     const ask = accepted(await bob.send(placeOrder({ market_id: BTC, side: 'Ask', price: '64000', qty: '0.2', tif: 'Ioc', reduce_only: false })))
     expect(ask.events.map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'Filled', 'OrderDone'])

@@ -8,7 +8,7 @@ import {
 } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { parseDecimal } from '../../src/lib/decimal.ts'
-import { RpcCallError } from '../../src/client/rpc-client.ts'
+import { bodyAs, RpcCallError } from '../../src/client/rpc-client.ts'
 import { acceptedEvents, getAccount, keptRejectReason, startDevNodeForFile } from '../support/dev-node.ts'
 
 const BTC = 1
@@ -50,7 +50,7 @@ describe('bridge', () => {
     const request = async (amount: string) => {
       const events = acceptedEvents(await alice.send((nonce, network) => withdrawRequest({ network, destination: PAYOUT, amount, nonce })))
       expect(events.map((e) => e.sub_kind)).toEqual(['WithdrawalRequested', 'BalanceChanged'])
-      return events[0]!.body.withdrawal_id as number
+      return bodyAs(events[0]!, 'WithdrawalRequested').withdrawal_id
     }
     const first = await request('1250.5')
     expect(await withdrawals(alice.address)).toEqual([expect.objectContaining({ withdrawal_id: first, destination: PAYOUT, amount: '1250.5' })])
@@ -141,7 +141,7 @@ describe('agents and admin', () => {
     expect(keptRejectReason(await carol.send(placeOrder({ market_id: BTC, side: 'Bid', price: '60000', qty: '0.1', tif: 'Gtc', reduce_only: false })))).toBe('AccountFrozen')
     expect(keptRejectReason(await carol.send((nonce, network) => transferFunds({ network, destination: dave.address, amount: '1', nonce })))).toBe('AccountFrozen')
     const cancelled = acceptedEvents(await admin.send(forceCancelAccountOrders({ account: carol.address, marketId: BTC })))
-    expect(cancelled.map((e) => [e.sub_kind, e.body.reason ?? null])).toEqual([['OrderDone', 'ForceCancelled'], ['AccountOrdersForceCancelled', null]])
+    expect(cancelled.map((e) => [e.sub_kind, 'reason' in e.body ? e.body.reason : null])).toEqual([['OrderDone', 'ForceCancelled'], ['AccountOrdersForceCancelled', null]])
     acceptedEvents(await admin.send(setAccountFrozen({ account: carol.address, frozen: false })))
 
     expect(keptRejectReason(await admin.send(revokeRole({ account: admin.address, role: 'Admin' })))).toBe('LastAdmin')

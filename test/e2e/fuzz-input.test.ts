@@ -6,7 +6,7 @@
 // Replay a failure with FUZZ_SEED=<seed printed> node_modules/.bin/bun test test/e2e/fuzz-input.test.ts
 import { expect, test } from 'bun:test'
 import { REQUEST_BODY_MAX_BYTES } from '../../src/api/request-body.ts'
-import { queryMethodTable, QUERY_BATCH_MAX } from '../../src/api/query-routes.ts'
+import { queryMethodTable, QUERY_BATCH_MAX } from '../../src/api/routes/query-routes.ts'
 import { noop, placeOrder, cancelOrder, transferFunds } from '../../src/client/actions.ts'
 import { Signer } from '../../src/client/signer.ts'
 import { ACTION_KINDS } from '../../src/wire/actions.ts'

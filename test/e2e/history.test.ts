@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcClient, type ActionReply, type EventViewReply } from '../../src/client/rpc-client.ts'
+import { bodyAs, RpcClient, type ActionReply, type EventViewReply } from '../../src/client/rpc-client.ts'
 import { getJson, postJson, waitIndexed, walkCursor, type Status } from '../support/history-client.ts'
 import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
@@ -17,8 +17,8 @@ let bob: PerpdClient
 let statusBefore: Status
 /** Alice's resting bid (0.5 at 65000, client id h-1), partly filled by Bob's IOC ask. */
 let bidId = 0
-let fill1: EventViewReply
-let fill2: EventViewReply
+let fill1: Extract<EventViewReply, { sub_kind: 'Filled' }>
+let fill2: Extract<EventViewReply, { sub_kind: 'Filled' }>
 let fill2Tx = ''
 
 function accepted(r: ActionReply) {
@@ -34,7 +34,7 @@ beforeAll(async () => {
   bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
   statusBefore = await waitIndexed(node.url)
   const bid = accepted(await alice.send(placeOrder({ market_id: BTC, side: 'Bid', price: '65000', qty: '0.5', tif: 'Gtc', reduce_only: false, client_order_id: 'h-1' })))
-  bidId = bid.events[0]!.body.order_id as number
+  bidId = bodyAs(bid.events[0]!, 'OrderAccepted').order_id
   fill1 = filled(await bob.send(placeOrder({ market_id: BTC, side: 'Ask', price: '64000', qty: '0.2', tif: 'Ioc', reduce_only: false })))
   accepted(await alice.send(placeOrder({ market_id: BTC, side: 'Ask', price: '66000', qty: '0.1', tif: 'Gtc', reduce_only: false })))
   const close = await bob.send(placeOrder({ market_id: BTC, side: 'Bid', price: '66000', qty: '0.1', tif: 'Ioc', reduce_only: false }))

@@ -4,6 +4,7 @@
 // the method's result schema, so each call here also proves the schema; the assertions check values.
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { cancelOrder, placeOcoPair, placeOrder, placeTriggerOrder, submitOracleQuote } from '../../src/client/actions.ts'
+import { bodyAs } from '../../src/client/rpc-client.ts'
 import { DEV_ADMIN } from '../../src/node/dev-genesis.ts'
 import { waitIndexed } from '../support/history-client.ts'
 import { accepted, keptRejectReason, orderIdOf, startDevNodeForFile } from '../support/dev-node.ts'
@@ -125,7 +126,7 @@ describe('trigger reads', () => {
       market_id: ETH, side: 'Ask', qty: '0.1', trigger_price: '3000', trigger_direction: 'Below', order_type: 'limit', limit_price: '2990', tif: 'Gtc',
       reduce_only: false, client_order_id: 'mr-stop', expires_at_ms: expiresAt,
     })))
-    const stopId = stop.events[0]!.body.trigger_id as number
+    const stopId = bodyAs(stop.events[0]!, 'TriggerPlaced').trigger_id
     expect(await data('getTriggerOrders', { address: alice.address, market_id: ETH })).toEqual([{
       trigger_id: stopId, market_id: ETH, symbol: 'ETH-USD', side: 'Ask', order_type: 'limit', qty: '0.1', trigger_price: '3000', trigger_direction: 'Below',
       limit_price: '2990', tif: 'Gtc', reduce_only: false, client_order_id: 'mr-stop', expires_at_ms: expiresAt, pair_id: null, tx_hash: stop.tx_hash, placed_height: stop.height,
@@ -181,7 +182,7 @@ describe('history reads', () => {
     accepted(await dave.send(placeOrder({ market_id: SOL, side: 'Bid', price: '140', qty: '0.01', tif: 'Gtc', reduce_only: false })))
     accepted(await carol.send(placeOrder({ market_id: SOL, side: 'Ask', price: '152', qty: '1', tif: 'Gtc', reduce_only: false })))
     const t = accepted(await alice.send(placeTriggerOrder({ market_id: SOL, side: 'Bid', qty: '1', trigger_price: '151', trigger_direction: 'Above', order_type: 'market', reduce_only: false })))
-    firedTrigger = t.events[0]!.body.trigger_id as number
+    firedTrigger = bodyAs(t.events[0]!, 'TriggerPlaced').trigger_id
     // A trade at 151 with the book at 140 / 152: the mark (median of bid, ask and trade) is 151.
     accepted(await dave.send(placeOrder({ market_id: SOL, side: 'Ask', price: '151', qty: '0.01', tif: 'Gtc', reduce_only: false })))
     accepted(await bob.send(placeOrder({ market_id: SOL, side: 'Bid', price: '151', qty: '0.01', tif: 'Ioc', reduce_only: false })))

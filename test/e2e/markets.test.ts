@@ -5,6 +5,7 @@ import { describe, expect, test } from 'bun:test'
 import {
   activateMarket, completeDelist, createMarket, haltMarket, placeOrder, requestDelist, resumeMarket, submitOracleQuote,
 } from '../../src/client/actions.ts'
+import { bodyAs } from '../../src/client/rpc-client.ts'
 import { acceptedEvents, getAccount, keptRejectReason, startDevNodeForFile } from '../support/dev-node.ts'
 import { until } from '../support/poll.ts'
 
@@ -73,7 +74,7 @@ describe('an external-peg market driven by a quote stream', () => {
 
     const buy = acceptedEvents(await alice.send(placeOrder({ market_id: id, side: 'Bid', price: '2600', qty: '1.5', tif: 'Ioc', reduce_only: false })))
     expect(buy.map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'Filled', 'OrderDone'])
-    const fill = buy[1]!.body
+    const fill = bodyAs(buy[1]!, 'Filled')
     expect(fill).toMatchObject({ maker: BOOK_B, maker_order_id: 0, qty: '1.5', maker_fee: '0' })
     expect(Number(fill.price)).toBeGreaterThan(2400)
     const sell = acceptedEvents(await bob.send(placeOrder({ market_id: id, side: 'Ask', price: '2300', qty: '0.5', tif: 'Ioc', reduce_only: false })))

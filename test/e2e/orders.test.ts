@@ -2,7 +2,7 @@
 // BatchModify, MassCancel, the dead man's switch (ScheduleCancel, shown by getAccount) and Noop.
 import { describe, expect, test } from 'bun:test'
 import { batchModify, batchPlaceOrder, massCancel, noop, placeOrder, scheduleCancel } from '../../src/client/actions.ts'
-import { RpcCallError } from '../../src/client/rpc-client.ts'
+import { bodyAs, RpcCallError } from '../../src/client/rpc-client.ts'
 import { accepted, getAccount, startDevNodeForFile } from '../support/dev-node.ts'
 
 const BTC = 1
@@ -42,7 +42,7 @@ describe('orders on a real node', () => {
     // Margins of seconds: block production on a loaded machine may lag the wall clock.
     const expiresAt = Date.now() + 2_500
     const r = accepted(await alice.send(placeOrder(gtc('50000', '0.01', { expires_at_ms: expiresAt }))))
-    const id = r.events[0]!.body.order_id as number
+    const id = bodyAs(r.events[0]!, 'OrderAccepted').order_id
     expect(await openOrders(alice.address)).toEqual([expect.objectContaining({ order_id: id, expires_at_ms: expiresAt })])
     await eventually(async () => (await openOrders(alice.address)).length === 0, 8_000)
   }, 15_000)
@@ -75,7 +75,7 @@ describe('orders on a real node', () => {
     expect(r.events[1]!.body).toMatchObject({ order_id: q1.order_id, qty: '0.005', remaining: '0.005' })
     expect(r.events[2]!.body).toMatchObject({ index: 1, reason: 'OrderNotFound' })
     const moved = accepted(await alice.send(batchModify([{ market_id: BTC, client_order_id: 'q1', price: '60100' }])))
-    expect(moved.events.map((e) => [e.sub_kind, e.body.reason ?? null])).toEqual([['OrderDone', 'Replaced'], ['OrderAccepted', null], ['OrderResting', null]])
+    expect(moved.events.map((e) => [e.sub_kind, 'reason' in e.body ? e.body.reason : null])).toEqual([['OrderDone', 'Replaced'], ['OrderAccepted', null], ['OrderResting', null]])
     const after = await openOrders(alice.address)
     expect(after.find((o) => o.client_order_id === 'q1')).toMatchObject({ price: '60100', qty: '0.005' })
     expect(after.find((o) => o.order_id === q1.order_id)).toBeUndefined()

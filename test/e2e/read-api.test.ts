@@ -1,6 +1,6 @@
 // The read API's framing on a real node: rpc.discover, REST aliases with the chain wrapper.
 import { expect, test } from 'bun:test'
-import { queryMethodTable } from '../../src/api/query-routes.ts'
+import { queryMethodTable } from '../../src/api/routes/query-routes.ts'
 import { startDevNodeForFile } from '../support/dev-node.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 

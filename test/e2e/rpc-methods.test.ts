@@ -5,7 +5,7 @@
 // framing limits and error codes of the read API.
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { resultWrapperSchema } from '../../src/api/methods/openrpc.ts'
-import { queryMethodTable } from '../../src/api/query-routes.ts'
+import { queryMethodTable } from '../../src/api/routes/query-routes.ts'
 import type { QueryResult } from '../../src/client/rpc-client.ts'
 import { DEV_ADMIN } from '../../src/node/dev-genesis.ts'
 import { ACTION_KINDS } from '../../src/wire/actions.ts'

@@ -2,7 +2,7 @@
 import { beforeAll, expect, test } from 'bun:test'
 import { placeOrder, placeTriggerOrder, registerAgent, scheduleCancel, updateLeverage, withdrawRequest } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import type { ActionReply } from '../../src/client/rpc-client.ts'
+import { bodyAs, type ActionReply } from '../../src/client/rpc-client.ts'
 import { DEV_ADMIN } from '../../src/node/dev-genesis.ts'
 import { startDevNodeForFile } from '../support/dev-node.ts'
 
@@ -16,11 +16,11 @@ const agentKey = '0x' + '17'.repeat(32)
 beforeAll(async () => {
   const bid = await alice.send(placeOrder({ market_id: 1, side: 'Bid', price: '64000', qty: '0.5', tif: 'Gtc', reduce_only: false }))
   if (bid.status !== 'accepted') throw new Error(JSON.stringify(bid))
-  orderId = bid.events[0]!.body.order_id as number
+  orderId = bodyAs(bid.events[0]!, 'OrderAccepted').order_id
   await bob.send(placeOrder({ market_id: 1, side: 'Ask', price: '64000', qty: '0.1', tif: 'Ioc', reduce_only: false }))
   const trig = await alice.send(placeTriggerOrder({ market_id: 1, side: 'Ask', qty: '0.1', trigger_price: '60000', trigger_direction: 'Below', order_type: 'market', reduce_only: true }))
   if (trig.status !== 'accepted') throw new Error(JSON.stringify(trig))
-  triggerId = trig.events[0]!.body.trigger_id as number
+  triggerId = bodyAs(trig.events[0]!, 'TriggerPlaced').trigger_id
   await alice.send((nonce, network) => registerAgent({ network, agent: new PerpdClient({ url: node.url, privateKey: agentKey }).address, role: 'Trader', name: 'desk', nonce }))
   await bob.send((nonce, network) => withdrawRequest({ network, destination: '0x000000000000000000000000000000000000dead', amount: '125.5', nonce }))
 })
@@ -95,9 +95,9 @@ test('getExchangeStats, getAccount, getAccountOrders, getOrder and getTrigger wi
   expect(await q('getAccountOrders', { address: carol.address, symbol: 'ETH' })).toEqual([
     expect.objectContaining({ market_id: 2, client_order_id: 'carol-1', expires_at_ms: expiresAtMs, remaining: '0.5', filled: '0' }),
   ])
-  const orderId = placed.events[0]!.body.order_id as number
+  const orderId = bodyAs(placed.events[0]!, 'OrderAccepted').order_id
   expect(await q('getOrder', { order_id: orderId })).toMatchObject({ owner: carol.address, client_order_id: 'carol-1', expires_at_ms: expiresAtMs })
-  expect(await q('getTrigger', { trigger_id: stop.events[0]!.body.trigger_id as number })).toMatchObject({
+  expect(await q('getTrigger', { trigger_id: bodyAs(stop.events[0]!, 'TriggerPlaced').trigger_id })).toMatchObject({
     order_type: 'limit', limit_price: '4010', client_order_id: 'carol-stop', expires_at_ms: expiresAtMs, pair_id: null,
   })
   expect(await q('getTrigger', { trigger_id: 987654 })).toBeNull()

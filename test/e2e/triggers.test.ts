@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import {
   amendTriggerOrder, cancelOcoPair, cancelTriggerOrder, placeOcoPair, placeOrder, placeTriggerOrder,
 } from '../../src/client/actions.ts'
+import { bodyAs } from '../../src/client/rpc-client.ts'
 import { accepted, startDevNodeForFile } from '../support/dev-node.ts'
 
 const ETH = 2
@@ -77,7 +78,7 @@ describe('trigger orders on a real node', () => {
       market_id: ETH, side: 'Bid', qty: '1', trigger_price: '3550', trigger_direction: 'Above', order_type: 'market', reduce_only: false, client_order_id: 'stop-1', expires_at_ms: null,
     })))
     expect(placed.events[0]).toMatchObject({ kind: 'Trigger', sub_kind: 'TriggerPlaced', body: { kind_label: 'placed', trigger_price: '3550', qty: '1', order_type: 'market', tif: 'Ioc', expires_at_ms: null } })
-    const triggerId = placed.events[0]!.body.trigger_id as number
+    const triggerId = bodyAs(placed.events[0]!, 'TriggerPlaced').trigger_id
     expect(await triggersOf(alice.address)).toEqual([expect.objectContaining({ trigger_id: triggerId, trigger_price: '3550', qty: '1', tx_hash: placed.tx_hash, client_order_id: 'stop-1' })])
 
     const amended = accepted(await alice.send(amendTriggerOrder({ market_id: ETH, trigger_id: triggerId, trigger_price: '3540' })))
@@ -116,7 +117,7 @@ describe('trigger orders on a real node', () => {
     const placed = accepted(await alice.send(placeTriggerOrder({
       market_id: ETH, side: 'Ask', qty: '0.5', trigger_price: '3520', trigger_direction: 'Below', order_type: 'limit', limit_price: '3555', reduce_only: true,
     })))
-    const triggerId = placed.events[0]!.body.trigger_id as number
+    const triggerId = bodyAs(placed.events[0]!, 'TriggerPlaced').trigger_id
     await moveMark('3510')
     await until('the trigger to rest as an order', async () => ((await triggersOf(alice.address)).length === 0 ? true : undefined))
     const orders = (await rpc.query<{ order_id: number; price: string; reduce_only: boolean }[]>('getAccountOrders', { address: alice.address, market_id: ETH })).data
@@ -143,7 +144,7 @@ describe('trigger orders on a real node', () => {
     const leg = await alice.send(cancelTriggerOrder({ market_id: ETH, trigger_id: 999_999 }))
     expect(leg).toMatchObject({ status: 'kept-reject', reason: { code: 'TriggerNotFound' } })
     const cancelled = accepted(await alice.send(cancelOcoPair({ market_id: ETH, client_pair_id: 42 })))
-    expect(cancelled.events.map((e) => [e.sub_kind, e.body.reason])).toEqual([['TriggerCancelled', 'ByOwner'], ['OrderDone', 'Cancelled'], ['OcoResolved', 'ManualCancel']])
+    expect(cancelled.events.map((e) => [e.sub_kind, 'reason' in e.body ? e.body.reason : undefined])).toEqual([['TriggerCancelled', 'ByOwner'], ['OrderDone', 'Cancelled'], ['OcoResolved', 'ManualCancel']])
     expect((await rpc.query<unknown[]>('getOcoPairs', { address: alice.address })).data).toEqual([])
     expect(await triggersOf(alice.address)).toEqual([])
   })

@@ -1,7 +1,7 @@
 // A read client for tests that checks every /query reply against the method's declared result
 // schema, so each end-to-end test that reads also proves the schemas (rpc.discover, docs/rpc.md)
 // describe what the node really sends.
-import { queryMethodTable } from '../../src/api/query-routes.ts'
+import { queryMethodTable } from '../../src/api/routes/query-routes.ts'
 import { RpcClient, type QueryResult, type RpcErrorBody } from '../../src/client/rpc-client.ts'
 
 /** Throws when `data` of a reply to `method` does not match the method's result schema. */

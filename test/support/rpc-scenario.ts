@@ -10,9 +10,9 @@ import {
   submitOracleQuote, updateLeverage, updateMarginMode, withdrawRequest,
 } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import type { ActionReply } from '../../src/client/rpc-client.ts'
+import { bodyAs, type ActionReply, type EventBodyOf, type EventSubKind } from '../../src/client/rpc-client.ts'
 import type { CompiledMethod } from '../../src/api/methods/registry.ts'
-import type { RpcExample } from '../../src/docs/rpc-doc.ts'
+import type { RpcExample } from '../../scripts/docs/rpc-doc.ts'
 import { DEV_BRIDGE_INDEX, DEV_QUOTER_INDEX } from '../../src/node/dev-genesis.ts'
 import { DEV_KEYS } from './node-process.ts'
 
@@ -64,10 +64,10 @@ function accepted(what: string, r: ActionReply): Extract<ActionReply, { status: 
   return r
 }
 
-const bodyOf = (r: Extract<ActionReply, { status: 'accepted' }>, subKind: string) => {
+const bodyOf = <S extends EventSubKind>(r: Extract<ActionReply, { status: 'accepted' }>, subKind: S): EventBodyOf<S> => {
   const e = r.events.find((x) => x.sub_kind === subKind)
   if (e === undefined) throw new Error(`scenario: no ${subKind} in ${JSON.stringify(r.events)}`)
-  return e.body
+  return bodyAs(e, subKind)
 }
 
 /** Runs the scenario on a fresh dev node (it relies on the genesis balances and ids). */

@@ -2,8 +2,8 @@
 // admin database remembers what was handled, and the chain refuses a second credit of a
 // deposit_id (DuplicateDeposit), so neither a restart nor a second instance credits twice.
 import { creditDeposit } from '../../client/actions.ts'
-import type { BridgeStore } from '../bridge-store.ts'
-import type { Deposit, DepositSource } from '../deposit-source.ts'
+import type { BridgeStore } from '../store/bridge-store.ts'
+import type { Deposit, DepositSource } from './deposit-source.ts'
 import { handleEach, type Component, type ComponentContext, type ComponentSpec, type CycleReport } from './component.ts'
 import { sendAction } from './send-outcome.ts'
 

@@ -3,7 +3,7 @@
 // runner learns which accounts requested one by reading the blocks' WithdrawRequest envelopes
 // (getBlock), remembering its scan height and those accounts in the admin database.
 import { settleWithdrawal } from '../../client/actions.ts'
-import type { BridgeStore } from '../bridge-store.ts'
+import type { BridgeStore } from '../store/bridge-store.ts'
 import type { Component, ComponentContext, ComponentSpec, CycleReport } from './component.ts'
 import { sendAction } from './send-outcome.ts'
 import type { PendingWithdrawal, WithdrawalPayout } from './withdraw-payout.ts'

@@ -1,8 +1,8 @@
 // The contract between the runner framework and one operator component (oracle, liquidator,
 // bridge, and the hedger of the next issue): what it needs from the chain, and one cycle of work.
 import type { PerpdClient } from '../../client/perpd-client.ts'
-import type { ServiceName } from '../bindings.ts'
-import type { Logger } from '../log.ts'
+import type { ServiceName } from '../store/bindings.ts'
+import type { Logger } from '../../lib/log.ts'
 
 /** What a cycle reports besides success: partial failures (a rejected quote, a refused liquidation). */
 export interface CycleReport {

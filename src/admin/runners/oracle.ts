@@ -4,7 +4,7 @@
 // reason is logged, and the next cycle sends it again with a newer timestamp.
 import { submitOracleQuote, type OracleQuoteInput } from '../../client/actions.ts'
 import { QUOTES_PER_BATCH_MAX } from '../../wire/actions.ts'
-import type { PriceSource, SourcePrice } from '../price-source.ts'
+import type { PriceSource, SourcePrice } from './price-source.ts'
 import type { Component, ComponentContext, ComponentSpec, CycleReport } from './component.ts'
 import { roundDecimal, roundQuote } from './price-rounding.ts'
 import { quoteItemOutcomes } from './quote-outcome.ts'

@@ -1,8 +1,8 @@
 // Runs one component in a loop: checks its chain preconditions (the actions exist, the key holds
 // the role), then calls cycle() every interval, and keeps the status the API reports.
 import { RpcCallError } from '../../client/rpc-client.ts'
-import { chainRoles } from '../chain-roles.ts'
-import { errorMessage, type Logger } from '../log.ts'
+import { chainRoles } from '../auth/chain-roles.ts'
+import { errorMessage, type Logger } from '../../lib/log.ts'
 import type { Component, ComponentContext, ComponentSpec } from './component.ts'
 
 /** The state of a component as GET /api/service-config shows it. */

@@ -2,9 +2,10 @@ import { describe, expect, test } from 'bun:test'
 import type { ActionReply, EventViewReply } from '../../client/rpc-client.ts'
 import { quoteItemOutcomes } from './quote-outcome.ts'
 
+// Fixtures: only the fields quoteItemOutcomes reads, so the bodies are partial.
 const event = (sub_kind: string, body: Record<string, unknown>): EventViewReply => ({
   height: 5, seq: 0, envelope_idx: 0, kind: 'Core', sub_kind, market_id: 4, symbol: 'XAU-USD', account: '0x1', body,
-})
+}) as unknown as EventViewReply
 
 describe('quoteItemOutcomes', () => {
   test('an accepted batch: items named by BatchItemRejected are rejected, the rest accepted', () => {

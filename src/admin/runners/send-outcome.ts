@@ -1,7 +1,7 @@
 // Sending one action from a runner and describing what became of it in one line.
 import type { PerpdClient } from '../../client/perpd-client.ts'
 import { RpcCallError, type ActionReply } from '../../client/rpc-client.ts'
-import { errorMessage } from '../log.ts'
+import { errorMessage } from '../../lib/log.ts'
 
 /** What became of one action: in a block (accepted or kept-reject) or refused before one. */
 export type SendOutcome =

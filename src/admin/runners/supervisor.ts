@@ -2,9 +2,9 @@
 // binding stops the old runner and starts a new one with a signer for the bound key (the hot
 // restart of spec §3). Changes to one service are serialized; services are independent.
 import { PerpdClient } from '../../client/perpd-client.ts'
-import type { Binding, ServiceName } from '../bindings.ts'
-import type { KeyStore } from '../key-store.ts'
-import { errorMessage, type Logger } from '../log.ts'
+import type { Binding, ServiceName } from '../store/bindings.ts'
+import type { KeyStore } from '../store/key-store.ts'
+import { errorMessage, type Logger } from '../../lib/log.ts'
 import type { ComponentSpec } from './component.ts'
 import { PollingRunner, type RunnerStatus } from './polling-runner.ts'
 

@@ -1,6 +1,6 @@
 // Read methods over the live chain state and the block store (foundation set).
 import { Type, type Static } from '@sinclair/typebox'
-import { notionalOf } from '../../chain/math.ts'
+import { notionalOf } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { ACTION_KINDS } from '../../wire/actions.ts'
 import { RPC } from '../../wire/rpc-errors.ts'

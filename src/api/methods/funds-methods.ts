@@ -1,6 +1,6 @@
 // Read methods of the funds area: pending withdrawals and referral records of an address.
 import { Type, type Static } from '@sinclair/typebox'
-import { pendingWithdrawalsOf } from '../../chain/bridge.ts'
+import { pendingWithdrawalsOf } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { Address20 } from '../../wire/schema-types.ts'
 import { ReferralResult, WithdrawalsResult } from '../../wire/results/funds.ts'

@@ -1,7 +1,6 @@
 // Read methods of the margin area: getLiquidatablePositions (spec §4.6, §2.2 rule 5).
 import { Type, type Static } from '@sinclair/typebox'
-import { liquidatablePositions } from '../../chain/liquidatable.ts'
-import { marginUsed, unrealizedPnl, valueAccount } from '../../chain/margin.ts'
+import { liquidatablePositions, marginUsed, unrealizedPnl, valueAccount } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { LiquidatablePositionsResult } from '../../wire/results/margin.ts'
 import { formatPrice } from '../views/market-view.ts'

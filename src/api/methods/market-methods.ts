@@ -1,10 +1,10 @@
 // Read methods of the markets area (spec §4.6): the market list and detail, summary, settings, BBOs,
 // marks, the admin audit log, and the venue's oracle quote and market stats. Every method resolves
-// its market with the one resolver of spec §2.2 (chain/symbols.ts): market_id over symbol, symbol
+// its market with the one resolver of spec §2.2 (wire/symbols.ts): market_id over symbol, symbol
 // by exact or prefix match, Delisted markets only by id.
 import { Type, type Static } from '@sinclair/typebox'
-import type { MarketRef } from '../../chain/symbols.ts'
-import type { ChainState, Market } from '../../chain/types.ts'
+import type { MarketRef } from '../../wire/symbols.ts'
+import type { ChainState, Market } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import type { ChainNode } from '../../node/chain-node.ts'

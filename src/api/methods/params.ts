@@ -1,8 +1,8 @@
 // Parameters the read methods share: an address, and a market named by market_id or symbol (spec
 // §2.2, market_id over symbol) with the -32602 errors a bad one gets.
 import { Type } from '@sinclair/typebox'
-import { resolveMarketFilter, resolveMarketRef, type MarketRef } from '../../chain/symbols.ts'
-import type { ChainState, Market } from '../../chain/types.ts'
+import { type ChainState, type Market, resolveMarketFilter, resolveMarketRef } from '../../chain/index.ts'
+import type { MarketRef } from '../../wire/symbols.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { U32 } from '../../wire/schema-types.ts'

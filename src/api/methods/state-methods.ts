@@ -2,9 +2,7 @@
 // (nonces, agents, roles), single orders and triggers, positions, fees, pending withdrawals,
 // insurance fund, blocks and chain information. Each reads the live chain state or the block store.
 import { Type, type Static } from '@sinclair/typebox'
-import { lowestUnusedNonce } from '../../chain/accounts.ts'
-import { agentsOf } from '../../chain/register-agent.ts'
-import { LIMITS, ROLE_NAMES, ROLES, type ChainState, type Order, type RoleName } from '../../chain/types.ts'
+import { agentsOf, type ChainState, LIMITS, lowestUnusedNonce, type Order, ROLE_NAMES, type RoleName, ROLES } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { eventView, symbolLookup } from '../../node/views.ts'
 import { RPC } from '../../wire/rpc-errors.ts'

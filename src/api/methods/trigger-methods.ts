@@ -1,7 +1,6 @@
 // Read methods of the trigger area (spec §4.6): getTriggerOrders and getOcoPairs, over live state.
 import { Type, type Static } from '@sinclair/typebox'
-import type { OcoPair, TriggerOrder } from '../../chain/trigger-types.ts'
-import type { ChainState } from '../../chain/types.ts'
+import type { ChainState, OcoPair, TriggerOrder } from '../../chain/index.ts'
 import type { TriggerViewSchema } from '../../wire/results/shared-trigger.ts'
 import { OcoPairsResult, TriggerOrdersResult, type OcoPairViewSchema } from '../../wire/results/trigger.ts'
 import { Address20 } from '../../wire/schema-types.ts'

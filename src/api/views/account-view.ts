@@ -1,13 +1,7 @@
 // The getAccount aggregate (spec §4.6, §6.2) and open-order rows; the return types are the result
 // schemas' static types, so the compiler holds each builder to its declared wire shape.
 import type { Static } from '@sinclair/typebox'
-import { agentsOf } from '../../chain/register-agent.ts'
-import { isFrozen } from '../../chain/funds-state.ts'
-import { lowestUnusedNonce } from '../../chain/accounts.ts'
-import { liquidationPriceTicks } from '../../chain/maintenance.ts'
-import { marginUsed, markNotional, unrealizedPnl, valueAccount } from '../../chain/margin.ts'
-import { absBig } from '../../chain/math.ts'
-import { ROLE_NAMES, ROLES, SCALE_6, type Account, type ChainState, type Order, type Position } from '../../chain/types.ts'
+import { absBig, type Account, agentsOf, type ChainState, isFrozen, liquidationPriceTicks, lowestUnusedNonce, marginUsed, markNotional, type Order, type Position, ROLE_NAMES, ROLES, SCALE_6, unrealizedPnl, valueAccount } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import type { AccountViewSchema, OpenOrderViewSchema, PositionViewSchema } from '../../wire/results/shared-account.ts'
 import { formatPrice, formatSize } from './market-view.ts'
@@ -72,7 +66,7 @@ export function positionView(state: ChainState, account: Account, pos: Position)
     unrealized_pnl: money(upnl),
     realized_pnl: money(pos.realizedPnl),
     notional: money(markNotional(m, pos)),
-    // The mark at which the position reaches its maintenance requirement (chain/maintenance.ts).
+    // The mark at which the position reaches its maintenance requirement (chain/margin/maintenance.ts).
     liquidation_price: liquidation === null ? null : formatDecimal(liquidation, m.priceDecimals),
     // ROE: uPnL over the margin used, as a decimal fraction with 6 places.
     roe: margin === 0n ? '0' : formatDecimal((upnl * SCALE_6) / margin, 6),

@@ -1,10 +1,7 @@
 // Market read views (spec §2.4, §2.8): the getMarkets list item, the getMarket detail with its
 // latest_quote, the settings, BBOs, stats and summary. Decimal strings at the market's precision.
 import type { Static } from '@sinclair/typebox'
-import { freshQuote, quoteLagMs } from '../../chain/oracle.ts'
-import { marketStats } from '../../chain/market-stats.ts'
-import { notionalOf } from '../../chain/math.ts'
-import type { ChainState, Market } from '../../chain/types.ts'
+import { type ChainState, freshQuote, type Market, marketStats, notionalOf, quoteLagMs } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import type { BboItemSchema, LatestQuoteSchema, MarketDetailResult, MarketListItemSchema, MarketSettingsResult, MarketStatsResult, MarketSummaryResult } from '../../wire/results/market.ts'
 

@@ -1,7 +1,6 @@
 // The chain order book view (getOrderbook): aggregated levels with cumulative quantity.
 import type { Static } from '@sinclair/typebox'
-import type { Market, Order } from '../../chain/types.ts'
-import type { OrderBook } from '../../chain/book.ts'
+import type { Market, Order, OrderBook } from '../../chain/index.ts'
 import type { OrderbookViewSchema } from '../../wire/results/shared-orderbook.ts'
 import { formatPrice, formatSize } from './market-view.ts'
 

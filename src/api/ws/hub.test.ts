@@ -2,8 +2,8 @@
 // account fallback), the connection limit, one corked write per connection per block, and the gap
 // frame every connection gets when the feed had to be rebuilt.
 import { describe, expect, test } from 'bun:test'
-import { ALICE, BTC, place } from '../../chain/test-support.ts'
-import { FeedHarness } from '../../feed/feed-test-support.ts'
+import { ALICE, BTC, place } from '../../../test/support/chain/test-chain.ts'
+import { FeedHarness } from '../../../test/support/feed.ts'
 import { HotFeed } from '../../feed/hot-feed.ts'
 import type { WsTransport } from './connection.ts'
 import { CLOSE_IDLE, CLOSE_TOO_MANY, WsHub } from './hub.ts'

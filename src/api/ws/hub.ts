@@ -3,7 +3,7 @@
 // to who listens: each frame body is built once per block and shared by every subscriber, which only
 // adds its own `seq` and its own spelling of the topic. A subscriber gets its snapshot right after
 // the confirmation, before any later push (everything runs on one thread, between blocks).
-import { CANDLE_INTERVALS } from '../../feed/candle-buckets.ts'
+import { CANDLE_INTERVALS } from '../../wire/candles.ts'
 import type { BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock } from '../../feed/types.ts'
@@ -11,6 +11,7 @@ import { accountBody, bboBody, blockBody, blocksLiveBody, bookRest, marksBody, q
 import { WsConnection, type HeldTopic, type WsTransport } from './connection.ts'
 import type { WsLimits } from './limits.ts'
 import { parseTopic, type Subscription, type TopicType } from './topics.ts'
+import { createLogger, logLine, type LogLine } from '../../lib/log.ts'
 
 /** A subscribed topic: its subscribers (each with its spellings, JSON-encoded) and the last pushed state. */
 interface Topic {
@@ -23,7 +24,7 @@ interface Topic {
 
 export interface WsHubOptions {
   readonly now?: () => number
-  readonly log?: (line: string) => void
+  readonly log?: LogLine
 }
 
 /** Committed blocks kept for blocks.live while the history index catches up. */
@@ -41,7 +42,7 @@ export class WsHub {
   private readonly topics = new Map<string, Topic>()
   private readonly byType = new Map<TopicType, Map<string, Topic>>()
   private readonly now: () => number
-  private readonly log: (line: string) => void
+  private readonly log: LogLine
   private timer: ReturnType<typeof setInterval> | undefined
   private lastPingMs: number
   private lastAccountRefreshMs: number
@@ -54,7 +55,7 @@ export class WsHub {
 
   constructor(private feed: HotFeed, private readonly source: FeedSource, readonly limits: WsLimits, options: WsHubOptions = {}) {
     this.now = options.now ?? Date.now
-    this.log = options.log ?? ((line) => console.log(line))
+    this.log = options.log ?? logLine(createLogger('ws'))
     this.lastPingMs = this.now()
     this.lastAccountRefreshMs = this.now()
   }
@@ -413,7 +414,7 @@ export class WsHub {
     const l = this.limits
     for (const conn of this.connections) {
       if (conn.blockedSinceMs !== null && now - conn.blockedSinceMs > l.sendTimeoutMs) {
-        this.log(`ws: connection ${conn.id} cut: a frame waited more than ${l.sendTimeoutMs} ms (slow consumer)`)
+        this.log(`ws: connection ${conn.id} cut: a frame waited more than ${l.sendTimeoutMs} ms (slow consumer)`, 'warn')
         conn.terminate()
         this.closed(conn)
       } else if (now - conn.lastActivityMs > l.idleTimeoutMs) {

@@ -4,7 +4,7 @@
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
 import type { BlockStore } from '../../node/block-store.ts'
 import type { FeedMarketRow, SeedOrder } from '../../feed/types.ts'
-import type { ChainState, Market } from '../../chain/types.ts'
+import type { ChainState, Market } from '../../chain/index.ts'
 import { accountView } from '../views/account-view.ts'
 import { bboView, formatPrice, formatSize, marketListItem } from '../views/market-view.ts'
 

@@ -9,12 +9,13 @@ import { WsHub } from './hub.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './limits.ts'
 import { DAY_STATE_SAVE_EVERY_BLOCKS, resumeDayState, saveDayState } from './day-state-file.ts'
 import { nodeFeedSource } from './node-feed-source.ts'
+import { createLogger, logLine, type LogLine } from '../../lib/log.ts'
 
 export interface FeedRuntimeOptions {
   readonly ws?: WsLimits
   /** The node's block time: the feed is stale after max(5 s, 3 blocks) without a block. */
   readonly blockTimeMs?: number
-  readonly log?: (line: string) => void
+  readonly log?: LogLine
 }
 
 export interface FeedRuntime {
@@ -43,7 +44,7 @@ const runtimes = new WeakMap<ChainNode, FeedRuntime>()
 export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): FeedRuntime {
   const existing = runtimes.get(node)
   if (existing !== undefined) return existing
-  const log = options.log ?? ((line: string) => console.log(line))
+  const log = options.log ?? logLine(createLogger('feed'))
   const extras: { historyStatus?: () => HistoryStatus | undefined; marketStats?: (marketId: number) => Record<string, unknown> | undefined } = {}
   const source = nodeFeedSource(node, extras)
   const staleAfterMs = Math.max(STALE_AFTER_MS_DEFAULT, 3 * (options.blockTimeMs ?? 0))
@@ -58,7 +59,7 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
     try {
       saveDayState(node.dataDir, feed)
     } catch (err) {
-      log(`hot feed: day state not saved: ${(err as Error).message}`)
+      log(`hot feed: day state not saved: ${(err as Error).message}`, 'warn')
     }
   }
   let feed = seeded()
@@ -89,7 +90,7 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
     } catch (err) {
       // A feed failure must not stop the chain: rebuild the feed from the chain and go on; the
       // pushes of this block are lost, which the seq numbers do not show, so log it loudly.
-      log(`hot feed: block ${committed.stored.header.height} failed (${(err as Error).stack ?? err}); reseeding`)
+      log(`hot feed: block ${committed.stored.header.height} failed (${(err as Error).stack ?? err}); reseeding`, 'error')
       feed = seeded()
       hub.replaceFeed(feed)
     }

@@ -1,7 +1,7 @@
 // Topic syntax of the WebSocket (spec §6.1): the 12 topics, symbols resolved by spec §2.2 (full
 // symbol or base-asset prefix, case-insensitive, Delisted skipped), addresses with or without 0x.
 // Each valid topic maps to a canonical key, so `book.btc` and `book.BTC-USD.50` are one subscription.
-import { isCandleInterval, type CandleInterval } from '../../feed/candle-buckets.ts'
+import { isCandleInterval, type CandleInterval } from '../../wire/candles.ts'
 import { WS_BOOK_DEPTH_DEFAULT, WS_BOOK_DEPTH_MAX, type FeedMarket } from '../../feed/hot-feed.ts'
 
 export type Subscription =

@@ -16,8 +16,10 @@ export const accountEventsModule: DeriveModule = {
       if (e.kind === 'Exec') return
       const touched = new Set<string>()
       if (e.account !== null && ADDRESS.test(e.account)) touched.add(e.account)
+      // Read by name across every sub_kind: a field is there only in the bodies that have it.
+      const fields: Readonly<Record<string, unknown>> = e.body
       for (const field of ACCOUNT_FIELDS) {
-        const v = e.body[field]
+        const v = fields[field]
         if (typeof v === 'string' && ADDRESS.test(v)) touched.add(v)
       }
       for (const account of touched) insertAccountEvent(db, account, e.height, e.seq, e.subKind)

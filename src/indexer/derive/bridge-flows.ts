@@ -2,27 +2,49 @@
 // cancelled, settled or refunded (its rows share `reference`, the withdrawal id).
 import { units6 } from '../amounts.ts'
 import { insertBridgeFlow, type BridgeFlowInsert } from '../tables/bridge-flows.ts'
-import { optStr, str, type DeriveModule } from './types.ts'
+import type { DeriveModule } from './types.ts'
 
-const STATUS: Record<string, { direction: BridgeFlowInsert['direction']; status: string; reference: string; counterparty: string | null }> = {
-  DepositCredited: { direction: 'deposit', status: 'credited', reference: 'deposit_id', counterparty: 'source_chain' },
-  WithdrawalRequested: { direction: 'withdraw', status: 'requested', reference: 'withdrawal_id', counterparty: 'destination' },
-  WithdrawalCancelled: { direction: 'withdraw', status: 'cancelled', reference: 'withdrawal_id', counterparty: null },
-  WithdrawalSettled: { direction: 'withdraw', status: 'settled', reference: 'withdrawal_id', counterparty: 'destination' },
-  WithdrawalRefunded: { direction: 'withdraw', status: 'refunded', reference: 'withdrawal_id', counterparty: null },
+/** One bridge event's row fields: `reference` is the deposit or withdrawal id, `counterparty` the source chain or destination. */
+interface Flow {
+  readonly direction: BridgeFlowInsert['direction']
+  readonly status: string
+  readonly reference: string
+  readonly counterparty: string | null
+  readonly externalTx: string | null
+  readonly reason: string | null
 }
+
+const BRIDGE_SUB_KINDS = ['DepositCredited', 'WithdrawalRequested', 'WithdrawalCancelled', 'WithdrawalSettled', 'WithdrawalRefunded'] as const
 
 export const bridgeFlowsModule: DeriveModule = {
   table: 'bridge_flows',
-  subKinds: Object.keys(STATUS),
+  subKinds: BRIDGE_SUB_KINDS,
   create: (db) => ({
     event(e) {
       const b = e.body
-      const s = STATUS[e.subKind]!
+      let f: Flow
+      switch (b.sub_kind) {
+        case 'DepositCredited':
+          f = { direction: 'deposit', status: 'credited', reference: b.deposit_id, counterparty: b.source_chain, externalTx: null, reason: null }
+          break
+        case 'WithdrawalRequested':
+          f = { direction: 'withdraw', status: 'requested', reference: String(b.withdrawal_id), counterparty: b.destination, externalTx: null, reason: null }
+          break
+        case 'WithdrawalCancelled':
+          f = { direction: 'withdraw', status: 'cancelled', reference: String(b.withdrawal_id), counterparty: null, externalTx: null, reason: null }
+          break
+        case 'WithdrawalSettled':
+          f = { direction: 'withdraw', status: 'settled', reference: String(b.withdrawal_id), counterparty: b.destination, externalTx: b.external_tx, reason: null }
+          break
+        case 'WithdrawalRefunded':
+          f = { direction: 'withdraw', status: 'refunded', reference: String(b.withdrawal_id), counterparty: null, externalTx: null, reason: b.reason }
+          break
+        default:
+          return
+      }
       insertBridgeFlow(db, {
-        account: e.account ?? str(b, 'account'), height: e.height, seq: e.seq, timestampMs: e.timestampMs, direction: s.direction, status: s.status,
-        amount: units6(b.amount), reference: str(b, s.reference), counterparty: s.counterparty === null ? null : optStr(b, s.counterparty),
-        externalTx: optStr(b, 'external_tx'), reason: e.subKind === 'WithdrawalRefunded' ? optStr(b, 'reason') : null, txHash: e.txHash,
+        account: e.account ?? b.account, height: e.height, seq: e.seq, timestampMs: e.timestampMs, direction: f.direction, status: f.status,
+        amount: units6(b.amount), reference: f.reference, counterparty: f.counterparty, externalTx: f.externalTx, reason: f.reason, txHash: e.txHash,
       })
     },
   }),

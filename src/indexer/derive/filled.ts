@@ -1,6 +1,7 @@
 // The numbers of a Filled event body, parsed once per event however many modules read them.
+import type { EventBodyOf } from '../../wire/events/index.ts'
 import { units6 } from '../amounts.ts'
-import { str, type DeriveEvent } from './types.ts'
+import type { DeriveEvent } from './types.ts'
 
 export interface FilledNumbers {
   readonly marketId: number
@@ -21,16 +22,15 @@ export interface FilledNumbers {
   readonly makerAfter: string
 }
 
-/** The event's FilledNumbers, parsed on first use and kept on the event for the other modules. */
-export function filledNumbers(e: DeriveEvent): FilledNumbers {
+/** The FilledNumbers of event e, whose body is b; parsed on first use and kept on the event for the other modules. */
+export function filledNumbers(e: DeriveEvent, b: EventBodyOf<'Filled'>): FilledNumbers {
   let n = e.memo as FilledNumbers | undefined
   if (n === undefined) {
-    const b = e.body
     n = {
-      marketId: e.marketId ?? Number(b.market_id), taker: str(b, 'taker'), maker: str(b, 'maker'), takerSide: str(b, 'taker_side'),
-      price: str(b, 'price'), qty: str(b, 'qty'), notional: units6(b.notional),
+      marketId: e.marketId ?? b.market_id, taker: b.taker, maker: b.maker, takerSide: b.taker_side,
+      price: b.price, qty: b.qty, notional: units6(b.notional),
       takerFee: units6(b.taker_fee), makerFee: units6(b.maker_fee), takerPnl: units6(b.taker_realized_pnl), makerPnl: units6(b.maker_realized_pnl),
-      takerBefore: str(b, 'taker_size_before'), takerAfter: str(b, 'taker_size_after'), makerBefore: str(b, 'maker_size_before'), makerAfter: str(b, 'maker_size_after'),
+      takerBefore: b.taker_size_before, takerAfter: b.taker_size_after, makerBefore: b.maker_size_before, makerAfter: b.maker_size_after,
     }
     e.memo = n
   }

@@ -5,7 +5,7 @@ import { orderTags } from '../tables/orders.ts'
 import { insertTrade } from '../tables/trades.ts'
 import { filledNumbers } from './filled.ts'
 import { positionAction, realizedPnlPct } from './fill-math.ts'
-import { optNum, type BlockDeriver, type DeriveEvent, type DeriveModule } from './types.ts'
+import type { BlockDeriver, DeriveEvent, DeriveModule } from './types.ts'
 import type { Database } from 'bun:sqlite'
 
 function fillsDeriver(db: Database): BlockDeriver {
@@ -23,16 +23,17 @@ function fillsDeriver(db: Database): BlockDeriver {
   }
   return {
     event(e: DeriveEvent) {
-      const f = filledNumbers(e)
+      const b = e.body
+      if (b.sub_kind !== 'Filled') return
+      const f = filledNumbers(e, b)
       insertTrade(db, {
         height: e.height, seq: e.seq, timestampMs: e.timestampMs, marketId: f.marketId, price: f.price, qty: f.qty, notional: f.notional, side: f.takerSide,
         taker: f.taker, maker: f.maker, takerFee: f.takerFee, makerFee: f.makerFee, takerRealizedPnl: f.takerPnl, makerRealizedPnl: f.makerPnl,
       })
       for (const isTaker of [true, false]) {
-        const who = isTaker ? 'taker' : 'maker'
         const account = isTaker ? f.taker : f.maker
         const side = isTaker ? f.takerSide : f.takerSide === 'Bid' ? 'Ask' : 'Bid'
-        const orderId = Number(e.body[`${who}_order_id`])
+        const orderId = isTaker ? b.taker_order_id : b.maker_order_id
         const before = isTaker ? f.takerBefore : f.makerBefore
         const realizedPnl = isTaker ? f.takerPnl : f.makerPnl
         const tags = orderTags(db, orderId)
@@ -42,7 +43,7 @@ function fillsDeriver(db: Database): BlockDeriver {
           counterparty: isTaker ? f.maker : f.taker, side, price: f.price, qty: f.qty, notional: f.notional, fee: isTaker ? f.takerFee : f.makerFee, realizedPnl,
           realizedPnlPct: realizedPnlPct({ buying: side === 'Bid', sizeBefore: before, qty: f.qty, notional: f.notional, realizedPnl }),
           positionAction: positionAction(before, isTaker ? f.takerAfter : f.makerAfter),
-          triggerId: optNum(e.body, `${who}_source_trigger_id`) ?? tags?.trigger_id ?? null,
+          triggerId: (isTaker ? b.taker_source_trigger_id : b.maker_source_trigger_id) ?? tags?.trigger_id ?? null,
           clientOrderId: tags?.client_order_id ?? null,
         })
       }

@@ -2,7 +2,7 @@
 // (deposits, withdrawals, refunds, transfers, rebates), so new reasons need no code here.
 import { units6 } from '../amounts.ts'
 import { insertFundFlow } from '../tables/fund-flows.ts'
-import { str, type DeriveModule } from './types.ts'
+import type { DeriveModule } from './types.ts'
 
 export const fundFlowsModule: DeriveModule = {
   table: 'fund_flows',
@@ -10,9 +10,10 @@ export const fundFlowsModule: DeriveModule = {
   create: (db) => ({
     event(e) {
       const b = e.body
+      if (b.sub_kind !== 'BalanceChanged') return
       insertFundFlow(db, {
-        account: e.account ?? str(b, 'account'), height: e.height, seq: e.seq, timestampMs: e.timestampMs, flowType: str(b, 'reason'),
-        amount: units6(b.amount), balanceAfter: b.balance_after === undefined ? null : units6(b.balance_after), marketId: e.marketId, txHash: e.txHash,
+        account: e.account ?? b.account, height: e.height, seq: e.seq, timestampMs: e.timestampMs, flowType: b.reason,
+        amount: units6(b.amount), balanceAfter: units6(b.balance_after), marketId: e.marketId, txHash: e.txHash,
       })
     },
   }),

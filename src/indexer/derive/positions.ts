@@ -7,7 +7,7 @@ import { fine, units6 } from '../amounts.ts'
 import { upsertPositionChange } from '../tables/positions.ts'
 import { filledNumbers } from './filled.ts'
 import { positionAction } from './fill-math.ts'
-import { str, type BlockDeriver, type DeriveEvent, type DeriveModule } from './types.ts'
+import type { BlockDeriver, DeriveEvent, DeriveModule } from './types.ts'
 
 interface Change {
   readonly account: string
@@ -46,22 +46,25 @@ function positionsDeriver(db: Database): BlockDeriver {
   return {
     event(e) {
       const b = e.body
-      const marketId = e.marketId ?? Number(b.market_id)
-      if (e.subKind === 'Filled') {
-        const f = filledNumbers(e)
-        touch(e, f.taker, marketId, f.takerBefore, f.takerAfter, f.takerPnl, f.notional, true, 'trade')
-        touch(e, f.maker, marketId, f.makerBefore, f.makerAfter, f.makerPnl, f.notional, true, 'trade')
-        return
+      switch (b.sub_kind) {
+        case 'Filled': {
+          const marketId = e.marketId ?? b.market_id
+          const f = filledNumbers(e, b)
+          touch(e, f.taker, marketId, f.takerBefore, f.takerAfter, f.takerPnl, f.notional, true, 'trade')
+          touch(e, f.maker, marketId, f.makerBefore, f.makerAfter, f.makerPnl, f.notional, true, 'trade')
+          return
+        }
+        case 'PositionLiquidated': {
+          const marketId = e.marketId ?? b.market_id
+          const notional = units6(b.notional)
+          touch(e, e.account ?? b.account, marketId, b.size, '0', units6(b.realized_pnl), notional, false, 'liquidation')
+          touch(e, b.insurance_fund, marketId, b.fund_size_before, b.fund_size_after, 0n, notional, false, 'liquidation_takeover')
+          return
+        }
+        case 'DelistSettlement':
+          touch(e, e.account ?? b.account, e.marketId ?? b.market_id, b.size, '0', units6(b.realized_pnl), notionalOf(fine(b.size), fine(b.price)), false, 'delist_settlement')
+          return
       }
-      const size = str(b, 'size')
-      const account = e.account ?? str(b, 'account')
-      if (e.subKind === 'PositionLiquidated') {
-        const notional = units6(b.notional)
-        touch(e, account, marketId, size, '0', units6(b.realized_pnl), notional, false, 'liquidation')
-        touch(e, str(b, 'insurance_fund'), marketId, str(b, 'fund_size_before'), str(b, 'fund_size_after'), 0n, notional, false, 'liquidation_takeover')
-        return
-      }
-      touch(e, account, marketId, size, '0', units6(b.realized_pnl), notionalOf(fine(size), fine(b.price)), false, 'delist_settlement')
     },
     endBlock(ref) {
       for (const byMarket of block.values()) {

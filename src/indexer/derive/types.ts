@@ -2,8 +2,9 @@
 // sub_kinds it reads and turns each into rows keyed by (height, seq), so a new event kind of the
 // chain is one new module (or one more sub_kind of an existing one) in derive/registry.ts.
 import type { Database } from 'bun:sqlite'
+import type { EventBody } from '../../wire/events/index.ts'
 
-/** An ingested event with what its block and envelope add. Body fields are decimal strings. */
+/** An ingested event with what its block and envelope add. Switch on body.sub_kind to read its fields. */
 export interface DeriveEvent {
   readonly height: number
   readonly seq: number
@@ -15,7 +16,7 @@ export interface DeriveEvent {
   readonly subKind: string
   readonly marketId: number | null
   readonly account: string | null
-  readonly body: Readonly<Record<string, unknown>>
+  readonly body: EventBody
   /** Numbers parsed from the body by the first module that needs them (derive/filled.ts). */
   memo?: unknown
 }
@@ -41,15 +42,4 @@ export interface DeriveModule {
   /** Event sub_kinds it reads; '*' reads every event. */
   readonly subKinds: readonly string[] | '*'
   readonly create: (db: Database) => BlockDeriver
-}
-
-/** A body field as a string (event bodies are the chain's JSON; a missing field is a bug upstream). */
-export const str = (body: Readonly<Record<string, unknown>>, key: string): string => String(body[key])
-export const optStr = (body: Readonly<Record<string, unknown>>, key: string): string | null => {
-  const v = body[key]
-  return v === undefined || v === null ? null : String(v)
-}
-export const optNum = (body: Readonly<Record<string, unknown>>, key: string): number | null => {
-  const v = body[key]
-  return typeof v === 'number' ? v : null
 }

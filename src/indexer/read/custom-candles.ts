@@ -2,7 +2,7 @@
 // from the trades of the journal scan window (spec §8: at most the last 10,000 blocks).
 import type { Database } from 'bun:sqlite'
 import { fine } from '../amounts.ts'
-import { accToText, foldTrade, type CandleAcc, type CandleText } from '../candle-math.ts'
+import { accToText, foldTrade, type CandleAcc, type CandleText } from '../candles/candle-math.ts'
 import { marketTradesSince } from '../tables/trades.ts'
 
 export function customCandles(db: Database, a: { marketId: number; intervalMs: number; fromHeight: number; fromMs: number; toMs: number; limit: number }): CandleText[] {

@@ -2,7 +2,7 @@
 // connection. Arguments arrive validated (the HTTP and JSON-RPC edges check them); each operation
 // runs in one read transaction, so its rows and the watermarks returned with them agree.
 import type { Database } from 'bun:sqlite'
-import type { CandleInterval } from '../candle-intervals.ts'
+import type { CandleInterval } from '../../wire/candles.ts'
 import type { PageInfo, PageRequest } from '../paging.ts'
 import { readCounter } from '../stages/counters.ts'
 import type { SymbolOf } from '../symbols.ts'

@@ -4,8 +4,8 @@
 // catching up backfills every bucket it missed.
 import type { Database } from 'bun:sqlite'
 import { fine } from '../amounts.ts'
-import { bucketEnd, bucketStart, CANDLE_INTERVALS, type CandleInterval } from '../candle-intervals.ts'
-import { accFromText, accToText, foldTrade, type CandleAcc, type CandleText } from '../candle-math.ts'
+import { bucketEnd, bucketStart, CANDLE_INTERVALS, type CandleInterval } from '../../wire/candles.ts'
+import { accFromText, accToText, foldTrade, type CandleAcc, type CandleText } from '../candles/candle-math.ts'
 import { getCandle, putCandle } from '../tables/candles.ts'
 import { matchesBetween } from '../tables/trades.ts'
 import { writeWatermark } from '../watermarks.ts'

@@ -7,6 +7,7 @@ import { DERIVE_MODULES } from '../derive/registry.ts'
 import type { BlockDeriver, DeriveEvent } from '../derive/types.ts'
 import { eventsBetween } from '../tables/events.ts'
 import { writeWatermark } from '../watermarks.ts'
+import { decodeEventBody } from '../../wire/events/index.ts'
 
 /** Derives blocks [from, to] (all ingested) in one transaction. */
 export function deriveBlocks(db: Database, from: number, to: number): void {
@@ -35,7 +36,7 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
       const e: DeriveEvent = {
         height: row.height, seq: row.seq, envelopeIdx: row.envelope_idx, timestampMs: times.get(row.height)!,
         txHash: row.envelope_idx === null ? null : txHashes.get(`${row.height}:${row.envelope_idx}`) ?? null,
-        kind: row.kind, subKind: row.sub_kind, marketId: row.market_id, account: row.account, body: JSON.parse(row.body) as Record<string, unknown>,
+        kind: row.kind, subKind: row.sub_kind, marketId: row.market_id, account: row.account, body: decodeEventBody(row.body),
       }
       if (targets !== undefined) for (const d of targets) d.event(e)
       for (const d of everyEvent) d.event(e)

@@ -1,8 +1,8 @@
 // Table `candles`: one row per (market, interval, bucket open time) with OHLCV and the fill count;
 // `last_height` is the last block folded in, so folding a block twice changes nothing.
 import type { Database } from 'bun:sqlite'
-import type { CandleInterval } from '../candle-intervals.ts'
-import type { CandleText } from '../candle-math.ts'
+import type { CandleInterval } from '../../wire/candles.ts'
+import type { CandleText } from '../candles/candle-math.ts'
 
 export function getCandle(db: Database, marketId: number, interval: CandleInterval, t: number): CandleText | undefined {
   return db.query<CandleText, [number, string, number]>('SELECT t, close_t, o, h, l, c, v, n, last_height FROM candles WHERE market_id = ? AND interval = ? AND t = ?')

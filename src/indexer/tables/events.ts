@@ -3,6 +3,7 @@
 import type { Database } from 'bun:sqlite'
 import type { SourceEvent } from '../chain-source.ts'
 import type { SymbolOf } from '../symbols.ts'
+import type { EventBody } from '../../wire/events/index.ts'
 
 /** Events of blocks [from, to] in chain order (the derive stage's input), streamed row by row. */
 export function eventsBetween(db: Database, from: number, to: number): IterableIterator<SourceEvent> {
@@ -14,7 +15,7 @@ export function eventsBetween(db: Database, from: number, to: number): IterableI
 export function eventJson(e: SourceEvent, symbolOf: SymbolOf) {
   return {
     height: e.height, seq: e.seq, envelope_idx: e.envelope_idx, kind: e.kind, sub_kind: e.sub_kind,
-    market_id: e.market_id, symbol: symbolOf(e.market_id), account: e.account, body: JSON.parse(e.body) as Record<string, unknown>,
+    market_id: e.market_id, symbol: symbolOf(e.market_id), account: e.account, body: JSON.parse(e.body) as EventBody,
   }
 }
 

@@ -1,5 +1,5 @@
 // Margin actions (area: margin): leverage and margin mode per market, isolated margin transfers,
-// and liquidation. Semantics: src/chain/leverage.ts, isolated-margin.ts, liquidation.ts and
+// and liquidation. Semantics: src/chain/margin/leverage.ts, isolated-margin.ts, liquidation.ts and
 // docs/liquidation.md.
 import { Type, type Static } from '@sinclair/typebox'
 import { TRADER_AUTH, type ActionKind } from '../action-kind.ts'

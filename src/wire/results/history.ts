@@ -53,7 +53,7 @@ export const UserFillsResult = Type.Array(UserFillSchema, { description: 'the ac
 
 /**
  * close_reason of getOrderStatus: the chain's OrderDone reason (or Expired) in snake_case. The
- * chain's DoneReason (chain/events.ts) plus Expired; a new reason there must be added here.
+ * chain's DoneReason (chain/core/events.ts) plus Expired; a new reason there must be added here.
  */
 export const CloseReasonSchema = Type.Union(
   ['filled', 'cancelled', 'ioc_expired', 'fok_rejected', 'self_trade_cancelled', 'reduce_only_clamped', 'fill_limit_reached', 'force_cancelled',

@@ -1,0 +1,64 @@
+// Login challenges (spec §3, PROTOCOL §6): 16 random bytes, valid 5 minutes, used once. The login
+// body names its challenge only by timestamp_ms, so each challenge gets a distinct timestamp
+// (bumped by a millisecond on a collision) and the timestamp is its key.
+import { randomBytes } from '@noble/hashes/utils.js'
+import { bytesToHex } from '../../lib/hex.ts'
+
+/** How long a challenge may be answered. */
+export const CHALLENGE_TTL_MS = 5 * 60_000
+/** Live challenges kept at most; past it the oldest goes (issuance is also rate-limited per IP). */
+export const CHALLENGES_MAX = 10_000
+
+/** A challenge as GET /api/auth/challenge returns it. */
+export interface Challenge {
+  /** 32 lowercase hex characters, no 0x. */
+  readonly challenge: string
+  readonly timestamp_ms: number
+}
+
+/** The live login challenges, keyed by their timestamp; bounded by CHALLENGES_MAX. */
+export class ChallengeBook {
+  // Insertion order is timestamp order (timestamps only grow), so the oldest is always first.
+  private readonly live = new Map<number, { challenge: string; expiresAtMs: number }>()
+  private lastTimestampMs = 0
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  issue(): Challenge {
+    const now = this.clock()
+    this.prune(now)
+    while (this.live.size >= CHALLENGES_MAX) this.live.delete(this.live.keys().next().value as number)
+    const timestampMs = Math.max(now, this.lastTimestampMs + 1)
+    this.lastTimestampMs = timestampMs
+    const challenge = bytesToHex(randomBytes(16)).slice(2)
+    this.live.set(timestampMs, { challenge, expiresAtMs: now + CHALLENGE_TTL_MS })
+    return { challenge, timestamp_ms: timestampMs }
+  }
+
+  /** The unexpired, unused challenge issued with this timestamp, if any. Does not consume it. */
+  find(timestampMs: number): string | undefined {
+    const c = this.live.get(timestampMs)
+    if (c === undefined) return undefined
+    if (c.expiresAtMs <= this.clock()) {
+      this.live.delete(timestampMs)
+      return undefined
+    }
+    return c.challenge
+  }
+
+  /** Uses a challenge up; called only once a login has fully succeeded. */
+  consume(timestampMs: number): void {
+    this.live.delete(timestampMs)
+  }
+
+  get size(): number {
+    return this.live.size
+  }
+
+  private prune(now: number): void {
+    for (const [ts, c] of this.live) {
+      if (c.expiresAtMs > now) break
+      this.live.delete(ts)
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// Wallet login (spec §3, §5, §7; PROTOCOL §6): a one-time challenge, a personal_sign over its 28
+// bytes, the on-chain Admin check, and an in-process session.
+import { Type } from '@sinclair/typebox'
+import { Elysia } from 'elysia'
+import type { RpcClient } from '../../client/rpc-client.ts'
+import { normalizeAddress } from '../../lib/hex.ts'
+import { adminLoginMessage, recoverPersonalSign } from '../../wire/signing.ts'
+import { appendAudit } from '../store/audit.ts'
+import type { AuthGuard } from './auth-guard.ts'
+import { isChainAdmin } from '../auth/chain-roles.ts'
+import type { ChallengeBook } from '../auth/challenges.ts'
+import type { AdminDb } from '../store/db.ts'
+import { HttpError } from './errors.ts'
+import { ADDRESS_PATTERN, clientIp, rateLimited } from './helpers.ts'
+import { readJsonBody } from './json-body.ts'
+import type { Logger } from '../../lib/log.ts'
+import type { RateLimiter } from '../../lib/rate-limit.ts'
+import type { SessionStore } from '../auth/sessions.ts'
+
+/** POST /api/auth/login body. */
+export const LoginBody = Type.Object({
+  address: Type.String({ pattern: ADDRESS_PATTERN, description: 'the wallet address, any case' }),
+  timestamp_ms: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'timestamp_ms of the challenge, unchanged' }),
+  // Only a length bound here: a malformed signature is a wrong signature (401), not a bad request.
+  signature: Type.String({ maxLength: 200, description: '0x-hex r ‖ s ‖ v (65 bytes) of personal_sign over the 28 login bytes' }),
+})
+
+/** The login limits (token buckets): attempts per client IP, and failures per client IP and claimed address. */
+export interface LoginLimiters {
+  readonly challengePerIp: RateLimiter
+  readonly loginPerIp: RateLimiter
+  /** Counts failed attempts only, keyed by client IP and claimed address (see the login handler). */
+  readonly loginFailuresPerIpAndAddress: RateLimiter
+}
+
+/** What the login routes need. */
+export interface AuthRouteDeps {
+  readonly challenges: ChallengeBook
+  readonly sessions: SessionStore
+  readonly guard: AuthGuard
+  readonly rpc: RpcClient
+  readonly db: AdminDb
+  readonly limits: LoginLimiters
+  readonly log: Logger
+  readonly clock: () => number
+}
+
+const unauthorized = (reason: string, message: string) => new HttpError(401, reason, message)
+
+/** GET /api/auth/challenge, POST /api/auth/login, GET /api/auth/me. */
+export function authRoutes(deps: AuthRouteDeps) {
+  const { challenges, sessions, guard, rpc, db, limits, log, clock } = deps
+  return new Elysia()
+    .get('/api/auth/challenge', ({ request, server }) => {
+      const ip = clientIp(server, request)
+      const limit = limits.challengePerIp.take(ip)
+      if (!limit.ok) throw rateLimited('challenges from this IP', limit.retryAfterSecs)
+      return challenges.issue()
+    })
+    .post('/api/auth/login', async ({ body, request, server }) => {
+      const ip = clientIp(server, request)
+      const address = normalizeAddress(body.address)!
+      // Only failures count, so an admin who logs in often is never locked out by it; and they
+      // count per client IP and address, so nobody can lock the admin out by failing logins that
+      // merely claim the admin's address from elsewhere (each IP stays bounded by loginPerIp).
+      const failureKey = `${ip}|${address}`
+      const failures = limits.loginFailuresPerIpAndAddress.peek(failureKey)
+      if (!failures.ok) throw rateLimited(`failed login attempts for ${address} from this IP`, failures.retryAfterSecs)
+      const fail = (err: HttpError, why: string) => {
+        limits.loginFailuresPerIpAndAddress.take(failureKey)
+        log.warn(`login ${address} from ${ip}: ${why}`)
+        return err
+      }
+
+      const challenge = challenges.find(body.timestamp_ms)
+      if (challenge === undefined) {
+        throw fail(unauthorized('CHALLENGE_MISSING', 'no live challenge has this timestamp_ms: it was never issued, expired (5 minutes) or was already used; get a new one'),
+          `no live challenge with timestamp_ms ${body.timestamp_ms}`)
+      }
+      const signer = recoverPersonalSign(adminLoginMessage(challenge, body.timestamp_ms), body.signature)
+      if (signer !== address) {
+        throw fail(unauthorized('SIGNATURE_MISMATCH', 'the signature over the challenge bytes (PROTOCOL §6) does not recover to address'), 'signature does not recover to the address')
+      }
+      if (!(await isChainAdmin(rpc, address))) {
+        throw fail(new HttpError(403, 'NOT_ADMIN', `${address} does not hold the Admin role on chain`), 'not an Admin on chain')
+      }
+      // Another request may have spent the challenge while the chain was asked: one-time means
+      // exactly one session per challenge.
+      if (challenges.find(body.timestamp_ms) !== challenge) throw unauthorized('CHALLENGE_MISSING', 'the challenge was used meanwhile; get a new one')
+      // The audit row first: if it cannot be written the login fails (503) and nothing is issued.
+      db.write((tx) => appendAudit(tx, { atMs: clock(), actor: address, action: 'login', target: null, detail: { ip } }))
+      challenges.consume(body.timestamp_ms)
+      const { token, session } = sessions.create(address)
+      log.info(`login ${address} from ${ip}`)
+      return { token, expires_at_secs: Math.floor(session.expiresAtMs / 1000) }
+    }, {
+      parse: 'arrayBuffer',
+      body: LoginBody,
+      // Counted before the body is parsed and validated, so malformed attempts use up the IP's
+      // budget too.
+      transform(ctx) {
+        const limit = limits.loginPerIp.take(clientIp(ctx.server, ctx.request))
+        if (!limit.ok) throw rateLimited('login attempts from this IP', limit.retryAfterSecs)
+        readJsonBody(ctx)
+      },
+    })
+    .get('/api/auth/me', async ({ headers }) => {
+      const session = await guard.admin(headers.authorization, true)
+      return { address: session.address, expires_at_secs: Math.floor(session.expiresAtMs / 1000) }
+    })
+}

@@ -1,0 +1,98 @@
+// Key custody (spec §2, §4.2; PROTOCOL §7): the ECIES upload key, listing, upload and delete. No
+// route here returns a private key; the plaintext exists only between decryption and sealing.
+import { Type } from '@sinclair/typebox'
+import { Elysia } from 'elysia'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { hexToBytes, normalizeAddress } from '../../lib/hex.ts'
+import { addressOfPrivateKey } from '../../wire/signing.ts'
+import type { AuthGuard } from './auth-guard.ts'
+import { HttpError } from './errors.ts'
+import { ADDRESS_PATTERN, json, UUID_PATTERN } from './helpers.ts'
+import { readJsonBody } from './json-body.ts'
+import type { KeyStore } from '../store/key-store.ts'
+import type { Logger } from '../../lib/log.ts'
+import type { ServerKey } from '../crypto/server-key.ts'
+
+const HEX_FIELD_MAX = 1_024
+
+/** POST /api/keys body: the private key hex, ECIES-encrypted to GET /api/keys/encryption-key. */
+export const KeyUploadBody = Type.Object({
+  label: Type.String({ minLength: 1, maxLength: 64, description: 'a name for the key' }),
+  address: Type.String({ pattern: ADDRESS_PATTERN, description: 'the address the key controls; checked after decryption' }),
+  ephemeral_public_key: Type.String({ maxLength: HEX_FIELD_MAX, description: '0x-hex 65-byte uncompressed E = e·G' }),
+  iv: Type.String({ maxLength: HEX_FIELD_MAX, description: '0x-hex 16-byte IV' }),
+  ciphertext: Type.String({ maxLength: HEX_FIELD_MAX, description: '0x-hex AES-256-GCM ct ‖ tag of the key as 64 hex characters' }),
+  public_key: Type.Optional(Type.String({ maxLength: HEX_FIELD_MAX, description: 'the server key the payload was encrypted to; lets the service name a stale key' })),
+})
+
+const PRIVATE_KEY_TEXT = /^(0x)?[0-9a-fA-F]{64}$/
+const UUID = new RegExp(UUID_PATTERN)
+const UTF8 = new TextDecoder('utf-8', { fatal: false })
+
+/** What the key routes need. */
+export interface KeyRouteDeps {
+  readonly guard: AuthGuard
+  readonly keys: KeyStore
+  readonly serverKey: ServerKey
+  readonly log: Logger
+}
+
+/** The 32 key bytes of a decrypted plaintext (64 hex characters, optional 0x), or an HttpError. */
+function privateKeyOf(plaintext: Uint8Array): Uint8Array {
+  // The text is looked at only to validate it and is never put into a message.
+  const text = UTF8.decode(plaintext).trim()
+  if (!PRIVATE_KEY_TEXT.test(text)) throw new HttpError(400, 'BAD_PLAINTEXT', 'the decrypted payload is not a private key as 64 hex characters')
+  const key = hexToBytes(text)
+  if (!secp256k1.utils.isValidSecretKey(key)) throw new HttpError(400, 'BAD_PLAINTEXT', 'the decrypted payload is not a valid secp256k1 private key')
+  return key
+}
+
+/** GET /api/keys/encryption-key, GET and POST /api/keys, DELETE /api/keys/{id}. */
+export function keyRoutes(deps: KeyRouteDeps) {
+  const { guard, keys, serverKey, log } = deps
+  return new Elysia()
+    .get('/api/keys/encryption-key', () => ({ public_key: serverKey.publicKey, algorithm: 'ecies-secp256k1' }))
+    .get('/api/keys', async ({ headers }) => {
+      await guard.admin(headers.authorization)
+      return { keys: keys.list() }
+    })
+    .post('/api/keys', async ({ headers, body }) => {
+      const session = await guard.admin(headers.authorization)
+      const decrypted = serverKey.decrypt({ ephemeral_public_key: body.ephemeral_public_key, iv: body.iv, ciphertext: body.ciphertext }, body.public_key)
+      if (!decrypted.ok) throw new HttpError(400, decrypted.reason, decrypted.message)
+      let key: Uint8Array | undefined
+      try {
+        key = privateKeyOf(decrypted.plaintext)
+        const claimed = normalizeAddress(body.address)!
+        const derived = addressOfPrivateKey(key)
+        if (derived !== claimed) throw new HttpError(400, 'ADDRESS_MISMATCH', `the uploaded key controls ${derived}, not ${claimed}`)
+        const created = keys.create({ label: body.label, privateKey: key, actor: session.address })
+        if (!created.ok) throw new HttpError(409, 'KEY_EXISTS', `a key for ${derived} is already stored (id ${created.existingId})`, { id: created.existingId })
+        log.info(`key ${created.entry.id} (${derived}, "${body.label}") uploaded by ${session.address}`)
+        return json(created.entry, 201)
+      } finally {
+        decrypted.plaintext.fill(0)
+        key?.fill(0)
+      }
+    }, {
+      parse: 'arrayBuffer',
+      body: KeyUploadBody,
+      // No session is 401 before the body is looked at.
+      transform(ctx) {
+        guard.session(ctx.headers.authorization)
+        readJsonBody(ctx)
+      },
+    })
+    .delete('/api/keys/:id', async ({ headers, params }) => {
+      const session = await guard.admin(headers.authorization)
+      const missing = () => new HttpError(404, 'KEY_NOT_FOUND', `no key with id ${params.id.slice(0, 64)}`)
+      if (!UUID.test(params.id)) throw missing()
+      const outcome = keys.delete(params.id.toLowerCase(), session.address)
+      if (!outcome.ok && outcome.missing) throw missing()
+      if (!outcome.ok && !outcome.missing) {
+        throw new HttpError(409, 'KEY_BOUND', `key ${params.id} is bound to ${outcome.usedBy.join(', ')}; unbind it first (PUT /api/service-config with key_id null)`, { used_by: outcome.usedBy })
+      }
+      log.info(`key ${params.id} deleted by ${session.address}`)
+      return { ok: true }
+    })
+}

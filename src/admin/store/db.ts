@@ -1,0 +1,173 @@
+// The admin service's own SQLite database (bun:sqlite, WAL): operator keys (sealed), service
+// bindings, the append-only audit log and bridge bookkeeping. Schema changes are numbered
+// migrations tracked in PRAGMA user_version, so the hedging issue adds its tables as migration 2.
+import { Database, SQLiteError } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** File name of the database inside --data-dir. */
+export const ADMIN_DB_FILE = 'admin.sqlite'
+
+/** How long a write waits for a lock held by someone else before the request gets a 503. */
+const BUSY_TIMEOUT_MS = 2_000
+
+interface Migration {
+  readonly version: number
+  readonly sql: string
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+      -- Operator keys. The private key is only ever stored sealed (AES-256-GCM under the KEK, the
+      -- row id as associated data); kek_id names the KEK so a rotation can find what to re-seal.
+      CREATE TABLE keys (
+        id TEXT PRIMARY KEY,
+        label TEXT NOT NULL,
+        address TEXT NOT NULL UNIQUE,
+        kek_id TEXT NOT NULL,
+        nonce BLOB NOT NULL,
+        sealed BLOB NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        created_by TEXT NOT NULL
+      );
+
+      -- One row per component that was ever configured. The foreign key makes "delete a bound
+      -- key" impossible even if a code path forgot the 409 check.
+      CREATE TABLE service_bindings (
+        service TEXT PRIMARY KEY,
+        key_id TEXT REFERENCES keys(id),
+        enabled INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+
+      CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at_ms INTEGER NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT,
+        detail TEXT NOT NULL
+      );
+      -- Append-only is enforced by the database itself, not only by the absence of a code path.
+      CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+      CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+
+      -- Deposits the bridge_deposit runner has handled, so a restart never credits one twice.
+      CREATE TABLE bridge_deposits (
+        deposit_id TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        status TEXT NOT NULL,
+        tx_hash TEXT,
+        height INTEGER,
+        reason TEXT,
+        updated_at_ms INTEGER NOT NULL
+      );
+
+      -- Withdrawals the bridge_withdraw runner paid out or settled: a payout is recorded before
+      -- the settlement is sent, so a failed settlement is retried without paying twice.
+      CREATE TABLE bridge_withdrawals (
+        withdrawal_id INTEGER PRIMARY KEY,
+        account TEXT NOT NULL,
+        destination TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        status TEXT NOT NULL,
+        external_tx TEXT,
+        tx_hash TEXT,
+        height INTEGER,
+        reason TEXT,
+        updated_at_ms INTEGER NOT NULL
+      );
+
+      -- Accounts seen requesting a withdrawal (the node lists pending withdrawals per address).
+      CREATE TABLE bridge_withdraw_accounts (address TEXT PRIMARY KEY, seen_height INTEGER NOT NULL);
+    `,
+  },
+]
+
+/** The admin database cannot be read or written (locked, unreadable, disk full…): 503. */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError'
+}
+
+/** SQLite failures that mean "the database cannot serve right now" rather than a bug or a conflict. */
+function isUnavailable(err: unknown): boolean {
+  if (err instanceof SQLiteError) return !(err.code ?? '').startsWith('SQLITE_CONSTRAINT')
+  // bun:sqlite throws a plain Error once the handle is closed.
+  return err instanceof Error && /closed database/i.test(err.message)
+}
+
+/** Runs fn, turning SQLite's "cannot serve" failures into DatabaseUnavailableError. */
+function guarded<T>(fn: () => T): T {
+  try {
+    return fn()
+  } catch (err) {
+    if (isUnavailable(err)) throw new DatabaseUnavailableError((err as Error).message)
+    throw err
+  }
+}
+
+/** The admin database; every access goes through read() or write() so failures map to 503. */
+export class AdminDb {
+  private constructor(
+    private readonly db: Database,
+    readonly path: string,
+  ) {}
+
+  /** Opens (creating) the database in dataDir and applies pending migrations. */
+  static open(dataDir: string): AdminDb {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    const path = join(dataDir, ADMIN_DB_FILE)
+    const db = new Database(path, { create: true, strict: true })
+    db.run('PRAGMA journal_mode = WAL')
+    db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    db.run('PRAGMA foreign_keys = ON')
+    // Overwrite freed pages with zeros so a deleted key's sealed bytes do not linger in the file.
+    db.run('PRAGMA secure_delete = ON')
+    const admin = new AdminDb(db, path)
+    admin.migrate()
+    return admin
+  }
+
+  private migrate(): void {
+    const current = (this.db.query('PRAGMA user_version').get() as { user_version: number }).user_version
+    for (const m of MIGRATIONS) {
+      if (m.version <= current) continue
+      this.db.transaction(() => {
+        this.db.run(m.sql)
+        this.db.run(`PRAGMA user_version = ${m.version}`)
+      }).immediate()
+    }
+  }
+
+  /** Reads with the raw handle; SQLite availability failures become DatabaseUnavailableError. */
+  read<T>(fn: (db: Database) => T): T {
+    return guarded(() => fn(this.db))
+  }
+
+  /** Runs fn in one IMMEDIATE transaction (all or nothing), mapping availability failures. */
+  write<T>(fn: (db: Database) => T): T {
+    return guarded(() => this.db.transaction(() => fn(this.db)).immediate())
+  }
+
+  /** A value of the meta table. */
+  meta(key: string): string | undefined {
+    return this.read((db) => (db.query('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | null)?.value)
+  }
+
+  /** Sets a value of the meta table. */
+  setMeta(key: string, value: string): void {
+    this.write((db) => db.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value))
+  }
+
+  close(): void {
+    this.db.close()
+  }
+}

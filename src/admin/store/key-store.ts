@@ -1,0 +1,121 @@
+// Operator keys at rest: each private key sealed under the KEK with its row id as associated
+// data. Only openPrivateKey() ever produces the plaintext, and only runners call it.
+import { bytesToHex } from '../../lib/hex.ts'
+import { addressOfPrivateKey } from '../../wire/signing.ts'
+import { appendAudit } from './audit.ts'
+import type { AdminDb } from './db.ts'
+import { KekError, seal, unseal, type Kek } from '../crypto/kek.ts'
+
+/** A key as the API shows it (spec §2 Key entry): never the private key. */
+export interface KeyEntry {
+  readonly id: string
+  readonly label: string
+  readonly address: string
+  readonly created_at: string
+  readonly used_by: string[]
+}
+
+/** Outcome of {@link KeyStore.delete}. */
+export type DeleteOutcome = { readonly ok: true } | { readonly ok: false; readonly missing: true } | { readonly ok: false; readonly missing: false; readonly usedBy: string[] }
+
+/** Outcome of {@link KeyStore.create}. */
+export type CreateOutcome = { readonly ok: true; readonly entry: KeyEntry } | { readonly ok: false; readonly existingId: string }
+
+/** Keys one listing returns at most; far above what one operator team uploads. */
+export const KEYS_MAX = 1_000
+
+const KEK_ID_META = 'kek_id'
+
+interface KeyRow {
+  id: string
+  label: string
+  address: string
+  created_at_ms: number
+}
+
+/** The keys table: sealed private keys with their labels and addresses. */
+export class KeyStore {
+  constructor(
+    private readonly db: AdminDb,
+    private readonly kek: Kek,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /**
+   * Binds the database to the KEK: the first start records the KEK's id, later starts must load
+   * the same KEK, or every stored key would be unreadable (refused here, at start, not at use).
+   */
+  checkKek(kekFile: string): void {
+    const recorded = this.db.meta(KEK_ID_META)
+    if (recorded === undefined) {
+      this.db.setMeta(KEK_ID_META, this.kek.id)
+      return
+    }
+    if (recorded !== this.kek.id) {
+      throw new KekError(`the KEK in ${kekFile} (id ${this.kek.id}) is not the one this database was written with (id ${recorded}); start with the original --kek-file`)
+    }
+  }
+
+  list(): KeyEntry[] {
+    return this.db.read((d) => {
+      const rows = d.query('SELECT id, label, address, created_at_ms FROM keys ORDER BY created_at_ms, id LIMIT ?').all(KEYS_MAX) as KeyRow[]
+      const uses = d.query('SELECT service, key_id FROM service_bindings WHERE key_id IS NOT NULL ORDER BY service').all() as { service: string; key_id: string }[]
+      return rows.map((r) => entryOf(r, uses.filter((u) => u.key_id === r.id).map((u) => u.service)))
+    })
+  }
+
+  get(id: string): KeyEntry | undefined {
+    return this.db.read((d) => {
+      const row = d.query('SELECT id, label, address, created_at_ms FROM keys WHERE id = ?').get(id) as KeyRow | null
+      if (row === null) return undefined
+      const uses = d.query('SELECT service FROM service_bindings WHERE key_id = ? ORDER BY service').all(id) as { service: string }[]
+      return entryOf(row, uses.map((u) => u.service))
+    })
+  }
+
+  /** Seals and stores a private key with its audit row, in one transaction. */
+  create(p: { label: string; privateKey: Uint8Array; actor: string }): CreateOutcome {
+    const address = addressOfPrivateKey(p.privateKey)
+    const id = crypto.randomUUID()
+    const sealed = seal(this.kek, id, p.privateKey)
+    const now = this.clock()
+    return this.db.write((tx) => {
+      const existing = tx.query('SELECT id FROM keys WHERE address = ?').get(address) as { id: string } | null
+      if (existing !== null) return { ok: false as const, existingId: existing.id }
+      tx.query('INSERT INTO keys (id, label, address, kek_id, nonce, sealed, created_at_ms, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(id, p.label, address, this.kek.id, sealed.nonce, sealed.sealed, now, p.actor)
+      appendAudit(tx, { atMs: now, actor: p.actor, action: 'key.upload', target: id, detail: { label: p.label, address } })
+      return { ok: true as const, entry: entryOf({ id, label: p.label, address, created_at_ms: now }, []) }
+    })
+  }
+
+  /** Deletes an unbound key with its audit row; a bound key is left alone. */
+  delete(id: string, actor: string): DeleteOutcome {
+    return this.db.write((tx) => {
+      const row = tx.query('SELECT address FROM keys WHERE id = ?').get(id) as { address: string } | null
+      if (row === null) return { ok: false as const, missing: true as const }
+      const uses = tx.query('SELECT service FROM service_bindings WHERE key_id = ? ORDER BY service').all(id) as { service: string }[]
+      if (uses.length > 0) return { ok: false as const, missing: false as const, usedBy: uses.map((u) => u.service) }
+      tx.query('DELETE FROM keys WHERE id = ?').run(id)
+      appendAudit(tx, { atMs: this.clock(), actor, action: 'key.delete', target: id, detail: { address: row.address } })
+      return { ok: true as const }
+    })
+  }
+
+  /**
+   * The private key of a stored key as 0x-hex, for a runner's signer; undefined when the key
+   * does not exist. Throws when the sealed bytes do not open (tampered row or wrong KEK).
+   */
+  openPrivateKey(id: string): string | undefined {
+    const row = this.db.read((d) => d.query('SELECT nonce, sealed FROM keys WHERE id = ?').get(id) as { nonce: Uint8Array; sealed: Uint8Array } | null)
+    if (row === null) return undefined
+    const plain = unseal(this.kek, id, { nonce: row.nonce, sealed: row.sealed })
+    const hex = bytesToHex(plain)
+    plain.fill(0)
+    return hex
+  }
+}
+
+function entryOf(row: KeyRow, usedBy: string[]): KeyEntry {
+  return { id: row.id, label: row.label, address: row.address, created_at: new Date(row.created_at_ms).toISOString(), used_by: usedBy }
+}

@@ -1,0 +1,31 @@
+// POST /api/v1/action: one signed action per request (PROTOCOL §3); replies after its block commits.
+import { Elysia } from 'elysia'
+import type { ChainNode } from '../../node/chain-node.ts'
+import { RateLimiter } from '../../lib/rate-limit.ts'
+import { RPC } from '../../wire/rpc-errors.ts'
+import { envelopeError, idOf, jsonResponse, readRequestBody, rpcFailure, rpcResult } from '../jsonrpc.ts'
+
+/** ipRatePerSec: /action requests per second per client IP (spec §8: 50); 0 disables. */
+export function actionRoutes(node: ChainNode, ipRatePerSec = 0) {
+  const ipLimiter = new RateLimiter(ipRatePerSec, 1_000)
+  return new Elysia().post('/api/v1/action', async ({ request, server }) => {
+    const ip = server?.requestIP(request)?.address ?? 'unknown'
+    if (!ipLimiter.allow(ip)) {
+      return jsonResponse(rpcFailure(null, { code: RPC.limited, message: `${ip} is over ${ipRatePerSec} /action requests per second; retry shortly`, data: { reason: 'RATE_LIMITED', limit_per_sec: ipRatePerSec } }))
+    }
+    const parsed = await readRequestBody(request)
+    if (!parsed.ok) return jsonResponse(parsed.reply)
+    const req = parsed.value
+    if (Array.isArray(req)) {
+      return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: 'batch requests are refused on /action: send one signed action per request', data: { reason: 'INVALID_REQUEST' } }))
+    }
+    const id = idOf(req)
+    const bad = envelopeError(req)
+    if (bad !== undefined) return jsonResponse(rpcFailure(id, bad))
+    const r = req as { method: string; params?: unknown }
+    if (r.method !== 'action') return jsonResponse(rpcFailure(id, { code: RPC.methodNotFound, message: `method not found: ${r.method.slice(0, 64)}; /action takes method "action"`, data: { reason: 'METHOD_NOT_FOUND' } }))
+    const result = await node.submit(r.params)
+    if (result.status === 'refused') return jsonResponse(rpcFailure(id, result.error))
+    return jsonResponse(rpcResult(id, result))
+  }, { parse: 'none' })
+}

@@ -1,0 +1,189 @@
+// apply(state, block) -> results, events, state_root. The only entry into the state machine: the
+// producer calls it for new blocks and replay calls it for stored ones, so both reach the same root.
+import { assert } from '../../lib/assert.ts'
+import type { ActionKind } from '../../wire/action-kind.ts'
+import { ACTION_KIND_BY_NAME } from '../../wire/actions.ts'
+import { actorAuthorized, resolveActor, useNonce } from '../access/accounts.ts'
+import type { ActionContext, ActionHandler, BlockContext, Outcome } from '../core/action-context.ts'
+import { BEGIN_BLOCK_HOOKS, END_BLOCK_HOOKS } from './block-hooks.ts'
+import type { ChainEvent } from '../core/events.ts'
+import type { BlockInput, BlockResult, EnvelopeInput, EnvelopeResult } from './block-types.ts'
+import { HANDLERS } from './handlers.ts'
+import type { PlaceContext } from '../orders/order-types.ts'
+import { reject } from '../core/reasons.ts'
+import { commitStateRoot } from '../state/state-root.ts'
+import { WARM_SPAN, warmEnvelopes } from './warm-envelopes.ts'
+import { ROLES, type Account, type ChainState, type RoleName } from '../core/types.ts'
+
+/**
+ * Per event of a block, the index of the envelope that emitted it, or null for a block-level
+ * event (begin and end hooks): read off the envelopes' event runs, so executing a block writes
+ * nothing per event for it.
+ */
+export function eventEnvelopeIndexes(result: Pick<BlockResult, 'envelopes' | 'events'>): (number | null)[] {
+  const out = new Array<number | null>(result.events.length).fill(null)
+  const envelopes = result.envelopes
+  for (let idx = 0; idx < envelopes.length; idx++) {
+    const r = envelopes[idx]!
+    out.fill(idx, r.firstEvent, r.firstEvent + r.eventCount)
+  }
+  return out
+}
+
+/** Applies a block to state (mutating it) and returns what happened and the new root. */
+export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
+  const { envelopes, events } = executeBlock(state, block)
+  return { envelopes, events, stateRoot: commitStateRoot(state) }
+}
+
+/**
+ * applyBlock without the state-root commit: the block's envelopes and hooks are applied to state and
+ * its leaves are left dirty. Benchmarks time the two apart; everything else calls applyBlock.
+ */
+export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockResult, 'stateRoot'> {
+  assert(block.height === state.height + 1, `block ${block.height} does not follow ${state.height}`)
+  assert(block.timestampMs >= state.timestampMs, `block time ${block.timestampMs} goes back from ${state.timestampMs}`)
+  assert(block.envelopes.length <= state.params.maxTxPerBlock, `block has ${block.envelopes.length} envelopes`)
+  state.height = block.height
+  state.timestampMs = block.timestampMs
+  const events: ChainEvent[] = []
+  const sink: ChainEvent[] = []
+  const traded = new Set<number>()
+  const fillParties: (string | number)[] = []
+  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events, blockFillParties: fillParties }
+  const flushBlockEvents = () => {
+    const from = events.length
+    for (const e of sink) events.push(e)
+    sink.length = 0
+    recordFills(events, from, traded, fillParties)
+  }
+  for (const hook of BEGIN_BLOCK_HOOKS) hook(blockCtx)
+  flushBlockEvents()
+  const results = applyEnvelopes(state, block, events, traded, fillParties)
+  for (const hook of END_BLOCK_HOOKS) {
+    hook(blockCtx)
+    flushBlockEvents()
+  }
+  return { envelopes: results, events }
+}
+
+/**
+ * Applies the block's envelopes in order, appending their events to events (and recording their
+ * fills), and returns their results. Apart from executeBlock, which runs once per block: its loop
+ * was compiled by on-stack replacement while the hooks after it had never run, so the optimized
+ * code left at every block's end for want of coverage, and the JIT recompiled it (the loop ran at a
+ * lower tier for blocks at a time). Here the loop is all there is.
+ */
+function applyEnvelopes(
+  state: ChainState, block: BlockInput, events: ChainEvent[], traded: Set<number>, fillParties: (string | number)[],
+): EnvelopeResult[] {
+  const results: EnvelopeResult[] = []
+  const envelopes = block.envelopes
+  // One context for the block's envelopes: applyEnvelope sets the envelope's fields before each handler.
+  // Handlers emit straight into the block's events (hooks use the sink: they read what they emit).
+  const place: EnvelopePlaceContext = { height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null }
+  const ctx: EnvelopeContext = {
+    state, signer: '', account: undefined as unknown as Account, agentRole: undefined, events,
+    height: block.height, timestampMs: block.timestampMs, txHash: '', place,
+  }
+  warmEnvelopes(envelopes, 0)
+  for (let idx = 0; idx < envelopes.length; idx++) {
+    // Reads the envelopes after the next WARM_SPAN, so their misses overlap (warm-envelopes.ts).
+    if (idx % WARM_SPAN === 0) warmEnvelopes(envelopes, idx + WARM_SPAN)
+    const env = envelopes[idx]!
+    // Read here, where every kind's envelope passes (the edge gives each busy kind a shape of its
+    // own): a read on the rejection path alone met a rare kind's shape first mid-block, and the
+    // loop's optimized code was thrown away for it.
+    const signer = env.signer
+    const kind = env.kind ?? actionKindOf(env.action)
+    const payload = env.payload ?? (env.action[kind] as Record<string, unknown>)
+    const marketId = typeof payload.market_id === 'number' ? payload.market_id : null
+    const firstEvent = events.length
+    const outcome = applyEnvelope(state, env, signer, kind, payload, ctx)
+    if (!outcome.ok) {
+      // A rejected envelope changed nothing: its one event is the rejection.
+      events.length = firstEvent
+      events.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
+    }
+    recordFills(events, firstEvent, traded, fillParties)
+    // The reason first: a nested object allocated inside the literal is a collection point between
+    // the result's allocation and its stores, which then each need a write barrier.
+    const reason = outcome.ok ? null : { code: outcome.reason, message: outcome.message }
+    results.push({ status: outcome.ok ? 'accepted' : 'kept-reject', reason, actionKind: kind, marketId, firstEvent, eventCount: events.length - firstEvent })
+  }
+  return results
+}
+
+/** Records the fills among events[from..]: their markets traded, their parties for the end hooks (BlockContext). */
+function recordFills(events: readonly ChainEvent[], from: number, traded: Set<number>, fillParties: (string | number)[]): void {
+  for (let i = from; i < events.length; i++) {
+    const e = events[i]!
+    if (e.sub_kind === 'Filled') {
+      traded.add(e.market_id)
+      fillParties.push(e.taker, e.maker, e.market_id)
+    }
+  }
+}
+
+/** The action's kind: its one own key. */
+function actionKindOf(action: Record<string, unknown>): string {
+  // for-in rather than Object.keys: no array per envelope. Own keys only, as Object.keys.
+  let kind: string | undefined
+  let keys = 0
+  for (const key in action) {
+    if (!Object.hasOwn(action, key)) continue
+    kind = key
+    keys++
+  }
+  if (keys !== 1) assert(false, 'an action has exactly one key')
+  return kind!
+}
+
+/** An action kind's registry entry and handler, found with one lookup per envelope. */
+interface Dispatch {
+  readonly kind: ActionKind
+  readonly handler: ActionHandler
+  /** The role mask bit the kind requires of an account acting for itself (ROLES), 0 for none. */
+  readonly roleBit: number
+}
+
+const DISPATCH: ReadonlyMap<string, Dispatch> = new Map(
+  [...ACTION_KIND_BY_NAME].flatMap(([name, kind]) => {
+    const handler = HANDLERS.get(name)
+    return handler === undefined ? [] : [[name, { kind, handler, roleBit: kind.role === null ? 0 : ROLES[kind.role] }] as const]
+  }),
+)
+
+/** The PlaceContext of the block's envelopes, its tx hash set per envelope. */
+type EnvelopePlaceContext = { -readonly [K in keyof PlaceContext]: PlaceContext[K] }
+/** An ActionContext whose fields are set per envelope (handlers never keep their context). */
+type EnvelopeContext = { -readonly [K in Exclude<keyof ActionContext, 'place'>]: ActionContext[K] } & { readonly place: EnvelopePlaceContext }
+
+/** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce.
+ * The signer is env.signer, read by the caller on the path every envelope takes. */
+function applyEnvelope(state: ChainState, env: EnvelopeInput, signer: string, kindName: string, payload: Record<string, unknown>, ctx: EnvelopeContext): Outcome {
+  const dispatch = DISPATCH.get(kindName)
+  // Messages are built only on failure: this runs for every envelope.
+  if (dispatch === undefined) assert(false, `unknown action kind ${kindName} reached the chain`)
+  const { kind, handler, roleBit } = dispatch
+  useNonce(state, signer, env.nonce)
+  // The common signer is an account acting for itself (resolveActor's first case, without the Actor object).
+  let account = state.accounts.get(signer)
+  let agentRole: RoleName | undefined
+  if (account !== undefined) {
+    // hasRole with the kind's bit looked up once, not per envelope.
+    if ((account.roleMask & roleBit) !== roleBit) return reject('Unauthorized', `${signer} may not ${kindName}`)
+  } else {
+    const actor = resolveActor(state, signer)
+    if (actor === undefined) return reject('Unauthorized', `${signer} is neither an account nor an agent`)
+    if (!actorAuthorized(actor, kind.auth, kind.role)) return reject('Unauthorized', `${signer} may not ${kindName}`)
+    account = actor.account
+    agentRole = actor.agentRole
+  }
+  ctx.signer = signer
+  ctx.account = account
+  ctx.agentRole = agentRole
+  ctx.txHash = env.txHash
+  ctx.place.txHash = env.txHash
+  return handler(ctx, payload)
+}
