@@ -1,7 +1,7 @@
 // Renders docs/actions.md from the action registry: every kind with its auth channel, payload
 // schema, an example and its reject reasons. The doc is generated, and a test keeps it current.
 import type { TSchema } from '@sinclair/typebox'
-import type { ActionKind } from '../../src/wire/action-kind.ts'
+import type { ActionKindSpec } from '../../src/wire/action-kind.ts'
 import { encodeType } from '../../src/wire/eip712.ts'
 
 /** A one-line description of a schema's type for the field table. */
@@ -43,7 +43,7 @@ function fieldRows(schema: TSchema, prefix = ''): string[] {
   return rows
 }
 
-export function renderActionsDoc(kinds: readonly ActionKind[]): string {
+export function renderActionsDoc(kinds: readonly ActionKindSpec[]): string {
   const out: string[] = [
     '# Action kinds',
     '',

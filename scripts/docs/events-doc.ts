@@ -69,6 +69,11 @@ export function renderEventsDoc(): string {
     '- a field marked *optional* is absent from the body when it has no value; a field whose type includes `null` is always present.',
     '- `account` is the account the event is about (the taker of a fill); the events the chain raises about no account (quote staleness, the reject-storm alarm) have a `null` one.',
     '',
+    'The EventView around a body places it: `height`, `seq` (its order in the block) and `envelope_idx`, always a number. An event an envelope caused carries ' +
+      'that envelope\'s index; an event the block raised itself (order and trigger expiry and the dead man\'s switch before the envelopes; quote-stale halts ' +
+      'and resumes, trigger fires, liquidations and bad debt after them) carries the block\'s `envelope_count`, an index no envelope has ("after the last ' +
+      'envelope"), and its `seq` says where it ran ([history-api.md](history-api.md#blocks-envelopes-transactions)).',
+    '',
     'The schemas are the TypeBox schemas of `src/wire/events/`; `decodeEventBody` parses a body and narrows on `sub_kind`. ' +
       '`src/wire/events/events.test.ts` checks the bodies of chain workloads against them.',
     '',

@@ -145,7 +145,7 @@ function errorSection(): string[] {
     `| -32600 | 200 | not a JSON-RPC 2.0 request object (\`jsonrpc\` must be "2.0", \`method\` a string, \`id\` a string, number or null); an empty batch; a batch of more than ${QUERY_BATCH_MAX} items (the whole batch is refused with one error reply, \`id\` null); a body over ${REQUEST_BODY_MAX_BYTES} bytes (\`id\` null) | \`INVALID_REQUEST\`, \`BATCH_TOO_LARGE\`, \`REQUEST_TOO_LARGE\` |`,
     '| -32601 | 200 | no method of that name | `METHOD_NOT_FOUND` |',
     '| -32602 | 200 | `params` is not an object, or fails the method\'s schema (`data.field` names the first offending field, e.g. `params.address`); or it names something that does not exist (`MarketNotFound`, `BlockNotFound`, a malformed cursor) | `INVALID_PARAMS`, `MarketNotFound`, ... |',
-    `| -32602 | 400 | \`offset\` above ${OFFSET_MAX} on \`getUserFills\` and \`getOrderFills\`: page deeper with \`cursor\` (spec §7.1) | \`OFFSET_TOO_DEEP\` |`,
+    `| -32602 | 400 | \`offset\` above ${OFFSET_MAX} on \`getUserFills\` and \`getOrderFills\` (\`data.max\` ${OFFSET_MAX}): page deeper with \`cursor\`. HTTP 400 for a single request; in a batch it is that item's error reply and the batch is HTTP 200 | \`OFFSET_TOO_DEEP\` |`,
     '| -32603 | 200 | an internal error, or the history index is not running (history reads) | `HISTORY_UNAVAILABLE` |',
     `| -32000 | 200 | the query did not finish within ${QUERY_TIMEOUT_MS / 1000} s, queueing included | \`TIMEOUT\` |`,
   ]
@@ -164,8 +164,9 @@ export function renderRpcDoc(methods: readonly CompiledMethod[], examples: Reado
     '## Requests and replies',
     '',
     '- A request is `{"jsonrpc": "2.0", "id": 1, "method": "getAccount", "params": {"address": "0x..."}}`. Params are by name, in an object; a method without params may leave `params` out. An unknown param is refused (-32602).',
-    `- A batch is an array of at most ${QUERY_BATCH_MAX} requests, answered by an array of replies in the same order; one bad item gets its own error reply and the others are answered. More than ${QUERY_BATCH_MAX} items refuse the whole batch (-32600).`,
-    '- Errors come back with HTTP 200 and an `error` object `{code, message, data: {reason, field?}}`; the one exception is the too-deep `offset` below (HTTP 400).',
+    `- A batch is an array of at most ${QUERY_BATCH_MAX} requests, answered by an array of replies in the same order (HTTP 200). Every item answers on its own: an item that fails, whatever the error, gets its own error reply and the others their results. More than ${QUERY_BATCH_MAX} items refuse the whole batch (-32600).`,
+    '- A request object without an `id` member is a notification (JSON-RPC 2.0): it gets no reply object. A read nobody waits for is not run. A single notification, or a batch of only notifications, is answered HTTP 204 with no body; in a mixed batch the notifications are left out of the reply array. (On `/api/v1/action` a notification\'s action is admitted and run like any other, and the reply is HTTP 204.)',
+    '- Errors come back with HTTP 200 and an `error` object `{code, message, data: {reason, field?}}`; the one exception is the too-deep `offset` of a single request below (HTTP 400).',
     `- A query times out after ${QUERY_TIMEOUT_MS / 1000} s, queueing included (-32000); the node's \`--query-timeout-ms\` flag changes that.`,
     '- A market is named by `market_id` or `symbol`; `market_id` takes precedence and may name a Delisted market; `symbol` matches exactly or by prefix, case-insensitive (the shortest match wins) and skips Delisted markets (spec §2.2). '
       + `Without either, a list applies no market filter and a read about one market is refused (-32602). Methods that take both: ${withMarket.join(', ')}.`,

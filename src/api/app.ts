@@ -6,7 +6,7 @@ import { feedRoutes } from './routes/feed-routes.ts'
 import { aliasRoutes } from './routes/alias-routes.ts'
 import { candleRoutes } from './routes/candle-routes.ts'
 import { historyRoutes } from './routes/history-routes.ts'
-import { healthRoutes } from './routes/health-routes.ts'
+import { gateResponse, healthRoutes } from './routes/health-routes.ts'
 import { jsonResponse } from './jsonrpc.ts'
 import { marketStatsReader } from './methods/market-methods.ts'
 import { queryRoutes } from './routes/query-routes.ts'
@@ -14,7 +14,7 @@ import { REQUEST_BODY_BACKSTOP_BYTES } from './request-body.ts'
 import { clientGoneResponse, isClientGone } from './client-gone.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
 import { wsRoutes, wsServerOptions } from './ws/routes.ts'
-import { feedRuntime } from './ws/runtime.ts'
+import { feedRuntime, type FeedRuntime } from './ws/runtime.ts'
 import { createLogger, errorMessage } from '../lib/log.ts'
 
 export interface AppOptions {
@@ -29,9 +29,32 @@ export interface AppOptions {
 
 const log = createLogger('api')
 
-export function createApp(node: ChainNode, options: AppOptions = {}) {
+/**
+ * Seeds the node's hot feed from its state and starts the WebSocket hub: once the node is
+ * recovered (the feed reads the tip's state). createApp does it for a node recovered already; an
+ * owner that serves while the node recovers (src/main.ts) calls it after ChainNode.recover().
+ */
+export function startFeed(node: ChainNode, options: AppOptions = {}): FeedRuntime {
   const feed = feedRuntime(node, { ws: options.ws, blockTimeMs: options.blockTimeMs })
   feed.setMarketStats(marketStatsReader(node))
+  return feed
+}
+
+/**
+ * The node's HTTP and WebSocket API. It may be served before the node is recovered: until the node
+ * produces blocks only the probes answer (routes/health-routes.ts, the gate), and the hot feed is
+ * started by startFeed once the node is recovered.
+ */
+export function createApp(node: ChainNode, options: AppOptions = {}) {
+  if (node.isRecovered) startFeed(node, options)
+  // The routes reach the feed when they run, by then started.
+  const feed: FeedRuntime = {
+    get feed() { return feedRuntime(node).feed },
+    get hub() { return feedRuntime(node).hub },
+    setHistoryStatus: (read) => feedRuntime(node).setHistoryStatus(read),
+    followHistory: (index) => feedRuntime(node).followHistory(index),
+    setMarketStats: (read) => feedRuntime(node).setMarketStats(read),
+  }
   return new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_BACKSTOP_BYTES }, websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT) })
     .onError(({ code, error, request }) => {
       if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
@@ -39,6 +62,8 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
       log.error(`http error: ${errorMessage(error)}`, { error })
       return jsonResponse({ error: 'internal error' }, 500)
     })
+    // Recovering or halted: every route but the probes answers 503 (the WebSocket upgrade too).
+    .onRequest(({ request }) => gateResponse(node, request))
     .use(healthRoutes(node))
     .use(queryRoutes(node, options.queryTimeoutMs))
     .use(actionRoutes(node, options.actionIpRatePerSec ?? 0))
@@ -46,5 +71,5 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
     .use(historyRoutes(node))
     .use(candleRoutes(node))
     .use(feedRoutes(feed))
-    .use(wsRoutes(feed.hub))
+    .use(wsRoutes(() => feed.hub))
 }

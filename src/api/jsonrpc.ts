@@ -38,6 +38,19 @@ export function idOf(req: unknown): JsonRpcId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null
 }
 
+/**
+ * A notification (JSON-RPC 2.0: a request object without an `id` member): a well-formed request
+ * the server runs, or not, but never answers. A malformed object is not one: it gets its error.
+ */
+export function isNotification(req: unknown): boolean {
+  return typeof req === 'object' && req !== null && !Array.isArray(req) && !('id' in req) && envelopeError(req) === undefined
+}
+
+/** The reply to a request that gets none (a notification, a batch of notifications): HTTP 204, no body. */
+export function noContent(): Response {
+  return new Response(null, { status: 204 })
+}
+
 /** Checks the JSON-RPC 2.0 envelope of one request object; returns an error body or undefined. */
 export function envelopeError(req: unknown): JsonRpcErrorBody | undefined {
   if (typeof req !== 'object' || req === null || Array.isArray(req)) return { code: RPC.invalidRequest, message: 'a request must be a JSON object', data: { reason: 'INVALID_REQUEST' } }
@@ -51,7 +64,7 @@ export function envelopeError(req: unknown): JsonRpcErrorBody | undefined {
   return undefined
 }
 
-/** A JSON response with the right content type; every JSON-RPC reply is HTTP 200. */
+/** A JSON response with the right content type; JSON-RPC replies are HTTP 200 unless docs/rpc.md says otherwise. */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
 }

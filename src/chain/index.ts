@@ -21,7 +21,6 @@ export { REJECT_REASONS } from './core/reasons.ts'
 
 // The edge: what the node checks and prepares before an envelope enters a block.
 export { actorAuthorized, lowestUnusedNonce, nonceUsable, resolveActor } from './access/accounts.ts'
-export { packDecimal } from './core/packed-decimal.ts'
 export { decodePlaceOrder, isRejection } from './orders/place-order.ts'
 export type { DecodedOrder } from './orders/order-types.ts'
 

@@ -1,9 +1,11 @@
 // The WebSocket client of /api/v1/ws (spec §6.1). It keeps a subscription set across connections:
 // after a disconnect it reconnects (with backoff) and resubscribes; it checks that every frame's
 // `seq` follows the last one, and on a `gap` frame or a seq jump it drops the connection and starts
-// over, because frames were lost. After every (re)subscription it runs the resync hooks, where state
-// built from incremental topics is re-read over HTTP (getBootstrap / getAccountOrders); see
-// OpenOrderSet for the orderUpdates maintenance rules.
+// over, because frames were lost. A push the server split into parts (docs/websocket.md#split-frames)
+// reaches the handlers as one message, reassembled; a part that is missing or out of place is a loss
+// like a gap. After every (re)subscription it runs the resync hooks, where state built from
+// incremental topics is re-read over HTTP (getBootstrap / getAccountOrders); see OpenOrderSet for
+// the orderUpdates maintenance rules.
 import { formatDecimal, parseDecimal } from '../lib/decimal.ts'
 import type { RpcClient } from './rpc-client.ts'
 
@@ -27,8 +29,37 @@ export interface WsClientStats {
   connects: number
   gapFrames: number
   seqGaps: number
+  /** Split pushes whose parts did not arrive in order and complete (handled like a gap). */
+  partGaps: number
+  /** Split pushes reassembled. */
+  reassembled: number
   lastSeq: number
 }
+
+/**
+ * One message from the parts of a split push (docs/websocket.md#split-frames), given in part order:
+ * lists are concatenated, maps merged, every other field taken from the first part (all parts carry
+ * it alike); `part` and `parts` are dropped, and `seq` is the last part's.
+ */
+export function mergeParts(parts: readonly WsFrame[]): WsFrame {
+  const out: Record<string, unknown> = {}
+  for (const p of parts) {
+    for (const [key, value] of Object.entries(p)) {
+      if (key === 'part' || key === 'parts') continue
+      const have = out[key]
+      if (!(key in out)) out[key] = Array.isArray(value) ? [...value] : value
+      else if (Array.isArray(have) && Array.isArray(value)) for (const v of value) have.push(v)
+      else if (isPlainObject(have) && isPlainObject(value)) out[key] = { ...have, ...value }
+    }
+  }
+  out.seq = parts[parts.length - 1]?.seq
+  return out as WsFrame
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The block height a push is about (`height`, or blocks.live's `block.height`). */
+const heightOf = (f: WsFrame): unknown => f.height ?? (f.block as { height?: unknown } | undefined)?.height
 
 /** The ws:// URL of /api/v1/ws for a base address. */
 export function wsUrlOf(url: string): string {
@@ -38,7 +69,7 @@ export function wsUrlOf(url: string): string {
 
 export class PerpdWsClient {
   readonly url: string
-  readonly stats: WsClientStats = { connects: 0, gapFrames: 0, seqGaps: 0, lastSeq: 0 }
+  readonly stats: WsClientStats = { connects: 0, gapFrames: 0, seqGaps: 0, partGaps: 0, reassembled: 0, lastSeq: 0 }
   private socket: WebSocket | undefined
   private topics: string[] = []
   private readonly handlers = new Map<string, Set<(frame: WsFrame) => void>>()
@@ -54,6 +85,8 @@ export class PerpdWsClient {
   private readonly opened: Promise<void>
   private resolveOpened!: () => void
   private subscribedWaiters: (() => void)[] = []
+  /** The parts received so far of a split push (they arrive back to back). */
+  private parts: WsFrame[] = []
 
   constructor(private readonly options: WsClientOptions) {
     this.url = wsUrlOf(options.url)
@@ -132,6 +165,7 @@ export class PerpdWsClient {
     this.socket = socket
     this.stats.lastSeq = 0
     this.confirmed = false
+    this.parts = []
     socket.onopen = () => {
       this.stats.connects++
       this.delayMs = this.options.reconnectDelayMs ?? 250
@@ -169,10 +203,35 @@ export class PerpdWsClient {
   /** Loss: a gap frame or a seq jump. Start over on a fresh connection. */
   private restart(socket: WebSocket, reason: ResyncReason): void {
     this.pendingReason = reason
+    this.parts = []
     socket.onclose = null
     socket.close(4001, `resync after ${reason}`)
     this.socket = undefined
     this.scheduleReconnect()
+  }
+
+  /**
+   * Collects the parts of a split push: the whole message once its last part is in, else
+   * undefined. The parts of one push come back to back, numbered 1..parts, with one topic and one
+   * height; anything else means parts were lost, and the client starts over as after a gap.
+   */
+  private gather(socket: WebSocket, frame: WsFrame): WsFrame | undefined {
+    const first = this.parts[0]
+    const part = frame.part
+    const parts = frame.parts
+    const fits = typeof part === 'number' && typeof parts === 'number' && Number.isInteger(parts) && parts >= 1 && part === this.parts.length + 1 &&
+      (first === undefined || (frame.topic === first.topic && parts === first.parts && heightOf(frame) === heightOf(first)))
+    if (!fits) {
+      this.stats.partGaps++
+      this.restart(socket, 'gap')
+      return undefined
+    }
+    this.parts.push(frame)
+    if (part < parts) return undefined
+    const whole = mergeParts(this.parts)
+    this.parts = []
+    this.stats.reassembled++
+    return whole
   }
 
   private receive(socket: WebSocket, frame: WsFrame): void {
@@ -188,6 +247,11 @@ export class PerpdWsClient {
         return
       }
       this.stats.lastSeq = frame.seq
+    }
+    if (typeof frame.part === 'number' || this.parts.length > 0) {
+      const whole = this.gather(socket, frame)
+      if (whole === undefined) return
+      frame = whole
     }
     if (frame.op === 'subscribed') {
       const rejected = frame.rejected as string[] | undefined

@@ -34,6 +34,8 @@ export interface HotFeedOptions {
   readonly now?: () => number
   readonly staleAfterMs?: number
   readonly log?: LogLine
+  /** Trades each market's ring keeps (default TRADE_RING_SIZE; tests lower it). */
+  readonly tradeRingSize?: number
 }
 
 /** A book snapshot at one depth, cached until the book changes. */
@@ -136,6 +138,7 @@ export class HotFeed {
   private readonly now: () => number
   private readonly staleAfterMs: number
   private readonly log: LogLine
+  private readonly tradeRingSize: number
   /** Height and block time of the last block applied (or of the seed). */
   height = 0
   timestampMs = 0
@@ -148,9 +151,10 @@ export class HotFeed {
     this.now = options.now ?? Date.now
     this.staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS_DEFAULT
     this.log = options.log ?? logLine(createLogger('feed'))
+    this.tradeRingSize = options.tradeRingSize ?? TRADE_RING_SIZE
   }
 
-  /** Builds every slot from the chain once: markets, marks and resting orders. */
+  /** Builds every slot from the chain once: markets, marks, resting orders, trades and latest quotes. */
   seed(): void {
     const tip = this.source.tip()
     this.height = tip.height
@@ -158,6 +162,7 @@ export class HotFeed {
     this.refreshMarkets(undefined)
     for (const o of this.source.restingOrders()) this.restSeedOrder(o)
     this.seedTrades()
+    this.seedQuotes()
     this.updatedWallMs = this.now()
     this.ready.native = true
     this.ready.external_peg = true
@@ -285,15 +290,35 @@ export class HotFeed {
   }
 
   /**
-   * Fills the trade rings with the chain's newest trades (oldest pushed first, so each ring ends on
-   * the newest). Only the rings: open candles and the 24 h counters start from this block on.
+   * Fills each market's trade ring with that market's newest trades (docs/websocket.md#design-decisions:
+   * per market, so a busy market does not crowd out a quiet one; oldest pushed first, so each ring
+   * ends on the newest). Only the rings: open candles and the 24 h counters start from this block on.
    */
   private seedTrades(): void {
-    const fills = this.source.recentFills(TRADE_RING_SIZE * Math.max(1, this.markets.size))
+    const fills = this.source.recentFills(this.tradeRingSize)
     for (let i = fills.length - 1; i >= 0; i--) {
       const f = fills[i]!
       const m = f.marketId === null ? undefined : this.markets.get(f.marketId)
       if (m !== undefined) m.trades.push(tradeOf(m, f.height, f.seq, f.timestampMs, filledBody(f.bodyJson)))
+    }
+  }
+
+  /**
+   * Reads back each external-peg market's latest accepted quote from the block that accepted it, so
+   * external_quote goes on pushing it (with its age) after a restart, last_price and volume included.
+   */
+  private seedQuotes(): void {
+    for (const m of this.markets.values()) {
+      if (m.row.routing !== 'external_peg') continue
+      const block = this.source.latestQuoteBlock(m.marketId)
+      if (block === undefined) continue
+      for (const stored of block.events) {
+        if (stored.subKind !== 'OracleQuoteAccepted' || stored.marketId !== m.marketId) continue
+        const body = decodeEventBody(stored.bodyJson)
+        if (body.sub_kind !== 'OracleQuoteAccepted') continue
+        // The block's last accepted quote of the market is its latest.
+        m.lastQuote = this.quoteOf(m, { seq: stored.seq, envelopeIdx: stored.envelopeIdx, kind: stored.kind, subKind: stored.subKind, marketId: stored.marketId, account: stored.account, body }, body, block)
+      }
     }
   }
 
@@ -400,7 +425,7 @@ export class HotFeed {
       }
       this.markets.set(row.market_id, {
         marketId: row.market_id, symbol: row.symbol, lifecycle: row.lifecycle, row,
-        book: new FeedBook(), trades: new TradeRing(), candles: new LiveCandles(),
+        book: new FeedBook(), trades: new TradeRing(this.tradeRingSize), candles: new LiveCandles(),
         dayStartMs: dayStart ?? utcDayStart(this.timestampMs), dayNotional: 0n, dayBaseLots: 0, prevDayPrice: null,
         fillsInBlock: 0, lastQuote: null, snapshotVersion: -1, snapshots: new Map(),
       })

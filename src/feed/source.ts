@@ -3,7 +3,7 @@
 // carry: the initial seeding (books, markets), the per-block market list the spec says the marks are
 // refreshed from (getAllMarks / getMarkets), account aggregates (getAccount) and the history index
 // status. The node implements it over its public read views (api/ws/node-feed-source.ts).
-import type { FeedMarketRow, SeedFill, SeedOrder } from './types.ts'
+import type { FeedBlock, FeedMarketRow, SeedFill, SeedOrder } from './types.ts'
 
 /** The history index progress as /api/v1/status reports it (spec §2.7), for `blocks.live`. */
 export interface HistoryStatus {
@@ -20,9 +20,13 @@ export interface FeedSource {
   markets(): readonly FeedMarketRow[]
   /** Resting orders of one market (or of all markets), in no particular order. */
   restingOrders(marketId?: number): readonly SeedOrder[]
-  /** The newest Filled events of the chain, newest first, at most `limit`: the trade rings start
-   * from them, so a restarted node still shows its recent trades. */
-  recentFills(limit: number): readonly SeedFill[]
+  /** The newest Filled events of the chain's recent blocks, newest first, at most `perMarket` of
+   * each market: the trade rings start from them, so a restarted node still shows its recent trades
+   * (a busy market does not crowd out a quiet one). */
+  recentFills(perMarket: number): readonly SeedFill[]
+  /** The stored block in which a market's latest accepted oracle quote was accepted (undefined
+   * without one, or without a block store): the feed reads the quote back from it at start-up. */
+  latestQuoteBlock(marketId: number): FeedBlock | undefined
   /** The Filled events of blocks from..to, oldest first, at most `limit` (the newest when there are
    * more): a restart counts those after its saved day state (day-state.ts). */
   fillsBetween(from: number, to: number, limit: number): readonly SeedFill[]

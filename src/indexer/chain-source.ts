@@ -20,7 +20,8 @@ export interface SourceBlock {
 export interface SourceEvent {
   height: number
   seq: number
-  envelope_idx: number | null
+  /** The envelope that caused it, or the block's envelope_count for an event of the block itself. */
+  envelope_idx: number
   kind: string
   sub_kind: string
   market_id: number | null

@@ -29,6 +29,12 @@ export interface LiveBlock {
   readonly closedOrders: readonly ClosedOrder[]
 }
 
+/** A thread of the index that stopped while the index runs (it is not restarted). */
+export interface HistoryThreadFailure {
+  readonly thread: 'indexer' | 'reader'
+  readonly message: string
+}
+
 /** A read's value with the watermarks of the snapshot it was read from. */
 export interface ReadResult<T> {
   readonly value: T
@@ -60,6 +66,8 @@ export class HistoryIndex {
   private readonly syncs = new Map<number, (p: PipelineProgress) => void>()
   private readonly progressListeners: ((p: PipelineProgress) => void)[] = []
   private readonly candleListeners: ((updates: readonly CandleUpdate[]) => void)[] = []
+  private readonly failureListeners: ((failure: HistoryThreadFailure) => void)[] = []
+  private readonly failed = new Map<'indexer' | 'reader', HistoryThreadFailure>()
   private nextId = 1
   private stopped = false
   private readonly log: LogLine
@@ -93,8 +101,8 @@ export class HistoryIndex {
             if (r.type === 'ready') {
               clearTimeout(timer)
               reader.onmessage = (e) => index.onReader(e.data)
-              indexer.onerror = (e) => log(`indexer thread error: ${e.message}`, 'error')
-              reader.onerror = (e) => log(`history reader thread error: ${e.message}`, 'error')
+              index.watchThread(indexer, 'indexer')
+              index.watchThread(reader, 'reader')
               resolve()
             }
             else if (r.type === 'fatal') { clearTimeout(timer); reject(new Error(r.message)) }
@@ -114,6 +122,45 @@ export class HistoryIndex {
       throw err
     }
     return index
+  }
+
+  /**
+   * Listens for a thread's end while the index runs: an uncaught error ends a worker thread (its
+   * error event, then its close event with the exit code), and so does process.exit inside it.
+   */
+  private watchThread(worker: Worker, thread: 'indexer' | 'reader'): void {
+    let lastError: string | undefined
+    worker.onerror = (e) => {
+      lastError = e.message
+      this.log(`history ${thread} thread error: ${e.message}`, 'error')
+    }
+    worker.addEventListener('close', (e) => {
+      const code = (e as Event & { code?: number }).code
+      this.threadFailed(thread, `the history ${thread} thread exited${code === undefined ? '' : ` with code ${code}`}${lastError === undefined ? '' : `: ${lastError}`}`)
+    })
+  }
+
+  /** A thread stopped (or reported a fatal error) while the index runs. */
+  private threadFailed(thread: 'indexer' | 'reader', message: string): void {
+    if (this.stopped || this.failed.has(thread)) return
+    const failure: HistoryThreadFailure = { thread, message }
+    this.failed.set(thread, failure)
+    this.log(`${message}; history ${thread === 'indexer' ? 'indexing' : 'reads'} stopped until a restart`, 'error')
+    if (thread === 'reader') {
+      for (const r of this.reads.values()) r.reject(new ReadError(503, message))
+      this.reads.clear()
+    }
+    for (const l of this.failureListeners) l(failure)
+  }
+
+  /** Runs listener when a thread of the index stops while it runs (see failures). */
+  onFailure(listener: (failure: HistoryThreadFailure) => void): void {
+    this.failureListeners.push(listener)
+  }
+
+  /** The threads that stopped while the index runs (empty while both run). */
+  get failures(): HistoryThreadFailure[] {
+    return [...this.failed.values()]
   }
 
   private onIndexer(m: IndexerMessage): void {
@@ -136,7 +183,7 @@ export class HistoryIndex {
         this.log(m.line, m.level)
         return
       case 'fatal':
-        this.log(m.message, 'error')
+        this.threadFailed('indexer', m.message)
         return
       default:
         return
@@ -145,7 +192,7 @@ export class HistoryIndex {
 
   private onReader(m: ReaderMessage): void {
     if (m.type === 'fatal') {
-      this.log(m.message, 'error')
+      this.threadFailed('reader', m.message)
       return
     }
     if (m.type !== 'result') return
@@ -184,6 +231,8 @@ export class HistoryIndex {
 
   private send(op: ReadOp, args: unknown, paged: boolean): Promise<unknown> {
     if (this.stopped) return Promise.reject(new ReadError(503, 'the history index is stopped'))
+    const down = this.failed.get('reader')
+    if (down !== undefined) return Promise.reject(new ReadError(503, down.message))
     if (this.reads.size >= READS_IN_FLIGHT_MAX) return Promise.reject(new ReadError(503, `more than ${READS_IN_FLIGHT_MAX} history reads are waiting; retry shortly`))
     const id = this.nextId++
     return new Promise((resolve, reject) => {

@@ -1,8 +1,24 @@
 /**
- * Strict decimal strings at the API edge (PROTOCOL §1). Prices, sizes and amounts travel as
- * strings and become fixed-point bigints here; anything ambiguous (exponents, a leading `+`,
- * stray whitespace, leading zeros) or more precise than the market allows is refused with a
+ * Decimal strings: the one grammar of prices, sizes and amounts (PROTOCOL §1), and every reading
+ * and writing of it. They travel as strings of the form
+ *
+ *     -? ( "0" | [1-9][0-9]* ) ( "." [0-9]+ )?      at most 40 characters, the sign only where allowed
+ *
+ * and become fixed-point integers here. Anything ambiguous (exponents, a leading `+`, stray
+ * whitespace, leading zeros, a bare point) or more precise than the field allows is refused with a
  * clear error instead of being rounded, because a silent rounding changes what the user signed.
+ * Trailing fractional zeros change nothing: "65000.50" is 65000.5.
+ *
+ * decimalPoint below is the grammar, and everything else reads through it:
+ *  - parseDecimal: a string to an integer count of 10^-decimals units (a bigint), or the error;
+ *  - packDecimal: a positive decimal packed into one number (digits and places) without knowing the
+ *    field's precision, which the node's edge does for the busy order actions so the chain reads
+ *    those decimals with one multiplication (decimalUnits) instead of the string
+ *    (src/node/edge-envelope.ts); the chain's number path for any other string packs it on the spot;
+ *  - decimalPattern: the grammar as the wire schemas' JSON Schema pattern (decimal.test.ts holds the
+ *    pattern to decimalPoint).
+ * formatDecimal writes the normal form (no trailing fractional zeros, no bare point, no "-0"), the
+ * one NORMAL_DECIMAL_PATTERN and SIGNED_NORMAL_DECIMAL_PATTERN describe.
  */
 
 /** Outcome of {@link parseDecimal}: the fixed-point value, or why the string was refused. */
@@ -11,18 +27,49 @@ export type DecimalResult =
   | { ok: false; error: 'syntax' | 'precision' | 'range'; message: string };
 
 /** Longest accepted string; bounds the work done on untrusted input before any bigint math. */
-const MAX_LENGTH = 40;
+export const DECIMAL_MAX_LENGTH = 40;
 
 /** Fixed-point results must fit a signed 64-bit integer (|value| < 2^63). */
 const LIMIT = 1n << 63n;
 
-// One "0" or a digit run without a leading zero, then an optional fraction with at least one digit.
-const UNSIGNED = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
-const SIGNED = /^-?(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
+/** decimalPoint's answer for a string outside the grammar. */
+const NOT_DECIMAL = -1;
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57; // '0'..'9'
+
+/**
+ * The grammar: where the integer digits of s end (the index of its point, or its length when it has
+ * none) when s is a decimal string, else NOT_DECIMAL. A leading "-" is read only if allowNegative.
+ */
+function decimalPoint(s: string, allowNegative: boolean): number {
+  const len = s.length;
+  if (len > DECIMAL_MAX_LENGTH) return NOT_DECIMAL;
+  let i = allowNegative && s.charCodeAt(0) === 45 ? 1 : 0; // '-'
+  if (i === len) return NOT_DECIMAL; // empty, or a bare sign
+  const first = s.charCodeAt(i++);
+  // "0" stands alone before the point; any other integer part starts with 1-9.
+  if (first !== 48) {
+    if (first < 49 || first > 57) return NOT_DECIMAL;
+    while (i < len && isDigit(s.charCodeAt(i))) i++;
+  }
+  if (i === len) return len;
+  if (s.charCodeAt(i) !== 46) return NOT_DECIMAL; // '.'
+  const point = i++;
+  if (i === len) return NOT_DECIMAL; // "1." has no fraction digits
+  for (; i < len; i++) if (!isDigit(s.charCodeAt(i))) return NOT_DECIMAL;
+  return point;
+}
+
+/** The places a decimal string needs: its fraction digits up to the last non-zero one. */
+function placesOf(s: string, point: number): number {
+  let end = s.length;
+  while (end > point + 1 && s.charCodeAt(end - 1) === 48) end--;
+  return end > point ? end - point - 1 : 0;
+}
 
 /** Short, printable rendering of untrusted input for an error message. */
 function quote(s: string): string {
-  return JSON.stringify(s.length > MAX_LENGTH ? s.slice(0, MAX_LENGTH) + '…' : s);
+  return JSON.stringify(s.length > DECIMAL_MAX_LENGTH ? s.slice(0, DECIMAL_MAX_LENGTH) + '…' : s);
 }
 
 /**
@@ -33,31 +80,72 @@ export function parseDecimal(s: string, decimals: number, opts?: { allowNegative
   if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError(`parseDecimal: invalid decimals ${decimals}`);
   if (typeof s !== 'string') return { ok: false, error: 'syntax', message: 'expected a decimal string' };
   if (s.length === 0) return { ok: false, error: 'syntax', message: 'empty decimal string' };
-  if (s.length > MAX_LENGTH) {
-    return { ok: false, error: 'syntax', message: `${quote(s)} is longer than ${MAX_LENGTH} characters` };
+  if (s.length > DECIMAL_MAX_LENGTH) {
+    return { ok: false, error: 'syntax', message: `${quote(s)} is longer than ${DECIMAL_MAX_LENGTH} characters` };
   }
   const allowNegative = opts?.allowNegative === true;
-  const m = (allowNegative ? SIGNED : UNSIGNED).exec(s);
-  if (m === null) {
+  const point = decimalPoint(s, allowNegative);
+  if (point === NOT_DECIMAL) {
     const what = !allowNegative && s.startsWith('-') ? 'must not be negative' : 'is not a plain decimal number';
     return { ok: false, error: 'syntax', message: `${quote(s)} ${what}` };
   }
-  const intPart = m[1] as string;
-  let frac = m[2] ?? '';
-  if (frac.length > decimals) {
-    // Digits past the precision are tolerated only as trailing zeros, which change nothing.
-    for (let i = decimals; i < frac.length; i++) {
-      if (frac.charCodeAt(i) !== 48) {
-        return { ok: false, error: 'precision', message: `${quote(s)} has more than ${decimals} decimal places` };
-      }
-    }
-    frac = frac.slice(0, decimals);
+  // Digits past the precision are tolerated only as trailing zeros, which change nothing.
+  const places = placesOf(s, point);
+  if (places > decimals) {
+    return { ok: false, error: 'precision', message: `${quote(s)} has more than ${decimals} decimal places` };
   }
-  const magnitude = BigInt(intPart + frac.padEnd(decimals, '0'));
+  const negative = s.charCodeAt(0) === 45;
+  const digits = s.slice(negative ? 1 : 0, point) + s.slice(point + 1, point + 1 + places);
+  const magnitude = BigInt(digits + '0'.repeat(decimals - places));
   if (magnitude >= LIMIT) {
     return { ok: false, error: 'range', message: `${quote(s)} is out of range` };
   }
-  return { ok: true, value: s.charCodeAt(0) === 45 ? -magnitude : magnitude };
+  return { ok: true, value: negative ? -magnitude : magnitude };
+}
+
+/** packDecimal's answer for a string it does not pack: the chain parses the string itself. */
+export const NOT_PACKED = -1;
+
+/** Places sit below the digits: digits * 16 + places. Market precisions are 0-12. */
+const PLACES_RADIX = 16;
+const PLACES_MAX = 12;
+/** Digits below 2^49 keep digits * 16 + places, and every step of reading them, exact below 2^53. */
+const DIGITS_PACKABLE_MAX = 2 ** 49;
+const POW10: readonly number[] = Array.from({ length: PLACES_MAX + 1 }, (_, k) => 10 ** k);
+
+/**
+ * A positive decimal string (the grammar, unsigned) packed into one number without knowing the
+ * field's precision: its significant digits and its places after the point, trailing zeros dropped,
+ * as digits * 16 + places ("65000.50" -> 650005 * 16 + 1). NOT_PACKED for anything else: not such a
+ * string, zero, more than 12 places, or digits of 2^49 or more.
+ */
+export function packDecimal(s: unknown): number {
+  if (typeof s !== 'string') return NOT_PACKED;
+  const point = decimalPoint(s, false);
+  if (point === NOT_DECIMAL) return NOT_PACKED;
+  const places = placesOf(s, point);
+  if (places > PLACES_MAX) return NOT_PACKED;
+  let digits = 0;
+  for (let i = 0; i < point; i++) digits = digits * 10 + (s.charCodeAt(i) - 48);
+  for (let i = point + 1; i <= point + places; i++) digits = digits * 10 + (s.charCodeAt(i) - 48);
+  // Exact while below 2^49; a longer run rounds, but never back below it.
+  if (digits === 0 || digits >= DIGITS_PACKABLE_MAX) return NOT_PACKED;
+  return digits * PLACES_RADIX + places;
+}
+
+/**
+ * A positive decimal at `decimals` places as a count of units that is a safe integer (what
+ * parseDecimal gives, as a number), read from its packed form: `packed` when the edge packed s
+ * (packDecimal(s)), else packed here. -1 when parseDecimal must decide, and word any error: s is not
+ * a positive decimal, is more precise than `decimals`, or is too large to pack or to be safe.
+ */
+export function decimalUnits(s: string, decimals: number, packed?: number): number {
+  const p = packed ?? packDecimal(s);
+  if (p < 0) return -1;
+  const places = p % PLACES_RADIX;
+  if (places > decimals) return -1;
+  const units = ((p - places) / PLACES_RADIX) * POW10[decimals - places]!;
+  return units <= Number.MAX_SAFE_INTEGER ? units : -1;
 }
 
 /**
@@ -76,3 +164,20 @@ export function formatDecimal(v: bigint, decimals: number): string {
   const body = end > intPart.length ? intPart + '.' + padded.slice(intPart.length, end) : intPart;
   return negative ? '-' + body : body;
 }
+
+/**
+ * The grammar as a JSON Schema pattern, for the wire's schemas (with maxLength DECIMAL_MAX_LENGTH):
+ * unsigned unless `signed`; at most `integerDigits` digits before the point and `decimals` after it
+ * when given (a schema may bound them tighter than the grammar).
+ */
+export function decimalPattern(opts: { signed?: boolean; integerDigits?: number; decimals?: number } = {}): string {
+  const sign = opts.signed === true ? '-?' : '';
+  const moreDigits = opts.integerDigits === undefined ? '*' : `{0,${opts.integerDigits - 1}}`;
+  const fraction = opts.decimals === undefined ? '+' : `{1,${opts.decimals}}`;
+  return `^${sign}(0|[1-9][0-9]${moreDigits})(\\.[0-9]${fraction})?$`;
+}
+
+/** The normal form formatDecimal writes of a value >= 0, as a JSON Schema pattern. */
+export const NORMAL_DECIMAL_PATTERN = '^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$';
+/** The normal form formatDecimal writes of any value (never "-0"), as a JSON Schema pattern. */
+export const SIGNED_NORMAL_DECIMAL_PATTERN = '^(0|-?[1-9][0-9]*(\\.[0-9]*[1-9])?|-?0\\.[0-9]*[1-9])$';

@@ -1,7 +1,8 @@
 // Admission refuses what it cannot hash as a -32602, instead of failing inside the hash, and packs
 // the decimals of what it admits for the chain.
 import { expect, test } from 'bun:test'
-import { createGenesisState, packDecimal } from '../chain/index.ts'
+import { createGenesisState } from '../chain/index.ts'
+import { packDecimal } from '../lib/decimal.ts'
 import { Signer } from '../client/signer.ts'
 import { DEV_KEYS } from '../../test/support/node-process.ts'
 import { admit } from './admission.ts'

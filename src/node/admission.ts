@@ -5,7 +5,7 @@ import {
 } from '../chain/index.ts'
 import { atTheEdge } from './edge-envelope.ts'
 import { orderShapeError } from './order-admission.ts'
-import { ACTION_KIND_BY_NAME, type ActionKind, type PlaceOrderPayload } from '../wire/actions.ts'
+import { ACTION_KIND_BY_NAME, type ActionKindSpec, type PlaceOrderPayload } from '../wire/actions.ts'
 import { ActionParamsSchema } from '../wire/envelope.ts'
 import { RPC, rpcError, type RpcError } from '../wire/rpc-errors.ts'
 import { l1Digest, parseSignature, recoverAddress, sourceForNetwork, txHash, userSignedDigest } from '../wire/signing.ts'
@@ -29,7 +29,7 @@ export type Admission = { readonly ok: true; readonly envelope: AdmittedEnvelope
 
 const paramsValidator = compileValidator(ActionParamsSchema)
 const payloadValidators = new Map<string, ReturnType<typeof compileValidator>>()
-function payloadValidator(kind: ActionKind) {
+function payloadValidator(kind: ActionKindSpec) {
   let v = payloadValidators.get(kind.name)
   if (v === undefined) {
     v = compileValidator(kind.schema)

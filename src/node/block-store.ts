@@ -6,14 +6,15 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { assert } from '../lib/assert.ts'
 import type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
+import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 
 // The row shapes are declared beside the wire views (the hot feed shares them); the store's users import them from here.
 export type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 
-/** An Ops event with its block time and the signer of its envelope (null for block-level events). */
+/** An Ops event with its block time and the signer of its envelope (BLOCK_PRODUCER_SIGNER for block-level events). */
 export interface AuditEventRow extends StoredEvent {
   readonly timestampMs: number
-  readonly signer: string | null
+  readonly signer: string
 }
 
 /** Filters of auditEvents: a height window, an inclusive block-time window, a signer, a page. */
@@ -132,7 +133,7 @@ export class BlockStore {
    */
   filledEventsBetween(from: number, to: number, limit: number): (StoredEvent & { readonly timestampMs: number })[] {
     return this.db.query<StoredEvent & { timestampMs: number }, [number, number, number]>(
-      `SELECT e.height, e.seq, e.envelope_idx AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+      `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
         b.timestamp_ms AS timestampMs
        FROM events e JOIN blocks b ON b.height = e.height
        WHERE e.height BETWEEN ? AND ? AND e.sub_kind = 'Filled'
@@ -140,16 +141,34 @@ export class BlockStore {
     ).all(from, to, limit)
   }
 
-  /** Ops events (the admin audit log, spec §2.7) matching q, newest first, through the ops_events index. */
+  /**
+   * The same Filled events, newest first, read row by row: the trade rings take the newest of each
+   * market from it and stop reading once every market's ring is full.
+   */
+  filledEventsNewestFirst(from: number, to: number): IterableIterator<StoredEvent & { readonly timestampMs: number }> {
+    return this.db.query<StoredEvent & { timestampMs: number }, [number, number]>(
+      `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+        b.timestamp_ms AS timestampMs
+       FROM events e JOIN blocks b ON b.height = e.height
+       WHERE e.height BETWEEN ? AND ? AND e.sub_kind = 'Filled'
+       ORDER BY e.height DESC, e.seq DESC`,
+    ).iterate(from, to)
+  }
+
+  /**
+   * Ops events (the admin audit log, docs/rpc.md#getadminauditlog) matching q, newest first, through
+   * the ops_events index. An event no envelope carries is signed by BLOCK_PRODUCER_SIGNER, and a
+   * signer filter of that address selects those.
+   */
   auditEvents(q: AuditQuery): AuditEventRow[] {
-    return this.db.query<AuditEventRow, [number, number, number, number, string | null, string | null, number, number]>(
-      `SELECT e.height, e.seq, e.envelope_idx AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
-        b.timestamp_ms AS timestampMs, v.signer AS signer
+    return this.db.query<AuditEventRow, [string, number, number, number, number, string | null, string, string | null, number, number]>(
+      `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+        b.timestamp_ms AS timestampMs, COALESCE(v.signer, ?) AS signer
        FROM events e JOIN blocks b ON b.height = e.height
        LEFT JOIN envelopes v ON v.height = e.height AND v.envelope_idx = e.envelope_idx
-       WHERE e.kind = 'Ops' AND e.height BETWEEN ? AND ? AND b.timestamp_ms BETWEEN ? AND ? AND (? IS NULL OR v.signer = ?)
+       WHERE e.kind = 'Ops' AND e.height BETWEEN ? AND ? AND b.timestamp_ms BETWEEN ? AND ? AND (? IS NULL OR COALESCE(v.signer, ?) = ?)
        ORDER BY e.height DESC, e.seq DESC LIMIT ? OFFSET ?`,
-    ).all(q.fromHeight, q.toHeight, q.startMs, q.endMs, q.signer, q.signer, q.limit, q.offset)
+    ).all(BLOCK_PRODUCER_SIGNER, q.fromHeight, q.toHeight, q.startMs, q.endMs, q.signer, BLOCK_PRODUCER_SIGNER, q.signer, q.limit, q.offset)
   }
 
   close(): void {
@@ -159,4 +178,5 @@ export class BlockStore {
 
 const HEADER_SELECT = 'SELECT height, parent, digest, timestamp_ms AS timestampMs, envelope_count AS envelopeCount, event_count AS eventCount, state_root AS stateRoot FROM blocks'
 const ENVELOPE_SELECT = 'SELECT height, envelope_idx AS envelopeIdx, tx_hash AS txHash, signer, nonce, action_kind AS actionKind, market_id AS marketId, action AS actionJson, signature AS signatureJson, status, reason AS reasonJson FROM envelopes'
-const EVENT_SELECT = 'SELECT height, seq, envelope_idx AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM events'
+// Rows written before block-level events carried the envelope count hold NULL: read as the count.
+const EVENT_SELECT = 'SELECT height, seq, COALESCE(envelope_idx, (SELECT envelope_count FROM blocks b WHERE b.height = events.height)) AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM events'

@@ -1,5 +1,7 @@
 // The chain node: genesis, replay of the stored chain, the mempool and the block producer. It owns
-// the state; everything downstream sees committed blocks through onBlock listeners.
+// the state; everything downstream sees committed blocks through onBlock listeners. It never ends
+// the process: a block it cannot produce or store halts it, and its owner hears of it (onHalt) and
+// decides when to exit (docs/operations.md#health).
 import { applyBlock, type BlockInput, type BlockResult, type ChainState, createGenesisState } from '../chain/index.ts'
 import { atTheEdge } from './edge-envelope.ts'
 import { assert } from '../lib/assert.ts'
@@ -16,6 +18,7 @@ import { RateLimiter } from '../lib/rate-limit.ts'
 import { SnapshotStore } from './snapshots.ts'
 import { eventView, storedEvents, symbolLookup } from './views.ts'
 import { createLogger, logLine, type LogLine } from '../lib/log.ts'
+import { NodeHealth, type HealthProblemCode, type ReplayProgress } from './health.ts'
 
 export interface ChainNodeOptions {
   readonly dataDir: string
@@ -30,6 +33,20 @@ export interface ChainNodeOptions {
   readonly snapshotEveryBlocks?: number
   /** The code's fingerprint for snapshots (default: code-fingerprint.ts); tests stand in an upgrade with another. */
   readonly codeFingerprint?: string
+  /**
+   * Leave restoring the snapshot and replaying the stored chain to recover(), so the owner can
+   * serve its probes meanwhile (src/main.ts); without it the constructor recovers before returning.
+   */
+  readonly deferRecovery?: boolean
+}
+
+/** Why block production stopped for good (onHalt). */
+export interface NodeHalt {
+  readonly code: HealthProblemCode
+  readonly message: string
+  /** The state went ahead of the block store (a block was applied but not stored): a restart replays. */
+  readonly storeDirty: boolean
+  readonly error: unknown
 }
 
 /** A committed block as listeners see it. */
@@ -40,15 +57,28 @@ export interface CommittedBlock {
 
 /** Envelopes waiting at most, as a multiple of max_tx_per_block. */
 const MEMPOOL_BLOCKS_MAX = 8
+/** recover() gives the event loop a turn after replaying for this long, so the API answers meanwhile. */
+const REPLAY_TURN_MS = 20
 
 export class ChainNode {
-  readonly state: ChainState
   readonly store: BlockStore
   readonly genesisDigest: string
-  private readonly mempool: Mempool
+  /** What the probes report (health.ts); parts outside the node add their problems to it. */
+  readonly health: NodeHealth
+  private current: ChainState
+  private mempool: Mempool
   private readonly signerLimiter: RateLimiter
   private readonly listeners: ((block: CommittedBlock) => void)[] = []
   private readonly stopListeners: (() => void)[] = []
+  private readonly haltListeners: ((halt: NodeHalt) => void)[] = []
+  /** Whether the snapshot is restored and the stored chain replayed. */
+  private recovered = false
+  /** Height of a block applied to the state but not (yet) in the store; 0: none. */
+  private unstoredHeight = 0
+  /** Whether the block store is writing that block (else it is being applied). */
+  private storing = false
+  /** The envelopes of the block being produced (refused if it never commits). */
+  private blockTxs: readonly PendingTx[] = []
   private readonly now: () => number
   private readonly log: LogLine
   private timer: ReturnType<typeof setTimeout> | undefined
@@ -61,6 +91,7 @@ export class ChainNode {
   constructor(private readonly options: ChainNodeOptions) {
     this.now = options.now ?? Date.now
     this.log = options.log ?? logLine(createLogger('node'))
+    this.health = new NodeHealth(this.now, undefined, this.log)
     this.store = new BlockStore(options.dataDir)
     const stored = this.store.getMeta('genesis')
     const genesis: Genesis = stored === undefined ? options.genesis : JSON.parse(stored)
@@ -77,10 +108,53 @@ export class ChainNode {
     }
     genesisState.lastDigest = this.genesisDigest
     this.snapshots = new SnapshotStore(options.dataDir, options.codeFingerprint ?? codeFingerprint(), this.log)
-    this.state = this.restoreSnapshot() ?? genesisState
-    this.mempool = new Mempool(this.state.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
+    this.current = genesisState
+    this.mempool = new Mempool(this.current.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
     this.signerLimiter = new RateLimiter(options.signerRatePerSec ?? 0, 1_000, this.now)
-    this.replay()
+    if (options.deferRecovery !== true) for (const _ of this.recovery()) { /* to the end, without turns */ }
+  }
+
+  /** The chain state: genesis until the recovery restores or replays, then the tip's. */
+  get state(): ChainState {
+    return this.current
+  }
+
+  /** Whether the snapshot is restored and the stored chain replayed (the state is the stored tip's). */
+  get isRecovered(): boolean {
+    return this.recovered
+  }
+
+  /**
+   * Restores the newest usable snapshot and replays the stored blocks after it (with deferRecovery),
+   * giving the event loop a turn every REPLAY_TURN_MS so an API bound before answers its probes
+   * meanwhile; onProgress hears of the progress at each turn and at the end. Resolves false when the
+   * node was stopped first; rejects when a stored block does not replay to its stored root and digest.
+   */
+  async recover(onProgress?: (progress: ReplayProgress) => void): Promise<boolean> {
+    let turn = performance.now()
+    for (const _ of this.recovery()) {
+      if (performance.now() - turn < REPLAY_TURN_MS) continue
+      const progress = this.health.replay
+      if (progress !== undefined) onProgress?.(progress)
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      if (this.stopped) return false
+      turn = performance.now()
+    }
+    const progress = this.health.replay
+    if (progress !== undefined) onProgress?.(progress)
+    return true
+  }
+
+  /** The recovery, one step per replayed block (recover() and the constructor drive it). */
+  private *recovery(): Generator<void, void, undefined> {
+    assert(!this.recovered, 'the node is recovered already')
+    const restored = this.restoreSnapshot()
+    if (restored !== undefined) {
+      this.current = restored
+      this.mempool = new Mempool(this.current.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
+    }
+    yield* this.replay()
+    this.recovered = true
   }
 
   /** The newest usable snapshot's state (snapshots.ts says which are), or undefined to start from genesis. */
@@ -95,12 +169,13 @@ export class ChainNode {
     return restored.state
   }
 
-  /** Replays the stored blocks after the state's height, asserting each state root and digest. */
-  private replay(): void {
+  /** Replays the stored blocks after the state's height, asserting each state root and digest; a step per block. */
+  private *replay(): Generator<void, void, undefined> {
     const tip = this.store.tipHeight()
     const first = this.state.height + 1
-    if (first > tip) return
     const started = performance.now()
+    this.health.replaying({ replayedHeight: this.state.height, targetHeight: tip, fromHeight: this.state.height, startedMs: started })
+    if (first > tip) return
     for (let from = first; from <= tip; from += REPLAY_BATCH_BLOCKS) {
       const to = Math.min(tip, from + REPLAY_BATCH_BLOCKS - 1)
       const headers = this.store.headers(from, to, REPLAY_BATCH_BLOCKS)
@@ -110,6 +185,8 @@ export class ChainNode {
         const mine: StoredEnvelope[] = []
         while (e < envelopes.length && envelopes[e]!.height === header.height) mine.push(envelopes[e++]!)
         this.replayBlock(header, mine)
+        this.health.replaying({ replayedHeight: header.height, targetHeight: tip, fromHeight: first - 1, startedMs: started })
+        yield
       }
     }
     this.log(`replayed ${tip - first + 1} blocks (${first} to ${tip}) in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`)
@@ -149,15 +226,27 @@ export class ChainNode {
     this.listeners.push(listener)
   }
 
-  /** Accepts actions without the block clock: blocks come from calling produceBlock (tests, benchmarks). */
-  startManual(): void {
-    this.running = true
+  /**
+   * Runs listener once block production stops for good (an assertion, or a block the store would
+   * not take): the owner logs it, keeps the probes answering for a moment, and exits.
+   */
+  onHalt(listener: (halt: NodeHalt) => void): void {
+    this.haltListeners.push(listener)
   }
 
-  /** Starts the block clock. */
+  /** Accepts actions without the block clock: blocks come from calling produceBlock (tests, benchmarks). */
+  startManual(): void {
+    assert(this.recovered, 'start the node after recover()')
+    this.running = true
+    this.health.ready()
+  }
+
+  /** Starts the block clock; the probes say ok (or degraded) from now on. */
   start(): void {
     if (this.running) return
+    assert(this.recovered, 'start the node after recover()')
     this.running = true
+    this.health.ready()
     this.nextBlockDueMs = performance.now()
     this.schedule()
   }
@@ -177,11 +266,48 @@ export class ChainNode {
       } catch (err) {
         // A failure here is a bug (an assertion) or a broken disk: stop rather than go on with a
         // state that may not match what is stored.
-        this.log(`fatal: block production failed: ${(err as Error).stack ?? err}`, 'error')
-        process.exit(70)
+        this.halt(err)
+        return
       }
       this.schedule()
     }, this.nextBlockDueMs - now)
+  }
+
+  /**
+   * Stops block production for good after produceBlock failed: refuses what waits, marks the probes
+   * halted (store_dirty when the failed block reached the state but not the store) and tells the owner.
+   */
+  private halt(err: unknown): void {
+    this.running = false
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    const storeDirty = this.unstoredHeight > 0
+    const stored = (() => {
+      try {
+        return String(this.store.tipHeight())
+      } catch {
+        return 'unknown'
+      }
+    })()
+    const why = err instanceof Error ? err.message : String(err)
+    const message = storeDirty
+      ? `block ${this.unstoredHeight} was applied but not stored (${why}); the state is at height ${this.state.height}, the block store at ${stored}`
+      : `block production failed after block ${this.state.height} was stored: ${why}`
+    const code: HealthProblemCode = this.storing ? 'STORE_WRITE_FAILED' : 'BLOCK_PRODUCTION_FAILED'
+    this.log(`halted: ${message}: ${(err as Error).stack ?? err}`, 'error')
+    if (storeDirty) this.log('the in-memory state may be ahead of the block store: no more blocks are produced; a restart replays the stored chain', 'error')
+    this.health.halted(code, message, storeDirty)
+    const refusal = rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node halted before this action reached a stored block')
+    for (const tx of this.blockTxs) tx.resolve({ status: 'refused', error: refusal })
+    this.blockTxs = []
+    for (const tx of this.mempool.drain()) tx.resolve({ status: 'refused', error: refusal })
+    const halt: NodeHalt = { code, message, storeDirty, error: err }
+    for (const listener of this.haltListeners) {
+      try {
+        listener(halt)
+      } catch (e) {
+        this.log(`on halt: ${(e as Error).message}`, 'warn')
+      }
+    }
   }
 
   /** Admits a signed action and resolves once its block commits (or with the refusal). */
@@ -204,9 +330,12 @@ export class ChainNode {
   /** Produces, commits and announces one block from the mempool (empty blocks too). */
   produceBlock(): CommittedBlock {
     const txs = this.mempool.take(this.state.params.maxTxPerBlock)
+    this.blockTxs = txs
     const height = this.state.height + 1
     const timestampMs = Math.max(this.now(), this.state.timestampMs)
     const input: BlockInput = { height, timestampMs, envelopes: txs.map((t) => t.envelope.input) }
+    // From here until the block is in the store, a failure leaves the state ahead of the store.
+    this.unstoredHeight = height
     const result = applyBlock(this.state, input)
     const stateRoot = bytesToHex(result.stateRoot)
     const envelopes: StoredEnvelope[] = txs.map((t, i) => {
@@ -226,10 +355,14 @@ export class ChainNode {
       header: { height, parent: this.state.lastDigest, digest, timestampMs, envelopeCount: envelopes.length, eventCount: events.length, stateRoot },
       envelopes, events,
     }
+    this.storing = true
     this.store.commitBlock(stored)
+    this.storing = false
+    this.unstoredHeight = 0
     this.state.lastDigest = digest
     this.mempool.release(txs)
     this.reply(txs, stored, result)
+    this.blockTxs = []
     const committed = { stored, result }
     for (const listener of this.listeners) listener(committed)
     const every = this.options.snapshotEveryBlocks ?? 0
@@ -245,8 +378,10 @@ export class ChainNode {
       const header = this.snapshots.write(this.state, stateRoot, this.genesisDigest)
       this.snapshotHeight = header.height
       this.log(`snapshot at height ${header.height}: ${header.bodyBytes} bytes in ${Math.round(performance.now() - started)} ms`)
+      this.health.clearProblem('SNAPSHOT_WRITE_FAILED')
     } catch (err) {
       this.log(`snapshot at height ${this.state.height} failed: ${(err as Error).message}`, 'warn')
+      this.health.setProblem('SNAPSHOT_WRITE_FAILED', `the state snapshot at height ${this.state.height} could not be written (${(err as Error).message}); a restart replays more blocks`)
     }
   }
 
@@ -278,8 +413,10 @@ export class ChainNode {
       }
     }
     for (const tx of this.mempool.drain()) tx.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block') })
-    // The next start then replays nothing. The state is the last committed block's: no block is being applied.
-    if ((this.options.snapshotEveryBlocks ?? 0) > 0 && this.state.height > this.snapshotHeight) {
+    // The next start then replays nothing. The state is the last committed block's (or, stopped
+    // while recovering, the last replayed one's): no block is being applied. Not after a halt that
+    // left the state ahead of the store: that state is in no stored block.
+    if ((this.options.snapshotEveryBlocks ?? 0) > 0 && this.state.height > this.snapshotHeight && !this.health.storeDirty) {
       this.writeSnapshot(this.store.header(this.state.height)!.stateRoot)
     }
     this.store.close()

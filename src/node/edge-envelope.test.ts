@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { packDecimal } from '../chain/index.ts'
+import { packDecimal } from '../lib/decimal.ts'
 import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
 import { atTheEdge } from './edge-envelope.ts'
 

@@ -4,7 +4,7 @@
 // The node prepares the envelopes of the busy order actions (PlaceOrder, BatchPlaceOrder,
 // BatchModify, PlaceTriggerOrder) when it admits one (node/admission.ts) or reads one back for
 // replay (node/chain-node.ts): it packs their decimal fields into numbers the chain reads with one
-// multiplication (the format: src/chain/core/packed-decimal.ts), and flattens the payload into the
+// multiplication (the format: src/lib/decimal.ts packDecimal), and flattens the payload into the
 // envelope.
 //
 // The packed fields ride beside the strings in a copy of the payload (`edge_price`, ...), whose
@@ -22,7 +22,8 @@
 // refused them), so the copy carries every field there is. CancelOrder and CancelTriggerOrder, busy
 // but without decimals, get their one shape too.
 
-import { packDecimal, type EnvelopeInput } from '../chain/index.ts'
+import type { EnvelopeInput } from '../chain/index.ts'
+import { packDecimal } from '../lib/decimal.ts'
 
 type Payload = Record<string, unknown>
 

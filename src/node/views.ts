@@ -5,14 +5,19 @@ import type { EventBody, EventSubKind } from '../wire/events/index.ts'
 import type { StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 import type { EnvelopeView, EventView } from '../wire/views.ts'
 
-/** The stored form of a block's events; bodies carry decimal strings at each market's precision. */
+/**
+ * The stored form of a block's events; bodies carry decimal strings at each market's precision.
+ * An event the block raised itself (a begin or end hook: no envelope caused it) gets the block's
+ * envelope count as its envelope_idx, an index no envelope has (docs/history-api.md#blocks-envelopes-transactions).
+ */
 export function storedEvents(state: ChainState, height: number, result: Pick<BlockResult, 'envelopes' | 'events'>): StoredEvent[] {
   const envelopeOf = eventEnvelopeIndexes(result)
+  const blockLevel = result.envelopes.length
   return result.events.map((event, seq) => {
     const marketId = event.market_id ?? null
     const market = marketId === null ? undefined : state.markets.get(marketId)
     return {
-      height, seq, envelopeIdx: envelopeOf[seq]!, kind: event.kind, subKind: event.sub_kind, marketId,
+      height, seq, envelopeIdx: envelopeOf[seq] ?? blockLevel, kind: event.kind, subKind: event.sub_kind, marketId,
       account: event.account ?? null, bodyJson: JSON.stringify(eventBody(event, market)),
     }
   })

@@ -1,4 +1,5 @@
-// The shape of an action kind's registry entry (spec §5, getActionsMeta).
+// The shape of an action kind's registry entry (spec §5, getActionsMeta). The kinds' names, as a
+// literal union (ActionKind), and their payload types come from the registry itself (actions.ts).
 import type { TSchema } from '@sinclair/typebox'
 import type { TypedField } from './eip712.ts'
 
@@ -8,7 +9,8 @@ export type ActionRole = 'Admin' | 'Trader' | 'Quoter' | 'Liquidator' | 'BridgeD
 /** The auth fields of a kind signed by the master or by an agent with the Trader role. */
 export const TRADER_AUTH = { auth: 'master_or_agent_with_role', role: 'Trader', masterOnly: false } as const
 
-export interface ActionKind {
+/** An action kind's registry entry. */
+export interface ActionKindSpec {
   readonly name: string
   readonly auth: AuthChannel
   readonly role: ActionRole | null

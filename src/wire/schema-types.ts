@@ -1,9 +1,10 @@
 // Reusable TypeBox building blocks for wire shapes.
 import { Type } from '@sinclair/typebox'
+import { DECIMAL_MAX_LENGTH, decimalPattern } from '../lib/decimal.ts'
 
-/** A non-negative decimal string: no sign, exponent or whitespace (PROTOCOL §1). */
+/** A non-negative decimal string: no sign, exponent or whitespace (PROTOCOL §1; the grammar: lib/decimal.ts). */
 export const DecimalString = (description: string) =>
-  Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', maxLength: 40, description })
+  Type.String({ pattern: decimalPattern(), maxLength: DECIMAL_MAX_LENGTH, description })
 
 /** A 0x-prefixed 20-byte address, any case. */
 export const Address20 = (description = 'a 0x-prefixed 20-byte address') =>

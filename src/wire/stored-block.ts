@@ -30,11 +30,15 @@ export interface StoredEnvelope {
   readonly reasonJson: string | null
 }
 
-/** An event of a block in sequence order (envelopeIdx null for block-level events). */
+/**
+ * An event of a block in sequence order. envelopeIdx is the envelope that caused it, or for an
+ * event of the block itself (its begin and end hooks) the block's envelope count. Rows written
+ * before that rule hold NULL there; the stores' reads map it to the envelope count.
+ */
 export interface StoredEvent {
   readonly height: number
   readonly seq: number
-  readonly envelopeIdx: number | null
+  readonly envelopeIdx: number
   readonly kind: string
   readonly subKind: string
   readonly marketId: number | null

@@ -7,7 +7,8 @@ import type { EventBodyOf, EventSubKind } from './events/index.ts'
 interface EventViewFields {
   height: number
   seq: number
-  envelope_idx: number | null
+  /** The envelope that caused the event; the block's envelope_count for an event of the block itself. */
+  envelope_idx: number
   kind: string
   market_id: number | null
   symbol: string | null
@@ -20,6 +21,13 @@ interface EventViewFields {
  * `e.sub_kind` (or `e.body.sub_kind`) narrows `e.body` to that event's fields.
  */
 export type EventView = { [S in EventSubKind]: EventViewFields & { sub_kind: S; body: EventBodyOf<S> } }[EventSubKind]
+
+/**
+ * The signer the admin audit log (getAdminAuditLog) names for an event the chain raised itself (a
+ * block hook: a quote-stale halt or resume, a reject storm), which no envelope carries: the zero
+ * address, the block producer's marker (docs/rpc.md#getadminauditlog).
+ */
+export const BLOCK_PRODUCER_SIGNER = '0x0000000000000000000000000000000000000000'
 
 /** EnvelopeView (spec §2.3): one signed transaction of a block with its status and reason. */
 export interface EnvelopeView {

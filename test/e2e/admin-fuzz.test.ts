@@ -23,7 +23,7 @@ console.log(`admin fuzz seed ${SEED} (rerun with ADMIN_FUZZ_SEED=${SEED})`)
 const REQUEST_TIMEOUT_MS = 5_000
 /** Requests in flight at once. */
 const CONCURRENCY = 6
-/** The service's body limit (src/admin/app.ts ADMIN_REQUEST_BODY_MAX_BYTES), restated. */
+/** The service's body limit (src/admin/http/app.ts ADMIN_REQUEST_BODY_MAX_BYTES), restated. */
 const BODY_MAX_BYTES = 64 * 1024
 /** Login requests sent from one loopback address before moving to the next: below the per-IP limit. */
 const LOGINS_PER_SOURCE_IP = 100

@@ -10,7 +10,7 @@ import { queryMethodTable, QUERY_BATCH_MAX } from '../../src/api/routes/query-ro
 import { noop, placeOrder, cancelOrder, transferFunds } from '../../src/client/actions.ts'
 import { Signer } from '../../src/client/signer.ts'
 import { ACTION_KINDS } from '../../src/wire/actions.ts'
-import type { ActionKind } from '../../src/wire/action-kind.ts'
+import type { ActionKindSpec } from '../../src/wire/action-kind.ts'
 import { RPC } from '../../src/wire/rpc-errors.ts'
 import { compileValidator } from '../../src/wire/validate.ts'
 import { startDevNodeForFile } from '../support/dev-node.ts'
@@ -199,7 +199,7 @@ const TRANSFER_MICROS = 1_500_000n
 const payloadValidators = new Map(ACTION_KINDS.map((k) => [k.name, compileValidator(k.schema)]))
 
 /** An example payload of a kind, with a user-signed kind's network and nonce set for this envelope. */
-function examplePayload(kind: ActionKind, nonce: number): Body {
+function examplePayload(kind: ActionKindSpec, nonce: number): Body {
   const p: Body = structuredClone(kind.example)
   if (kind.auth === 'user_signed_master') {
     p.network = NETWORK

@@ -101,10 +101,12 @@ describe('trigger orders on a real node', () => {
     const height = activated.block_height as number
     const events = await until('the firing block in the history index', async () => {
       const res = await fetch(`${node.url}/api/v1/blocks/${height}/events?limit=2000`)
-      return res.status === 200 ? ((await res.json()) as { data: { envelope_idx: number | null; sub_kind: string; body: Record<string, unknown> }[] }).data : undefined
+      return res.status === 200 ? ((await res.json()) as { data: { envelope_idx: number; sub_kind: string; body: Record<string, unknown> }[] }).data : undefined
     })
-    const at = events.findIndex((e) => e.envelope_idx === null && e.sub_kind === 'TriggerActivated')
-    const fill = events.findIndex((e) => e.envelope_idx === null && e.sub_kind === 'Filled' && e.body.taker === alice.address.toLowerCase())
+    // Events of the block itself carry the block's envelope_count: after the last envelope.
+    const { envelope_count: blockLevel } = ((await (await fetch(`${node.url}/api/v1/blocks/${height}`)).json()) as { data: { envelope_count: number } }).data
+    const at = events.findIndex((e) => e.envelope_idx === blockLevel && e.sub_kind === 'TriggerActivated')
+    const fill = events.findIndex((e) => e.envelope_idx === blockLevel && e.sub_kind === 'Filled' && e.body.taker === alice.address.toLowerCase())
     expect(at >= 0 && fill > at).toBe(true)
     expect(events[at]!.body).toMatchObject({ trigger_id: triggerId, mark_price: '3545', order_price: '3899.5' })
     expect(events[fill]!.body).toMatchObject({

@@ -105,7 +105,8 @@ export class SyntheticChain {
         maker_remaining_lots: 0, taker_source_trigger_id: null, maker_source_trigger_id: null, taker_source_tx_hash: null, maker_source_tx_hash: null,
       }
       events.push({
-        height: this.height, seq: i, envelopeIdx: null, kind: 'Exec', subKind: 'Filled', marketId: m.marketId, account: taker,
+        // The blocks have no envelopes: their events are the block's own (envelope_idx = envelope_count = 0).
+        height: this.height, seq: i, envelopeIdx: 0, kind: 'Exec', subKind: 'Filled', marketId: m.marketId, account: taker,
         bodyJson: JSON.stringify(eventBody(event, m)),
       })
     }

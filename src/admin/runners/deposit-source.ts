@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { readFile } from 'node:fs/promises'
+import { DECIMAL_MAX_LENGTH, decimalPattern } from '../../lib/decimal.ts'
 
 /** A deposit to credit, as CreditDeposit carries it. */
 export interface Deposit {
@@ -26,7 +27,7 @@ export const DepositDocument = Type.Object({
   deposits: Type.Array(Type.Object({
     deposit_id: Type.String({ minLength: 1, maxLength: 128 }),
     account: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }),
-    amount: Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', maxLength: 40 }),
+    amount: Type.String({ pattern: decimalPattern(), maxLength: DECIMAL_MAX_LENGTH }),
     source_chain: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   }), { maxItems: 10_000 }),
 })

@@ -2,6 +2,7 @@
 // real venues; this build has a configurable HTTP JSON source (--price-source-url).
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { DECIMAL_MAX_LENGTH, decimalPattern } from '../../lib/decimal.ts'
 
 /** One market's prices from a source, as decimal strings at any precision. */
 export interface SourcePrice {
@@ -18,9 +19,9 @@ export interface PriceSource {
   prices(symbols: readonly string[], signal: AbortSignal): Promise<ReadonlyMap<string, SourcePrice>>
 }
 
-// The chain's own decimal-string bound (src/wire/schema-types.ts DecimalString), so a volume the
+// The chain's own decimal grammar (lib/decimal.ts, the wire's DecimalString), so a volume the
 // source sends passes admission as it is.
-const Decimal = Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', maxLength: 40 })
+const Decimal = Type.String({ pattern: decimalPattern(), maxLength: DECIMAL_MAX_LENGTH })
 
 /**
  * The document the HTTP source reads: `GET <url>?symbols=XAU-USD,...` answers

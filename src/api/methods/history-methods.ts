@@ -60,7 +60,7 @@ function optionalMarket(ctx: QueryContext, ref: { market_id?: number | undefined
 function page(p: { offset?: number | undefined; limit?: number | undefined; cursor?: string | undefined }, limitDefault: number, limitMax: number, cursorParts: number, offsetIs400: boolean): PageRequest {
   const offset = p.offset ?? 0
   if (offset > OFFSET_MAX) {
-    throw new MethodError(RPC.invalidParams, `params.offset ${offset} is above ${OFFSET_MAX}; page deeper with cursor`, { field: 'params.offset', reason: 'OFFSET_TOO_DEEP' }, offsetIs400 ? 400 : undefined)
+    throw new MethodError(RPC.invalidParams, `params.offset ${offset} is above ${OFFSET_MAX}; page deeper with cursor`, { field: 'params.offset', reason: 'OFFSET_TOO_DEEP', max: OFFSET_MAX }, offsetIs400 ? 400 : undefined)
   }
   let cursor: number[] | undefined
   if (p.cursor !== undefined) {
@@ -155,7 +155,7 @@ function orderRef(ctx: QueryContext, p: { order_id?: number | undefined; address
 export const historyMethods = [
   method({
     name: 'getCandles',
-    description: `CandleResponse rows of a market, oldest first. interval_ms of one of the 14 intervals (${CANDLE_INTERVALS.slice(0, -1).join(', ')}) reads the candle index; any other length is built from the trades of the last ${HISTORY_WINDOW_BLOCKS} blocks. Without start/end times the result is cached until the next block.`,
+    description: `CandleResponse rows of a market, oldest first. interval_ms of one of the 14 intervals (${CANDLE_INTERVALS.slice(0, -1).join(', ')}) reads the candle index, which covers the whole chain: a deliberate extension of the ${HISTORY_WINDOW_BLOCKS.toLocaleString('en-US')}-block journal scan window, so old buckets stay readable. Any other length is built from the trades of the last ${HISTORY_WINDOW_BLOCKS.toLocaleString('en-US')} blocks (the journal window). Without start/end times the result is cached until the next block.`,
     params: Type.Object({
       ...MarketRef,
       interval_ms: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'bucket length in ms' }),

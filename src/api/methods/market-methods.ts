@@ -13,6 +13,7 @@ import {
   AdminAuditEntrySchema, BboItemSchema, MarketDetailResult, MarketListItemSchema, MarketSettingsResult, MarketStatsResult, MarketSummaryResult, MarksResult, OracleQuoteResult,
 } from '../../wire/results/market.ts'
 import { Address20, U32, U53 } from '../../wire/schema-types.ts'
+import { BLOCK_PRODUCER_SIGNER } from '../../wire/views.ts'
 import {
   bboView, latestQuoteView, liveMarkets, marketDetail, marketListItem, marketSettingsView, marketStatsView, marketSummaryView, type DayCounters,
 } from '../views/market-view.ts'
@@ -129,9 +130,9 @@ export const marketMethods = [
   }),
   method({
     name: 'getAdminAuditLog', paged: true,
-    description: 'Ops events (market, lifecycle, exchange and role changes) newest first, with block, time and signer; scans at most the last 10,000 blocks. limit default 100, max 1000.',
+    description: `Ops events (market, lifecycle, exchange and role changes) newest first, with block, time and signer; scans at most the last 10,000 blocks. limit default 100, max 1000. An event the chain raised itself (a quote-stale halt or resume, a reject storm) has no envelope: its signer is ${BLOCK_PRODUCER_SIGNER}, the block producer's marker, and signer=${BLOCK_PRODUCER_SIGNER} selects those events.`,
     params: Type.Object({
-      signer: Type.Optional(Address20('only events of envelopes this address signed')),
+      signer: Type.Optional(Address20(`only events of envelopes this address signed (${BLOCK_PRODUCER_SIGNER}: the chain's own events)`)),
       start_time_ms: Type.Optional(U53('earliest block time, inclusive')),
       end_time_ms: Type.Optional(U53('latest block time, inclusive')),
       offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'entries to skip, default 0' })),

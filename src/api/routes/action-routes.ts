@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { RateLimiter } from '../../lib/rate-limit.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
-import { envelopeError, idOf, jsonResponse, readRequestBody, rpcFailure, rpcResult } from '../jsonrpc.ts'
+import { envelopeError, idOf, isNotification, jsonResponse, noContent, readRequestBody, rpcFailure, rpcResult } from '../jsonrpc.ts'
 
 /** ipRatePerSec: /action requests per second per client IP (spec §8: 50); 0 disables. */
 export function actionRoutes(node: ChainNode, ipRatePerSec = 0) {
@@ -23,8 +23,11 @@ export function actionRoutes(node: ChainNode, ipRatePerSec = 0) {
     const bad = envelopeError(req)
     if (bad !== undefined) return jsonResponse(rpcFailure(id, bad))
     const r = req as { method: string; params?: unknown }
-    if (r.method !== 'action') return jsonResponse(rpcFailure(id, { code: RPC.methodNotFound, message: `method not found: ${r.method.slice(0, 64)}; /action takes method "action"`, data: { reason: 'METHOD_NOT_FOUND' } }))
+    // A notification (no id) is run like any action, and answered with no reply object (HTTP 204).
+    const quiet = isNotification(req)
+    if (r.method !== 'action') return quiet ? noContent() : jsonResponse(rpcFailure(id, { code: RPC.methodNotFound, message: `method not found: ${r.method.slice(0, 64)}; /action takes method "action"`, data: { reason: 'METHOD_NOT_FOUND' } }))
     const result = await node.submit(r.params)
+    if (quiet) return noContent()
     if (result.status === 'refused') return jsonResponse(rpcFailure(id, result.error))
     return jsonResponse(rpcResult(id, result))
   }, { parse: 'none' })

@@ -27,15 +27,17 @@ export interface CandleRead {
   readonly limit: number
   /** Wall clock now; the in-progress bucket is merged when toMs >= nowMs. */
   readonly nowMs: number
+  /** More buckets than `limit` in range: keep the first (paging forward from fromMs) or the newest (default). */
+  readonly pick?: 'first' | 'last'
 }
 
 /** Candles of a stored interval, with the in-progress bucket merged when the range reaches now. */
 export async function readCandles(node: ChainNode, r: CandleRead): Promise<{ candles: CandleText[]; watermark: number }> {
   const h = requireHistory(node)
-  const { value, watermarks } = await h.read('candles', { marketId: r.marketId, interval: r.interval, fromMs: r.fromMs, toMs: r.toMs, limit: r.limit })
+  const { value, watermarks } = await h.read('candles', { marketId: r.marketId, interval: r.interval, fromMs: r.fromMs, toMs: r.toMs, limit: r.limit, pick: r.pick })
   if (r.toMs < r.nowMs) return { candles: value, watermark: watermarks.candle }
   const candles = h.pending.merge({
-    marketId: r.marketId, watermark: watermarks.candle, fromMs: r.fromMs, toMs: r.toMs, limit: r.limit, stored: value, bucket: intervalBucket(r.interval),
+    marketId: r.marketId, watermark: watermarks.candle, fromMs: r.fromMs, toMs: r.toMs, limit: r.limit, stored: value, bucket: intervalBucket(r.interval), pick: r.pick,
   })
   return { candles, watermark: watermarks.candle }
 }
@@ -51,10 +53,13 @@ export function candleRoutes(node: ChainNode) {
       const market = resolveSymbol(node.state.markets.values(), symbol)
       if (market === undefined) return jsonResponse({ error: `market ${symbol.slice(0, 20)} not found` }, 404)
       const interval = parseInterval(q.interval)
-      const fromMs = intParam(q, 'from') ?? 0
+      const from = intParam(q, 'from')
       const toMs = intParam(q, 'to') ?? Number.MAX_SAFE_INTEGER
       const limit = Math.max(1, Math.min(CANDLES_LIMIT_MAX, intParam(q, 'limit') ?? CANDLES_LIMIT_DEFAULT))
-      const { candles } = await readCandles(node, { marketId: market.marketId, interval, fromMs, toMs, limit, nowMs: Date.now() })
+      // With `from` a client pages forward: the first `limit` buckets at or after it; without, the
+      // newest `limit` (docs/history-api.md#candles).
+      const pick = from === undefined ? 'last' : 'first'
+      const { candles } = await readCandles(node, { marketId: market.marketId, interval, fromMs: from ?? 0, toMs, limit, nowMs: Date.now(), pick })
       return jsonResponse(candles.map((c) => candleJson(c, market.symbol, interval)))
     }))
     .post('/info', ({ request }) => answer(async () => {

@@ -1,8 +1,10 @@
-// POST /api/v1/query: JSON-RPC 2.0 reads, batches of up to 20 (spec §4.6, §7.2, §8).
+// POST /api/v1/query: JSON-RPC 2.0 reads, batches of up to 20 (docs/rpc.md#requests-and-replies). Every item of
+// a batch answers on its own; notifications (no `id`) get no reply, and a batch of only
+// notifications is HTTP 204 without a body.
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
-import { envelopeError, idOf, jsonResponse, readRequestBody, rpcFailure, rpcResult } from '../jsonrpc.ts'
+import { envelopeError, idOf, isNotification, jsonResponse, noContent, readRequestBody, rpcFailure, rpcResult } from '../jsonrpc.ts'
 import { ALL_METHODS } from '../methods/index.ts'
 import { BLOCK_CACHE_ENTRIES_MAX, BlockCache } from '../block-cache.ts'
 import { openRpcDocument } from '../methods/openrpc.ts'
@@ -17,8 +19,35 @@ export const queryMethodTable: ReadonlyMap<string, CompiledMethod> = compileMeth
 /** A query times out after this long, queueing included (spec §4.6, §8); `--query-timeout-ms` changes it. */
 export const QUERY_TIMEOUT_MS = 10_000
 
+type Reply = ReturnType<typeof rpcResult> | ReturnType<typeof rpcFailure>
+
+/**
+ * One request's reply and, for an error that a single request answers with an HTTP status (offset
+ * above 1000 is HTTP 400, docs/rpc.md#errors-and-limits), that status. In a batch the status is dropped:
+ * the item carries its error and the batch is HTTP 200.
+ */
+export interface QueryReply {
+  readonly reply: Reply
+  readonly httpStatus?: number
+}
+
 /** Runs one request object and returns its reply object. Never throws for bad input. */
-export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: number, timeoutMs = QUERY_TIMEOUT_MS, table = queryMethodTable) {
+export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: number, timeoutMs = QUERY_TIMEOUT_MS, table = queryMethodTable): Promise<Reply> {
+  return (await runQueryItem(ctx, req, deadlineMs, timeoutMs, table)).reply
+}
+
+/** runQuery with the HTTP status a single request would carry. */
+export async function runQueryItem(ctx: QueryContext, req: unknown, deadlineMs: number, timeoutMs = QUERY_TIMEOUT_MS, table = queryMethodTable): Promise<QueryReply> {
+  const reply = await runQueryInner(ctx, req, deadlineMs, timeoutMs, table)
+  return reply instanceof HttpStatusReply ? { reply: reply.reply, httpStatus: reply.status } : { reply }
+}
+
+/** An error reply that a single request answers with an HTTP status other than 200. */
+class HttpStatusReply {
+  constructor(readonly reply: Reply, readonly status: number) {}
+}
+
+async function runQueryInner(ctx: QueryContext, req: unknown, deadlineMs: number, timeoutMs: number, table: ReadonlyMap<string, CompiledMethod>): Promise<Reply | HttpStatusReply> {
   const id = idOf(req)
   const bad = envelopeError(req)
   if (bad !== undefined) return rpcFailure(id, bad)
@@ -46,8 +75,8 @@ export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: numb
     return rpcResult(id, result)
   } catch (err) {
     if (err instanceof MethodError) {
-      if (err.httpStatus !== undefined) throw err
-      return rpcFailure(id, { code: err.code, message: err.message, ...(err.data ? { data: err.data } : {}) })
+      const reply = rpcFailure(id, { code: err.code, message: err.message, ...(err.data ? { data: err.data } : {}) })
+      return err.httpStatus === undefined ? reply : new HttpStatusReply(reply, err.httpStatus)
     }
     log.error(`query ${r.method} failed: ${errorMessage(err)}`, { error: err })
     return rpcFailure(id, { code: RPC.internalError, message: 'internal error' })
@@ -79,19 +108,19 @@ export function queryRoutes(node: ChainNode, timeoutMs = QUERY_TIMEOUT_MS) {
     const parsed = await readRequestBody(request)
     if (!parsed.ok) return jsonResponse(parsed.reply)
     const req = parsed.value
-    try {
-      if (!Array.isArray(req)) return jsonResponse(await runQuery(ctx, req, deadline, timeoutMs))
-      if (req.length === 0) return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: 'empty batch', data: { reason: 'INVALID_REQUEST' } }))
-      if (req.length > QUERY_BATCH_MAX) {
-        return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: `batch of ${req.length} exceeds ${QUERY_BATCH_MAX} items; the whole batch is refused`, data: { reason: 'BATCH_TOO_LARGE', max: QUERY_BATCH_MAX } }))
-      }
-      return jsonResponse(await Promise.all(req.map((item) => runQuery(ctx, item, deadline, timeoutMs))))
-    } catch (err) {
-      // A method that answers with an HTTP status (spec §7.1: offset above 1000 is HTTP 400).
-      if (err instanceof MethodError && err.httpStatus !== undefined) {
-        return jsonResponse(rpcFailure(idOf(req), { code: err.code, message: err.message, ...(err.data ? { data: err.data } : {}) }), err.httpStatus)
-      }
-      throw err
+    if (!Array.isArray(req)) {
+      // A read nobody waits for has nothing to do: a notification is not run.
+      if (isNotification(req)) return noContent()
+      const one = await runQueryItem(ctx, req, deadline, timeoutMs)
+      return jsonResponse(one.reply, one.httpStatus ?? 200)
     }
+    if (req.length === 0) return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: 'empty batch', data: { reason: 'INVALID_REQUEST' } }))
+    if (req.length > QUERY_BATCH_MAX) {
+      return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: `batch of ${req.length} exceeds ${QUERY_BATCH_MAX} items; the whole batch is refused`, data: { reason: 'BATCH_TOO_LARGE', max: QUERY_BATCH_MAX } }))
+    }
+    // Each item answers on its own, in request order; an item's HTTP status stays with a single request.
+    const replies = await Promise.all(req.filter((item) => !isNotification(item)).map((item) => runQueryItem(ctx, item, deadline, timeoutMs)))
+    if (replies.length === 0) return noContent()
+    return jsonResponse(replies.map((r) => r.reply))
   }, { parse: 'none' })
 }

@@ -4,10 +4,102 @@
 import type { BookSnapshot, FeedMarket, HotFeed, QuoteJson } from '../../feed/hot-feed.ts'
 import type { HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock, RecentTrade } from '../../feed/types.ts'
+import { TOPIC_LENGTH_MAX } from './topics.ts'
 
 /** A body's JSON without its opening brace, ready to follow `{"seq":N,"topic":...,`. */
 export function rest(body: object): string {
   return JSON.stringify(body).slice(1)
+}
+
+/**
+ * A push body: its text as one frame (`rest`), and how to split it when that frame would be larger
+ * than the frame limit (docs/websocket.md#split-frames): `splitKeys` name the lists (and maps)
+ * whose items may be spread over parts; every other field is repeated in each part.
+ */
+export interface Push {
+  readonly rest: string
+  readonly body: () => Record<string, unknown>
+  readonly splitKeys: readonly string[]
+}
+
+/** A push of `body`, splittable along `splitKeys` (lists are cut between items, maps between entries). */
+export function push(body: Record<string, unknown>, splitKeys: readonly string[] = []): Push {
+  return { rest: rest(body), body: () => body, splitKeys }
+}
+
+/**
+ * Bytes a frame spends before its body: `{"seq":N,"topic":T,` with a seq of up to 16 digits and a
+ * topic of at most TOPIC_LENGTH_MAX characters, each JSON-escaped to at most 6 bytes.
+ */
+export const FRAME_PREFIX_BYTES_MAX = 40 + 6 * TOPIC_LENGTH_MAX
+
+/**
+ * The frame texts (after `{"seq":N,"topic":T,`) of a push under a frame limit of `frameBytesMax`
+ * bytes: the body as is when its frame fits, else parts (docs/websocket.md#split-frames). Each part
+ * starts with `"part":i,"parts":n` (1-based), repeats every field that is not split, and carries its
+ * share of the split lists and maps in order: the items of the first split key, then of the next.
+ * A part holds at least one item, so an item larger than a whole frame would still go out, alone.
+ */
+export function framesOf(p: Push, frameBytesMax: number): string[] {
+  const budget = frameBytesMax - FRAME_PREFIX_BYTES_MAX
+  // A string of n UTF-16 units has at most 3n UTF-8 bytes: most bodies are not even measured.
+  if (p.splitKeys.length === 0 || p.rest.length * 3 <= budget || Buffer.byteLength(p.rest, 'utf8') <= budget) return [p.rest]
+  type Field = { readonly head: string; readonly items?: readonly string[]; readonly map?: boolean }
+  const fields: Field[] = []
+  const sizes: number[] = []
+  let fixed = 0
+  for (const [key, value] of Object.entries(p.body())) {
+    if (value === undefined) continue
+    const head = `${JSON.stringify(key)}:`
+    if (!p.splitKeys.includes(key) || value === null || typeof value !== 'object') {
+      const text = `${head}${JSON.stringify(value)}`
+      fields.push({ head: text })
+      fixed += Buffer.byteLength(text, 'utf8') + 1
+      continue
+    }
+    const map = !Array.isArray(value)
+    const items = map
+      ? Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
+      : (value as unknown[]).map((v) => JSON.stringify(v))
+    for (const item of items) sizes.push(Buffer.byteLength(item, 'utf8') + 1)
+    fields.push({ head, items, map })
+    fixed += Buffer.byteLength(head, 'utf8') + 3
+  }
+  // "part":N,"parts":N, with N as wide as the item count allows, and the closing brace.
+  fixed += 20 + 2 * String(Math.max(1, sizes.length)).length
+  // Greedy, in item order: a new part when the next item does not fit.
+  const cuts: number[] = [0]
+  let used = 0
+  for (let i = 0; i < sizes.length; i++) {
+    if (used > 0 && fixed + used + sizes[i]! > budget) {
+      cuts.push(i)
+      used = 0
+    }
+    used += sizes[i]!
+  }
+  if (cuts.length === 1) return [p.rest]
+  cuts.push(sizes.length)
+  const total = cuts.length - 1
+  const parts: string[] = []
+  for (let k = 0; k < total; k++) {
+    const from = cuts[k]!
+    const to = cuts[k + 1]!
+    const out: string[] = [`"part":${k + 1}`, `"parts":${total}`]
+    let at = 0
+    for (const f of fields) {
+      if (f.items === undefined) {
+        out.push(f.head)
+        continue
+      }
+      const start = Math.max(from, at)
+      const end = Math.min(to, at + f.items.length)
+      const slice = start < end ? f.items.slice(start - at, end - at).join(',') : ''
+      out.push(f.map === true ? `${f.head}{${slice}}` : `${f.head}[${slice}]`)
+      at += f.items.length
+    }
+    parts.push(`${out.join(',')}}`)
+  }
+  return parts
 }
 
 const strip0x = (h: string) => (h.startsWith('0x') ? h.slice(2) : h)
@@ -20,9 +112,16 @@ export function blockBody(block: FeedBlock) {
   }
 }
 
-/** The book body as text: its levels are spliced in from the cached snapshot JSON. */
-export function bookRest(m: FeedMarket, snap: BookSnapshot, height: number, timestampMs: number): string {
-  return `"symbol":${JSON.stringify(m.symbol)},"height":${height},"timestamp_ms":${timestampMs},"state_hash":"${snap.stateHash}",${snap.levelsJson}}`
+/**
+ * The book push: its one-frame text splices the levels in from the cached snapshot JSON; split, the
+ * bids and then the asks are spread over the parts, each part carrying the whole snapshot's state_hash.
+ */
+export function bookPush(m: FeedMarket, snap: BookSnapshot, height: number, timestampMs: number): Push {
+  return {
+    rest: `"symbol":${JSON.stringify(m.symbol)},"height":${height},"timestamp_ms":${timestampMs},"state_hash":"${snap.stateHash}",${snap.levelsJson}}`,
+    body: () => ({ symbol: m.symbol, height, timestamp_ms: timestampMs, state_hash: snap.stateHash, bids: snap.bids, asks: snap.asks }),
+    splitKeys: ['bids', 'asks'],
+  }
 }
 
 export function bboBody(feed: HotFeed, m: FeedMarket, height: number, timestampMs: number) {
@@ -45,10 +144,16 @@ export function accountBody(account: Record<string, unknown>, height: number, ti
   return { address, height, timestamp_ms: timestampMs, ...fields }
 }
 
+/**
+ * external_quote, pushed every block once the market has a quote: the latest accepted quote and its
+ * age at this block, `age_ms` = block time - the quote's source_ts_ms (the lag the chain's staleness
+ * rule measures; negative while the quote's source time is ahead of the block's).
+ */
 export function quoteBody(m: FeedMarket, quote: QuoteJson, stats: Record<string, unknown> | undefined, height: number, timestampMs: number) {
+  const age_ms = timestampMs - quote.source_ts_ms
   return stats === undefined
-    ? { symbol: m.symbol, height, timestamp_ms: timestampMs, quote }
-    : { symbol: m.symbol, height, timestamp_ms: timestampMs, quote, market_stats: stats }
+    ? { symbol: m.symbol, height, timestamp_ms: timestampMs, quote, age_ms }
+    : { symbol: m.symbol, height, timestamp_ms: timestampMs, quote, age_ms, market_stats: stats }
 }
 
 export function marksBody(marks: Record<string, string>, height: number, timestampMs: number) {

@@ -7,7 +7,7 @@ import { CANDLE_INTERVALS } from '../../wire/candles.ts'
 import type { BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock } from '../../feed/types.ts'
-import { accountBody, bboBody, blockBody, blocksLiveBody, bookRest, marksBody, quoteBody, rest, tradesBody } from './frames.ts'
+import { accountBody, bboBody, blockBody, blocksLiveBody, bookPush, framesOf, marksBody, push, quoteBody, tradesBody, type Push } from './frames.ts'
 import { WsConnection, type HeldTopic, type WsTransport } from './connection.ts'
 import type { WsLimits } from './limits.ts'
 import { parseTopic, type Subscription, type TopicType } from './topics.ts'
@@ -224,12 +224,25 @@ export class WsHub {
     this.byType.get(topic.sub.type)?.delete(held.key)
   }
 
-  private sendTo(conn: WsConnection, topicJson: string, body: string): void {
-    conn.deliver((seq) => `{"seq":${seq},"topic":${topicJson},${body}`)
+  /**
+   * Frames of one push to one subscription: one frame, or its parts when that frame would pass the
+   * frame limit (docs/websocket.md#split-frames). The parts go out back to back, so they take
+   * consecutive seqs with no other frame in between.
+   */
+  private sendTo(conn: WsConnection, topicJson: string, p: Push): void {
+    for (const part of this.framesOf(p)) conn.deliver((seq) => `{"seq":${seq},"topic":${topicJson},${part}`)
   }
 
-  private broadcast(topic: Topic, body: string): void {
-    for (const [conn, spellings] of topic.subscribers) for (const topicJson of spellings) this.sendTo(conn, topicJson, body)
+  private broadcast(topic: Topic, p: Push): void {
+    if (topic.subscribers.size === 0) return
+    const parts = this.framesOf(p)
+    for (const [conn, spellings] of topic.subscribers) {
+      for (const topicJson of spellings) for (const part of parts) conn.deliver((seq) => `{"seq":${seq},"topic":${topicJson},${part}`)
+    }
+  }
+
+  private framesOf(p: Push): string[] {
+    return framesOf(p, this.limits.frameBytesMax)
   }
 
   private ready(m: FeedMarket): boolean {
@@ -247,7 +260,7 @@ export class WsHub {
         if (m === undefined || !this.ready(m)) return
         const snap = feed.snapshot(m, sub.depth)
         topic.last ??= snap.levelsJson
-        this.sendTo(conn, held.topicJson, bookRest(m, snap, height, timestampMs))
+        this.sendTo(conn, held.topicJson, bookPush(m, snap, height, timestampMs))
         return
       }
       case 'bbo': {
@@ -255,20 +268,20 @@ export class WsHub {
         if (m === undefined || !this.ready(m)) return
         const body = bboBody(feed, m, height, timestampMs)
         topic.last ??= `${body.best_bid}|${body.best_ask}`
-        this.sendTo(conn, held.topicJson, rest(body))
+        this.sendTo(conn, held.topicJson, push(body))
         return
       }
       case 'marks':
         if (!feed.isReady('native')) return
-        this.sendTo(conn, held.topicJson, rest(marksBody(feed.marks(), height, timestampMs)))
+        this.sendTo(conn, held.topicJson, push(marksBody(feed.marks(), height, timestampMs), ['marks']))
         return
       case 'account':
-        this.sendTo(conn, held.topicJson, rest(accountBody(this.source.account(sub.address), height, timestampMs)))
+        this.sendTo(conn, held.topicJson, push(accountBody(this.source.account(sub.address), height, timestampMs), ['positions']))
         return
       case 'candles': {
         const m = feed.market(sub.marketId)
         const candle = m === undefined || !this.ready(m) ? undefined : feed.currentCandle(m, sub.interval)
-        if (candle !== undefined) this.sendTo(conn, held.topicJson, rest({ data: candle }))
+        if (candle !== undefined) this.sendTo(conn, held.topicJson, push({ data: candle }))
         return
       }
       default:
@@ -297,7 +310,7 @@ export class WsHub {
       const snap = feed.snapshot(m, sub.depth)
       if (snap.levelsJson === topic.last) continue
       topic.last = snap.levelsJson
-      this.broadcast(topic, bookRest(m, snap, height, timestampMs))
+      this.broadcast(topic, bookPush(m, snap, height, timestampMs))
     }
     for (const topic of this.group('bbo')) {
       const sub = topic.sub as Extract<Subscription, { marketId: number }>
@@ -306,48 +319,51 @@ export class WsHub {
       const state = `${body.best_bid}|${body.best_ask}`
       if (state === topic.last) continue
       topic.last = state
-      this.broadcast(topic, rest(body))
+      this.broadcast(topic, push(body))
     }
     for (const [marketId, trades] of delta.trades) {
       const topic = this.topics.get(`trades:${marketId}`)
-      if (topic !== undefined) this.broadcast(topic, rest(tradesBody(feed.market(marketId)!, trades, height, timestampMs)))
+      if (topic !== undefined) this.broadcast(topic, push(tradesBody(feed.market(marketId)!, trades, height, timestampMs), ['trades']))
     }
     for (const marketId of delta.candlesChanged) {
       const m = feed.market(marketId)!
       for (const interval of CANDLE_INTERVALS) {
         const topic = this.topics.get(`candles:${marketId}:${interval}`)
         const bar = topic === undefined ? undefined : m.candles.latest(interval)
-        if (topic !== undefined && bar !== undefined) this.broadcast(topic, rest({ data: feed.candle(m, interval, bar) }))
+        if (topic !== undefined && bar !== undefined) this.broadcast(topic, push({ data: feed.candle(m, interval, bar) }))
       }
     }
     const marksTopic = this.topics.get('marks')
     if (marksTopic !== undefined && delta.marksChanged.size > 0) {
       const marks: Record<string, string> = {}
       for (const [marketId, mark] of delta.marksChanged) marks[feed.market(marketId)!.symbol] = mark
-      this.broadcast(marksTopic, rest(marksBody(marks, height, timestampMs)))
+      this.broadcast(marksTopic, push(marksBody(marks, height, timestampMs), ['marks']))
     }
-    for (const [marketId, quote] of delta.quotes) {
-      const topic = this.topics.get(`external_quote:${marketId}`)
-      if (topic !== undefined) this.broadcast(topic, rest(quoteBody(feed.market(marketId)!, quote, this.source.marketStats(marketId), height, timestampMs)))
+    // external_quote: every block, the market's latest accepted quote with its age at this block.
+    for (const topic of this.group('external_quote')) {
+      const sub = topic.sub as Extract<Subscription, { marketId: number }>
+      const m = feed.market(sub.marketId)
+      if (m === undefined || m.lastQuote === null || m.lifecycle === 'Delisted') continue
+      this.broadcast(topic, push(quoteBody(m, m.lastQuote, this.source.marketStats(m.marketId), height, timestampMs)))
     }
     for (const [address, fills] of delta.userFills) {
       const topic = this.topics.get(`userFills:${address}`)
-      if (topic !== undefined) this.broadcast(topic, rest({ address, height, timestamp_ms: timestampMs, fills }))
+      if (topic !== undefined) this.broadcast(topic, push({ address, height, timestamp_ms: timestampMs, fills }, ['fills']))
     }
     for (const [address, updates] of delta.orderUpdates) {
       const topic = this.topics.get(`orderUpdates:${address}`)
-      if (topic !== undefined) this.broadcast(topic, rest({ address, height, timestamp_ms: timestampMs, updates }))
+      if (topic !== undefined) this.broadcast(topic, push({ address, height, timestamp_ms: timestampMs, updates }, ['updates']))
     }
     for (const [address, updates] of delta.triggerUpdates) {
       const topic = this.topics.get(`triggerUpdates:${address}`)
-      if (topic !== undefined) this.broadcast(topic, rest({ address, height, timestamp_ms: timestampMs, updates }))
+      if (topic !== undefined) this.broadcast(topic, push({ address, height, timestamp_ms: timestampMs, updates }, ['updates']))
     }
     for (const address of delta.touched) {
       const topic = this.topics.get(`account:${address}`)
-      if (topic !== undefined) this.broadcast(topic, rest(accountBody(this.source.account(address), height, timestampMs)))
+      if (topic !== undefined) this.broadcast(topic, push(accountBody(this.source.account(address), height, timestampMs), ['positions']))
     }
     const blockTopic = this.topics.get('block')
-    if (blockTopic !== undefined) this.broadcast(blockTopic, rest(blockBody(delta.block)))
+    if (blockTopic !== undefined) this.broadcast(blockTopic, push(blockBody(delta.block)))
     if (this.ingestFollowed) {
       // blocks.live waits for the history index to ingest the block (ingested()).
       this.recentBlocks.set(height, delta.block)
@@ -364,7 +380,7 @@ export class WsHub {
     const topic = this.topics.get('blocks.live')
     if (topic === undefined) return
     const symbolOf = (id: number | null) => (id === null ? null : this.feed.market(id)?.symbol ?? null)
-    this.broadcast(topic, rest(blocksLiveBody(block, symbolOf, status)))
+    this.broadcast(topic, push(blocksLiveBody(block, symbolOf, status), ['envelopes']))
   }
 
   /**
@@ -430,7 +446,7 @@ export class WsHub {
       this.lastAccountRefreshMs = now
       for (const topic of this.group('account')) {
         const sub = topic.sub as Extract<Subscription, { address: string }>
-        this.broadcast(topic, rest(accountBody(this.source.account(sub.address), this.feed.height, this.feed.timestampMs)))
+        this.broadcast(topic, push(accountBody(this.source.account(sub.address), this.feed.height, this.feed.timestampMs), ['positions']))
       }
     }
   }

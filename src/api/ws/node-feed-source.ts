@@ -3,7 +3,7 @@
 // more of the chain than a client could ask for.
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
 import type { BlockStore } from '../../node/block-store.ts'
-import type { FeedMarketRow, SeedOrder } from '../../feed/types.ts'
+import type { FeedBlock, FeedMarketRow, SeedFill, SeedOrder } from '../../feed/types.ts'
 import type { ChainState, Market } from '../../chain/index.ts'
 import { accountView } from '../views/account-view.ts'
 import { bboView, formatPrice, formatSize, marketListItem } from '../views/market-view.ts'
@@ -21,11 +21,14 @@ export interface NodeFeedSourceExtras {
 /** Blocks back from the tip whose trades may seed the trade rings (getRecentTrades' ring, spec §4.6). */
 export const TRADE_SEED_BLOCKS = 10_000
 
+/** What the feed reads of the block store: the trade-ring seed and the block of a market's latest quote. */
+export type FeedBlockStore = Pick<BlockStore, 'filledEventsBetween' | 'filledEventsNewestFirst' | 'header' | 'envelopesOf' | 'eventsOf'>
+
 /**
  * The read API over a node's live state (`node` is a ChainNode, or anything holding a ChainState;
  * without a block store the trade rings start empty).
  */
-export function nodeFeedSource(node: { readonly state: ChainState; readonly store?: Pick<BlockStore, 'filledEventsBetween'> }, extras: NodeFeedSourceExtras = {}): FeedSource {
+export function nodeFeedSource(node: { readonly state: ChainState; readonly store?: FeedBlockStore }, extras: NodeFeedSourceExtras = {}): FeedSource {
   const state = node.state
   return {
     tip: () => ({ height: state.height, timestampMs: state.timestampMs }),
@@ -67,9 +70,31 @@ export function nodeFeedSource(node: { readonly state: ChainState; readonly stor
       return node.store.filledEventsBetween(from, to, limit).reverse()
     },
 
-    recentFills: (limit: number) => {
-      if (node.store === undefined || state.height === 0) return []
-      return node.store.filledEventsBetween(Math.max(1, state.height - TRADE_SEED_BLOCKS + 1), state.height, limit)
+    recentFills: (perMarket: number) => {
+      if (node.store === undefined || state.height === 0 || perMarket <= 0) return []
+      // One newest-first pass over the window: each market takes its newest perMarket fills; the
+      // read stops once every market has them all.
+      const taken = new Map<number, number>()
+      let full = 0
+      const out: SeedFill[] = []
+      for (const f of node.store.filledEventsNewestFirst(Math.max(1, state.height - TRADE_SEED_BLOCKS + 1), state.height)) {
+        if (f.marketId === null) continue
+        const n = taken.get(f.marketId) ?? 0
+        if (n >= perMarket) continue
+        taken.set(f.marketId, n + 1)
+        out.push(f)
+        if (n + 1 === perMarket && ++full >= state.markets.size) break
+      }
+      return out
+    },
+
+    latestQuoteBlock: (marketId: number): FeedBlock | undefined => {
+      const latest = state.markets.get(marketId)?.oracle.latest
+      const store = node.store
+      if (latest === undefined || latest === null || store === undefined) return undefined
+      const header = store.header(latest.acceptedHeight)
+      if (header === undefined) return undefined
+      return { header, envelopes: store.envelopesOf(header.height), events: store.eventsOf(header.height, 0, header.eventCount) }
     },
 
     account: (address: string) => {

@@ -16,7 +16,9 @@ export function wsServerOptions(limits: WsLimits) {
   return { maxPayloadLength: limits.frameBytesMax, idleTimeout: 0, sendPings: false, perMessageDeflate: false }
 }
 
-export function wsRoutes(hub: WsHub) {
+/** hubOf: the hub, or how to reach it when a connection opens (the app is served before the hub starts). */
+export function wsRoutes(hubOf: WsHub | (() => WsHub)) {
+  const hub = typeof hubOf === 'function' ? lazyHub(hubOf) : hubOf
   // Bun hands every event of one connection the same ServerWebSocket object.
   const connections = new Map<object, WsConnection>()
   // Elysia wraps the socket for open/message/close/drain and passes it raw to ping/pong.
@@ -50,4 +52,14 @@ export function wsRoutes(hub: WsHub) {
       hub.closed(conn)
     },
   })
+}
+
+/** The hub's methods wsRoutes calls, each reaching the hub when it runs. */
+function lazyHub(hubOf: () => WsHub): Pick<WsHub, 'open' | 'message' | 'activity' | 'closed'> {
+  return {
+    open: (transport) => hubOf().open(transport),
+    message: (conn, message) => hubOf().message(conn, message),
+    activity: (conn) => hubOf().activity(conn),
+    closed: (conn) => hubOf().closed(conn),
+  }
 }

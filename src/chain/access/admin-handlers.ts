@@ -1,11 +1,12 @@
 // Handlers of the admin actions (area: agents/admin).
-import type { HandlerMap } from '../core/action-context.ts'
+import type { ADMIN_ACTIONS } from '../../wire/actions/admin.ts'
+import type { AreaHandlers } from '../core/action-context.ts'
 import {
   amendExchangeConfig, forceCancelAccountOrders, setAccountFrozen, setGlobalRebateRatio, setInsuranceFund, setSettlementPaused,
 } from './admin-config.ts'
 import { grantRole, revokeRole } from './roles.ts'
 
-export const ADMIN_HANDLERS: HandlerMap = {
+export const ADMIN_HANDLERS = {
   SetGlobalRebateRatio: setGlobalRebateRatio,
   SetSettlementPaused: setSettlementPaused,
   GrantRole: grantRole,
@@ -14,4 +15,4 @@ export const ADMIN_HANDLERS: HandlerMap = {
   AmendExchangeConfig: amendExchangeConfig,
   SetAccountFrozen: setAccountFrozen,
   ForceCancelAccountOrders: forceCancelAccountOrders,
-}
+} satisfies AreaHandlers<typeof ADMIN_ACTIONS>

@@ -1,10 +1,9 @@
 // apply(state, block) -> results, events, state_root. The only entry into the state machine: the
 // producer calls it for new blocks and replay calls it for stored ones, so both reach the same root.
 import { assert } from '../../lib/assert.ts'
-import type { ActionKind } from '../../wire/action-kind.ts'
-import { ACTION_KIND_BY_NAME } from '../../wire/actions.ts'
-import { actorAuthorized, resolveActor, useNonce } from '../access/accounts.ts'
-import type { ActionContext, ActionHandler, BlockContext, Outcome } from '../core/action-context.ts'
+import { ACTION_KINDS, type ActionKind, type ActionKindSpec } from '../../wire/actions.ts'
+import { actorAuthorized, newAccount, resolveActor, useNonce } from '../access/accounts.ts'
+import type { ActionContext, BlockContext, HandlerPayloads, HandlerTable, Outcome } from '../core/action-context.ts'
 import { BEGIN_BLOCK_HOOKS, END_BLOCK_HOOKS } from './block-hooks.ts'
 import type { ChainEvent } from '../core/events.ts'
 import type { BlockInput, BlockResult, EnvelopeInput, EnvelopeResult } from './block-types.ts'
@@ -83,7 +82,7 @@ function applyEnvelopes(
   // Handlers emit straight into the block's events (hooks use the sink: they read what they emit).
   const place: EnvelopePlaceContext = { height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null }
   const ctx: EnvelopeContext = {
-    state, signer: '', account: undefined as unknown as Account, agentRole: undefined, events,
+    state, signer: '', account: NO_ACCOUNT, agentRole: undefined, events,
     height: block.height, timestampMs: block.timestampMs, txHash: '', place,
   }
   warmEnvelopes(envelopes, 0)
@@ -96,8 +95,9 @@ function applyEnvelopes(
     // loop's optimized code was thrown away for it.
     const signer = env.signer
     const kind = env.kind ?? actionKindOf(env.action)
-    const payload = env.payload ?? (env.action[kind] as Record<string, unknown>)
-    const marketId = typeof payload.market_id === 'number' ? payload.market_id : null
+    const payload = admittedPayload(env, kind)
+    const fields: Readonly<Record<string, unknown>> = payload
+    const marketId = typeof fields.market_id === 'number' ? fields.market_id : null
     const firstEvent = events.length
     const outcome = applyEnvelope(state, env, signer, kind, payload, ctx)
     if (!outcome.ok) {
@@ -139,20 +139,38 @@ function actionKindOf(action: Record<string, unknown>): string {
   return kind!
 }
 
+/** A payload of some action kind, as its handler takes it. */
+type AdmittedPayload = HandlerPayloads[ActionKind]
+
+/**
+ * The envelope's payload: the one the edge prepared, or the signed action's. Typed here, not checked:
+ * admission checked it against its kind's schema (src/node/admission.ts) and the edge added only
+ * packed decimals (HandlerPayloads), and a replayed block's envelopes were admitted so. The chain's
+ * one step from the wire's untyped action to a typed payload; runHandler hands it to its kind's handler.
+ */
+function admittedPayload(env: EnvelopeInput, kind: string): AdmittedPayload {
+  return (env.payload ?? env.action[kind]) as AdmittedPayload
+}
+
+/** Runs a kind's handler on its payload (generic in the kind, so the two are typed alike). */
+function runHandler<K extends ActionKind>(handler: HandlerTable[K], ctx: ActionContext, payload: HandlerPayloads[K]): Outcome {
+  return handler(ctx, payload)
+}
+
 /** An action kind's registry entry and handler, found with one lookup per envelope. */
 interface Dispatch {
-  readonly kind: ActionKind
-  readonly handler: ActionHandler
+  readonly kind: ActionKindSpec
+  readonly handler: HandlerTable[ActionKind]
   /** The role mask bit the kind requires of an account acting for itself (ROLES), 0 for none. */
   readonly roleBit: number
 }
 
 const DISPATCH: ReadonlyMap<string, Dispatch> = new Map(
-  [...ACTION_KIND_BY_NAME].flatMap(([name, kind]) => {
-    const handler = HANDLERS.get(name)
-    return handler === undefined ? [] : [[name, { kind, handler, roleBit: kind.role === null ? 0 : ROLES[kind.role] }] as const]
-  }),
+  ACTION_KINDS.map((kind) => [kind.name, { kind, handler: HANDLERS[kind.name], roleBit: kind.role === null ? 0 : ROLES[kind.role] }] as const),
 )
+
+/** The envelope context's account until applyEnvelope sets the first envelope's: none in the state. */
+const NO_ACCOUNT: Account = newAccount('', 0n, 0)
 
 /** The PlaceContext of the block's envelopes, its tx hash set per envelope. */
 type EnvelopePlaceContext = { -readonly [K in keyof PlaceContext]: PlaceContext[K] }
@@ -161,7 +179,7 @@ type EnvelopeContext = { -readonly [K in Exclude<keyof ActionContext, 'place'>]:
 
 /** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce.
  * The signer is env.signer, read by the caller on the path every envelope takes. */
-function applyEnvelope(state: ChainState, env: EnvelopeInput, signer: string, kindName: string, payload: Record<string, unknown>, ctx: EnvelopeContext): Outcome {
+function applyEnvelope(state: ChainState, env: EnvelopeInput, signer: string, kindName: string, payload: AdmittedPayload, ctx: EnvelopeContext): Outcome {
   const dispatch = DISPATCH.get(kindName)
   // Messages are built only on failure: this runs for every envelope.
   if (dispatch === undefined) assert(false, `unknown action kind ${kindName} reached the chain`)
@@ -185,5 +203,5 @@ function applyEnvelope(state: ChainState, env: EnvelopeInput, signer: string, ki
   ctx.agentRole = agentRole
   ctx.txHash = env.txHash
   ctx.place.txHash = env.txHash
-  return handler(ctx, payload)
+  return runHandler(handler, ctx, payload)
 }

@@ -1,7 +1,8 @@
-// The dispatch table: one handler per action kind of the registry (src/wire/actions.ts). Each area
-// exports its HandlerMap; a kind without a handler or a handler without a kind fails at load.
-import { ACTION_KINDS } from '../../wire/actions.ts'
-import type { ActionHandler, HandlerMap } from '../core/action-context.ts'
+// The dispatch table: one handler per action kind of the registry (src/wire/actions.ts), each typed
+// by the payload it takes (HandlerPayloads). Each area's handlers are those of its registry array
+// (AreaHandlers), and the table is all of them (HandlerTable): a kind without a handler, a handler
+// without a kind or a handler of the wrong payload does not compile.
+import type { HandlerTable } from '../core/action-context.ts'
 import { ADMIN_HANDLERS } from '../access/admin-handlers.ts'
 import { AGENT_HANDLERS } from '../access/agent-handlers.ts'
 import { FUNDS_HANDLERS } from '../funds/funds-handlers.ts'
@@ -10,27 +11,12 @@ import { MARKET_HANDLERS } from '../markets/market-handlers.ts'
 import { ORDER_HANDLERS } from '../orders/order-handlers.ts'
 import { TRIGGER_HANDLERS } from '../triggers/trigger-handlers.ts'
 
-const AREAS: readonly HandlerMap[] = [
-  ORDER_HANDLERS,
-  TRIGGER_HANDLERS,
-  MARGIN_HANDLERS,
-  FUNDS_HANDLERS,
-  AGENT_HANDLERS,
-  ADMIN_HANDLERS,
-  MARKET_HANDLERS,
-]
-
-function buildTable(): ReadonlyMap<string, ActionHandler> {
-  const table = new Map<string, ActionHandler>()
-  for (const area of AREAS) {
-    for (const [name, handler] of Object.entries(area)) {
-      if (table.has(name)) throw new Error(`action ${name} has two handlers`)
-      table.set(name, handler)
-    }
-  }
-  for (const kind of ACTION_KINDS) if (!table.has(kind.name)) throw new Error(`action ${kind.name} has no handler`)
-  for (const name of table.keys()) if (!ACTION_KINDS.some((k) => k.name === name)) throw new Error(`handler ${name} has no registered kind`)
-  return table
+export const HANDLERS: HandlerTable = {
+  ...ORDER_HANDLERS,
+  ...TRIGGER_HANDLERS,
+  ...MARGIN_HANDLERS,
+  ...FUNDS_HANDLERS,
+  ...AGENT_HANDLERS,
+  ...ADMIN_HANDLERS,
+  ...MARKET_HANDLERS,
 }
-
-export const HANDLERS = buildTable()

@@ -1,5 +1,6 @@
 // What an action handler and a block hook receive. Handlers return an Outcome: a rejection is a
 // value (the envelope becomes a kept-reject and nothing it touched may have changed).
+import type { ActionKind, ActionPayload, ModifyPayload, PlaceOrderPayload, PlaceTriggerOrderPayload } from '../../wire/actions.ts'
 import type { ChainEvent, EventSink } from './events.ts'
 import type { Rejection } from './reasons.ts'
 import type { PlaceContext } from '../orders/order-types.ts'
@@ -26,10 +27,58 @@ export interface ActionContext {
 
 export type Outcome = { readonly ok: true } | Rejection
 
-/** A handler takes a payload that passed its kind's schema (at admission, and so in every block). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ActionHandler = (ctx: ActionContext, payload: any) => Outcome
-export type HandlerMap = Readonly<Record<string, ActionHandler>>
+/**
+ * The decimals the node's edge packs beside the strings of a PlaceOrder (and of each BatchPlaceOrder
+ * item), and of a BatchModify item for the fields it has (lib/decimal.ts packDecimal; the edge:
+ * src/node/edge-envelope.ts). Absent when no edge prepared the envelope (tests, tools): the chain
+ * then packs the strings itself, with the same outcome.
+ */
+export type EdgeOrderDecimals = {
+  readonly edge_price?: number | undefined
+  readonly edge_qty?: number | undefined
+}
+
+/** The decimals the edge packs beside the strings of a PlaceTriggerOrder. */
+export type EdgeTriggerDecimals = {
+  readonly edge_trigger_price?: number | undefined
+  readonly edge_limit_price?: number | undefined
+  readonly edge_qty?: number | undefined
+}
+
+/** A PlaceOrder (or BatchPlaceOrder item) as the chain takes it: its schema's fields, and the packed decimals. */
+export type PlaceOrderInput = PlaceOrderPayload & EdgeOrderDecimals
+/** A BatchModify item as the chain takes it. */
+export type ModifyInput = ModifyPayload & EdgeOrderDecimals
+/** A PlaceTriggerOrder as the chain takes it. */
+export type PlaceTriggerOrderInput = PlaceTriggerOrderPayload & EdgeTriggerDecimals
+
+/** The kinds whose payloads the edge gives packed decimals, as their handlers take them. */
+type EdgeInputs = {
+  readonly PlaceOrder: PlaceOrderInput
+  readonly BatchPlaceOrder: { readonly orders: readonly PlaceOrderInput[] }
+  readonly BatchModify: { readonly modifies: readonly ModifyInput[] }
+  readonly PlaceTriggerOrder: PlaceTriggerOrderInput
+}
+
+/**
+ * The payload each kind's handler takes: what passed the kind's schema at admission (ActionPayload),
+ * with the packed decimals beside the strings for the kinds the edge packs (EdgeInputs).
+ */
+export type HandlerPayloads = {
+  readonly [K in ActionKind]: K extends keyof EdgeInputs ? EdgeInputs[K] : ActionPayload<K>
+}
+
+/** A handler of a kind whose payloads are P. */
+export type ActionHandler<P> = (ctx: ActionContext, payload: P) => Outcome
+
+/** The handlers of the kinds K, each typed by the payload it takes. */
+export type HandlersOf<K extends ActionKind> = { readonly [Kind in K]: ActionHandler<HandlerPayloads[Kind]> }
+
+/** The chain's handler table: a handler for every kind of the registry (block/handlers.ts). */
+export type HandlerTable = HandlersOf<ActionKind>
+
+/** The handlers of an area: one for each kind of the area's registry array (src/wire/actions/<area>.ts), and no other. */
+export type AreaHandlers<Area extends readonly { readonly name: ActionKind }[]> = HandlersOf<Area[number]['name']>
 
 /** Block-level work (expiry, triggers, marks, staleness): its events have no envelope. */
 export interface BlockContext {

@@ -1,10 +1,11 @@
 // Handlers of the funds actions (area: funds): referral, bridge, transfers.
-import type { HandlerMap } from '../core/action-context.ts'
+import type { FUNDS_ACTIONS } from '../../wire/actions/funds.ts'
+import type { AreaHandlers } from '../core/action-context.ts'
 import { cancelWithdrawRequest, creditDeposit, refundWithdrawal, settleWithdrawal, withdrawRequest } from './bridge.ts'
 import { setInviter } from './referral.ts'
 import { transferFunds } from './transfers.ts'
 
-export const FUNDS_HANDLERS: HandlerMap = {
+export const FUNDS_HANDLERS = {
   SetInviter: setInviter,
   WithdrawRequest: withdrawRequest,
   CancelWithdrawRequest: cancelWithdrawRequest,
@@ -12,4 +13,4 @@ export const FUNDS_HANDLERS: HandlerMap = {
   CreditDeposit: creditDeposit,
   SettleWithdrawal: settleWithdrawal,
   RefundWithdrawal: refundWithdrawal,
-}
+} satisfies AreaHandlers<typeof FUNDS_ACTIONS>

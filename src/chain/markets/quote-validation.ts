@@ -13,8 +13,7 @@
 //   QuoteChangeTooLarge     mark moved more than max_quote_change_bps from the last accepted
 //                           quote's mark, when that quote is itself within max_quote_lag_ms of
 //                           this one (after a gap the feed may restart at a new level)
-import { decimalUnits } from '../core/fast-decimal.ts'
-import { parseDecimal } from '../../lib/decimal.ts'
+import { decimalUnits, parseDecimal } from '../../lib/decimal.ts'
 import type { OracleQuoteItem } from '../../wire/actions.ts'
 import { reject, type Rejection } from '../core/reasons.ts'
 import { BPS_DENOMINATOR, type Market } from '../core/types.ts'

@@ -12,9 +12,7 @@
 //   as a PlaceOrder with the old one counted as gone; if it is rejected the old order stays as it
 //   was. Otherwise OrderDone Replaced, then OrderAccepted and fills / OrderResting of the new order,
 //   which may fill at once when it crosses.
-import type { EdgeOrderDecimals } from '../core/packed-decimal.ts'
-import type { BatchModifyPayload, ModifyPayload } from '../../wire/actions.ts'
-import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
+import { OK, type ActionContext, type HandlerPayloads, type ModifyInput, type Outcome } from '../core/action-context.ts'
 import { batchItemRejected, envelopePlaceContext } from './batch-place-order.ts'
 import type { EventSink } from '../core/events.ts'
 import { isDustNotional } from '../core/math.ts'
@@ -28,7 +26,7 @@ import { markLeaf, markOrderDirty } from '../state/state-root.ts'
 import type { Account, ChainState, Market, Order } from '../core/types.ts'
 
 /** Applies a BatchModify; always accepted (item outcomes are events). */
-export function batchModify(ctx: ActionContext, p: BatchModifyPayload): Outcome {
+export function batchModify(ctx: ActionContext, p: HandlerPayloads['BatchModify']): Outcome {
   const placeCtx = envelopePlaceContext(ctx)
   // Bounded by the schema's maxItems, and again here.
   const count = Math.min(p.modifies.length, ORDER_LIMITS.batchModifiesMax)
@@ -41,7 +39,7 @@ export function batchModify(ctx: ActionContext, p: BatchModifyPayload): Outcome 
 }
 
 /** Applies one amend to one of account's resting orders; a rejection changes nothing. */
-export function modifyOrder(state: ChainState, account: Account, m: ModifyPayload & EdgeOrderDecimals, ctx: PlaceContext, events: EventSink): Outcome {
+export function modifyOrder(state: ChainState, account: Account, m: ModifyInput, ctx: PlaceContext, events: EventSink): Outcome {
   const market = state.markets.get(m.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${m.market_id} does not exist`)
   if ((m.order_id === undefined) === (m.client_order_id === undefined)) return reject('InvalidModify', 'give exactly one of order_id and client_order_id')

@@ -3,8 +3,7 @@
 // and emits BatchItemRejected with its index and reason; the items after it still apply. The
 // envelope itself is accepted whenever the batch is well-formed (its schema is checked at
 // admission), even when every item is rejected: the outcome of each item is in the events.
-import type { BatchPlaceOrderPayload } from '../../wire/actions.ts'
-import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
+import { OK, type ActionContext, type HandlerPayloads, type Outcome } from '../core/action-context.ts'
 import type { BatchItemRejectedEvent } from './order-events.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { decodePlaceOrder, isRejection, placeOrder } from './place-order.ts'
@@ -21,7 +20,7 @@ export function batchItemRejected(ctx: ActionContext, actionKind: BatchItemRejec
 export const envelopePlaceContext = (ctx: ActionContext): PlaceContext => ctx.place
 
 /** Applies a BatchPlaceOrder; always accepted (item outcomes are events). */
-export function batchPlaceOrder(ctx: ActionContext, p: BatchPlaceOrderPayload): Outcome {
+export function batchPlaceOrder(ctx: ActionContext, p: HandlerPayloads['BatchPlaceOrder']): Outcome {
   const placeCtx = envelopePlaceContext(ctx)
   // Bounded by the schema's maxItems, and again here.
   const count = Math.min(p.orders.length, ORDER_LIMITS.batchOrdersMax)

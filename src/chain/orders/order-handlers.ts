@@ -1,8 +1,6 @@
 // Handlers of the order actions (area: orders).
-import type {
-  BatchModifyPayload, BatchPlaceOrderPayload, CancelOrderPayload, MassCancelPayload, PlaceOrderPayload, ScheduleCancelPayload,
-} from '../../wire/actions.ts'
-import { OK, type HandlerMap } from '../core/action-context.ts'
+import type { ORDER_ACTIONS } from '../../wire/actions/orders.ts'
+import { OK, type AreaHandlers } from '../core/action-context.ts'
 import { batchModify } from './batch-modify.ts'
 import { batchPlaceOrder, envelopePlaceContext } from './batch-place-order.ts'
 import { cancelOrder } from './cancel-order.ts'
@@ -11,17 +9,17 @@ import { massCancel } from './mass-cancel.ts'
 import { noop } from './noop.ts'
 import { decodePlaceOrder, isRejection, placeOrder } from './place-order.ts'
 
-export const ORDER_HANDLERS: HandlerMap = {
-  PlaceOrder: (ctx, p: PlaceOrderPayload) => {
+export const ORDER_HANDLERS = {
+  PlaceOrder: (ctx, p) => {
     const decoded = decodePlaceOrder(ctx.state, p)
     if (isRejection(decoded)) return decoded
     const placed = placeOrder(ctx.state, ctx.account, decoded, envelopePlaceContext(ctx), ctx.events)
     return typeof placed === 'number' ? OK : placed
   },
-  CancelOrder: (ctx, p: CancelOrderPayload) => cancelOrder(ctx.state, ctx.account, p, ctx.events) ?? OK,
-  BatchPlaceOrder: (ctx, p: BatchPlaceOrderPayload) => batchPlaceOrder(ctx, p),
-  BatchModify: (ctx, p: BatchModifyPayload) => batchModify(ctx, p),
-  MassCancel: (ctx, p: MassCancelPayload) => massCancel(ctx.state, ctx.account, p, ctx.events),
-  ScheduleCancel: (ctx, p: ScheduleCancelPayload) => scheduleCancel(ctx.state, ctx.account, p, ctx.timestampMs, ctx.events),
+  CancelOrder: (ctx, p) => cancelOrder(ctx.state, ctx.account, p, ctx.events) ?? OK,
+  BatchPlaceOrder: (ctx, p) => batchPlaceOrder(ctx, p),
+  BatchModify: (ctx, p) => batchModify(ctx, p),
+  MassCancel: (ctx, p) => massCancel(ctx.state, ctx.account, p, ctx.events),
+  ScheduleCancel: (ctx, p) => scheduleCancel(ctx.state, ctx.account, p, ctx.timestampMs, ctx.events),
   Noop: () => noop(),
-}
+} satisfies AreaHandlers<typeof ORDER_ACTIONS>

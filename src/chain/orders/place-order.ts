@@ -1,8 +1,7 @@
 // PlaceOrder: validate in precedence order, plan the match (pure), check margin on the plan, then
 // apply. After the margin check nothing may reject.
-import { parseDecimal } from '../../lib/decimal.ts'
-import { unitsOf, type EdgeOrderDecimals } from '../core/packed-decimal.ts'
-import type { PlaceOrderPayload } from '../../wire/actions.ts'
+import { decimalUnits, parseDecimal } from '../../lib/decimal.ts'
+import type { PlaceOrderInput } from '../core/action-context.ts'
 import type { MatchPlan, OrderBook, PlannedFill } from '../book/book.ts'
 import { clientIdHash } from './client-ids.ts'
 import type { EventSink } from '../core/events.ts'
@@ -26,18 +25,18 @@ export const isRejection = (d: DecodedOrder | Rejection): d is Rejection => (d a
 
 /**
  * Parses the payload's decimal strings at the market's precision, the edge of the chain: the order,
- * or why it was rejected (told apart by isRejection). Decimals the edge packed (packed-decimal.ts)
- * are read from their packed fields.
+ * or why it was rejected (told apart by isRejection). Decimals the edge packed are read from their
+ * packed fields (lib/decimal.ts decimalUnits).
  */
-export function decodePlaceOrder(state: ChainState, p: PlaceOrderPayload & EdgeOrderDecimals): DecodedOrder | Rejection {
+export function decodePlaceOrder(state: ChainState, p: PlaceOrderInput): DecodedOrder | Rejection {
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
-  const priceTicks = unitsOf(p.price, p.edge_price, market.priceDecimals)
-  const qtyLots = unitsOf(p.qty, p.edge_qty, market.sizeDecimals)
+  const priceTicks = decimalUnits(p.price, market.priceDecimals, p.edge_price)
+  const qtyLots = decimalUnits(p.qty, market.sizeDecimals, p.edge_qty)
   if (priceTicks > 0 && qtyLots > 0) {
     return { marketId: p.market_id, side: p.side, priceTicks, qtyLots, tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms }
   }
-  // Anything but two short plain decimals: the general parser decides, and words any error.
+  // Anything but two decimals that pack (lib/decimal.ts packDecimal): the parser decides, and words any error.
   const price = parseDecimal(p.price, market.priceDecimals)
   if (!price.ok) return reject('InvalidPrice', `price ${p.price} ${price.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
   const qty = parseDecimal(p.qty, market.sizeDecimals)

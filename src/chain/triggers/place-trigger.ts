@@ -7,9 +7,7 @@
 // without the mark having moved. A reduce-only trigger may be placed without a position (a stop for
 // an entry order that has not filled yet); it is cancelled OnFailure when a fill leaves its side
 // nothing to reduce (triggers.ts).
-import type { PlaceTriggerOrderPayload } from '../../wire/actions/triggers.ts'
-import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
-import type { EdgeTriggerDecimals } from '../core/packed-decimal.ts'
+import { OK, type ActionContext, type Outcome, type PlaceTriggerOrderInput } from '../core/action-context.ts'
 import { checkTradable } from '../markets/tradable.ts'
 import { reject } from '../core/reasons.ts'
 import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, isUnits, triggerTif } from './trigger-decode.ts'
@@ -18,7 +16,7 @@ import { createTrigger } from './trigger-store.ts'
 import { TRIGGER_LIMITS } from './trigger-types.ts'
 
 /** Validates in precedence order, then adds the trigger and emits TriggerPlaced. */
-export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderPayload & EdgeTriggerDecimals): Outcome {
+export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderInput): Outcome {
   const { state, account } = ctx
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)

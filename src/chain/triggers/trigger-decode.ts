@@ -2,21 +2,20 @@
 // decimals): decimals at the market's precision (as PlaceOrder: InvalidPrice / InvalidQuantity),
 // the order-type rules of a trigger, the expiry, and whether a trigger would fire at the current
 // mark. Pure.
-import { parseDecimal } from '../../lib/decimal.ts'
+import { decimalUnits, parseDecimal } from '../../lib/decimal.ts'
 import type { Decoded } from '../orders/order-types.ts'
-import { unitsOf } from '../core/packed-decimal.ts'
 import { reject, type Rejection } from '../core/reasons.ts'
 import type { TriggerDirection, TriggerOrderType } from './trigger-types.ts'
 import type { Market, Tif } from '../core/types.ts'
 
 /**
  * A positive price in ticks, or InvalidPrice naming the field; `packed` is its edge form
- * (packed-decimal.ts), if any. The units themselves, not a wrapper around them: a decode runs for
+ * (lib/decimal.ts packDecimal), if any. The units themselves, not a wrapper around them: a decode runs for
  * every trigger and amend, and a number is told from a rejection by its type (isUnits).
  */
 export function decodeTicks(raw: string, market: Market, field: string, packed?: number): number | Rejection {
-  // Packed at the edge, or a short plain decimal, without the general parser; it decides the rest.
-  const fast = unitsOf(raw, packed, market.priceDecimals)
+  // Packed at the edge, or packed here, without the bigint parser; it decides the rest.
+  const fast = decimalUnits(raw, market.priceDecimals, packed)
   if (fast > 0) return fast
   const v = parseDecimal(raw, market.priceDecimals)
   if (!v.ok) return reject('InvalidPrice', `${field} ${raw} ${v.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
@@ -26,7 +25,7 @@ export function decodeTicks(raw: string, market: Market, field: string, packed?:
 
 /** A positive size in lots, or InvalidQuantity naming the field; `packed` as decodeTicks. */
 export function decodeLots(raw: string, market: Market, field: string, packed?: number): number | Rejection {
-  const fast = unitsOf(raw, packed, market.sizeDecimals)
+  const fast = decimalUnits(raw, market.sizeDecimals, packed)
   if (fast > 0) return fast
   const v = parseDecimal(raw, market.sizeDecimals)
   if (!v.ok) return reject('InvalidQuantity', `${field} ${raw} ${v.message} (${market.symbol} size_decimals ${market.sizeDecimals})`)

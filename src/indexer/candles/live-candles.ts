@@ -37,11 +37,13 @@ export class PendingTrades {
 
   /**
    * Merges the trades of blocks above `watermark` into stored candles (ascending, open time in
-   * [fromMs, toMs]) and returns the newest `limit`, ascending. `bucket` maps a time to its bucket.
+   * [fromMs, toMs]) and returns the newest `limit` (or with pick 'first' the first `limit`),
+   * ascending. `bucket` maps a time to its bucket.
    */
   merge(a: {
     marketId: number; watermark: number; fromMs: number; toMs: number; limit: number; stored: readonly CandleText[]
     bucket: (tMs: number) => { t: number; closeT: number }
+    pick?: 'first' | 'last' | undefined
   }): CandleText[] {
     const live = new Map<number, CandleAcc>()
     for (const b of this.blocks) {
@@ -60,7 +62,8 @@ export class PendingTrades {
       const stored = out.get(t)
       out.set(t, stored === undefined ? acc : mergeCandles(stored, acc))
     }
-    return [...out.values()].sort((x, y) => x.t - y.t).slice(-a.limit).map(accToText)
+    const sorted = [...out.values()].sort((x, y) => x.t - y.t)
+    return (a.pick === 'first' ? sorted.slice(0, a.limit) : sorted.slice(-a.limit)).map(accToText)
   }
 }
 

@@ -8,7 +8,8 @@ import type { EventBody } from '../../wire/events/index.ts'
 export interface DeriveEvent {
   readonly height: number
   readonly seq: number
-  readonly envelopeIdx: number | null
+  /** The envelope that caused it, or the block's envelope_count for an event of the block itself. */
+  readonly envelopeIdx: number
   readonly timestampMs: number
   /** The envelope's tx hash; null for block-level events. */
   readonly txHash: string | null

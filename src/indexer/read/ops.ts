@@ -10,7 +10,7 @@ import { accountEvents } from '../tables/account-events.ts'
 import { accountStats } from '../tables/account-stats.ts'
 import { blockById, listBlocks } from '../tables/blocks.ts'
 import { accountBridgeFlows } from '../tables/bridge-flows.ts'
-import { candleRange } from '../tables/candles.ts'
+import { candleRange, type CandlePick } from '../tables/candles.ts'
 import { countSignedBetween, envelopeByHash, envelopesOfBlock, listEnvelopes, type EnvelopeFilter } from '../tables/envelopes.ts'
 import { eventsOfBlock, eventsOfEnvelope } from '../tables/events.ts'
 import { accountFills, fillRecord, orderFills, userFill, volumeBetween, type FillFilter } from '../tables/fills.ts'
@@ -80,8 +80,8 @@ export const READ_OPS = {
   accountStats: (c: ReadContext, a: { account: string }) => accountStats(c.db, a.account),
   leaderboard: (c: ReadContext, a: { metric: LeaderboardMetric; period: LeaderboardPeriod; limit: number }) => leaderboard(c.db, a.metric, a.period, a.limit),
   search: (c: ReadContext, a: { q: string }) => search(c.db, a.q, c.symbolOf),
-  candles: (c: ReadContext, a: { marketId: number; interval: CandleInterval; fromMs: number; toMs: number; limit: number }) =>
-    candleRange(c.db, a.marketId, a.interval, a.fromMs, a.toMs, a.limit),
+  candles: (c: ReadContext, a: { marketId: number; interval: CandleInterval; fromMs: number; toMs: number; limit: number; pick?: CandlePick | undefined }) =>
+    candleRange(c.db, a.marketId, a.interval, a.fromMs, a.toMs, a.limit, a.pick),
   customCandles: (c: ReadContext, a: { marketId: number; intervalMs: number; fromHeight: number; fromMs: number; toMs: number; limit: number }) => customCandles(c.db, a),
   recentTrades: (c: ReadContext, a: { marketId?: number | undefined; fromHeight: number; page: PageRequest }) => recentTrades(c.db, a.marketId, a.fromHeight, a.page, c.symbolOf),
   rateLimit: (c: ReadContext, a: { address: string; fromHeight: number; toHeight: number }) => ({

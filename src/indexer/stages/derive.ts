@@ -35,7 +35,8 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
       if (targets === undefined && everyEvent.length === 0) continue
       const e: DeriveEvent = {
         height: row.height, seq: row.seq, envelopeIdx: row.envelope_idx, timestampMs: times.get(row.height)!,
-        txHash: row.envelope_idx === null ? null : txHashes.get(`${row.height}:${row.envelope_idx}`) ?? null,
+        // An event of the block itself has an envelope_idx no envelope has: no tx hash.
+        txHash: txHashes.get(`${row.height}:${row.envelope_idx}`) ?? null,
         kind: row.kind, subKind: row.sub_kind, marketId: row.market_id, account: row.account, body: decodeEventBody(row.body),
       }
       if (targets !== undefined) for (const d of targets) d.event(e)

@@ -18,8 +18,9 @@ export function ingestBlocks(db: Database, from: number, to: number): void {
       FROM chain.blocks WHERE height BETWEEN ? AND ?`).run(from, to)
     db.query(`INSERT OR IGNORE INTO main.envelopes SELECT height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status, reason
       FROM chain.envelopes WHERE height BETWEEN ? AND ?`).run(from, to)
-    db.query(`INSERT OR IGNORE INTO main.events SELECT height, seq, envelope_idx, kind, sub_kind, market_id, account, body
-      FROM chain.events WHERE height BETWEEN ? AND ?`).run(from, to)
+    // A block-level event stored before it carried the block's envelope count (NULL) gets it here.
+    db.query(`INSERT OR IGNORE INTO main.events SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count), e.kind, e.sub_kind, e.market_id, e.account, e.body
+      FROM chain.events e JOIN chain.blocks b ON b.height = e.height WHERE e.height BETWEEN ? AND ?`).run(from, to)
     addCounter(db, 'block_count', fresh.n)
     addCounter(db, 'envelope_total', fresh.envelopes ?? 0)
     writeWatermark(db, 'ingest', to)

@@ -5,7 +5,7 @@ import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import type { SourceEvent } from '../chain-source.ts'
 import { keysetPage, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'
-import { eventJson } from './events.ts'
+import { EVENT_COLUMNS, eventJson } from './events.ts'
 
 export function insertAccountEvent(db: Database, account: string, height: number, seq: number, subKind: string): void {
   db.query('INSERT OR IGNORE INTO account_events VALUES (?, ?, ?, ?)').run(account, height, seq, subKind)
@@ -16,7 +16,7 @@ export function accountEvents(db: Database, f: { account: string; subKind?: stri
   const params: SQLQueryBindings[] = [f.account.toLowerCase()]
   if (f.subKind !== undefined) { where.push('sub_kind = ?'); params.push(f.subKind) }
   const r = keysetPage<{ height: number; seq: number }>(db, { table: 'account_events', select: 'height, seq', where, params, keys: ['height', 'seq'], order: 'desc' }, page)
-  const get = db.query<SourceEvent, [number, number]>('SELECT height, seq, envelope_idx, kind, sub_kind, market_id, account, body FROM events WHERE height = ? AND seq = ?')
+  const get = db.query<SourceEvent, [number, number]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE height = ? AND seq = ?`)
   const data = []
   for (const row of r.rows) {
     const e = get.get(row.height, row.seq)

@@ -17,12 +17,21 @@ const SELECT = 'parent, height, timestamp_ms, digest, envelope_count, event_coun
 
 const withEnvelopes = (row: Omit<BlockHeaderJson, 'envelopes'>): BlockHeaderJson => ({ ...row, envelopes: [] })
 
-/** A header by height or digest; envelopes is always empty here (spec §2.3). */
+/**
+ * A header by height or digest; envelopes is always empty here (docs/history-api.md#blocks-envelopes-transactions). A
+ * digest may come with or without its 0x prefix, in either case.
+ */
 export function blockById(db: Database, id: string): BlockHeaderJson | undefined {
   const row = /^\d{1,16}$/.test(id)
     ? db.query<Omit<BlockHeaderJson, 'envelopes'>, [number]>(`SELECT ${SELECT} FROM blocks WHERE height = ?`).get(Number(id))
-    : db.query<Omit<BlockHeaderJson, 'envelopes'>, [string]>(`SELECT ${SELECT} FROM blocks WHERE digest = ?`).get(id.toLowerCase())
+    : db.query<Omit<BlockHeaderJson, 'envelopes'>, [string]>(`SELECT ${SELECT} FROM blocks WHERE digest = ?`).get(digestKey(id))
   return row === null ? undefined : withEnvelopes(row)
+}
+
+/** A digest as the table keys it: lower-case, 0x-prefixed (a bare 64-digit hex digest gains the prefix). */
+function digestKey(id: string): string {
+  const lower = id.toLowerCase()
+  return /^[0-9a-f]{64}$/.test(lower) ? `0x${lower}` : lower
 }
 
 /** Headers newest first. */

@@ -14,15 +14,19 @@ export function putCandle(db: Database, marketId: number, interval: CandleInterv
     .run(marketId, interval, c.t, c.close_t, c.o, c.h, c.l, c.c, c.v, c.n, c.last_height)
 }
 
+/** Which `limit` candles of a range a read keeps: the first ones (paging forward from a start) or the newest. */
+export type CandlePick = 'first' | 'last'
+
 /**
- * Candles of a market and interval with open time in [fromMs, toMs], the newest `limit` of them,
- * returned oldest first.
+ * Candles of a market and interval with open time in [fromMs, toMs], the first or the newest
+ * `limit` of them (`pick`), returned oldest first.
  */
-export function candleRange(db: Database, marketId: number, interval: CandleInterval, fromMs: number, toMs: number, limit: number): CandleText[] {
+export function candleRange(db: Database, marketId: number, interval: CandleInterval, fromMs: number, toMs: number, limit: number, pick: CandlePick = 'last'): CandleText[] {
+  const order = pick === 'first' ? 'ASC' : 'DESC'
   const rows = db.query<CandleText, [number, string, number, number, number]>(
-    'SELECT t, close_t, o, h, l, c, v, n, last_height FROM candles WHERE market_id = ? AND interval = ? AND t BETWEEN ? AND ? ORDER BY t DESC LIMIT ?',
+    `SELECT t, close_t, o, h, l, c, v, n, last_height FROM candles WHERE market_id = ? AND interval = ? AND t BETWEEN ? AND ? ORDER BY t ${order} LIMIT ?`,
   ).all(marketId, interval, fromMs, toMs, limit)
-  return rows.reverse()
+  return pick === 'first' ? rows : rows.reverse()
 }
 
 /** Every candle of the table in key order (tests compare a rebuild with this). */

@@ -5,10 +5,16 @@ import type { SourceEvent } from '../chain-source.ts'
 import type { SymbolOf } from '../symbols.ts'
 import type { EventBody } from '../../wire/events/index.ts'
 
+/**
+ * The columns of an event row. An index written before block-level events carried the block's
+ * envelope count holds NULL in envelope_idx for them: read as that count.
+ */
+export const EVENT_COLUMNS = 'height, seq, COALESCE(envelope_idx, (SELECT envelope_count FROM blocks b WHERE b.height = events.height)) AS envelope_idx, kind, sub_kind, market_id, account, body'
+
 /** Events of blocks [from, to] in chain order (the derive stage's input), streamed row by row. */
 export function eventsBetween(db: Database, from: number, to: number): IterableIterator<SourceEvent> {
   return db.prepare<SourceEvent, [number, number]>(
-    'SELECT height, seq, envelope_idx, kind, sub_kind, market_id, account, body FROM events WHERE height BETWEEN ? AND ? ORDER BY height, seq',
+    `SELECT ${EVENT_COLUMNS} FROM events WHERE height BETWEEN ? AND ? ORDER BY height, seq`,
   ).iterate(from, to)
 }
 
@@ -19,7 +25,7 @@ export function eventJson(e: SourceEvent, symbolOf: SymbolOf) {
   }
 }
 
-const SELECT = 'height, seq, envelope_idx, kind, sub_kind, market_id, account, body'
+const SELECT = EVENT_COLUMNS
 
 export function eventsOfBlock(db: Database, height: number, offset: number, limit: number, symbolOf: SymbolOf) {
   return db.query<SourceEvent, [number, number, number]>(`SELECT ${SELECT} FROM events WHERE height = ? ORDER BY seq LIMIT ? OFFSET ?`)

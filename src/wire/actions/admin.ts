@@ -1,7 +1,7 @@
 // Admin actions (area: agents/admin): exchange-wide parameters, roles, freezing, forced cancels.
 // All are master-signed by an account with the Admin role; each emits an Ops event naming the signer.
 import { Type, type Static } from '@sinclair/typebox'
-import type { ActionKind } from '../action-kind.ts'
+import type { ActionKindSpec } from '../action-kind.ts'
 import { Address20, RoleSchema, U32 } from '../schema-types.ts'
 
 export const SetGlobalRebateRatioSchema = Type.Object(
@@ -53,9 +53,11 @@ export const ForceCancelAccountOrdersSchema = Type.Object(
 export type ForceCancelAccountOrdersPayload = Static<typeof ForceCancelAccountOrdersSchema>
 
 const ALICE = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
-const admin = (k: Omit<ActionKind, 'auth' | 'role' | 'masterOnly'>): ActionKind => ({ ...k, auth: 'master', role: 'Admin', masterOnly: true })
+/** An Admin kind's entry: signed by the master, with the Admin role. */
+const admin = <const K extends Omit<ActionKindSpec, 'auth' | 'role' | 'masterOnly'>>(k: K) =>
+  ({ ...k, auth: 'master', role: 'Admin', masterOnly: true }) as const
 
-export const ADMIN_ACTIONS: ActionKind[] = [
+export const ADMIN_ACTIONS = [
   admin({
     name: 'SetGlobalRebateRatio', schema: SetGlobalRebateRatioSchema,
     description: 'Set global_rebate_ratio_bps, the share of each fee paid by an invited account that is rebated (Ops GlobalRebateRatioChanged).',
@@ -96,4 +98,4 @@ export const ADMIN_ACTIONS: ActionKind[] = [
     description: 'Cancel an account\'s resting orders, in one market or all (OrderDone reason ForceCancelled).',
     example: { account: ALICE, market_id: 1 }, rejects: ['AccountNotFound', 'MarketNotFound', 'Unauthorized'],
   }),
-]
+] as const satisfies readonly ActionKindSpec[]

@@ -1,6 +1,6 @@
 // Agent actions (area: agents).
 import { Type, type Static } from '@sinclair/typebox'
-import type { ActionKind } from '../action-kind.ts'
+import type { ActionKindSpec } from '../action-kind.ts'
 import { Address20, RoleSchema } from '../schema-types.ts'
 import { USER_SIGNED, userSignedSchema, userSignedTypedFields } from './user-signed.ts'
 
@@ -14,7 +14,7 @@ export type RegisterAgentPayload = Static<typeof RegisterAgentSchema>
 export const RevokeAgentSchema = userSignedSchema({ agent: Address20('an agent of the signer') })
 export type RevokeAgentPayload = Static<typeof RevokeAgentSchema>
 
-export const AGENT_ACTIONS: ActionKind[] = [
+export const AGENT_ACTIONS = [
   {
     name: 'RegisterAgent', ...USER_SIGNED, schema: RegisterAgentSchema,
     typedFields: userSignedTypedFields(['agent', 'address'], ['role', 'string'], ['name', 'string']),
@@ -29,4 +29,4 @@ export const AGENT_ACTIONS: ActionKind[] = [
     example: { network: 'dev', agent: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', nonce: 7, signature_chain_id: '0x539' },
     rejects: ['AgentNotFound'],
   },
-]
+] as const satisfies readonly ActionKindSpec[]

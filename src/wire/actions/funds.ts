@@ -1,13 +1,14 @@
 // Funds actions (area: funds): referral, bridge deposits and withdrawals, transfers. The user-signed
 // kinds are shaped by user-signed.ts (PROTOCOL §4.2). WithdrawRequest's type is fixed by the vectors.
 import { Type, type Static } from '@sinclair/typebox'
-import type { ActionKind } from '../action-kind.ts'
+import type { ActionKindSpec } from '../action-kind.ts'
+import { decimalPattern } from '../../lib/decimal.ts'
 import { Address20, U53 } from '../schema-types.ts'
 import { USER_SIGNED, userSignedSchema, userSignedTypedFields } from './user-signed.ts'
 
 /** A positive-or-zero SCALE_6 amount: at most 6 decimals and 12 integer digits (refused at admission otherwise). */
 export const Amount6 = (description: string) =>
-  Type.String({ pattern: '^(0|[1-9][0-9]{0,11})(\\.[0-9]{1,6})?$', maxLength: 19, description: `${description}; decimal string, at most 6 decimals` })
+  Type.String({ pattern: decimalPattern({ integerDigits: 12, decimals: 6 }), maxLength: 19, description: `${description}; decimal string, at most 6 decimals` })
 
 /** Identifiers the bridge supplies (deposit ids, chain names, external tx ids): no spaces or quotes. */
 export const BridgeId = (description: string, maxLength: number) =>
@@ -63,7 +64,7 @@ export type RefundWithdrawalPayload = Static<typeof RefundWithdrawalSchema>
 const ALICE = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const BOB = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'
 
-export const FUNDS_ACTIONS: ActionKind[] = [
+export const FUNDS_ACTIONS = [
   {
     name: 'SetInviter', ...USER_SIGNED, schema: SetInviterSchema,
     typedFields: userSignedTypedFields(['inviter', 'address']),
@@ -110,4 +111,4 @@ export const FUNDS_ACTIONS: ActionKind[] = [
     example: { withdrawal_id: 2, reason: 'destination rejected the transfer' },
     rejects: ['WithdrawalNotFound', 'Unauthorized'],
   },
-]
+] as const satisfies readonly ActionKindSpec[]

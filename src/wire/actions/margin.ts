@@ -2,7 +2,7 @@
 // and liquidation. Semantics: src/chain/margin/leverage.ts, isolated-margin.ts, liquidation.ts and
 // docs/liquidation.md.
 import { Type, type Static } from '@sinclair/typebox'
-import { TRADER_AUTH, type ActionKind } from '../action-kind.ts'
+import { TRADER_AUTH, type ActionKindSpec } from '../action-kind.ts'
 import { Address20, U32 } from '../schema-types.ts'
 import { Amount6 } from './funds.ts'
 
@@ -39,7 +39,7 @@ export const LiquidatePositionSchema = Type.Object(
 )
 export type LiquidatePositionPayload = Static<typeof LiquidatePositionSchema>
 
-export const MARGIN_ACTIONS: ActionKind[] = [
+export const MARGIN_ACTIONS = [
   { name: 'UpdateLeverage', ...TRADER_AUTH, schema: UpdateLeverageSchema,
     description: 'Set the leverage of the account in a market, also while flat; an open position takes it at once if its margin stays affordable. Resting orders keep the margin they hold.',
     example: { market_id: 1, leverage: 10 },
@@ -56,4 +56,4 @@ export const MARGIN_ACTIONS: ActionKind[] = [
     description: 'Close a liquidatable position at the mark against the insurance fund: the trader pays the market\'s liquidation penalty (a share to the liquidator), the fund absorbs any bad debt.',
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', market_id: 1 },
     rejects: ['AccountNotFound', 'MarketNotFound', 'NoOpenPosition', 'CannotLiquidateSelf', 'NotLiquidatable', 'Unauthorized'] },
-]
+] as const satisfies readonly ActionKindSpec[]

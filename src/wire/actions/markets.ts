@@ -1,6 +1,6 @@
 // Market management actions (area: markets).
 import { Type, type Static } from '@sinclair/typebox'
-import type { ActionKind } from '../action-kind.ts'
+import type { ActionKindSpec } from '../action-kind.ts'
 import { Address20, DecimalString, U32 } from '../schema-types.ts'
 
 /** Fields that address a market: market_id takes precedence over symbol (spec §4.7). */
@@ -105,7 +105,7 @@ export const SubmitOracleQuoteSchema = Type.Object(
 )
 export type SubmitOracleQuotePayload = Static<typeof SubmitOracleQuoteSchema>
 
-export const MARKET_ACTIONS: ActionKind[] = [
+export const MARKET_ACTIONS = [
   { name: 'CreateMarket', auth: 'master', role: 'Admin', masterOnly: true, schema: CreateMarketSchema, description: 'Create a market in lifecycle Created.',
     example: { symbol: 'DOGE-USD', price_decimals: 5, size_decimals: 0, maker_fee_bps: 2, taker_fee_bps: 5, max_leverage: 10, maintenance_margin_bps: 500, mark_price: '0.15' },
     rejects: ['MarketAlreadyExists', 'InvalidMarketConfig', 'InvalidMaxFillsPerQuote', 'InvalidPrice', 'InvalidQuantity', 'Unauthorized'] },
@@ -114,30 +114,30 @@ export const MARKET_ACTIONS: ActionKind[] = [
   { name: 'CancelMarket', auth: 'master', role: 'Admin', masterOnly: true, schema: MarketOnlySchema,
     description: 'Withdraw a Created market: Created -> Delisted with MarketCancelled and MarketLifecycleChanged, no DelistPending phase.',
     example: { market_id: 5 }, rejects: ['MarketNotFound', 'MarketDelisted', 'InvalidLifecycleTransition', 'Unauthorized'] },
-  { name: 'HaltMarket', auth: 'master', role: 'Admin', masterOnly: false, schema: MarketOnlySchema,
+  { name: 'HaltMarket', auth: 'master', role: 'Admin', masterOnly: true, schema: MarketOnlySchema,
     description: 'Halt an Active (or quote-stale halted) market with halt_reason Admin; quotes are still accepted but do not resume it.',
     example: { symbol: 'BTC-USD' }, rejects: ['MarketNotFound', 'MarketDelisted', 'InvalidLifecycleTransition', 'Unauthorized'] },
-  { name: 'ResumeMarket', auth: 'master', role: 'Admin', masterOnly: false, schema: MarketOnlySchema,
+  { name: 'ResumeMarket', auth: 'master', role: 'Admin', masterOnly: true, schema: MarketOnlySchema,
     description: 'Resume a Halted market: Halted -> Active, tradable at once (an external-peg market with a stale quote halts again at block end).',
     example: { market_id: 1 }, rejects: ['MarketNotFound', 'MarketDelisted', 'InvalidLifecycleTransition', 'Unauthorized'] },
-  { name: 'RequestDelist', auth: 'master', role: 'Admin', masterOnly: false, schema: MarketOnlySchema,
+  { name: 'RequestDelist', auth: 'master', role: 'Admin', masterOnly: true, schema: MarketOnlySchema,
     description: 'Start delisting an Active or Halted market: -> DelistPending (reduce-only orders, cancels and liquidations only); refused for Created markets.',
     example: { market_id: 3 }, rejects: ['MarketNotFound', 'MarketDelisted', 'InvalidLifecycleTransition', 'Unauthorized'] },
-  { name: 'CompleteDelist', auth: 'master', role: 'Admin', masterOnly: false, schema: MarketOnlySchema,
+  { name: 'CompleteDelist', auth: 'master', role: 'Admin', masterOnly: true, schema: MarketOnlySchema,
     description: 'Finish delisting a DelistPending market at any time: cancel its resting orders, settle residual positions at the mark, seal it as Delisted (id kept, symbol released).',
     example: { market_id: 3 }, rejects: ['MarketNotFound', 'MarketDelisted', 'InvalidLifecycleTransition', 'Unauthorized'] },
-  { name: 'SetFeeRecipient', auth: 'master', role: 'Admin', masterOnly: false, schema: SetFeeRecipientSchema,
+  { name: 'SetFeeRecipient', auth: 'master', role: 'Admin', masterOnly: true, schema: SetFeeRecipientSchema,
     description: 'Change the account that receives a market\'s trading fees.',
     example: { market_id: 1, fee_recipient: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' }, rejects: ['MarketNotFound', 'MarketDelisted', 'Unauthorized'] },
-  { name: 'AmendMarketConfig', auth: 'master', role: 'Admin', masterOnly: false, schema: AmendMarketConfigSchema,
+  { name: 'AmendMarketConfig', auth: 'master', role: 'Admin', masterOnly: true, schema: AmendMarketConfigSchema,
     description: 'Change fees, leverage, maintenance margin, liquidation penalty, minimum order size, max_fills_per_quote or the quote limits of a market.',
     example: { market_id: 4, taker_fee_bps: 4, max_fills_per_quote: 8, max_quote_lag_ms: 5000 },
     rejects: ['MarketNotFound', 'MarketDelisted', 'InvalidMarketConfig', 'InvalidMaxFillsPerQuote', 'InvalidPrice', 'InvalidQuantity', 'Unauthorized'] },
-  { name: 'SetEmergencyHalt', auth: 'master', role: 'Admin', masterOnly: false, schema: SetEmergencyHaltSchema,
+  { name: 'SetEmergencyHalt', auth: 'master', role: 'Admin', masterOnly: true, schema: SetEmergencyHaltSchema,
     description: 'Set or clear a market\'s emergency_halt flag, which stops new orders whatever the lifecycle.',
     example: { symbol: 'ETH-USD', halted: true }, rejects: ['MarketNotFound', 'MarketDelisted', 'Unauthorized'] },
   { name: 'SubmitOracleQuote', auth: 'master_or_agent_with_role', role: 'Quoter', masterOnly: false, schema: SubmitOracleQuoteSchema,
     description: 'Oracle quotes of one or more markets. Each item is validated on its own (time-monotonic, at most 13 s ahead, fresh, min interval, max change, price bounds, spread); a rejected item is a BatchItemRejected event, and the envelope is a kept-reject only when every item is rejected.',
     example: { quotes: [{ market_id: 4, bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: 1767225600000 }] },
     rejects: ['MarketNotFound', 'MarketDelisted', 'MarketNotExternalPeg', 'InvalidPrice', 'QuoteTimeNotMonotonic', 'QuoteSourceTooFuture', 'QuoteSourceTooOld', 'QuoteTooFrequent', 'QuotePriceOutOfBounds', 'QuoteCrossed', 'QuoteMarkOutsideSpread', 'QuoteSpreadTooWide', 'QuoteChangeTooLarge', 'Unauthorized'] },
-]
+] as const satisfies readonly ActionKindSpec[]

@@ -1,7 +1,7 @@
 // Order actions (area: orders): placing, cancelling, batches, amends, mass cancels, the dead man's
 // switch and the nonce-burning Noop.
 import { Type, type Static } from '@sinclair/typebox'
-import { TRADER_AUTH, type ActionKind } from '../action-kind.ts'
+import { TRADER_AUTH, type ActionKindSpec } from '../action-kind.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
 
 /** Sizes of the batch actions (spec §8 leaves them open): refused at admission when exceeded. */
@@ -94,7 +94,7 @@ export type NoopPayload = Static<typeof NoopSchema>
 
 const PLACE_REJECTS = ['MarketNotFound', 'MarketNotTradable', 'QuoteNotAvailable', 'AccountFrozen', 'InvalidPrice', 'InvalidQuantity', 'BelowMinOrderSize', 'OrderExpired', 'DuplicateClientOrderId', 'TooManyOpenOrders', 'ReduceOnlyWouldOpenOrFlip', 'PostOnlyWouldCross', 'FokRejected', 'DustNotionalFill', 'InsufficientMargin']
 
-export const ORDER_ACTIONS: ActionKind[] = [
+export const ORDER_ACTIONS = [
   { name: 'PlaceOrder', ...TRADER_AUTH, schema: PlaceOrderSchema, description: 'Place a limit order (Gtc, Ioc, Fok, PostOnly), optionally reduce-only and with an expiry.',
     example: { market_id: 1, side: 'Bid', price: '65000.5', qty: '0.01', tif: 'Gtc', reduce_only: false, client_order_id: 'mm-1' },
     rejects: [...PLACE_REJECTS, 'Unauthorized'] },
@@ -121,4 +121,4 @@ export const ORDER_ACTIONS: ActionKind[] = [
     example: { deadline_ms: 1767225600000 }, rejects: ['InvalidDeadline', 'Unauthorized'] },
   { name: 'Noop', ...TRADER_AUTH, schema: NoopSchema, description: 'Consume the nonce and do nothing (invalidates an action signed with that nonce).',
     example: {}, rejects: ['Unauthorized'] },
-]
+] as const satisfies readonly ActionKindSpec[]

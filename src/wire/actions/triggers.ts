@@ -1,7 +1,7 @@
 // Trigger order and OCO actions (area: triggers). A trigger watches the market's MARK price; when
 // it crosses the trigger price the trigger is promoted to an order (spec §3.3).
 import { Type, type Static } from '@sinclair/typebox'
-import { TRADER_AUTH, type ActionKind } from '../action-kind.ts'
+import { TRADER_AUTH, type ActionKindSpec } from '../action-kind.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
 
 export const TriggerDirectionSchema = Type.Union([Type.Literal('Above'), Type.Literal('Below')], {
@@ -92,7 +92,7 @@ export const CancelOcoPairSchema = Type.Object(
 export type CancelOcoPairPayload = Static<typeof CancelOcoPairSchema>
 
 
-export const TRIGGER_ACTIONS: ActionKind[] = [
+export const TRIGGER_ACTIONS = [
   {
     name: 'PlaceTriggerOrder', ...TRADER_AUTH, schema: PlaceTriggerOrderSchema,
     description: 'Place a trigger (stop / take-profit) order that becomes a market (IOC) or limit order when the mark crosses trigger_price.',
@@ -132,4 +132,4 @@ export const TRIGGER_ACTIONS: ActionKind[] = [
     example: { market_id: 1, pair_id: 3 },
     rejects: ['MarketNotFound', 'OcoPairNotFound', 'Unauthorized'],
   },
-]
+] as const satisfies readonly ActionKindSpec[]

@@ -3,11 +3,12 @@
 // (formatDecimal: no trailing fractional zeros, no "-0"); each carries a `unit` option (price, size
 // or amount) that docs/events.md shows in its type column.
 import { Type, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox'
+import { NORMAL_DECIMAL_PATTERN, SIGNED_NORMAL_DECIMAL_PATTERN } from '../../lib/decimal.ts'
 
 /** A minimal non-negative decimal string as formatDecimal writes it. */
-export const DECIMAL_PATTERN = '^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$'
+export const DECIMAL_PATTERN = NORMAL_DECIMAL_PATTERN
 /** A minimal decimal string that may be negative (never "-0"). */
-export const SIGNED_DECIMAL_PATTERN = '^(0|-?[1-9][0-9]*(\\.[0-9]*[1-9])?|-?0\\.[0-9]*[1-9])$'
+export const SIGNED_DECIMAL_PATTERN = SIGNED_NORMAL_DECIMAL_PATTERN
 
 /** What a decimal string counts: a price (px precision), a size (sz precision) or money (SCALE_6). */
 export type DecimalUnit = 'price' | 'size' | 'amount'

@@ -49,7 +49,7 @@ export const ActionsMetaResult = Strict({
       description: 'auth channel: master (the master key, L1 signing), master_or_agent_with_role (the master or an agent with the role), user_signed_master (EIP-712 user-signed by the master)',
     }),
     role: Nullable(RoleSchema, 'the role the signer needs; null when none'),
-    master_only: Type.Boolean({ description: 'only the master key may sign it (no agent)' }),
+    master_only: Type.Boolean({ description: 'only the master key may sign it: true for every kind an agent cannot send (auth master or user_signed_master)' }),
     description: Type.String({ description: 'what the action does' }),
   }, 'an action kind'), { description: 'every action kind the node implements' }),
 }, 'action metadata (ActionMeta)')

@@ -2,10 +2,11 @@
 // which the node writes values, which are narrower than what it accepts (lower-case hex, minimal
 // decimal strings), and the closed value sets the results share.
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox'
+import { decimalPattern } from '../../lib/decimal.ts'
 
 /** A decimal string that may be negative (PnL, signed sizes, balances after bad debt). */
 export const SignedDecimalString = (description: string) =>
-  Type.String({ pattern: '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$', maxLength: 41, description })
+  Type.String({ pattern: decimalPattern({ signed: true }), maxLength: 41, description })
 
 /** An address as the node writes it: 0x and 40 lower-case hex digits. */
 export const Address = (description: string) => Type.String({ pattern: '^0x[0-9a-f]{40}$', description })

@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox'
 import { DecimalString, U32, U53 } from '../schema-types.ts'
 import { Address, MarketLifecycleSchema, Nullable, SignedDecimalString, Strict } from './common.ts'
 import { EventViewSchema } from './shared-block.ts'
+import { BLOCK_PRODUCER_SIGNER } from '../views.ts'
 
 const SymbolSchema = Type.String({ minLength: 1, description: 'the full chain symbol' })
 
@@ -161,7 +162,7 @@ export const AdminAuditEntrySchema = Strict({
   block_height: U53('height of the block that holds the event'),
   event_seq: U53('sequence of the event in its block'),
   timestamp_ms: U53('block time, ms'),
-  signer: Nullable(Address('the signer'), 'who signed the envelope behind the event; null for block-level events (a quote-stale halt)'),
+  signer: Address(`who signed the envelope behind the event; ${BLOCK_PRODUCER_SIGNER} (the block producer) for an event the chain raised itself (a quote-stale halt or resume, a reject storm)`),
   event: Strict({
     ...EventViewSchema.properties,
     kind: Type.Literal('Ops', { description: 'always Ops: market, lifecycle, exchange and role changes' }),

@@ -45,7 +45,7 @@ export const EventKindSchema = Type.Union(
 export const EventViewSchema = Strict({
   height: U53('height of the block that holds the event'),
   seq: U53('sequence of the event in its block'),
-  envelope_idx: Nullable(U53('index of the envelope in its block'), 'the envelope that caused the event; null for events of the block itself (expiries, the dead man\'s switch, trigger fires, quote staleness, bad debt)'),
+  envelope_idx: U53('index of the envelope that caused the event; for an event of the block itself (expiries and the dead man\'s switch before the envelopes; trigger fires, quote staleness, liquidations and bad debt after them) the block\'s envelope_count, an index no envelope has'),
   kind: EventKindSchema,
   sub_kind: Type.String({ minLength: 1, description: 'the event, e.g. Filled, OrderAccepted, OrderDone, Rejected' }),
   market_id: Nullable(U32('the market'), 'the market of the event; null for events without one'),
