@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
-// perpd-admin: the off-chain admin service (spec admin-service.md), and a command-line client of
-// it for operators. `perpd-admin [serve] [flags]` serves; `perpd-admin login|keys|bind|services|
-// logout` talks to a running service. Each branch loads only its own modules, so the client
-// starts without loading the server.
+// perpd-admin: the off-chain admin service (docs/admin.md), and a command-line client of it for
+// operators. `perpd-admin [serve] [flags]` serves; `perpd-admin login|keys|bind|services|logout`
+// talks to a running service. Each branch loads only its own modules, so the client starts without
+// loading the server.
 import type { AdminService } from './admin/service.ts'
 import { CLIENT_COMMAND_WORDS } from './admin/cli/commands.ts'
 import { configureLogging, createLogger } from './lib/log.ts'

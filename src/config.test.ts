@@ -44,3 +44,12 @@ test('--log-level and --log-format', () => {
   expect(parseNodeArgs(['--dev']).log.level).toBe('info')
   expect(() => parseNodeArgs(['--dev', '--log-level', 'loud'])).toThrow('--log-level must be one of debug, info, warn, error')
 })
+
+test('--trusted-proxy takes IPv4 and IPv6 CIDRs; a bad one is a ConfigError naming it; --no-dev-quoter turns the dev quoter off', () => {
+  expect(parseNodeArgs(['--dev']).trustedProxies).toEqual([])
+  expect(parseNodeArgs(['--dev', '--trusted-proxy', '127.0.0.1/32,::1,10.0.0.0/8']).trustedProxies.map((r) => r.text)).toEqual(['127.0.0.1/32', '::1', '10.0.0.0/8'])
+  expect(() => parseNodeArgs(['--dev', '--trusted-proxy', '10.0.0.0/40'])).toThrow(ConfigError)
+  expect(() => parseNodeArgs(['--dev', '--trusted-proxy', 'proxy.local'])).toThrow('--trusted-proxy: "proxy.local" is not an IPv4 or IPv6 CIDR range')
+  expect(parseNodeArgs(['--dev']).devQuoter).toBe(true)
+  expect(parseNodeArgs(['--dev', '--no-dev-quoter']).devQuoter).toBe(false)
+})

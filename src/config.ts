@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits.ts'
 import packageJson from '../package.json' with { type: 'json' }
+import { parseCidrList, type CidrRange } from './lib/cidr.ts'
 import { LOG_OPTIONS, logSettingsFrom, type LogSettings } from './lib/log.ts'
 import { defineOptions, OptionError, parseOptions, usageText, type CommandSettings } from './lib/options.ts'
 import { devGenesis, DEV_ADDRESSES } from './node/dev-genesis.ts'
@@ -17,19 +18,32 @@ export interface NodeConfig {
   readonly port: number
   readonly blockTimeMs: number
   readonly genesis: Genesis
-  /** /action requests per second per client IP and per signer (spec §8); 0 disables. */
+  /** /action requests per second per client IP and per signer (docs/limits.md#action-rate-limits); 0 disables. */
   readonly rateLimitIpPerSec: number
-  /** A /query request times out after this long, queueing included (spec §8: 10 s). */
+  /** A /query request times out after this long, queueing included (default 10 s, docs/limits.md#queries). */
   readonly queryTimeoutMs: number
   readonly rateLimitSignerPerSec: number
-  /** WebSocket limits (spec §6.1); `--ws-limits idle_ms=1500,...` shortens them for tests. */
+  /** WebSocket limits (docs/limits.md#websocket); `--ws-limits idle_ms=1500,...` shortens them for tests. */
   readonly wsLimits: WsLimits
   /** Block time between two leaderboard snapshots of the history index (default 5 s). */
   readonly leaderboardRefreshMs: number
   /** A state snapshot every this many blocks and one at shutdown, for fast restarts; 0: none. */
   readonly snapshotEveryBlocks: number
+  /** Health (docs/operations.md#health): degraded when the history index is more than this many blocks behind ... */
+  readonly healthIndexerLagBlocks: number
+  /** ... and its lag has not shrunk for this long. */
+  readonly healthIndexerLagMs: number
+  /** A halted node keeps answering its probes this long, then exits 70. */
+  readonly haltExitDelayMs: number
   /** --log-level and --log-format. */
   readonly log: LogSettings
+  /**
+   * --trusted-proxy: reverse proxies whose X-Forwarded-For names the client for per-IP limits
+   * (lib/cidr.ts clientAddress); empty: the socket peer is the client.
+   */
+  readonly trustedProxies: readonly CidrRange[]
+  /** --dev runs the development quoter of its external-peg markets unless --no-dev-quoter (node/dev-quoter.ts). */
+  readonly devQuoter: boolean
 }
 
 /** Every option of `perpd`: the parser and the --help text both come from this table. */
@@ -47,6 +61,11 @@ export const NODE_OPTIONS = defineOptions({
   'leaderboard-refresh-ms': { type: 'integer', default: 5_000, min: 100, max: 86_400_000, description: 'block time between two leaderboard snapshots of the history index' },
   // 10,000 blocks: about 33 minutes at the default block time.
   'snapshot-every-blocks': { type: 'integer', default: 10_000, min: 0, max: 1_000_000_000, description: 'a state snapshot every this many blocks, and one at shutdown (0: none)' },
+  'trusted-proxy': { type: 'string', valueName: 'CIDR[,CIDR]', description: 'reverse proxies (IPv4 or IPv6 ranges) trusted to name the client in X-Forwarded-For for per-IP limits; without it the socket peer is the client' },
+  'no-dev-quoter': { type: 'boolean', description: 'with --dev, do not run the development quoter that keeps the external-peg market (XAU-USD) quoted' },
+  'health-indexer-lag-blocks': { type: 'integer', default: 1_000, min: 1, max: 1_000_000_000, description: 'health says degraded once the history index is more than this many blocks behind the chain and not catching up (see --health-indexer-lag-ms)' },
+  'health-indexer-lag-ms': { type: 'integer', default: 30_000, min: 0, max: 86_400_000, description: 'how long the history index may stay over --health-indexer-lag-blocks behind without catching up before health says degraded' },
+  'halt-exit-delay-ms': { type: 'integer', default: 5_000, min: 0, max: 600_000, description: 'a halted node (block production stopped) keeps answering its probes this long, then exits 70' },
   ...LOG_OPTIONS,
 })
 
@@ -97,7 +116,21 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     wsLimits: wsLimitsFlag(values['ws-limits']),
     leaderboardRefreshMs: values['leaderboard-refresh-ms'],
     snapshotEveryBlocks: values['snapshot-every-blocks'],
+    trustedProxies: trustedProxyFlag(values['trusted-proxy']),
+    devQuoter: dev && !values['no-dev-quoter'],
+    healthIndexerLagBlocks: values['health-indexer-lag-blocks'],
+    healthIndexerLagMs: values['health-indexer-lag-ms'],
+    haltExitDelayMs: values['halt-exit-delay-ms'],
     log: logSettingsFrom(values),
+  }
+}
+
+function trustedProxyFlag(raw: string | undefined): readonly CidrRange[] {
+  if (raw === undefined) return []
+  try {
+    return parseCidrList(raw)
+  } catch (err) {
+    throw new ConfigError(`--trusted-proxy: ${(err as Error).message}`)
   }
 }
 

@@ -1,46 +1,112 @@
 #!/usr/bin/env bun
 // perpd: the chain node. `perpd --help` lists the options (the table in src/config.ts).
-import { createApp } from './api/app.ts'
+import { createApp, startFeed, type AppOptions } from './api/app.ts'
+import { HealthMonitor } from './api/health-monitor.ts'
 import { startHistory } from './api/history-link.ts'
 import { feedRuntime } from './api/ws/runtime.ts'
 import { parseNodeArgs } from './config.ts'
-import { configureLogging, createLogger } from './lib/log.ts'
+import type { HistoryIndex } from './indexer/history-index.ts'
+import { configureLogging, createLogger, errorMessage } from './lib/log.ts'
 import { readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
 import { printDevBanner } from './node/dev-banner.ts'
+import { startDevQuoter } from './node/dev-quoter.ts'
+import { replayReporter } from './node/replay-progress.ts'
 
 // --help and --version print and exit 0; a command line that cannot be used exits 2.
 const config = readCommandLine(() => parseNodeArgs(process.argv.slice(2)))
 configureLogging(config.log)
 const log = createLogger('perpd')
 
-const node = new ChainNode({ dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec, snapshotEveryBlocks: config.snapshotEveryBlocks })
-const app = createApp(node, { actionIpRatePerSec: config.rateLimitIpPerSec, queryTimeoutMs: config.queryTimeoutMs, ws: config.wsLimits, blockTimeMs: config.blockTimeMs })
-// The history index starts before the first block so it sees every committed block; without it
-// the node still runs and the history routes answer 503.
-const history = await startHistory(node, { dataDir: config.dataDir, leaderboardRefreshMs: config.leaderboardRefreshMs }).catch((err: Error) => {
-  log.error(`history index not started: ${err.message}`)
-  return undefined
+/** Exit codes besides 0 (stopped by a signal) and 2 (a command line that cannot be used); docs/operations.md#exit-codes. */
+const EXIT_HALTED = 70
+const EXIT_REPLAY_FAILED = 65
+
+const node = new ChainNode({
+  dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec,
+  snapshotEveryBlocks: config.snapshotEveryBlocks, deferRecovery: true,
 })
-// blocks.live pushes each block once the history index has ingested it.
-if (history !== undefined) feedRuntime(node).followHistory(history)
+const appOptions: AppOptions = { actionIpRatePerSec: config.rateLimitIpPerSec, trustedProxies: config.trustedProxies, queryTimeoutMs: config.queryTimeoutMs, ws: config.wsLimits, blockTimeMs: config.blockTimeMs }
+const app = createApp(node, appOptions)
+let history: HistoryIndex | undefined
+let monitor: HealthMonitor | undefined
+/** The code the process exits with once halted (also when a signal stops it meanwhile). */
+let haltExitCode: number | undefined
+
+let finishing = false
+/** Stops everything and exits with code (the history index closes its database first). */
+function finish(code: number): void {
+  if (finishing) return
+  finishing = true
+  monitor?.stop()
+  void app.stop()
+  try {
+    node.stop()
+  } catch (err) {
+    log.error(`stopping the node: ${errorMessage(err)}`)
+  }
+  void (history?.stop() ?? Promise.resolve()).finally(() => process.exit(code))
+}
+
+// Block production stopped for good (an assertion, or a block the store would not take): the probes
+// say halted for a moment, so a supervisor and an operator can see why, then the process exits.
+node.onHalt((halt) => {
+  monitor?.stop()
+  haltExitCode = EXIT_HALTED
+  log.error(`halted: ${halt.message}; exiting with ${EXIT_HALTED} in ${config.haltExitDelayMs} ms${halt.storeDirty ? ' (the state may be ahead of the block store: a restart replays the stored chain)' : ''}`, { code: halt.code, store_dirty: halt.storeDirty, exit_code: EXIT_HALTED })
+  setTimeout(() => finish(EXIT_HALTED), config.haltExitDelayMs)
+})
+
+function shutdown(signal: string) {
+  if (finishing) return
+  log.info(`${signal}: stopping at height ${node.state.height}`)
+  finish(haltExitCode ?? 0)
+}
+process.on('SIGINT', () => shutdown('SIGINT'))
+process.on('SIGTERM', () => shutdown('SIGTERM'))
+
+// The port is bound before the stored chain is replayed: meanwhile the probes say recovering and
+// every other route answers 503 (docs/operations.md#health).
 app.listen({ hostname: config.host, port: config.port })
-node.start()
-// --dev: the development accounts and their (public) keys, as Anvil prints them.
-if (config.dev) printDevBanner(config.genesis)
-log.info(`perpd ${config.genesis.network} network, data ${config.dataDir}, height ${node.state.height}, block time ${config.blockTimeMs} ms`, { network: config.genesis.network, data_dir: config.dataDir, height: node.state.height, block_time_ms: config.blockTimeMs })
+log.info(`perpd ${config.genesis.network} network, data ${config.dataDir}, block time ${config.blockTimeMs} ms`, { network: config.genesis.network, data_dir: config.dataDir, block_time_ms: config.blockTimeMs })
 // The line tests and scripts wait for (test/support/child-process.ts), once the port is bound.
 const url = `http://${config.host}:${app.server!.port}`
 log.info(`listening on ${url}`, { url })
 
-let stopping = false
-function shutdown(signal: string) {
-  if (stopping) return
-  stopping = true
-  log.info(`${signal}: stopping at height ${node.state.height}`)
-  app.stop()
-  node.stop()
-  void (history?.stop() ?? Promise.resolve()).finally(() => process.exit(0))
+const progress = replayReporter({ tty: process.stderr.isTTY === true, write: (text) => process.stderr.write(text), log: (line) => log.info(line) })
+let recovered = false
+try {
+  recovered = await node.recover(progress.report)
+} catch (err) {
+  progress.done()
+  // The stored chain does not replay to its stored roots: another code, or a damaged store.
+  // Restarting does not help; the probes say why until the process exits.
+  const message = `the stored chain does not replay: ${errorMessage(err)}`
+  log.error(`${message}; exiting with ${EXIT_REPLAY_FAILED} in ${config.haltExitDelayMs} ms`, { error: err, exit_code: EXIT_REPLAY_FAILED })
+  node.health.halted('REPLAY_FAILED', message, false)
+  haltExitCode = EXIT_REPLAY_FAILED
+  setTimeout(() => finish(EXIT_REPLAY_FAILED), config.haltExitDelayMs)
 }
-process.on('SIGINT', () => shutdown('SIGINT'))
-process.on('SIGTERM', () => shutdown('SIGTERM'))
+progress.done()
+
+if (recovered && !finishing) {
+  startFeed(node, appOptions)
+  // The history index starts before the first block so it sees every committed block; without it
+  // the node still runs, the history routes answer 503 and the probes say degraded.
+  history = await startHistory(node, { dataDir: config.dataDir, leaderboardRefreshMs: config.leaderboardRefreshMs }).catch((err: Error) => {
+    log.error(`history index not started: ${err.message}`)
+    node.health.setProblem('INDEXER_STOPPED', `the history index did not start: ${err.message}`)
+    return undefined
+  })
+}
+if (recovered && !finishing) {
+  // blocks.live pushes each block once the history index has ingested it.
+  if (history !== undefined) feedRuntime(node).followHistory(history)
+  monitor = new HealthMonitor(node, history, () => feedRuntime(node).feed, { indexerLagBlocks: config.healthIndexerLagBlocks, indexerLagMs: config.healthIndexerLagMs }).start()
+  node.start()
+  // --dev: the development accounts and their (public) keys, as Anvil prints them.
+  if (config.dev) printDevBanner(config.genesis)
+  // --dev: the development quoter keeps the external-peg market (XAU-USD) quoted, through /action's admission.
+  if (config.devQuoter) startDevQuoter(node, { network: config.genesis.network })
+  log.info(`ready at height ${node.state.height}`, { height: node.state.height })
+}

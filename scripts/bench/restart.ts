@@ -33,7 +33,7 @@ const BLOCKS = flags.blocks
 const ACTIONS = flags.actions
 const ACCOUNTS = flags.accounts
 const EVERY = 10_000
-/** Hardhat dev keys #1 and #2 (PROTOCOL §8), funded in the dev genesis. */
+/** Hardhat dev keys #1 and #2 (docs/protocol.md#development-network), funded in the dev genesis. */
 const KEYS = ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a']
 
 const dataDir = mkdtempSync(join(tmpdir(), 'perpd-bench-restart-'))

@@ -49,7 +49,7 @@ export function renderActionsDoc(kinds: readonly ActionKindSpec[]): string {
     '',
     '<!-- Generated from src/wire/actions/*.ts by `bun scripts/docs/gen-actions-doc.ts`; test/docs.test.ts checks it is current. -->',
     '',
-    `The node accepts ${kinds.length} action kinds on \`POST /api/v1/action\` (envelope and signing: \`../shared/design/PROTOCOL.md\` §3-§4). ` +
+    `The node accepts ${kinds.length} action kinds on \`POST /api/v1/action\` (envelope and signing: [protocol.md](protocol.md#envelope); reject reasons: [errors.md](errors.md#reject-reasons)). ` +
       'Each is listed by `getActionsMeta` with its auth channel, role and `master_only`. A kept-reject consumes the nonce; ' +
       'refusals at admission (schema, signature, nonce, role) do not.',
     '',
@@ -60,7 +60,7 @@ export function renderActionsDoc(kinds: readonly ActionKindSpec[]): string {
   ]
   for (const k of kinds) {
     out.push(`## ${k.name}`, '', k.description, '', `- auth: \`${k.auth}\`${k.role ? `, role \`${k.role}\`` : ''}${k.masterOnly ? ', master only' : ''}`)
-    if (k.typedFields) out.push(`- EIP-712 type: \`${encodeType(`Perpd:${k.name}`, k.typedFields)}\` (PROTOCOL §4.2)`)
+    if (k.typedFields) out.push(`- EIP-712 type: \`${encodeType(`Perpd:${k.name}`, k.typedFields)}\` ([user-signed actions](protocol.md#user-signed-actions))`)
     out.push('', '| field | type | required | notes |', '|---|---|---|---|', ...fieldRows(k.schema), '')
     out.push('Example:', '', '```json', JSON.stringify({ [k.name]: k.example }), '```', '')
     out.push(`Kept-reject reasons: ${k.rejects.length === 0 ? 'none' : k.rejects.map((r) => `\`${r}\``).join(', ')}.`, '')

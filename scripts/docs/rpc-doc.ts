@@ -159,7 +159,7 @@ export function renderRpcDoc(methods: readonly CompiledMethod[], examples: Reado
     '',
     '<!-- Generated from the method table (src/api/methods/*-methods.ts) by `bun scripts/docs/gen-rpc-doc.ts`, with example replies of a dev node after the scenario of test/support/rpc-scenario.ts; test/docs-rpc.test.ts checks it is current. -->',
     '',
-    `The node answers ${methods.length} read methods on \`POST /api/v1/query\` (JSON-RPC 2.0; spec §4.6). \`rpc.discover\` returns the same table as an OpenRPC document, with each method's params and result schemas. Writes go to \`POST /api/v1/action\` (docs/actions.md).`,
+    `The node answers ${methods.length} read methods on \`POST /api/v1/query\` (JSON-RPC 2.0). Errors are in [errors.md](errors.md), limits in [limits.md](limits.md). \`rpc.discover\` returns the same table as an OpenRPC document, with each method's params and result schemas. Writes go to \`POST /api/v1/action\` (docs/actions.md).`,
     '',
     '## Requests and replies',
     '',
@@ -168,7 +168,7 @@ export function renderRpcDoc(methods: readonly CompiledMethod[], examples: Reado
     '- A request object without an `id` member is a notification (JSON-RPC 2.0): it gets no reply object. A read nobody waits for is not run. A single notification, or a batch of only notifications, is answered HTTP 204 with no body; in a mixed batch the notifications are left out of the reply array. (On `/api/v1/action` a notification\'s action is admitted and run like any other, and the reply is HTTP 204.)',
     '- Errors come back with HTTP 200 and an `error` object `{code, message, data: {reason, field?}}`; the one exception is the too-deep `offset` of a single request below (HTTP 400).',
     `- A query times out after ${QUERY_TIMEOUT_MS / 1000} s, queueing included (-32000); the node's \`--query-timeout-ms\` flag changes that.`,
-    '- A market is named by `market_id` or `symbol`; `market_id` takes precedence and may name a Delisted market; `symbol` matches exactly or by prefix, case-insensitive (the shortest match wins) and skips Delisted markets (spec §2.2). '
+    '- A market is named by `market_id` or `symbol`; `market_id` takes precedence and may name a Delisted market; `symbol` matches exactly or by prefix, case-insensitive (the shortest match wins) and skips Delisted markets ([symbol resolution](markets.md#symbol-resolution)). '
       + `Without either, a list applies no market filter and a read about one market is refused (-32602). Methods that take both: ${withMarket.join(', ')}.`,
     '- Amounts are decimal strings: balances, fees and notionals with up to 6 decimals, prices and sizes at the market\'s precision. Addresses come back lower-case.',
     '',

@@ -32,7 +32,7 @@ import { SessionStore } from './auth/sessions.ts'
 /** The service's package version, reported by GET /api/health. */
 export const ADMIN_VERSION: string = packageJson.version
 
-/** Login limits (spec §8 leaves them open): per minute, as token buckets of that many tokens refilled over a minute. */
+/** Login limits (docs/admin.md#limits): per minute, as token buckets of that many tokens refilled over a minute. */
 export const LOGIN_LIMITS = { challengesPerIpPerMin: 120, loginsPerIpPerMin: 120, loginFailuresPerIpAndAddressPerMin: 10 } as const
 
 /** Timeout of the service's own reads of the chain (role checks). */

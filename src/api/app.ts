@@ -15,14 +15,17 @@ import { clientGoneResponse, isClientGone } from './client-gone.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
 import { wsRoutes, wsServerOptions } from './ws/routes.ts'
 import { feedRuntime, type FeedRuntime } from './ws/runtime.ts'
+import type { CidrRange } from '../lib/cidr.ts'
 import { createLogger, errorMessage } from '../lib/log.ts'
 
 export interface AppOptions {
   /** /action requests per second per client IP; 0 disables. */
   readonly actionIpRatePerSec?: number
+  /** Proxies trusted to name the client in X-Forwarded-For (--trusted-proxy); per-IP limits count that address. */
+  readonly trustedProxies?: readonly CidrRange[]
   /** A /query request times out after this long, queueing included; default QUERY_TIMEOUT_MS. */
   readonly queryTimeoutMs?: number
-  /** WebSocket limits (spec §6.1 defaults) and the block time the hot feed's staleness follows. */
+  /** WebSocket limits (defaults: docs/limits.md#websocket) and the block time the hot feed's staleness follows. */
   readonly ws?: WsLimits
   readonly blockTimeMs?: number
 }
@@ -66,7 +69,7 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
     .onRequest(({ request }) => gateResponse(node, request))
     .use(healthRoutes(node))
     .use(queryRoutes(node, options.queryTimeoutMs))
-    .use(actionRoutes(node, options.actionIpRatePerSec ?? 0))
+    .use(actionRoutes(node, options.actionIpRatePerSec ?? 0, options.trustedProxies ?? []))
     .use(aliasRoutes(node))
     .use(historyRoutes(node))
     .use(candleRoutes(node))

@@ -1,4 +1,4 @@
-// Typed action builders. Field order is the signed order, so builders fix it (PROTOCOL §3).
+// Typed action builders. Field order is the signed order, so builders fix it (docs/protocol.md#envelope).
 import type { ActivateMarketPayload, CancelOrderPayload, CreateMarketPayload, PlaceOrderPayload } from '../wire/actions.ts'
 
 /**
@@ -10,7 +10,7 @@ function withDefined<T extends object>(payload: Record<string, unknown>, from: T
   return payload
 }
 
-/** The user-signed fields every user-signed kind carries around its own (PROTOCOL §4.2). */
+/** The user-signed fields every user-signed kind carries around its own (docs/protocol.md#user-signed-actions). */
 interface UserSigned {
   network: string
   nonce: number

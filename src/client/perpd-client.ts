@@ -33,23 +33,33 @@ export class PerpdClient {
   }
 
   /**
-   * Signs and sends an action with the next nonce. A refusal at admission gives the nonce back
-   * (it was not consumed) and throws RpcCallError; NONCE_REPLAY also resyncs the nonces.
+   * Signs and sends an action with the next nonce. The nonce manager keeps every nonce in flight
+   * within 64 of the oldest one still in flight (docs/protocol.md#nonces), so this waits while
+   * the window is full. A refusal at admission gives the nonce back (it was not consumed) and
+   * throws RpcCallError; NONCE_REPLAY also resyncs the nonces with the node.
    * build receives the nonce, for user-signed kinds that carry it inside the action.
    */
   async send(build: Record<string, unknown> | ((nonce: number, network: string) => Record<string, unknown>)): Promise<ActionReply> {
     const network = await this.networkName()
     const nonce = await this.nonces.take()
-    const action = typeof build === 'function' ? build(nonce, network) : build
-    const signed = this.signer.sign(action, nonce, network)
+    let params: unknown
     try {
-      return await this.rpc.action(signed.params)
+      const action = typeof build === 'function' ? build(nonce, network) : build
+      params = this.signer.sign(action, nonce, network).params
     } catch (err) {
-      if (err instanceof RpcCallError) {
-        if (err.reason === 'NONCE_REPLAY') await this.nonces.resync()
-        else this.nonces.giveBack(nonce)
-      }
+      this.nonces.giveBack(nonce)
       throw err
     }
+    let reply: ActionReply
+    try {
+      reply = await this.rpc.action(params)
+    } catch (err) {
+      if (!(err instanceof RpcCallError)) this.nonces.complete(nonce) // outcome unknown
+      else if (err.reason === 'NONCE_REPLAY') await this.nonces.replayed(nonce).catch(() => {}) // a failed resync is retried on the next replay
+      else this.nonces.giveBack(nonce)
+      throw err
+    }
+    this.nonces.complete(nonce)
+    return reply
   }
 }

@@ -1,11 +1,11 @@
-// A signer: a private key that signs actions with the L1 and user-signed schemes (PROTOCOL §4).
+// A signer: a private key that signs actions with the L1 and user-signed schemes (docs/protocol.md#l1-actions, docs/protocol.md#user-signed-actions).
 import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
 import { hexToBytes } from '../lib/hex.ts'
 import { addressOfPrivateKey, l1Digest, signDigest, sourceForNetwork, txHash, userSignedDigest, type WireSignature } from '../wire/signing.ts'
 
 export interface SignedAction {
   readonly params: { action: Record<string, unknown>; nonce: number; signature: WireSignature }
-  /** The tx hash the node will report, known before sending (PROTOCOL §4.3). */
+  /** The tx hash the node will report, known before sending (docs/protocol.md#transaction-hash). */
   readonly txHash: string
 }
 

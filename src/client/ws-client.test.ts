@@ -91,6 +91,55 @@ describe('PerpdWsClient', () => {
     await until(() => reasons.at(-1) === 'gap')
     expect(blocks).toEqual([1, 4])
   })
+
+  test('the parts of a split push reach the handlers as one message (docs/websocket.md#split-frames)', async () => {
+    const s = scriptedServer()
+    const ws = new PerpdWsClient({ url: s.url, reconnectDelayMs: 20 })
+    stops.push(() => { ws.close(); s.server.stop(true) })
+    const books: Record<string, unknown>[] = []
+    const all: Record<string, unknown>[] = []
+    ws.on('book.BTC.500', (f) => books.push(f))
+    ws.on('*', (f) => all.push(f))
+    await ws.connect()
+    await ws.subscribe(['book.BTC.500'])
+    const c = s.conns[0]!
+    const head = { topic: 'book.BTC.500', symbol: 'BTC-USD', height: 9, timestamp_ms: 5, state_hash: '0xab' }
+    s.push(c, { ...head, part: 1, parts: 3, bids: [{ price: '3' }, { price: '2' }], asks: [] })
+    s.push(c, { ...head, part: 2, parts: 3, bids: [{ price: '1' }], asks: [{ price: '4' }] })
+    expect(books).toEqual([])
+    s.push(c, { ...head, part: 3, parts: 3, bids: [], asks: [{ price: '5' }] })
+    await until(() => books.length === 1)
+    expect(books[0]).toEqual({ seq: c.seq, ...head, bids: [{ price: '3' }, { price: '2' }, { price: '1' }], asks: [{ price: '4' }, { price: '5' }] })
+    expect(all.filter((f) => f.topic === 'book.BTC.500')).toHaveLength(1)
+    expect(ws.stats.reassembled).toBe(1)
+  })
+
+  test('a missing part is a loss: the client drops the half message and starts over as after a gap', async () => {
+    const s = scriptedServer()
+    const ws = new PerpdWsClient({ url: s.url, reconnectDelayMs: 20 })
+    stops.push(() => { ws.close(); s.server.stop(true) })
+    const reasons: ResyncReason[] = []
+    const lives: unknown[] = []
+    ws.onResync((r) => { reasons.push(r) })
+    ws.on('blocks.live', (f) => lives.push(f))
+    await ws.connect()
+    await ws.subscribe(['blocks.live', 'block'])
+    const c = s.conns[0]!
+    const block = { height: 4, envelopes: [] }
+    s.push(c, { topic: 'blocks.live', part: 1, parts: 2, block, envelopes: [{ envelope_idx: 0 }], watermark: 4 })
+    // The server's seqs run on, but part 2 never came: another frame sits where it belongs.
+    s.push(c, { topic: 'block', height: 4 })
+    await until(() => s.conns.length === 2 && s.conns[1]!.subscribes.length === 1)
+    await until(() => reasons.at(-1) === 'gap')
+    expect(ws.stats.partGaps).toBe(1)
+    expect(lives).toEqual([])
+    // On the new connection a complete split push is delivered.
+    const d = s.conns[1]!
+    s.push(d, { topic: 'blocks.live', part: 1, parts: 2, block: { height: 5, envelopes: [] }, envelopes: [{ envelope_idx: 0 }], watermark: 5 })
+    s.push(d, { topic: 'blocks.live', part: 2, parts: 2, block: { height: 5, envelopes: [] }, envelopes: [{ envelope_idx: 1 }], watermark: 5 })
+    await until(() => lives.length === 1)
+    expect(lives[0]).toEqual({ seq: d.seq, topic: 'blocks.live', block: { height: 5, envelopes: [] }, envelopes: [{ envelope_idx: 0 }, { envelope_idx: 1 }], watermark: 5 })
+  })
 })
 
 describe('OpenOrderSet', () => {

@@ -1,4 +1,4 @@
-// The WebSocket client of /api/v1/ws (spec §6.1). It keeps a subscription set across connections:
+// The WebSocket client of /api/v1/ws (docs/websocket.md#websocket-protocol). It keeps a subscription set across connections:
 // after a disconnect it reconnects (with backoff) and resubscribes; it checks that every frame's
 // `seq` follows the last one, and on a `gap` frame or a seq jump it drops the connection and starts
 // over, because frames were lost. A push the server split into parts (docs/websocket.md#split-frames)
@@ -322,7 +322,7 @@ export function subtractDecimal(a: string, b: string): string {
 }
 
 /**
- * The open orders of one address, kept from `orderUpdates` by the spec's rules (resting upserts,
+ * The open orders of one address, kept from `orderUpdates` by the rules of docs/orders.md#order-lifecycle (resting upserts,
  * done and expired remove, accepted only confirms intent) and from the maker rows of `userFills`
  * (a partial fill lowers `remaining`), and re-read with getAccountOrders after every
  * (re)subscription. Rows that arrive while the re-read is in flight are held and applied afterwards

@@ -1,4 +1,4 @@
-// The hot feed (spec §2.8, §4.5): market data in memory, moved by committed blocks. Per market: the
+// The hot feed (docs/websocket.md#hot-read-rest): market data in memory, moved by committed blocks. Per market: the
 // book rebuilt from order events, a ring of recent trades, the open candles, the 24 h counters and
 // the last BBO; per block the market list (marks, open interest) is refreshed through the read API.
 // applyBlock returns what changed, which the WebSocket hub turns into pushes.
@@ -19,9 +19,9 @@ import { fillRows, orderUpdateRow, touchedAddresses, triggerUpdateRow, type Orde
 import { decodeEventBody, type EventBodyOf } from '../wire/events/index.ts'
 import { createLogger, logLine, type LogLine } from '../lib/log.ts'
 
-/** Levels per side of the hot-read REST orderbook (spec §4.5, §8). */
+/** Levels per side of the hot-read REST orderbook (docs/limits.md#hot-read-rest). */
 export const REST_BOOK_DEPTH_MAX = 50
-/** Default and largest depth of the WebSocket book topic (spec §6.1). */
+/** Default and largest depth of the WebSocket book topic (docs/limits.md#websocket). */
 export const WS_BOOK_DEPTH_DEFAULT = 50
 export const WS_BOOK_DEPTH_MAX = 500
 /** Without a block for this long the feed reports stale (data is still served). */
@@ -102,7 +102,7 @@ export interface BlockDelta {
   readonly touched: Set<string>
 }
 
-/** /api/v1/status hot_feed fields (spec §2.7). */
+/** /api/v1/status hot_feed fields (docs/history-api.md#status). */
 export interface HotFeedStatus {
   native_ready: boolean
   ext_ready: boolean
@@ -183,7 +183,7 @@ export class HotFeed {
     }
   }
 
-  /** Resolves a symbol or base-asset prefix (spec §2.2) among markets that are not Delisted. */
+  /** Resolves a symbol or base-asset prefix (docs/markets.md#symbol-resolution) among markets that are not Delisted. */
   resolve(symbol: string): FeedMarket | undefined {
     return resolveSymbol(this.markets.values(), symbol)
   }
@@ -202,7 +202,7 @@ export class HotFeed {
     const { height, timestampMs } = block.header
     if (height <= this.height) return undefined
     assert(height === this.height + 1, `hot feed at ${this.height} got block ${height}`)
-    // The 24 h counters roll over at UTC midnight, at the start of the block (spec §2.8).
+    // The 24 h counters roll over at UTC midnight, at the start of the block (docs/websocket.md#hot-read-rest).
     const dayStart = utcDayStart(timestampMs)
     for (const m of this.markets.values()) {
       if (dayStart > m.dayStartMs) this.rollDay(m, dayStart)
@@ -480,7 +480,7 @@ export class HotFeed {
     return snap
   }
 
-  /** OrderbookSnapshot of the hot-read REST endpoint (spec §2.8). */
+  /** OrderbookSnapshot of the hot-read REST endpoint (docs/websocket.md#hot-read-rest). */
   orderbook(m: FeedMarket, depth: number) {
     const snap = this.snapshot(m, depth)
     return { symbol: m.symbol, height: this.height, state_hash: snap.stateHash, source: 'chain-events', bids: snap.bids, asks: snap.asks }
@@ -502,7 +502,7 @@ export class HotFeed {
     }
   }
 
-  /** BboItem[] sorted by symbol (spec §2.8). */
+  /** BboItem[] sorted by symbol (docs/websocket.md#hot-read-rest). */
   bbos() {
     return this.liveMarkets()
       .map((m) => {
@@ -519,12 +519,12 @@ export class HotFeed {
     return out
   }
 
-  /** The four-field market list (spec §2.4). */
+  /** The four-field market list (docs/websocket.md#hot-read-rest). */
   marketInfos() {
     return this.liveMarkets().map((m) => ({ market_id: m.marketId, symbol: m.symbol, price_decimals: m.row.price_decimals, size_decimals: m.row.size_decimals }))
   }
 
-  /** MarketSummary (spec §2.8). */
+  /** MarketSummary (docs/websocket.md#hot-read-rest). */
   summary(m: FeedMarket) {
     const b = this.bbo(m)
     return {

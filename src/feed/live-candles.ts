@@ -1,4 +1,4 @@
-// The open candle of every interval of one market, moved by fills (spec §6.1 `candles.*`: bar
+// The open candle of every interval of one market, moved by fills (docs/websocket.md#websocket-protocol `candles.*`: bar
 // updates, the current open bucket on subscribe). History of closed candles is the indexer's.
 import { CANDLE_INTERVALS, type CandleInterval } from '../wire/candles.ts'
 import { candleBucket } from './candle-buckets.ts'

@@ -1,11 +1,11 @@
 // The small read API through which the hot feed and the WebSocket hub look at the chain. Market
 // data comes from committed blocks and their events; this interface covers only what events do not
-// carry: the initial seeding (books, markets), the per-block market list the spec says the marks are
+// carry: the initial seeding (books, markets), the per-block market list the marks are
 // refreshed from (getAllMarks / getMarkets), account aggregates (getAccount) and the history index
 // status. The node implements it over its public read views (api/ws/node-feed-source.ts).
 import type { FeedBlock, FeedMarketRow, SeedFill, SeedOrder } from './types.ts'
 
-/** The history index progress as /api/v1/status reports it (spec §2.7), for `blocks.live`. */
+/** The history index progress as /api/v1/status reports it (docs/history-api.md#status), for `blocks.live`. */
 export interface HistoryStatus {
   readonly watermark: number | null
   readonly block_count: number
@@ -30,7 +30,7 @@ export interface FeedSource {
   /** The Filled events of blocks from..to, oldest first, at most `limit` (the newest when there are
    * more): a restart counts those after its saved day state (day-state.ts). */
   fillsBetween(from: number, to: number, limit: number): readonly SeedFill[]
-  /** The account push fields of spec §6.2 (without topic, height, timestamp_ms). */
+  /** The account push fields (docs/websocket.md#websocket-protocol; without topic, height, timestamp_ms). */
   account(address: string): Record<string, unknown>
   /** MarketStatsResponse fields of a market for the `external_quote` push, when available. */
   marketStats(marketId: number): Record<string, unknown> | undefined

@@ -24,7 +24,7 @@ describe('TradeRing', () => {
     expect(r.page(0, 10).map((t) => t.block_height)).toEqual([9, 8, 7, 6])
   })
 
-  test('the spec ring holds 10,000 trades', () => {
+  test('the default ring holds 10,000 trades', () => {
     const r = new TradeRing()
     for (let i = 1; i <= TRADE_RING_SIZE + 5; i++) r.push(trade(i))
     expect(r.size).toBe(10_000)

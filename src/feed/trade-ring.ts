@@ -1,4 +1,4 @@
-// The recent trades of one market: a fixed ring, oldest dropped first (spec §4.5: 10,000 per market).
+// The recent trades of one market: a fixed ring, oldest dropped first (10,000 per market, docs/limits.md#hot-read-rest).
 import type { RecentTrade } from './types.ts'
 
 /** Trades kept per market. */

@@ -7,13 +7,13 @@ import type { StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/sto
 /** Markets the feed tracks at most: a bound on every per-market loop (and on the saved day state). */
 export const FEED_MARKETS_MAX = 10_000
 
-/** Routing of a market, and so its readiness slot (spec §2.7 hot_feed.native_ready / ext_ready). */
+/** Routing of a market, and so its readiness slot (hot_feed.native_ready / ext_ready, docs/history-api.md#status). */
 export type Slot = 'native' | 'external_peg'
 
-/** Market lifecycle states (spec §3.1). */
+/** Market lifecycle states (docs/markets.md#lifecycle). */
 export type FeedLifecycle = 'Created' | 'Active' | 'Halted' | 'DelistPending' | 'Delisted'
 
-/** A market as the chain's getMarkets reports it, read once per block (spec §2.4). */
+/** A market as the chain's getMarkets reports it, read once per block (docs/rpc.md#getmarkets). */
 export interface FeedMarketRow {
   readonly market_id: number
   readonly symbol: string
@@ -56,14 +56,14 @@ export type FeedEnvelope = Omit<StoredEnvelope, 'signatureJson'>
 /** A stored event with its body parsed once per block (decodeEventBody: switch on body.sub_kind to read its fields). */
 export type ParsedEvent = Omit<StoredEvent, 'height' | 'bodyJson'> & { readonly body: EventBody }
 
-/** One level of a book snapshot (spec §2.8). */
+/** One level of a book snapshot (docs/websocket.md#hot-read-rest). */
 export interface LevelJson {
   price: string
   qty: string
   cumulative_qty: string
 }
 
-/** RecentTrade (spec §2.8); the WebSocket trades rows are the same without `symbol`. */
+/** RecentTrade (docs/websocket.md#hot-read-rest); the WebSocket trades rows are the same without `symbol`. */
 export interface RecentTrade {
   block_height: number
   event_seq: number
@@ -86,7 +86,7 @@ export interface SeedFill {
   readonly bodyJson: string
 }
 
-/** A candle (spec §2.6), short keys. */
+/** A candle (docs/history-api.md#candles), short keys. */
 export interface CandleJson {
   t: number
   T: number

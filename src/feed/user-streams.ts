@@ -1,5 +1,5 @@
-// Rows of the per-account topics (spec §6.2): userFills, orderUpdates and triggerUpdates, built from
-// the committed events' bodies. Each row carries exactly the fields the spec lists for its kind, so
+// Rows of the per-account topics (docs/websocket.md#websocket-protocol): userFills, orderUpdates and triggerUpdates, built from
+// the committed events' bodies. Each row carries exactly the documented fields of its kind, so
 // a client can follow the maintenance rules (resting upserts, done / expired remove, accepted only
 // confirms intent).
 import type { EventBodyOf } from '../wire/events/index.ts'
@@ -45,7 +45,7 @@ export type TriggerUpdateRow = Record<string, unknown>
 /** The taker's and the maker's rows of one Filled event (`b` is e's body). */
 export function fillRows(e: ParsedEvent, b: EventBodyOf<'Filled'>, height: number, timestampMs: number, symbol: string, cloids: { taker: string | null; maker: string | null }): { taker: UserFillRow; maker: UserFillRow } {
   const side = b.taker_side
-  // Field order as the spec lists it: client_order_id (when the order has one) follows order_id.
+  // Field order as documented: client_order_id (when the order has one) follows order_id.
   const row = (orderId: number, fee: string, isTaker: boolean, cloid: string | null): UserFillRow => ({
     block_height: height, event_seq: e.seq, timestamp_ms: timestampMs, market_id: e.marketId!, symbol, order_id: orderId,
     ...(cloid === null ? {} : { client_order_id: cloid }),
@@ -83,8 +83,8 @@ export function orderUpdateRow(e: ParsedEvent, height: number, symbol: string): 
 
 /**
  * The triggerUpdates row of a Trigger or Oco event (its `kind_label` is the row's kind), with the
- * fields the spec lists for that kind; undefined for other events. Details (placed, amended) in the
- * spec's order, limit_price and client_order_id only when present.
+ * documented fields of that kind; undefined for other events. Details (placed, amended) in the
+ * documented order, limit_price and client_order_id only when present.
  */
 export function triggerUpdateRow(e: ParsedEvent, height: number, symbol: string): TriggerUpdateRow | undefined {
   const b = e.body

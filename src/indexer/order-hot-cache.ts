@@ -1,4 +1,4 @@
-// The 24-hour hot cache of closed orders (spec §4.6 getOrderStatus): filled on the main thread from
+// The 24-hour hot cache of closed orders (docs/rpc.md#getorderstatus): filled on the main thread from
 // committed blocks' OrderDone / OrderExpired, so an order closed a moment ago is reported closed
 // before the index has derived its block. Older closes are answered from the permanent archive.
 

@@ -1,8 +1,8 @@
-// Paging of history reads (spec §2.1, §8): offset/limit with per-endpoint defaults and maxima,
+// Paging of history reads (docs/history-api.md#conventions-all-history-rest-endpoints, docs/limits.md#paging): offset/limit with per-endpoint defaults and maxima,
 // opaque keyset cursors that take precedence over offset, include_total, next_cursor/has_more.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 
-/** Deepest offset a cursor endpoint accepts; deeper paging uses the cursor (spec §7.1). */
+/** Deepest offset a cursor endpoint accepts; deeper paging uses the cursor (docs/errors.md#http-statuses). */
 export const OFFSET_MAX = 1_000
 
 export interface PageRequest {
@@ -121,7 +121,7 @@ export function mergedKeysetPage<T extends object>(db: Database, parts: readonly
   return finishPage<T>(all.slice(skip, skip + page.limit + 1), n, page, () => parts.reduce((sum, q) => sum + countRows(db, q), 0))
 }
 
-/** Orders a page's info keys as the spec shows them: offset, limit, total (when asked), cursor. */
+/** Orders a page's info keys in the documented order (docs/history-api.md#conventions-all-history-rest-endpoints): offset, limit, total (when asked), cursor. */
 export function pageJson(p: PageInfo) {
   return p.total === undefined
     ? { offset: p.offset, limit: p.limit, next_cursor: p.next_cursor, has_more: p.has_more }

@@ -1,4 +1,4 @@
-// Symbols are resolved at read time from the node's market table (spec §2.2 rule 6, §2.3): the
+// Symbols are resolved at read time from the node's market table (docs/markets.md#symbol-resolution): the
 // readers get it from the main thread, so a renamed or reused symbol shows as the chain has it now.
 
 /** market_id -> symbol; null for a market the cache does not know. */

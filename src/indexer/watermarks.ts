@@ -3,7 +3,7 @@
 // exactly which blocks the stage still has to do.
 import type { Database } from 'bun:sqlite'
 
-/** The four stages in pipeline order (spec §1 rule 4). */
+/** The four stages in pipeline order: ingest, derive, candle, stats (docs/history-api.md#how-it-works). */
 export const STAGES = ['ingest', 'derive', 'candle', 'stats'] as const
 export type Stage = (typeof STAGES)[number]
 

@@ -1,5 +1,5 @@
 /**
- * Canonical msgpack encoder for signed bytes (PROTOCOL §2).
+ * Canonical msgpack encoder for signed bytes (docs/protocol.md#canonical-msgpack).
  *
  * Produces exactly what `@msgpack/msgpack` `encode()` produces with default options for the values
  * a JSON body can hold, so a client hashing with that library (or msgpack-python, or the
@@ -322,7 +322,7 @@ function utf8Length(s: string): number {
 const shared = new CanonicalWriter();
 
 /**
- * Canonical msgpack bytes of a JSON-like value (PROTOCOL §2); identical to `@msgpack/msgpack`
+ * Canonical msgpack bytes of a JSON-like value (docs/protocol.md#canonical-msgpack); identical to `@msgpack/msgpack`
  * `encode(value)` for JSON data. Throws TypeError/RangeError for values with no canonical form.
  */
 export function encodeCanonical(value: unknown): Uint8Array {

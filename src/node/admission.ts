@@ -1,4 +1,4 @@
-// Admission of a signed action (PROTOCOL §3-§5): schema, signature, signer, auth channel and role,
+// Admission of a signed action (docs/protocol.md#envelope, through docs/protocol.md#nonces): schema, signature, signer, auth channel and role,
 // nonce window. A refusal is a JSON-RPC error, puts nothing in a block and consumes no nonce.
 import {
   actorAuthorized, type ChainState, decodePlaceOrder, type EnvelopeInput, isRejection, LIMITS, lowestUnusedNonce, nonceUsable, resolveActor,
@@ -112,7 +112,7 @@ function crossFieldCheck(kind: string, payload: Record<string, unknown>, nonce: 
   switch (kind) {
     case 'PlaceOrder': {
       // Precision is refused here, where no nonce is lost; an unknown market is the chain's
-      // MarketNotFound (spec §7.3), so it passes.
+      // MarketNotFound (docs/errors.md#reject-reasons), so it passes.
       const decoded = decodePlaceOrder(state, payload as PlaceOrderPayload)
       if (isRejection(decoded) && decoded.reason === 'InvalidPrice') return invalid('params.action.PlaceOrder.price', decoded.message)
       if (isRejection(decoded) && decoded.reason === 'InvalidQuantity') return invalid('params.action.PlaceOrder.qty', decoded.message)

@@ -24,7 +24,7 @@ export interface ChainNodeOptions {
   readonly dataDir: string
   readonly genesis: Genesis
   readonly blockTimeMs: number
-  /** Actions per second one signer may send (spec §8: 20); 0 or absent disables. */
+  /** Actions per second one signer may send (default 20, docs/limits.md#action-rate-limits); 0 or absent disables. */
   readonly signerRatePerSec?: number
   /** Wall clock in ms; injected so tests can drive time. */
   readonly now?: () => number

@@ -1,5 +1,5 @@
-// Envelopes prepared at the edge, before the block is applied (ARCHITECTURE.md: money is integer
-// in the chain).
+// Envelopes prepared at the edge, before the block is applied (docs/architecture.md#rules-of-the-chain:
+// money is integer in the chain).
 //
 // The node prepares the envelopes of the busy order actions (PlaceOrder, BatchPlaceOrder,
 // BatchModify, PlaceTriggerOrder) when it admits one (node/admission.ts) or reads one back for
@@ -47,39 +47,42 @@ const isPayload = (x: unknown): x is Payload => typeof x === 'object' && x !== n
 /** What the edge knows of an envelope besides its kind and payload. */
 type EnvelopeHead = Pick<EnvelopeInput, 'signer' | 'nonce' | 'action' | 'txHash'>
 
+/** An envelope as a flattened one is built: its own fields, then its payload's. */
+type Unflattened = { -readonly [K in keyof EnvelopeInput]: EnvelopeInput[K] } & Payload
+
 /** A flattened envelope: its payload's fields are its own, so its `payload` is the envelope itself. */
-function flattened(e: Payload): EnvelopeInput {
+function flattened(e: Unflattened): EnvelopeInput {
   e.payload = e
-  return e as unknown as EnvelopeInput
+  return e
 }
 
 /* The flattened envelopes of the busy kinds: the head (an envelope's fields, which no payload schema
  * uses: edge-envelope.test.ts checks), then the payload's fields in the kind's one shape. `payload`
- * is set to the object once it exists. */
+ * holds its place in the shape and is set to the object once it exists. */
 
 const placeOrderEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'PlaceOrder', payload: null,
+  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'PlaceOrder', payload: undefined,
   market_id: p.market_id, side: p.side, price: p.price, qty: p.qty, tif: p.tif, reduce_only: p.reduce_only,
   client_order_id: p.client_order_id, expires_at_ms: p.expires_at_ms, edge_price: packDecimal(p.price), edge_qty: packDecimal(p.qty),
 })
 
 const cancelOrderEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'CancelOrder', payload: null,
+  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'CancelOrder', payload: undefined,
   market_id: p.market_id, order_id: p.order_id, client_order_id: p.client_order_id,
 })
 
 const batchPlaceEnvelope = (e: EnvelopeHead, orders: unknown[]): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'BatchPlaceOrder', payload: null,
+  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'BatchPlaceOrder', payload: undefined,
   orders: orders.map((o) => (isPayload(o) ? placeOrderAtEdge(o) : o)),
 })
 
 const batchModifyEnvelope = (e: EnvelopeHead, modifies: unknown[]): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'BatchModify', payload: null,
+  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'BatchModify', payload: undefined,
   modifies: modifies.map((m) => (isPayload(m) ? modifyAtEdge(m) : m)),
 })
 
 const triggerEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'PlaceTriggerOrder', payload: null,
+  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'PlaceTriggerOrder', payload: undefined,
   market_id: p.market_id, side: p.side, qty: p.qty, trigger_price: p.trigger_price, trigger_direction: p.trigger_direction,
   order_type: p.order_type, limit_price: p.limit_price, tif: p.tif, reduce_only: p.reduce_only, client_order_id: p.client_order_id,
   expires_at_ms: p.expires_at_ms, edge_trigger_price: packDecimal(p.trigger_price), edge_limit_price: packOptional(p.limit_price),
@@ -87,7 +90,7 @@ const triggerEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattene
 })
 
 const cancelTriggerEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'CancelTriggerOrder', payload: null,
+  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'CancelTriggerOrder', payload: undefined,
   market_id: p.market_id, trigger_id: p.trigger_id, client_order_id: p.client_order_id,
 })
 
@@ -116,5 +119,6 @@ export function atTheEdge(e: EnvelopeHead, kind: string): EnvelopeInput {
       case 'CancelTriggerOrder': return cancelTriggerEnvelope(e, p)
     }
   }
-  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind, payload: p as Payload }
+  // A payload that is no object (admission lets none through) is left for the chain to read from the action.
+  return { signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind, payload: isPayload(p) ? p : undefined }
 }

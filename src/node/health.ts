@@ -61,6 +61,15 @@ const RETRY_AFTER_MAX_MS = 30_000
 /** What a client is told to wait while the node is halted: the process exits and is restarted. */
 const RETRY_AFTER_HALTED_MS = 10_000
 
+/** Longest message a problem carries (the log has the whole story, stack included). */
+const MESSAGE_CHARS_MAX = 300
+
+/** A message as the probe body carries it: its first line, at most MESSAGE_CHARS_MAX characters. */
+function brief(message: string): string {
+  const line = message.split('\n', 1)[0]!.trim()
+  return line.length > MESSAGE_CHARS_MAX ? `${line.slice(0, MESSAGE_CHARS_MAX - 3)}...` : line
+}
+
 export class NodeHealth {
   private phase: 'recovering' | 'running' | 'halted' = 'recovering'
   private progress: ReplayProgress | undefined
@@ -129,14 +138,14 @@ export class NodeHealth {
   halted(code: HealthProblemCode, message: string, storeDirty: boolean): void {
     this.phase = 'halted'
     this.dirty = this.dirty || storeDirty
-    this.haltProblem ??= { code, message, since_ms: this.now() }
+    this.haltProblem ??= { code, message: brief(message), since_ms: this.now() }
   }
 
   /** Records a problem (keeping the time it was first seen); says whether it is new. */
   setProblem(code: HealthProblemCode, message: string): boolean {
     const known = this.problems.get(code)
-    this.problems.set(code, { code, message, since_ms: known?.since_ms ?? this.now() })
-    if (known === undefined) this.log?.(`health: degraded: ${code}: ${message}`, 'warn')
+    this.problems.set(code, { code, message: brief(message), since_ms: known?.since_ms ?? this.now() })
+    if (known === undefined) this.log?.(`health: degraded: ${code}: ${brief(message)}`, 'warn')
     return known === undefined
   }
 

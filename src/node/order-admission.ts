@@ -1,7 +1,7 @@
 // Admission checks of the order area's batch kinds that a schema cannot express (admission.ts
 // calls it): a malformed batch is refused before it reaches a block, so it consumes no nonce,
 // while an item that is well-formed but fails against the state is the chain's BatchItemRejected.
-// Unknown markets pass (the chain rejects them as MarketNotFound, spec §7.3).
+// Unknown markets pass (the chain rejects them as MarketNotFound, docs/errors.md#reject-reasons).
 import { type ChainState, decodePlaceOrder, isRejection } from '../chain/index.ts'
 import { parseDecimal } from '../lib/decimal.ts'
 import type { BatchModifyPayload, BatchPlaceOrderPayload, MassCancelPayload } from '../wire/actions.ts'

@@ -1,4 +1,4 @@
-// The shape of an action kind's registry entry (spec §5, getActionsMeta). The kinds' names, as a
+// The shape of an action kind's registry entry (its auth channel and role: docs/protocol.md#envelope, getActionsMeta). The kinds' names, as a
 // literal union (ActionKind), and their payload types come from the registry itself (actions.ts).
 import type { TSchema } from '@sinclair/typebox'
 import type { TypedField } from './eip712.ts'
@@ -18,7 +18,7 @@ export interface ActionKindSpec {
   /** The payload schema: validation at admission, types, docs/actions.md. */
   readonly schema: TSchema
   /**
-   * EIP-712 fields of a user-signed kind, in type order (PROTOCOL §4.2): always starting with
+   * EIP-712 fields of a user-signed kind, in type order (docs/protocol.md#user-signed-actions): always starting with
    * `network` (string) and ending with `nonce` (uint64); the payload also carries
    * `signature_chain_id` (hex), which is not a typed field.
    */
@@ -26,6 +26,6 @@ export interface ActionKindSpec {
   readonly description: string
   /** An example payload (the value under the kind's key); docs/actions.md shows it. */
   readonly example: Record<string, unknown>
-  /** The kept-reject reasons this kind can end with (spec §7.3 names and this venue's). */
+  /** The kept-reject reasons this kind can end with (docs/errors.md#reject-reasons). */
   readonly rejects: readonly string[]
 }

@@ -1,4 +1,4 @@
-// The 14 candle intervals (spec §4.4) and the bucket rule, shared by the history index's stored
+// The 14 candle intervals (docs/history-api.md#candles) and the bucket rule, shared by the history index's stored
 // candles and the hot feed's live bars so both have the same bucket edges. Buckets are aligned to
 // multiples of the interval since the Unix epoch in UTC; `1M` is the calendar month in UTC, so its
 // length varies.
@@ -16,7 +16,7 @@ const FIXED_MS: Record<Exclude<CandleInterval, '1M'>, number> = {
   '1h': HOUR, '2h': 2 * HOUR, '4h': 4 * HOUR, '8h': 8 * HOUR, '12h': 12 * HOUR, '1d': DAY, '3d': 3 * DAY, '1w': 7 * DAY,
 }
 
-/** An interval name as given; anything unknown is `1h` (spec §4.4). */
+/** An interval name as given; anything unknown is `1h` (docs/history-api.md#candles). */
 export function parseInterval(raw: unknown): CandleInterval {
   return (CANDLE_INTERVALS as readonly unknown[]).includes(raw) ? (raw as CandleInterval) : '1h'
 }

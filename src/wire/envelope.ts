@@ -1,4 +1,4 @@
-// The /action request envelope (PROTOCOL §3).
+// The /action request envelope (docs/protocol.md#envelope).
 import { Type } from '@sinclair/typebox'
 import { U53 } from './schema-types.ts'
 

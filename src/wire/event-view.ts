@@ -1,4 +1,4 @@
-// Turns a chain event into its JSON body (EventView.body, spec §2.3): integer fields become decimal
+// Turns a chain event into its JSON body (EventView.body, docs/events.md): integer fields become decimal
 // strings at the market's precision. Fields named *_ticks are prices, *_lots sizes (the suffix is
 // dropped on the wire), bigints are SCALE_6 amounts. The bodies' shapes are the schemas of
 // wire/events/ (EventBody); wire/events/events.test.ts checks every body of chain workloads against

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { DECIMAL_MAX_LENGTH, decimalPattern } from '../lib/decimal.ts'
 
-/** A non-negative decimal string: no sign, exponent or whitespace (PROTOCOL §1; the grammar: lib/decimal.ts). */
+/** A non-negative decimal string: no sign, exponent or whitespace (docs/protocol.md#decimal-strings; the grammar: lib/decimal.ts). */
 export const DecimalString = (description: string) =>
   Type.String({ pattern: decimalPattern(), maxLength: DECIMAL_MAX_LENGTH, description })
 

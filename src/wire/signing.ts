@@ -1,5 +1,5 @@
 /**
- * The signing schemes of PROTOCOL §4 and §6: L1 actions (Hyperliquid-compatible "Agent" typed
+ * The signing schemes of docs/protocol.md: L1 actions (Hyperliquid-compatible "Agent" typed
  * data over a msgpack connection id), user-signed typed data, transaction hashes, signature
  * parsing/recovery, and EIP-191 personal_sign for the admin login.
  *
@@ -20,7 +20,7 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const UTF8 = new TextEncoder();
 
 // ---------------------------------------------------------------------------------------------
-// L1 actions (§4.1)
+// L1 actions (docs/protocol.md#l1-actions)
 
 /** EIP-712 `source` of an L1 action: "a" on the network named mainnet, "b" everywhere else. */
 export function sourceForNetwork(network: string): 'a' | 'b' {
@@ -52,7 +52,7 @@ export function l1Digest(action: unknown, nonce: number, source: 'a' | 'b'): Uin
 }
 
 // ---------------------------------------------------------------------------------------------
-// User-signed actions (§4.2)
+// User-signed actions (docs/protocol.md#user-signed-actions)
 
 // chainId comes from the client (signature_chain_id), so the cache is bounded.
 const userDomains = new Map<bigint, Uint8Array>();
@@ -78,7 +78,7 @@ export function userSignedDigest(kind: string, fields: TypedField[], action: Rec
 }
 
 // ---------------------------------------------------------------------------------------------
-// Signatures (§4, §4.3)
+// Signatures (docs/protocol.md#transaction-hash)
 
 /** A signature as it travels in the envelope. */
 export type WireSignature = { r: string; s: string; v: number };
@@ -167,7 +167,7 @@ export function recoverAddressNoble(digest: Uint8Array, r: bigint, s: bigint, re
   }
 }
 
-/** tx_hash = keccak256(digest ‖ r(32) ‖ s(32) ‖ v(1)) as 0x-hex (PROTOCOL §4.3). */
+/** tx_hash = keccak256(digest ‖ r(32) ‖ s(32) ‖ v(1)) as 0x-hex (docs/protocol.md#transaction-hash). */
 export function txHash(digest: Uint8Array, r: bigint, s: bigint, v: 27 | 28): string {
   const buf = new Uint8Array(97);
   buf.set(digest, 0);
@@ -200,7 +200,7 @@ export function addressOfPrivateKey(privateKey: string | Uint8Array): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// EIP-191 personal_sign and the admin login (§6)
+// EIP-191 personal_sign and the admin login (docs/protocol.md#admin-login-signature)
 
 /** personal_sign digest over raw bytes: keccak("\x19Ethereum Signed Message:\n" + len + message). */
 export function eip191Digest(message: Uint8Array): Uint8Array {

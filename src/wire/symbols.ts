@@ -1,4 +1,4 @@
-// Symbol and market_id resolution (spec §2.2), the one resolver every action, read method, REST
+// Symbol and market_id resolution (docs/markets.md#symbol-resolution), the one resolver every action, read method, REST
 // path and topic uses:
 //   1. a symbol matches exactly or by prefix, case-insensitively; among several matches the
 //      shortest symbol wins (an exact match is always the shortest);

@@ -1,4 +1,4 @@
-// The wire views of events and envelopes (spec §2.3) and the reply of /action (PROTOCOL §3): the one
+// The wire views of events and envelopes (docs/history-api.md#blocks-envelopes-transactions) and the reply of /action (docs/protocol.md#replies): the one
 // declaration the node writes, the client reads and the tests assert on.
 
 import type { EventBodyOf, EventSubKind } from './events/index.ts'
@@ -16,7 +16,7 @@ interface EventViewFields {
 }
 
 /**
- * EventView (spec §2.3): one event of a block; `body` carries decimal strings at the market's
+ * EventView (docs/history-api.md#blocks-envelopes-transactions): one event of a block; `body` carries decimal strings at the market's
  * precision, its fields by `sub_kind` (docs/events.md). A union by `sub_kind`: checking
  * `e.sub_kind` (or `e.body.sub_kind`) narrows `e.body` to that event's fields.
  */
@@ -29,7 +29,7 @@ export type EventView = { [S in EventSubKind]: EventViewFields & { sub_kind: S; 
  */
 export const BLOCK_PRODUCER_SIGNER = '0x0000000000000000000000000000000000000000'
 
-/** EnvelopeView (spec §2.3): one signed transaction of a block with its status and reason. */
+/** EnvelopeView (docs/history-api.md#blocks-envelopes-transactions): one signed transaction of a block with its status and reason. */
 export interface EnvelopeView {
   height: number
   envelope_idx: number

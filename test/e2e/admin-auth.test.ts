@@ -1,5 +1,6 @@
-// perpd-admin login end to end (spec §3, §5, §7; PROTOCOL §6): a real node and a real admin
-// service as child processes; wallet signatures made by viem, never by the project's signer.
+// perpd-admin login end to end (docs/admin.md#login, docs/admin.md#sessions, docs/admin.md#errors;
+// the signed bytes: docs/protocol.md#admin-login-signature): a real node and a real admin service
+// as child processes; wallet signatures made by viem, never by the project's signer.
 import { describe, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -89,7 +90,7 @@ describe('login', () => {
   })
 })
 
-describe('login errors (spec §7)', () => {
+describe('login errors (docs/admin.md#errors)', () => {
   test('invalid JSON is 400', async () => {
     const r = await api(A, '/api/auth/login', { method: 'POST', body: '{nope' })
     expect(r.status).toBe(400)
@@ -194,7 +195,7 @@ describe('sessions', () => {
   })
 })
 
-describe('chain RPC unavailable (spec §7: 503)', () => {
+describe('chain RPC unavailable (503 CHAIN_UNAVAILABLE)', () => {
   test('login is 503 when the admin service cannot reach the chain', async () => {
     // A second admin service pointed at a port nothing listens on.
     const dead = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })

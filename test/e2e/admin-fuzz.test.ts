@@ -1,8 +1,10 @@
-// A bounded, seeded fuzz of perpd-admin's inputs (spec admin-service.md §4, §5, §7; PROTOCOL §6,
-// §7): a few thousand malformed, mismatched, replayed, oversized or odd requests to every route the
-// service serves, each answered within a deadline with the status and `{error, reason}` body the
-// spec gives, never a 500, never a non-JSON body; afterwards the service is alive, a valid login
-// works, and garbage stored or changed nothing (keys, bindings, audit log, process output).
+// A bounded, seeded fuzz of perpd-admin's inputs (docs/admin.md#http-api, docs/admin.md#errors;
+// docs/protocol.md#admin-login-signature, docs/protocol.md#key-upload-encryption): a few thousand
+// malformed, mismatched, replayed, oversized or odd requests to every route the service serves,
+// each answered within a deadline with the status and `{error, reason}` body that
+// docs/admin.md#errors gives, never a 500, never a non-JSON body; afterwards the service is alive,
+// a valid login works, and garbage stored or changed nothing (keys, bindings, audit log, process
+// output).
 // The seed is printed; rerun one with ADMIN_FUZZ_SEED=<seed>.
 import { Database } from 'bun:sqlite'
 import { expect, test } from 'bun:test'
@@ -164,7 +166,7 @@ const INVALID_JSON: Allowed = { status: 400, reasons: ['INVALID_JSON'] }
 const UNAUTHENTICATED: Allowed = { status: 401, reasons: ['UNAUTHENTICATED'] }
 const NO_ROUTE: Allowed = { status: 404, reasons: ['NOT_FOUND'] }
 const TOO_LARGE: Allowed = { status: 413, reasons: ['BODY_TOO_LARGE'] }
-/** A login refused by its rate limits: allowed on the login routes (spec §8 leaves the limits open). */
+/** A login refused by its rate limits: allowed on the login routes (docs/admin.md#limits). */
 const LOGIN_RATE_LIMITED: Allowed = { status: 429, reasons: ['RATE_LIMITED'] }
 
 const jsonHeaders = (extra: [string, string][] = []): [string, string][] => [['Content-Type', 'application/json'], ...extra]
@@ -270,7 +272,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
 
-/** Whether a parsed login body has the shape of spec §4.1 (the service's limits restated). */
+/** Whether a parsed login body has the shape of docs/admin.md#login (the service's limits restated). */
 function loginShapeOk(v: unknown): boolean {
   return isObject(v) && typeof v.address === 'string' && ADDRESS.test(v.address) && Number.isSafeInteger(v.timestamp_ms) && (v.timestamp_ms as number) >= 0 &&
     typeof v.signature === 'string' && v.signature.length <= 200
@@ -465,7 +467,7 @@ function unauthenticatedCases(): Case[] {
   return cases
 }
 
-/** Whether a parsed upload body has the shape of spec §4.2 (the service's field limits restated). */
+/** Whether a parsed upload body has the shape of docs/admin.md#key-routes (its field limits restated). */
 function uploadShapeOk(v: unknown): boolean {
   if (!isObject(v)) return false
   const str = (x: unknown, max: number) => typeof x === 'string' && x.length <= max
@@ -660,7 +662,8 @@ function pathCases(): Case[] {
     const path = pick(['/api/keys', '/api/service-config', '/api/health', '/api/keys/encryption-key', '/api/auth/me'])
     cases.push({ label: `GET ${path}?{junk}`, make: async () => ({ method: 'GET', path: `${path}?${junkSegment()}=${junkSegment()}`, headers: authed(), timeoutMs: REQUEST_TIMEOUT_MS }), allowed: [{ status: 200 }] })
   }
-  // Routes the spec lists that this service does not serve, unknown paths and methods: JSON 404.
+  // Routes of the hedging and market-category work, not built yet (docs/admin.md#http-api), unknown
+  // paths and methods: JSON 404.
   const unserved = ['/api/hedge/accounts', `/api/hedge/accounts/${junkSegment()}`, '/api/hedge/policies', `/api/hedge/policies/${junkSegment()}`, '/api/hedge/config', '/api/hedge/orders?limit=-1', '/api/hedge/orders/reconcile',
     '/api/hedge/book-b-stats', '/api/public/market-categories', '/api/public/market-catalog', '/api/public/market-classifications', '/api/market-categories', `/api/market-categories/${junkSegment()}`,
     '/api/market-catalog', `/api/market-categories/${junkSegment()}/markets`, '/api/market-categories/sync/preview', '/api/market-categories/sync/import', '/api/market-categories/cleanup',

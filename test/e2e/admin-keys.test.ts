@@ -1,6 +1,7 @@
-// Key custody end to end (spec §2, §4.2, §7; PROTOCOL §7): uploads encrypted by eciesjs and by the
-// project's own encryptor, every error status, bindings that block deletion, the KEK file, the
-// audit log, and a byte scan proving the database never holds a key in plaintext.
+// Key custody end to end (docs/admin.md#keys; docs/protocol.md#key-upload-encryption): uploads
+// encrypted by eciesjs and by the project's own encryptor, every error status, bindings that block
+// deletion, the KEK file, the audit log, and a byte scan proving the database never holds a key in
+// plaintext.
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { secp256k1 } from '@noble/curves/secp256k1.js'

@@ -13,7 +13,7 @@ async function run(script: string, args: string[]): Promise<{ code: number; stdo
   return { code, stdout, stderr }
 }
 
-const NODE_FLAGS = ['--dev', '--genesis', '--data-dir', '--host', '--port', '--block-time-ms', '--rate-limit-ip', '--rate-limit-signer', '--query-timeout-ms', '--ws-limits', '--leaderboard-refresh-ms', '--snapshot-every-blocks', '--log-level', '--log-format', '--help', '--version']
+const NODE_FLAGS = ['--dev', '--genesis', '--data-dir', '--host', '--port', '--block-time-ms', '--rate-limit-ip', '--rate-limit-signer', '--query-timeout-ms', '--ws-limits', '--leaderboard-refresh-ms', '--snapshot-every-blocks', '--trusted-proxy', '--no-dev-quoter', '--log-level', '--log-format', '--help', '--version']
 
 describe('perpd', () => {
   test('--help prints every flag and exits 0', async () => {

@@ -1,6 +1,6 @@
-// A bounded, seeded fuzz of every input surface of one real node (spec §4, §6.1, §7, §8): a few
+// A bounded, seeded fuzz of every input surface of one real node (docs/errors.md, docs/limits.md): a few
 // thousand generated bad or odd inputs to /query, /action, the history, candle, hot-read and alias
-// REST routes and the WebSocket. Every reply must have the status and shape the spec gives that
+// REST routes and the WebSocket. Every reply must have the status and shape the docs give that
 // kind of error, none may hang, and at the end the node must be alive, still producing blocks, with
 // exactly the effects of the valid actions sent and no uncaught error in its output.
 // Replay a failure with FUZZ_SEED=<seed printed> node_modules/.bin/bun test test/e2e/fuzz-input.test.ts
@@ -109,7 +109,7 @@ function queryReplyProblem(body: string, r: HttpReply): string | undefined {
     const o = r.json as Body
     return o.error?.code === RPC.parseError && o.id === null ? undefined : 'expected -32700 with id null'
   }
-  // Spec §7.1: a paged history read with offset above 1000 answers HTTP 400, with the JSON-RPC error.
+  // docs/errors.md#http-statuses: a paged history read with offset above 1000 answers HTTP 400, with the JSON-RPC error.
   if (r.status === 400) {
     const bad = rpcReplyProblem(r, [400]) ?? itemProblem(r.json)
     return bad ?? ((r.json as Body).error?.data?.reason === 'OFFSET_TOO_DEEP' ? undefined : 'HTTP 400 for something other than an offset above 1000')
@@ -442,7 +442,7 @@ function queryString(rng: Rng): string {
   return parts.length === 0 ? '' : `?${parts.join('&')}`
 }
 
-/** Route templates; `history` routes may answer 500 for a missing required parameter (spec §7.1). */
+/** Route templates; `history` routes may answer 500 for a missing required parameter (docs/errors.md#http-statuses). */
 const REST_ROUTES: { path: (rng: Rng) => string; history?: boolean; hot?: boolean }[] = [
   ...['blocks', 'envelopes', 'fills', 'orders', 'fund-flows', 'bridge-flows', 'positions', 'referral/events', 'rebate/events', 'account/events', 'account-stats', 'leaderboard',
     'search', 'chain/account', 'chain/open-orders', 'status', 'candles'].map((p) => ({ path: () => `/api/v1/${p}`, history: true })),

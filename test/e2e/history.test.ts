@@ -1,6 +1,6 @@
 // End to end on a real node: trades appear in /fills, /orders, /candles, /info and the history
-// JSON-RPC methods with the exact fields and values of spec §2.5-§2.6; cursors return every row
-// once; blocks, envelopes and transactions; /status watermarks and lags; the status codes of §7.1.
+// JSON-RPC methods with the exact fields and values of docs/history-api.md; cursors return every row
+// once; blocks, envelopes and transactions; /status watermarks and lags; the status codes of docs/errors.md#http-statuses.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
@@ -49,7 +49,7 @@ afterAll(async () => {
 })
 
 describe('fills and orders', () => {
-  test('/fills: a taker and a maker row per fill, FillRecord exactly as spec §2.5', async () => {
+  test('/fills: a taker and a maker row per fill, FillRecord exactly as documented', async () => {
     const r = await getJson(node.url, `/api/v1/fills?account=${bob.address}&include_total=true`)
     expect(r.status).toBe(200)
     expect(r.body.page).toEqual({ offset: 0, limit: 50, total: 2, next_cursor: null, has_more: false })
@@ -96,7 +96,7 @@ describe('fills and orders', () => {
     expect((await getJson(node.url, `/api/v1/fills?account=${alice.address}&cursor=nonsense`)).status).toBe(400)
   })
 
-  test('missing required parameters are HTTP 500, malformed ones 400 (spec §7.1)', async () => {
+  test('missing required parameters are HTTP 500, malformed ones 400', async () => {
     expect((await getJson(node.url, '/api/v1/fills')).status).toBe(500)
     expect((await getJson(node.url, '/api/v1/orders')).status).toBe(500)
     expect((await getJson(node.url, '/api/v1/fills?account=0x12')).status).toBe(400)
@@ -219,7 +219,7 @@ describe('blocks, envelopes, transactions, search', () => {
 })
 
 describe('status and stats', () => {
-  test('/status: every field of §2.7; watermarks move with the chain and the lags return to 0', async () => {
+  test('/status: every field; watermarks move with the chain and the lags return to 0', async () => {
     const s = await waitIndexed(node.url)
     expect(Object.keys(s)).toEqual(['watermark', 'block_count', 'node_tip', 'behind', 'envelope_total', 'derive_watermark', 'derive_lag_blocks', 'derive_index_version',
       'candle_watermark', 'candle_lag_blocks', 'stats_watermark', 'stats_lag_blocks', 'hot_feed', 'markets'])

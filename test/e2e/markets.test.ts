@@ -110,7 +110,7 @@ describe('an external-peg market driven by a quote stream', () => {
     acceptedEvents(await admin.send(resumeMarket({ symbol: 'GOLD-USD' })))
   }, 30_000)
 
-  test('quote rejects come back as kept-rejects with the spec reason', async () => {
+  test('quote rejects come back as kept-rejects with the documented reason', async () => {
     const now = Date.now()
     const r = await quoter.send(submitOracleQuote([{ symbol: 'XAU-USD', bid_price: '2400', ask_price: '2401', mark_price: '2400.5', source_ts_ms: now + 60_000 }]))
     expect(keptRejectReason(r)).toBe('QuoteSourceTooFuture')

@@ -1,4 +1,4 @@
-// /action rate limits of spec §8 on a node with the default limits: 20/s per signer, 50/s per IP.
+// /action rate limits (docs/limits.md#action-rate-limits) on a node with the default limits: 20/s per signer, 50/s per IP.
 // A refused action consumes no nonce.
 import { expect, test } from 'bun:test'
 import { cancelOrder } from '../../src/client/actions.ts'

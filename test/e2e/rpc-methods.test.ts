@@ -306,7 +306,7 @@ describe('framing, limits and error codes', () => {
     expect((await post(JSON.stringify(request(1, 'getOrderbook', { symbol: 'BTC', depth: -1 })))).json).toMatchObject({ error: { code: -32602, data: { reason: 'INVALID_PARAMS', field: 'params.depth' } } })
     expect((await post(JSON.stringify(request(1, 'getHealth', { extra: 1 })))).json).toMatchObject({ error: { code: -32602 } })
     expect((await post(JSON.stringify(request(1, 'getMarket', { symbol: 'NOSUCH' })))).json).toMatchObject({ error: { code: -32602, data: { reason: 'MarketNotFound', field: 'params.symbol' } } })
-    // market_id takes precedence over symbol (spec §2.2).
+    // market_id takes precedence over symbol (docs/markets.md#symbol-resolution).
     const both = await rpc.query<{ symbol: string }>('getMarket', { market_id: XAU, symbol: 'BTC' })
     expect(both.data.symbol).toBe('XAU-USD')
   })

@@ -1,4 +1,4 @@
-// The read methods beyond the spec's named ones, on a real node with real activity.
+// The read methods of state-methods.ts (signers, orders, positions, blocks, chain info), on a real node with real activity.
 import { beforeAll, expect, test } from 'bun:test'
 import { placeOrder, placeTriggerOrder, registerAgent, scheduleCancel, updateLeverage, withdrawRequest } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'

@@ -1,4 +1,4 @@
-// The WebSocket protocol on a real node (spec §6.1, §8): seq on every frame, subscribe as full
+// The WebSocket protocol on a real node (docs/websocket.md#websocket-protocol, docs/limits.md#websocket): seq on every frame, subscribe as full
 // replacement, incremental unsubscribe, rejected topics, error frames, depth clamp, frame size,
 // heartbeat, idle timeout and the connection limit. The node runs with short timers
 // (--ws-limits) so the timeouts take a second, not 30.

@@ -1,4 +1,4 @@
-// Backpressure on a real node (spec §6.1): a client that stops reading fills the socket, then the
+// Backpressure on a real node (docs/limits.md#websocket): a client that stops reading fills the socket, then the
 // connection's bounded outbox; its frames are dropped and a gap frame (with the next seq) says so.
 // A client that takes nothing for the send timeout is cut as a slow consumer. The node runs with a
 // small outbox and a 2 s send timeout (--ws-limits).

@@ -19,10 +19,16 @@ export async function until<T>(read: () => T | undefined | false, timeoutMs = 5_
 /** A WebSocket client that keeps every parsed frame. */
 export class WsProbe {
   readonly frames: Frame[] = []
+  /** Each frame's text as received (frames[i] is texts[i] parsed), for measuring frame sizes. */
+  readonly texts: string[] = []
   closeCode: number | undefined
   closeReason = ''
   private constructor(readonly socket: WebSocket) {
-    socket.onmessage = (e) => this.frames.push(JSON.parse(String(e.data)) as Frame)
+    socket.onmessage = (e) => {
+      const text = String(e.data)
+      this.texts.push(text)
+      this.frames.push(JSON.parse(text) as Frame)
+    }
     socket.onclose = (e) => {
       this.closeCode = e.code
       this.closeReason = e.reason

@@ -1,4 +1,4 @@
-// The 12 WebSocket topics on a real node (spec §6.1, §6.2): subscribe, drive the activity with the
+// The 12 WebSocket topics on a real node (docs/websocket.md#websocket-protocol): subscribe, drive the activity with the
 // project's client, assert the exact frame shape and the initial push of each topic.
 import { describe, expect, test } from 'bun:test'
 import { cancelTriggerOrder, placeOrder, placeTriggerOrder, submitOracleQuote } from '../../src/client/actions.ts'
@@ -63,7 +63,7 @@ describe('WebSocket topics', () => {
     ws.close()
   })
 
-  test('trades, userFills and orderUpdates of a fill, with exactly the fields of spec §6.2', async () => {
+  test('trades, userFills and orderUpdates of a fill, with exactly the documented fields', async () => {
     const ws = await WsProbe.open(node.url)
     const a = alice.address
     const b = bob.address
@@ -198,7 +198,7 @@ describe('WebSocket topics', () => {
     expect(f.block.envelopes).toEqual([])
     expect(f.envelopes).toHaveLength(1)
     expect(f.envelopes[0]).toMatchObject({ height: r.height, envelope_idx: 0, tx_hash: r.tx_hash, signer: alice.address, status: 'accepted', action_kind: 'PlaceOrder', market_id: SOL, symbol: 'SOL-USD', timestamp_ms: f.block.timestamp_ms })
-    // Pushed once the history index has ingested the block, with its watermarks (spec §2.7 Status).
+    // Pushed once the history index has ingested the block, with its watermarks (docs/history-api.md#status).
     expect(f.watermark).toBeGreaterThanOrEqual(r.height)
     expect(f.node_tip).toBeGreaterThanOrEqual(f.watermark)
     expect(f.behind).toBe(f.node_tip - f.watermark)

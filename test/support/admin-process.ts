@@ -74,7 +74,10 @@ const u64be = (n: number) => {
   return toHex(b)
 }
 
-/** The 28 login bytes of PROTOCOL §6, built independently of the project (viem's helpers). */
+/**
+ * The 28 login bytes of docs/protocol.md#admin-login-signature, built independently of the project
+ * (viem's helpers).
+ */
 export function loginBytes(challenge: string, timestampMs: number): Hex {
   return concat(['0x92', '0xc410', `0x${challenge}`, '0xcf', u64be(timestampMs)])
 }

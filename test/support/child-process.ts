@@ -16,6 +16,8 @@ export interface ListeningProcess {
   output(): string
   /** Sends `signal` (SIGKILL after 10 s) and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number>
+  /** Resolves with the exit code once the process exits (on its own or stopped). */
+  readonly exited: Promise<number>
 }
 
 /**
@@ -47,6 +49,7 @@ export async function spawnListening(name: string, script: string, args: readonl
   return {
     url,
     output: () => text,
+    exited: proc.exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       proc.kill(signal)
       const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)

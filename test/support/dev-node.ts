@@ -11,7 +11,7 @@ export interface DevNode {
   readonly node: NodeProcess
   /** A read client of the node; it checks every reply against the method's result schema. */
   readonly rpc: RpcClient
-  /** A client signing with development key #index (PROTOCOL §8; #0 is the Admin). */
+  /** A client signing with development key #index (docs/protocol.md#development-network; #0 is the Admin). */
   client(index: number): PerpdClient
 }
 

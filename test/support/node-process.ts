@@ -18,11 +18,24 @@ export interface StartNodeOptions {
   blockTimeMs?: number
   /** More flags of src/main.ts. */
   extraArgs?: string[]
-  /** Keep the spec's /action rate limits (off by default). */
+  /** Keep the default /action rate limits (docs/limits.md#action-rate-limits; off by default here). */
   specRateLimits?: boolean
+  /**
+   * Wait until the node has recovered (its probes no longer say `recovering`) before resolving
+   * (default true). With false it resolves as soon as the port is bound, while it may still replay.
+   */
+  waitReady?: boolean
+  /**
+   * Run the development quoter of --dev (off by default: tests quote XAU-USD themselves, or expect
+   * it halted, and a quoter of its own would race them).
+   */
+  devQuoter?: boolean
 }
 
-/** The development keys of PROTOCOL §8 (Anvil/Hardhat #0..#9); #0 is the Admin. */
+/** How long startNode waits for a node to recover (replay its stored chain) after it bound its port. */
+const READY_TIMEOUT_MS = 120_000
+
+/** The development keys of docs/protocol.md#development-network (Anvil/Hardhat #0..#9); #0 is the Admin. */
 export const DEV_KEYS = [
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
@@ -46,13 +59,36 @@ export function removeDir(dir: string): void {
 
 /**
  * Starts `bun src/main.ts --dev` and resolves once it prints its address. Tests that send bursts
- * run without the /action rate limits unless specRateLimits is set (then the spec's 50/s per IP
- * and 20/s per signer apply).
+ * run without the /action rate limits unless specRateLimits is set (then the defaults: 50/s per IP
+ * and 20/s per signer apply), and without the development quoter unless devQuoter is set.
  */
 export async function startNode(opts: StartNodeOptions = {}): Promise<NodeProcess> {
   const limits = opts.specRateLimits === true ? [] : ['--rate-limit-ip', '0', '--rate-limit-signer', '0']
+  const quoter = opts.devQuoter === true ? [] : ['--no-dev-quoter']
   const dataDir = opts.dataDir ?? tempDataDir()
-  const args = ['--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50), ...limits, ...(opts.extraArgs ?? [])]
+  const args = ['--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50), ...limits, ...quoter, ...(opts.extraArgs ?? [])]
   const proc = await spawnListening('node', 'src/main.ts', args)
+  if (opts.waitReady !== false) await waitRecovered(proc)
   return { ...proc, dataDir }
+}
+
+/**
+ * Waits until a node that bound its port has recovered: /api/v1/health/live says something other
+ * than `recovering` (ok, degraded, or halted). Throws with the node's output when it does not in time.
+ */
+export async function waitRecovered(proc: ListeningProcess, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let last = ''
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`${proc.url}/api/v1/health/live`)
+      const body = (await r.json()) as { status?: string }
+      if (body.status !== 'recovering') return
+      last = JSON.stringify(body)
+    } catch (err) {
+      last = (err as Error).message
+    }
+    await Bun.sleep(25)
+  }
+  throw new Error(`the node at ${proc.url} did not recover in ${timeoutMs} ms (last probe: ${last}):\n${proc.output()}`)
 }

@@ -1,6 +1,7 @@
-// Login challenges (spec §3, PROTOCOL §6): 16 random bytes, valid 5 minutes, used once. The login
-// body names its challenge only by timestamp_ms, so each challenge gets a distinct timestamp
-// (bumped by a millisecond on a collision) and the timestamp is its key.
+// Login challenges (docs/admin.md#login; the signed bytes: docs/protocol.md#admin-login-signature):
+// 16 random bytes, valid 5 minutes, used once. The login body names its challenge only by
+// timestamp_ms, so each challenge gets a distinct timestamp (bumped by a millisecond on a
+// collision) and the timestamp is its key.
 import { randomBytes } from '@noble/hashes/utils.js'
 import { bytesToHex } from '../../lib/hex.ts'
 

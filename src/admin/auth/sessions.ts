@@ -1,5 +1,6 @@
-// Admin sessions (spec §5): an opaque 256-bit token, kept in this process only (a restart logs
-// everyone out) and stored only as its SHA-256, so a heap dump of the map yields no usable token.
+// Admin sessions (docs/admin.md#sessions): an opaque 256-bit token, kept in this process only (a
+// restart logs everyone out) and stored only as its SHA-256, so a heap dump of the map yields no
+// usable token.
 import { randomBytes } from '@noble/hashes/utils.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '../../lib/hex.ts'

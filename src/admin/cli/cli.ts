@@ -130,7 +130,7 @@ async function login(adminUrl: string, keyHex: string, configDir: string): Promi
   const client = new AdminClient(adminUrl)
   const address = addressOfPrivateKey(keyHex)
   const { challenge, timestamp_ms } = await client.challenge()
-  // personal_sign over the 28 bytes of PROTOCOL §6, as a wallet would.
+  // personal_sign over the 28 bytes of docs/protocol.md#admin-login-signature, as a wallet would.
   const sig = signDigest(keyHex, eip191Digest(adminLoginMessage(challenge, timestamp_ms)))
   const signature = bytesToHex(new Uint8Array([...hexToBytes(sig.r), ...hexToBytes(sig.s), sig.v]))
   const session = await client.login({ address, timestamp_ms, signature })

@@ -1,5 +1,6 @@
-// The ECIES key uploads are encrypted to (PROTOCOL §7). It is made at every start and exists only
-// in this process, so a payload captured in transit is useless after a restart.
+// The ECIES key uploads are encrypted to (docs/protocol.md#key-upload-encryption). It is made at
+// every start and exists only in this process, so a payload captured in transit is useless after a
+// restart.
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, hexToBytes, isHex } from '../../lib/hex.ts'
 import { eciesDecrypt, EciesError, type EciesPayload } from '../../wire/ecies.ts'

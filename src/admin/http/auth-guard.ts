@@ -1,4 +1,5 @@
-// Bearer authentication of the admin routes (spec §5) and the on-chain Admin re-check.
+// Bearer authentication of the admin routes (docs/admin.md#sessions) and the on-chain Admin
+// re-check.
 import type { RpcClient } from '../../client/rpc-client.ts'
 import { isChainAdmin } from '../auth/chain-roles.ts'
 import { HttpError } from './errors.ts'

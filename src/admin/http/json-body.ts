@@ -1,8 +1,8 @@
 // JSON request bodies of the admin routes. Routes read the body as bytes (`parse: 'arrayBuffer'`)
-// and turn it into JSON in their transform step, which runs before validation and after the
-// checks that must come first (a session, the login rate limit): so a request without a session is
-// 401 whatever its body, and a body that is not UTF-8 is invalid JSON (RFC 8259 §8.1) instead of
-// being read with replacement characters and stored that way.
+// and turn it into JSON in their transform step, which runs before validation and after the checks
+// that must come first (a session, the login rate limit): so a request without a session is 401
+// whatever its body, and a body that is not UTF-8 is invalid JSON (RFC 8259, section 8.1) instead
+// of being read with replacement characters and stored that way.
 import { HttpError } from './errors.ts'
 
 // fatal: bytes that are not UTF-8 are an error; a leading BOM is skipped (RFC 8259 allows that).

@@ -1,5 +1,6 @@
-// Wallet login (spec §3, §5, §7; PROTOCOL §6): a one-time challenge, a personal_sign over its 28
-// bytes, the on-chain Admin check, and an in-process session.
+// Wallet login (docs/admin.md#login; the signed bytes: docs/protocol.md#admin-login-signature): a
+// one-time challenge, a personal_sign over its 28 bytes, the on-chain Admin check, and an
+// in-process session.
 import { Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import type { RpcClient } from '../../client/rpc-client.ts'
@@ -79,7 +80,7 @@ export function authRoutes(deps: AuthRouteDeps) {
       }
       const signer = recoverPersonalSign(adminLoginMessage(challenge, body.timestamp_ms), body.signature)
       if (signer !== address) {
-        throw fail(unauthorized('SIGNATURE_MISMATCH', 'the signature over the challenge bytes (PROTOCOL §6) does not recover to address'), 'signature does not recover to the address')
+        throw fail(unauthorized('SIGNATURE_MISMATCH', 'the signature over the challenge bytes (docs/protocol.md#admin-login-signature) does not recover to address'), 'signature does not recover to the address')
       }
       if (!(await isChainAdmin(rpc, address))) {
         throw fail(new HttpError(403, 'NOT_ADMIN', `${address} does not hold the Admin role on chain`), 'not an Admin on chain')

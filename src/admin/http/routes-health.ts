@@ -1,4 +1,4 @@
-// GET /api/health: liveness only (spec §4.1); it does not ask the chain or the runners.
+// GET /api/health: liveness only (docs/admin.md#health); it does not ask the chain or the runners.
 import { Elysia } from 'elysia'
 
 /** GET /api/health: `{ok: true, version}`. */

@@ -1,5 +1,6 @@
-// Key custody (spec §2, §4.2; PROTOCOL §7): the ECIES upload key, listing, upload and delete. No
-// route here returns a private key; the plaintext exists only between decryption and sealing.
+// Key custody (docs/admin.md#keys; the encryption: docs/protocol.md#key-upload-encryption): the
+// ECIES upload key, listing, upload and delete. No route here returns a private key; the plaintext
+// exists only between decryption and sealing.
 import { Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { secp256k1 } from '@noble/curves/secp256k1.js'

@@ -1,5 +1,6 @@
-// Service bindings (spec §4.2): which key each component signs with, and the hot restart of the
-// component when its binding changes. Each service's entry also carries its runner's status.
+// Service bindings (docs/admin.md#bindings): which key each component signs with, and the hot
+// restart of the component when its binding changes. Each service's entry also carries its runner's
+// status.
 import { Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import type { AuthGuard } from './auth-guard.ts'

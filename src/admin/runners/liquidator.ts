@@ -1,5 +1,5 @@
-// The liquidator (spec §1): polls getLiquidatablePositions and submits LiquidatePosition for each
-// position it lists, one at a time (one signer, one nonce sequence).
+// The liquidator (docs/admin.md#liquidation-runner): polls getLiquidatablePositions and submits
+// LiquidatePosition for each position it lists, one at a time (one signer, one nonce sequence).
 import { liquidatePosition } from '../../client/actions.ts'
 import { handleEach, type Component, type ComponentContext, type ComponentSpec, type CycleReport } from './component.ts'
 import { sendAction } from './send-outcome.ts'

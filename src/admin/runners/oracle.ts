@@ -1,7 +1,7 @@
-// The oracle quote service (spec §1.3): for every external-peg market, reads prices from the
-// price source and submits SubmitOracleQuote batches with source_ts_ms = the current time in ms.
-// A market's quote is "pushed" only once the chain accepted it; a rejected item stays due, its
-// reason is logged, and the next cycle sends it again with a newer timestamp.
+// The oracle quote service (docs/admin.md#oracle-runner): for every external-peg market, reads
+// prices from the price source and submits SubmitOracleQuote batches with source_ts_ms = the
+// current time in ms. A market's quote is "pushed" only once the chain accepted it; a rejected item
+// stays due, its reason is logged, and the next cycle sends it again with a newer timestamp.
 import { submitOracleQuote, type OracleQuoteInput } from '../../client/actions.ts'
 import { QUOTES_PER_BATCH_MAX } from '../../wire/actions.ts'
 import type { PriceSource, SourcePrice } from './price-source.ts'

@@ -1,6 +1,7 @@
 // Source prices arrive at any precision; the chain refuses more decimals than a market's
-// price_decimals (PROTOCOL §1) rather than rounding. The oracle therefore rounds, and does it
-// conservatively: the bid down and the ask up (the quoted spread never narrows), the mark to nearest.
+// price_decimals (docs/protocol.md#decimal-strings) rather than rounding. The oracle therefore
+// rounds, and does it conservatively: the bid down and the ask up (the quoted spread never
+// narrows), the mark to nearest.
 import { formatDecimal } from '../../lib/decimal.ts'
 
 /** Which way a dropped fraction goes. */

@@ -1,6 +1,6 @@
-// Owns the running components: one PollingRunner per bound and enabled service. Applying a
-// binding stops the old runner and starts a new one with a signer for the bound key (the hot
-// restart of spec §3). Changes to one service are serialized; services are independent.
+// Owns the running components: one PollingRunner per bound and enabled service. Applying a binding
+// stops the old runner and starts a new one with a signer for the bound key (the hot restart of
+// docs/admin.md#bindings). Changes to one service are serialized; services are independent.
 import { PerpdClient } from '../../client/perpd-client.ts'
 import type { Binding, ServiceName } from '../store/bindings.ts'
 import type { KeyStore } from '../store/key-store.ts'

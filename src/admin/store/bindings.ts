@@ -1,5 +1,5 @@
-// Service bindings (spec §2): which stored key each operator component signs with, and whether
-// it runs. Changes are written with their audit row in one transaction.
+// Service bindings (docs/admin.md#bindings): which stored key each operator component signs with,
+// and whether it runs. Changes are written with their audit row in one transaction.
 import { appendAudit } from './audit.ts'
 import type { AdminDb } from './db.ts'
 

@@ -6,7 +6,7 @@ import { appendAudit } from './audit.ts'
 import type { AdminDb } from './db.ts'
 import { KekError, seal, unseal, type Kek } from '../crypto/kek.ts'
 
-/** A key as the API shows it (spec §2 Key entry): never the private key. */
+/** A key as the API shows it (docs/admin.md#key-routes): never the private key. */
 export interface KeyEntry {
   readonly id: string
   readonly label: string

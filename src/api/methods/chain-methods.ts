@@ -36,7 +36,7 @@ export const chainMethods = [
     handler: (ctx) => ({ data: { status: 'ok', height: ctx.node.state.height } satisfies Static<typeof HealthResult> }),
   }),
   method({
-    name: 'getExchangeConfig', cachePerBlock: true, description: 'Exchange-wide parameters (spec §2.7 ExchangeConfig).', params: NoParams, result: ExchangeConfigResult,
+    name: 'getExchangeConfig', cachePerBlock: true, description: 'Exchange-wide parameters: the network, action_version, max_decimals, max_tx_per_block, the settlement and rebate settings, the market count.', params: NoParams, result: ExchangeConfigResult,
     handler: (ctx) => {
       const s = ctx.node.state
       let active = 0

@@ -1,6 +1,6 @@
-// getBootstrap (spec §4.6): markets, books and an account in one call, at one height. It is what a
+// getBootstrap (docs/rpc.md#getbootstrap): markets, books and an account in one call, at one height. It is what a
 // WebSocket client reads to (re)build its state after connecting, after a disconnect, and after a
-// gap frame (spec §6.1): the live market list, each market's book, and when an address is given
+// gap frame (docs/websocket.md#websocket-protocol): the live market list, each market's book, and when an address is given
 // its account aggregate and open orders.
 import { Type } from '@sinclair/typebox'
 import { BootstrapResult } from '../../wire/results/feed.ts'

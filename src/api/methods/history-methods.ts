@@ -1,4 +1,4 @@
-// The JSON-RPC reads backed by the history index (spec §4.6): getCandles (with its block-level
+// The JSON-RPC reads backed by the history index (docs/history-api.md#json-rpc-methods-backed-by-the-index): getCandles (with its block-level
 // cache), getUserFills, getUserFillsSince, getOrderFills, getOrderStatus, getRecentTrades and
 // getUserRateLimit. They read on the reader thread; `height` is the index watermark of the data
 // (so `stale` is true while the index is behind the chain).
@@ -20,7 +20,7 @@ import { historyOf } from '../history-link.ts'
 import { openOrderView } from '../views/account-view.ts'
 import { method, MethodError, type MethodResult, type Page, type QueryContext } from './registry.ts'
 
-/** The journal scan window (spec §8): getCandles of other lengths, recent trades, the rate-limit view. */
+/** The journal scan window (docs/limits.md#journal-window): getCandles of other lengths, recent trades, the rate-limit view. */
 export const HISTORY_WINDOW_BLOCKS = 10_000
 export const USER_FILLS_LIMIT_DEFAULT = 50
 export const USER_FILLS_LIMIT_MAX = 500
@@ -56,7 +56,7 @@ function optionalMarket(ctx: QueryContext, ref: { market_id?: number | undefined
   return m
 }
 
-/** offset/limit/cursor of a history method; offset above 1000 is HTTP 400 where the spec says so. */
+/** offset/limit/cursor of a history method; offset above 1000 is HTTP 400 where docs/errors.md#http-statuses says so. */
 function page(p: { offset?: number | undefined; limit?: number | undefined; cursor?: string | undefined }, limitDefault: number, limitMax: number, cursorParts: number, offsetIs400: boolean): PageRequest {
   const offset = p.offset ?? 0
   if (offset > OFFSET_MAX) {

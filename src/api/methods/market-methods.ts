@@ -1,6 +1,6 @@
-// Read methods of the markets area (spec §4.6): the market list and detail, summary, settings, BBOs,
+// Read methods of the markets area (docs/markets.md#read-methods): the market list and detail, summary, settings, BBOs,
 // marks, the admin audit log, and the venue's oracle quote and market stats. Every method resolves
-// its market with the one resolver of spec §2.2 (wire/symbols.ts): market_id over symbol, symbol
+// its market with the one resolver of docs/markets.md#symbol-resolution (wire/symbols.ts): market_id over symbol, symbol
 // by exact or prefix match, Delisted markets only by id.
 import { Type, type Static } from '@sinclair/typebox'
 import type { MarketRef } from '../../wire/symbols.ts'
@@ -27,10 +27,10 @@ const MarketRefParams = Type.Object(marketRefFields({
   symbol: 'symbol or base-asset prefix, case-insensitive; Delisted markets are skipped',
 }), { additionalProperties: false })
 
-/** Audit log page size: default and maximum (spec §4.6, §8). */
+/** Audit log page size: default and maximum (docs/limits.md#json-rpc-lists). */
 export const AUDIT_LIMIT_DEFAULT = 100
 export const AUDIT_LIMIT_MAX = 1_000
-/** Blocks the audit log looks back at most (spec §8, journal scan window). */
+/** Blocks the audit log looks back at most (docs/limits.md#journal-window). */
 export const AUDIT_SCAN_BLOCKS_MAX = 10_000
 
 /** The market a read names (requireMarket of params.ts, with the symbol quoted in MarketNotFound messages). */
@@ -74,7 +74,7 @@ export const marketMethods = [
     handler: (ctx, p) => ({ data: marketDetail(ctx.node.state, requireMarket(ctx.node.state, p)) }),
   }),
   method({
-    name: 'getMarketSummary', description: 'MarketSummary (spec §2.8): mark, top of book, open interest, levels, open orders, fills in the last block and the UTC-day volumes.', params: MarketRefParams,
+    name: 'getMarketSummary', description: 'MarketSummary: mark, top of book, open interest, levels, open orders, fills in the last block and the UTC-day volumes.', params: MarketRefParams,
     result: MarketSummaryResult, example: { symbol: 'BTC-USD' },
     handler: (ctx: QueryContext, p) => {
       const m = requireMarket(ctx.node.state, p)
@@ -121,7 +121,7 @@ export const marketMethods = [
     },
   }),
   method({
-    name: 'getMarketStats', description: 'MarketStatsResponse (spec §2.4): traders\' long, short and net size, the oracle counterparty\'s PnL, open interest, fills in the last block.', params: MarketRefParams,
+    name: 'getMarketStats', description: 'MarketStatsResponse (docs/markets.md#market-stats-getmarketstats): traders\' long, short and net size, the oracle counterparty\'s PnL, open interest, fills in the last block.', params: MarketRefParams,
     result: MarketStatsResult, example: { symbol: 'XAU' },
     handler: (ctx, p) => {
       const m = requireMarket(ctx.node.state, p)

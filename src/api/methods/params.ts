@@ -1,5 +1,5 @@
-// Parameters the read methods share: an address, and a market named by market_id or symbol (spec
-// §2.2, market_id over symbol) with the -32602 errors a bad one gets.
+// Parameters the read methods share: an address, and a market named by market_id or symbol
+// (docs/markets.md#symbol-resolution: market_id over symbol) with the -32602 errors a bad one gets.
 import { Type } from '@sinclair/typebox'
 import { type ChainState, type Market, resolveMarketFilter, resolveMarketRef } from '../../chain/index.ts'
 import type { MarketRef } from '../../wire/symbols.ts'

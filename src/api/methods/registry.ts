@@ -4,7 +4,7 @@ import type { ChainNode } from '../../node/chain-node.ts'
 import { U53 } from '../../wire/schema-types.ts'
 import { compileValidator, type Validator } from '../../wire/validate.ts'
 
-/** The `page` object of paged replies (spec §4.6). */
+/** The `page` object of paged replies (docs/rpc.md#requests-and-replies). */
 export const PageSchema = Type.Object({
   offset: U53('rows skipped before this page'),
   limit: U53('rows this page may hold (the request\'s limit after clamping)'),
@@ -24,7 +24,7 @@ export interface MethodResult {
 
 /**
  * A method-level error (-32602 for a bad parameter value the schema cannot see, etc.). With
- * httpStatus, the whole HTTP reply carries that status (spec §7.1: offset above 1000 is 400).
+ * httpStatus, the whole HTTP reply carries that status (docs/errors.md#http-statuses: offset above 1000 is 400).
  */
 export class MethodError extends Error {
   override readonly name = 'MethodError'

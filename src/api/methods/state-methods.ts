@@ -1,4 +1,4 @@
-// Read methods a trading client or an operator needs beyond the spec's named ones: signers
+// Read methods a trading client or an operator needs beyond the market, history and feed reads: signers
 // (nonces, agents, roles), single orders and triggers, positions, fees, pending withdrawals,
 // insurance fund, blocks and chain information. Each reads the live chain state or the block store.
 import { Type, type Static } from '@sinclair/typebox'

@@ -1,15 +1,20 @@
-// POST /api/v1/action: one signed action per request (PROTOCOL §3); replies after its block commits.
+// POST /api/v1/action: one signed action per request (docs/protocol.md#envelope); replies after its block commits.
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../../node/chain-node.ts'
+import type { CidrRange } from '../../lib/cidr.ts'
 import { RateLimiter } from '../../lib/rate-limit.ts'
+import { requestClientAddress } from '../client-address.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { envelopeError, idOf, isNotification, jsonResponse, noContent, readRequestBody, rpcFailure, rpcResult } from '../jsonrpc.ts'
 
-/** ipRatePerSec: /action requests per second per client IP (spec §8: 50); 0 disables. */
-export function actionRoutes(node: ChainNode, ipRatePerSec = 0) {
+/**
+ * ipRatePerSec: /action requests per second per client IP (default 50, docs/limits.md#action-rate-limits); 0 disables. The client IP
+ * is the socket peer, or behind a proxy in trustedProxies the address X-Forwarded-For names.
+ */
+export function actionRoutes(node: ChainNode, ipRatePerSec = 0, trustedProxies: readonly CidrRange[] = []) {
   const ipLimiter = new RateLimiter(ipRatePerSec, 1_000)
   return new Elysia().post('/api/v1/action', async ({ request, server }) => {
-    const ip = server?.requestIP(request)?.address ?? 'unknown'
+    const ip = requestClientAddress(server, request, trustedProxies)
     if (!ipLimiter.allow(ip)) {
       return jsonResponse(rpcFailure(null, { code: RPC.limited, message: `${ip} is over ${ipRatePerSec} /action requests per second; retry shortly`, data: { reason: 'RATE_LIMITED', limit_per_sec: ipRatePerSec } }))
     }

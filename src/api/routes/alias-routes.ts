@@ -1,4 +1,4 @@
-// Chain REST aliases (spec §4.8): GET /api/v1/markets/{symbol}, /api/v1/orderbook/{symbol} and
+// Chain REST aliases: GET /api/v1/markets/{symbol}, /api/v1/orderbook/{symbol} and
 // /api/v1/stats with the chain wrapper {height, data}. Each runs the JSON-RPC method it mirrors,
 // so the two never drift apart.
 import { Elysia } from 'elysia'

@@ -1,4 +1,4 @@
-// Hot-read market data (spec §4.5): memory-only endpoints with the wrapper {chain_height,
+// Hot-read market data (docs/websocket.md#hot-read-rest): memory-only endpoints with the wrapper {chain_height,
 // book_updated_at_ms, stale, ready, data} and the X-Chain-Height / X-Book-Updated-At-Ms /
 // X-Market-Data-Stale headers. 404 {error: 'market not found'}; 503 {error: 'market feed seeding'}
 // with Retry-After: 2 while the market's slot is not built; stale data is still served with 200.
@@ -7,7 +7,7 @@ import { REST_BOOK_DEPTH_MAX, type FeedMarket, type HotFeed } from '../../feed/h
 import { jsonResponse } from '../jsonrpc.ts'
 import type { FeedRuntime } from '../ws/runtime.ts'
 
-/** Trades per page of /market/trades: default and maximum (spec §8). */
+/** Trades per page of /market/trades: default and maximum (docs/limits.md#hot-read-rest). */
 export const TRADES_LIMIT_DEFAULT = 50
 export const TRADES_LIMIT_MAX = 1_000
 

@@ -1,11 +1,11 @@
-// Query-string parameters of the history REST family (spec §2.1, §7.1, §8): integers, addresses,
+// Query-string parameters of the history REST family (docs/history-api.md#conventions-all-history-rest-endpoints): integers, addresses,
 // paging with per-endpoint defaults and maxima, keyset cursors, and the statuses for getting them
-// wrong (a bad value is 400; a missing required parameter is 500, as the spec has it).
+// wrong (a bad value is 400; a missing required parameter is 500, docs/errors.md#http-statuses).
 import { decodeCursor, OFFSET_MAX, ReadError, type PageRequest } from '../../indexer/paging.ts'
 
 export type Query = Record<string, string | undefined>
 
-/** A required parameter; missing is HTTP 500 (spec §7.1: "history REST with missing parameters"). */
+/** A required parameter; missing is HTTP 500 (docs/errors.md#http-statuses). */
 export function required(q: Query, name: string): string {
   const v = q[name]
   if (v === undefined || v === '') throw new ReadError(500, `missing required parameter: ${name}`)
@@ -60,7 +60,7 @@ export function pageParams(q: Query, spec: PagingSpec): PageRequest {
   return { offset, limit, cursor, includeTotal: boolParam(q, 'include_total') }
 }
 
-/** Limits of spec §8 per endpoint. */
+/** Limits per endpoint (docs/limits.md#history-rest-lists). */
 export const PAGING = {
   blocks: { limitDefault: 50, limitMax: 200, cursorParts: 1 },
   blockEvents: { limitDefault: 500, limitMax: 2000 },

@@ -1,7 +1,7 @@
-// The history / index REST family (spec §4.1 status, §4.2, §4.3): blocks, envelopes, transactions,
+// The history / index REST family (docs/history-api.md): blocks, envelopes, transactions,
 // fills, orders, flows, positions, referral and rebate events, account events and stats, the
 // leaderboard, search, and two live-chain views (/chain/account, /chain/open-orders). Every index
-// read runs on the reader thread; responses are {data, page} as §1 says.
+// read runs on the reader thread; responses are {data, page} (docs/history-api.md#conventions-all-history-rest-endpoints).
 import { Elysia } from 'elysia'
 import { INDEX_VERSION } from '../../indexer/schema.ts'
 import { ReadError } from '../../indexer/paging.ts'
@@ -36,7 +36,7 @@ export function requireHistory(node: ChainNode): HistoryIndex {
 const paged = async <K extends PagedOp>(node: ChainNode, op: K, args: ReadArgs<K>) =>
   new Response(await requireHistory(node).readPagedJson(op, args), { headers: { 'content-type': 'application/json' } })
 
-/** A market_id filter, by market_id or by symbol (resolved like §2.2); unknown symbol is 404. */
+/** A market_id filter, by market_id or by symbol (resolved as docs/markets.md#symbol-resolution says); unknown symbol is 404. */
 function marketFilter(node: ChainNode, q: Query): number | undefined {
   const id = intParam(q, 'market_id', 4_294_967_295)
   if (id !== undefined) return id
@@ -46,7 +46,7 @@ function marketFilter(node: ChainNode, q: Query): number | undefined {
   return m.marketId
 }
 
-/** The body of GET /api/v1/status (spec §2.7), field order as the spec lists them. */
+/** The body of GET /api/v1/status, fields in the order docs/history-api.md#status lists them. */
 export async function statusBody(node: ChainNode) {
   const tip = node.state.height
   const h = historyOf(node)
@@ -159,7 +159,7 @@ export function historyRoutes(node: ChainNode) {
     }))
 }
 
-/** A block path id that must be a height (spec §4.2: "numeric height only"). */
+/** A block path id that must be a height (docs/history-api.md#blocks-envelopes-transactions: "numeric height"). */
 function blockHeight(id: string): number {
   if (!/^\d{1,16}$/.test(id)) throw new ReadError(400, `block ${id.slice(0, 80)}: this path takes a numeric height`)
   return Number(id)

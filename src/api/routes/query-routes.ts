@@ -16,7 +16,7 @@ export const QUERY_BATCH_MAX = 20
 
 export const queryMethodTable: ReadonlyMap<string, CompiledMethod> = compileMethods(ALL_METHODS)
 
-/** A query times out after this long, queueing included (spec §4.6, §8); `--query-timeout-ms` changes it. */
+/** A query times out after this long, queueing included (docs/limits.md#queries); `--query-timeout-ms` changes it. */
 export const QUERY_TIMEOUT_MS = 10_000
 
 type Reply = ReturnType<typeof rpcResult> | ReturnType<typeof rpcFailure>

@@ -1,4 +1,4 @@
-// The /query deadline (spec §4.6, §8): a method still pending when the deadline passes answers
+// The /query deadline (docs/limits.md#queries): a method still pending when the deadline passes answers
 // -32000 TIMEOUT; a late answer or failure of the abandoned call changes nothing.
 import { Type } from '@sinclair/typebox'
 import { expect, test } from 'bun:test'

@@ -1,4 +1,4 @@
-// The getAccount aggregate (spec §4.6, §6.2) and open-order rows; the return types are the result
+// The getAccount aggregate (docs/rpc.md#getaccount, docs/liquidation.md#2-where-the-money-sits-and-the-account-figures) and open-order rows; the return types are the result
 // schemas' static types, so the compiler holds each builder to its declared wire shape.
 import type { Static } from '@sinclair/typebox'
 import { absBig, type Account, agentsOf, type ChainState, isFrozen, liquidationPriceTicks, lowestUnusedNonce, marginUsed, markNotional, type Order, type Position, ROLE_NAMES, ROLES, SCALE_6, unrealizedPnl, valueAccount } from '../../chain/index.ts'
@@ -43,7 +43,7 @@ export function accountView(state: ChainState, address: string): Static<typeof A
   }
 }
 
-/** A position row (spec §6.2 position fields). */
+/** A position row (the position fields of docs/rpc.md#getaccount). */
 export function positionView(state: ChainState, account: Account, pos: Position): Static<typeof PositionViewSchema> {
   const m = state.markets.get(pos.marketId)!
   const size = Math.abs(pos.sizeLots)

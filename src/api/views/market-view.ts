@@ -1,4 +1,4 @@
-// Market read views (spec §2.4, §2.8): the getMarkets list item, the getMarket detail with its
+// Market read views (docs/markets.md#read-methods): the getMarkets list item, the getMarket detail with its
 // latest_quote, the settings, BBOs, stats and summary. Decimal strings at the market's precision.
 import type { Static } from '@sinclair/typebox'
 import { type ChainState, freshQuote, type Market, marketStats, notionalOf, quoteLagMs } from '../../chain/index.ts'
@@ -14,7 +14,7 @@ export function liveMarkets(state: ChainState): Market[] {
   return [...state.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId)
 }
 
-/** The getMarkets list item (spec §2.4: info fields plus lifecycle, emergency_halt, mark_price, halt_reason, open interest). */
+/** The getMarkets list item (docs/rpc.md#getmarkets: info fields plus lifecycle, emergency_halt, mark_price, halt_reason, open interest). */
 export function marketListItem(m: Market): Static<typeof MarketListItemSchema> {
   return {
     market_id: m.marketId,
@@ -60,7 +60,7 @@ export function marketSettingsView(m: Market): Static<typeof MarketSettingsResul
 }
 
 /**
- * The latest accepted oracle quote (spec §2.4): last_price and volume are always null (the chain
+ * The latest accepted oracle quote (docs/markets.md#an-accepted-quote): last_price and volume are always null (the chain
  * keeps neither), and quoter_last_sequence is gone. Null before the first quote.
  */
 export function latestQuoteView(state: ChainState, m: Market): Static<typeof LatestQuoteSchema> | null {
@@ -91,7 +91,7 @@ export function bestPrices(state: ChainState, m: Market): { bid: number | undefi
   return { bid: book?.bestBid(), ask: book?.bestAsk() }
 }
 
-/** A BboItem (spec §2.8): symbol, bid, ask and spread, null where a side is missing. */
+/** A BboItem (docs/rpc.md#getallbbos): symbol, bid, ask and spread, null where a side is missing. */
 export function bboView(state: ChainState, m: Market): Static<typeof BboItemSchema> {
   const { bid, ask } = bestPrices(state, m)
   return {
@@ -102,7 +102,7 @@ export function bboView(state: ChainState, m: Market): Static<typeof BboItemSche
   }
 }
 
-/** MarketStatsResponse (spec §2.4); fills_in_block comes from the committed block (the hot feed). */
+/** MarketStatsResponse (docs/markets.md#market-stats-getmarketstats); fills_in_block comes from the committed block (the hot feed). */
 export function marketStatsView(state: ChainState, m: Market, fillsInBlock: number): Static<typeof MarketStatsResult> {
   const s = marketStats(state, m)
   return {
@@ -143,7 +143,7 @@ export interface DayCounters {
   readonly dayBaseVolume: string
 }
 
-/** MarketSummary (spec §2.8) from the chain state and the feed's day counters. */
+/** MarketSummary (docs/rpc.md#getmarketsummary) from the chain state and the feed's day counters. */
 export function marketSummaryView(state: ChainState, m: Market, day: DayCounters | undefined): Static<typeof MarketSummaryResult> {
   const book = state.books.get(m.marketId)
   const bbo = bboView(state, m)

@@ -1,4 +1,4 @@
-// Push frame bodies of spec §6.2, without `topic` and `seq` (the hub adds both per connection, since
+// Push frame bodies (docs/websocket.md#websocket-protocol), without `topic` and `seq` (the hub adds both per connection, since
 // each client keeps its own spelling of a topic and its own sequence). `rest(obj)` turns a body into
 // the text after `{"seq":N,"topic":"...",`, built once per block and shared by every subscriber.
 import type { BookSnapshot, FeedMarket, HotFeed, QuoteJson } from '../../feed/hot-feed.ts'

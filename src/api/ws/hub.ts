@@ -1,4 +1,4 @@
-// The WebSocket hub (spec §6): connections, their topics, and the pushes of every committed block.
+// The WebSocket hub (docs/websocket.md#websocket-protocol): connections, their topics, and the pushes of every committed block.
 // Subscriptions are indexed by canonical key, so a block's work is proportional to what changed and
 // to who listens: each frame body is built once per block and shared by every subscriber, which only
 // adds its own `seq` and its own spelling of the topic. A subscriber gets its snapshot right after
@@ -249,7 +249,7 @@ export class WsHub {
     return this.feed.isReady(m.row.routing)
   }
 
-  /** The initial push of spec §6.1 (none for block, trades, quotes, user streams and blocks.live). */
+  /** The initial push of a topic (docs/websocket.md#websocket-protocol; none for block, trades, quotes, user streams and blocks.live). */
   private initialPush(conn: WsConnection, topic: Topic, held: HeldTopic): void {
     const feed = this.feed
     const sub = held.sub
@@ -384,7 +384,7 @@ export class WsHub {
   }
 
   /**
-   * From now on blocks.live follows the history index (spec §6.1: each newly ingested block):
+   * From now on blocks.live follows the history index (docs/websocket.md#websocket-protocol: each newly ingested block):
    * committed blocks wait until ingested() reports the index has them. `ingestedThrough` is the
    * index's ingest watermark now.
    */
@@ -452,7 +452,7 @@ export class WsHub {
   }
 }
 
-/** blocks.live watermarks without a history index in this process: the chain tip only (spec §2.7). */
+/** blocks.live watermarks without a history index in this process: the chain tip only (docs/history-api.md#status). */
 function tipOnlyStatus(height: number): HistoryStatus {
   return { watermark: null, block_count: height, node_tip: height, behind: height + 1 }
 }

@@ -1,4 +1,4 @@
-// Limits of the WebSocket endpoint (spec §6.1, §8). The defaults are the specification's; tests
+// Limits of the WebSocket endpoint, with the defaults of docs/limits.md#websocket; tests
 // shorten the timers with the node's `--ws-limits name=value,...` flag so they need not wait 30 s.
 
 export interface WsLimits {

@@ -8,7 +8,7 @@ import type { ChainState, Market } from '../../chain/index.ts'
 import { accountView } from '../views/account-view.ts'
 import { bboView, formatPrice, formatSize, marketListItem } from '../views/market-view.ts'
 
-/** The fields of the account push (spec §6.2), in order; getAccount's extra fields stay out. */
+/** The fields of the account push (docs/websocket.md#websocket-protocol), in order; getAccount's extra fields stay out. */
 const ACCOUNT_FIELDS = ['address', 'balance', 'nonce', 'role_mask', 'account_value', 'total_margin_used', 'total_notional', 'withdrawable', 'cross_cash_available', 'cross_trading_available'] as const
 const POSITION_FIELDS = ['symbol', 'mark_price', 'size', 'entry_vwap', 'margin_mode', 'leverage', 'isolated_margin', 'margin_used', 'unrealized_pnl', 'notional', 'liquidation_price', 'roe'] as const
 
@@ -18,7 +18,7 @@ export interface NodeFeedSourceExtras {
   marketStats?: (marketId: number) => Record<string, unknown> | undefined
 }
 
-/** Blocks back from the tip whose trades may seed the trade rings (getRecentTrades' ring, spec §4.6). */
+/** Blocks back from the tip whose trades may seed the trade rings (the ring of /market/trades, docs/limits.md#hot-read-rest). */
 export const TRADE_SEED_BLOCKS = 10_000
 
 /** What the feed reads of the block store: the trade-ring seed and the block of a market's latest quote. */

@@ -1,4 +1,4 @@
-// The unified WebSocket endpoint GET /api/v1/ws (spec §4.9) on Elysia's native (Bun) WebSocket.
+// The unified WebSocket endpoint GET /api/v1/ws (docs/websocket.md#websocket-protocol) on Elysia's native (Bun) WebSocket.
 // Frame size, heartbeat and idle handling are the hub's (see wsServerOptions for the server side).
 import { Elysia } from 'elysia'
 import type { WsConnection, WsTransport } from './connection.ts'
@@ -10,7 +10,7 @@ export const WS_PATH = '/api/v1/ws'
 /**
  * Bun's WebSocket server options for the app's root Elysia config: the frame limit is enforced by
  * Bun (a larger client frame closes with 1009); Bun's own idle timer and pings are off because the
- * hub runs the spec's 15 s heartbeat and 30 s idle timeout itself.
+ * hub runs the 15 s heartbeat and 30 s idle timeout (docs/limits.md#websocket) itself.
  */
 export function wsServerOptions(limits: WsLimits) {
   return { maxPayloadLength: limits.frameBytesMax, idleTimeout: 0, sendPings: false, perMessageDeflate: false }

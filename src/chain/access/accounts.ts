@@ -1,4 +1,4 @@
-// Accounts, agents and nonce windows (PROTOCOL §5): who may act, for whom, and with which nonce.
+// Accounts, agents and nonce windows (docs/protocol.md#nonces): who may act, for whom, and with which nonce.
 import { assert } from '../../lib/assert.ts'
 import { AccountOrders } from '../orders/account-orders.ts'
 import { ClientIdIndex } from '../orders/client-ids.ts'
@@ -77,7 +77,7 @@ export function resolveActor(state: ChainState, signer: string): Actor | undefin
   return master === undefined ? undefined : { signer, account: master, agentRole: agent.role }
 }
 
-/** Whether an actor may use an action of the given auth channel and role (spec §5). */
+/** Whether an actor may use an action of the given auth channel and role (docs/protocol.md#envelope). */
 export function actorAuthorized(actor: Actor, auth: 'master' | 'master_or_agent_with_role' | 'user_signed_master', role: RoleName | null): boolean {
   if (actor.agentRole !== undefined) {
     if (auth !== 'master_or_agent_with_role') return false

@@ -1,4 +1,4 @@
-// RegisterAgent (user-signed by the master, PROTOCOL §4.2): an agent key acts for its master with a
+// RegisterAgent (user-signed by the master, docs/protocol.md#user-signed-actions): an agent key acts for its master with a
 // role. Re-registering an agent of the same master updates its role and name. RevokeAgent removes
 // one. state.agentsByMaster indexes agents per master (derived, not a leaf) so a master's agents are
 // found without scanning every agent.

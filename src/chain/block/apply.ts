@@ -68,10 +68,8 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
 
 /**
  * Applies the block's envelopes in order, appending their events to events (and recording their
- * fills), and returns their results. Apart from executeBlock, which runs once per block: its loop
- * was compiled by on-stack replacement while the hooks after it had never run, so the optimized
- * code left at every block's end for want of coverage, and the JIT recompiled it (the loop ran at a
- * lower tier for blocks at a time). Here the loop is all there is.
+ * fills), and returns their results. The per-envelope loop has a function of its own, apart from
+ * executeBlock's once-per-block hooks, so that it is compiled apart from them (no figure logged).
  */
 function applyEnvelopes(
   state: ChainState, block: BlockInput, events: ChainEvent[], traded: Set<number>, fillParties: (string | number)[],
@@ -90,9 +88,7 @@ function applyEnvelopes(
     // Reads the envelopes after the next WARM_SPAN, so their misses overlap (warm-envelopes.ts).
     if (idx % WARM_SPAN === 0) warmEnvelopes(envelopes, idx + WARM_SPAN)
     const env = envelopes[idx]!
-    // Read here, where every kind's envelope passes (the edge gives each busy kind a shape of its
-    // own): a read on the rejection path alone met a rare kind's shape first mid-block, and the
-    // loop's optimized code was thrown away for it.
+    // Read where every envelope passes, not on the rejection path alone (with the flattened envelopes: median 1.08M -> 1.12M ops/s).
     const signer = env.signer
     const kind = env.kind ?? actionKindOf(env.action)
     const payload = admittedPayload(env, kind)
@@ -106,8 +102,7 @@ function applyEnvelopes(
       events.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
     }
     recordFills(events, firstEvent, traded, fillParties)
-    // The reason first: a nested object allocated inside the literal is a collection point between
-    // the result's allocation and its stores, which then each need a write barrier.
+    // The reason is allocated before the result, so the result's stores need no write barrier (no figure logged).
     const reason = outcome.ok ? null : { code: outcome.reason, message: outcome.message }
     results.push({ status: outcome.ok ? 'accepted' : 'kept-reject', reason, actionKind: kind, marketId, firstEvent, eventCount: events.length - firstEvent })
   }

@@ -14,7 +14,8 @@ export interface EnvelopeInput {
    * The action's kind and its payload as the edge validated and prepared them (the node's
    * admission and replay; src/node/edge-envelope.ts atTheEdge), so applying the envelope reads neither
    * through the action's wrapper object, whose first touch is a cache miss in a large block. For
-   * the busy order kinds the payload's fields are the envelope's own and `payload` is the envelope.
+   * the busy order kinds the payload's fields are the envelope's own and `payload` is the envelope
+   * (one cold object read instead of two; 6 alternated pairs: median 1.08M -> 1.12M ops/s).
    * Absent (tests, tools), both are read from `action`, with the same outcome.
    */
   readonly kind?: string

@@ -15,7 +15,8 @@
  *   is always at the END: consuming or cancelling out the best level is a
  *   `pop`. They are kept in chunks of at most LEVEL_CHUNK_MAX levels, so a
  *   level that comes or goes deep in a wide book moves one chunk, not every
- *   level between it and the best (scripts/bench/book-levels.ts);
+ *   level between it and the best (scripts/bench/book-levels.ts: 19.05 ->
+ *   2.34 us at 100,000 levels, 2.88 -> 0.72 us at 10,000);
  * - an existing level is found by checking the best level, then by binary
  *   search (O(log levels), and unlike a hash of attacker-chosen prices it has
  *   no bad case);
@@ -142,9 +143,8 @@ class SideBook<O extends BookOrder> {
   top: Level<O> | undefined = undefined
   /**
    * The best level's key, EMPTY_SIDE_KEY when the side is empty. Whether an order crosses or joins
-   * the best is decided on this number, so an empty side takes the same path as any other: an
-   * undefined top, which the JIT had speculated away, sent the optimized order path back to the
-   * interpreter each time (and into a recompile after enough of them).
+   * the best is decided on this number without reading a level, and an empty side takes the same
+   * path as any other instead of a branch on an undefined top (no figure logged).
    */
   topKey = EMPTY_SIDE_KEY
   /** Where locate() found a key: a chunk, and an index in it. */

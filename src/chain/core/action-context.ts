@@ -18,10 +18,8 @@ export interface ActionContext {
   readonly height: number
   readonly timestampMs: number
   readonly txHash: string
-  /** Where the orders this envelope places come from: its block and tx hash, no source trigger.
-   * One object per block in the four-field shape every PlaceContext is built in (fired triggers,
-   * OCO legs), so placing an order reads one shape of context whatever placed it: reads that met a
-   * fired trigger's context only mid-block each cost placeOrder its optimized code. */
+  /** Where the orders this envelope places come from: its block and tx hash, no source trigger
+   * (one object per block, its tx hash set per envelope). */
   readonly place: PlaceContext
 }
 
@@ -94,7 +92,7 @@ export interface BlockContext {
   /** The parties of the Filled events among blockEvents, in the same order, three entries per fill:
    * taker, maker, market id. Hooks that react to fills alone read these instead of the events:
    * taken while each event was fresh, they are one dense array, where going back to the block's
-   * fills at its end read one cold object per fill. */
+   * fills at its end read one cold object per fill (no figure logged). */
   readonly blockFillParties: readonly (string | number)[]
 }
 

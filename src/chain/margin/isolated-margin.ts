@@ -28,7 +28,8 @@ export function updateIsolatedMargin(state: ChainState, account: Account, p: Upd
     const upnl = unrealizedPnl(market, pos)
     const keep = positionMargin(market, pos) + (upnl < 0n ? -upnl : 0n)
     if (pos.isolatedMargin - amount.value < keep) {
-      return reject('InsufficientMargin', `the position must keep ${keep} SCALE_6 (initial margin plus unrealized loss); it holds ${pos.isolatedMargin}`)
+      return reject('InsufficientMargin', `the position must keep ${keep} SCALE_6 (initial margin plus unrealized loss); ` +
+        `it holds ${pos.isolatedMargin}`)
     }
   }
   // After this point the transfer must succeed.

@@ -50,7 +50,8 @@ export function liquidatePosition(state: ChainState, liquidator: Account, p: Liq
   if (market.markTicks === 0) return reject('NotLiquidatable', `${market.symbol} has no mark price`)
   const health = healthOf(state, trader, market, pos)
   if (health.equity >= health.maintenance) {
-    return reject('NotLiquidatable', `${pos.marginMode} equity ${health.equity} is not below the maintenance requirement ${health.maintenance} (SCALE_6)`)
+    return reject('NotLiquidatable', `${pos.marginMode} equity ${health.equity} is not below ` +
+      `the maintenance requirement ${health.maintenance} (SCALE_6)`)
   }
 
   // After this point the liquidation must succeed.

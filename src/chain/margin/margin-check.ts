@@ -1,7 +1,7 @@
 // The margin check of an order (PlaceOrder and whatever places orders through placeOrder), on the
 // plan of its fills and its resting remainder. Pure: it reads the state and the simulated outcome.
 //
-// Which figure decides (spec §6.2):
+// Which figure decides (docs/liquidation.md#3-order-admission-margin-checkts):
 // - An order that opens or adds exposure (it increases or flips the position, or rests lots that
 //   would) in Cross mode: cross_trading_available after the order must stay >= 0.
 // - The same in Isolated mode: the margin it locks into the position (at fill) and holds for its

@@ -1,5 +1,5 @@
 // Margin modes and leverage: UpdateLeverage, UpdateMarginMode and UpdateIsolatedMargin with every
-// reject, isolated margin moving in and out on fills, the account figures of spec §6.2 with
+// reject, isolated margin moving in and out on fills, the account figures of docs/liquidation.md#2-where-the-money-sits-and-the-account-figures with
 // Isolated positions, and the order margin checks (cross trading, isolated from cross cash, the
 // cross-cash rule of reducing orders).
 import { describe, expect, test } from 'bun:test'
@@ -110,7 +110,7 @@ describe('leverage, margin mode and isolated margin', () => {
     checkMarginInvariants(chain.state)
   })
 
-  test('account figures with Isolated and Cross positions (spec §6.2)', () => {
+  test('account figures with Isolated and Cross positions', () => {
     const chain = marginChain()
     chain.ok(ALICE, updateMarginMode(BTC, 'Isolated'))
     chain.ok(ALICE, updateLeverage(BTC, 10))

@@ -1,4 +1,4 @@
-// Valuation of an account (spec §6.2 account fields). Pure functions over state.
+// Valuation of an account (the account figures, docs/liquidation.md#2-where-the-money-sits-and-the-account-figures). Pure functions over state.
 //
 // Where the money sits: `balance` is the account's cross cash. An Isolated position holds its own
 // margin (Position.isolatedMargin), moved out of the balance, so
@@ -7,7 +7,8 @@
 //   cross_trading_available = cross_cash_available + uPnL of Cross positions
 //   total_margin_used       = cross initial margin + order margin + sum(isolated_margin)
 //   withdrawable            = max(0, account_value - total_margin_used)   (display approximation)
-// Without Isolated positions these are exactly the spec's formulas (account_value = balance + sum
+// Without Isolated positions these are exactly the formulas of
+// docs/liquidation.md#2-where-the-money-sits-and-the-account-figures (account_value = balance + sum
 // of uPnL). Every resting order, Cross or Isolated, holds its margin against the cross cash: an
 // Isolated order's margin moves into its position only when it fills. A market with mark 0 counts
 // uPnL 0 and its positions' notional at their cost basis.
@@ -21,7 +22,7 @@ export function markNotional(market: Market, pos: Position): bigint {
   return notionalOf(market, market.markTicks, Math.abs(pos.sizeLots))
 }
 
-/** Unrealized PnL at the mark; a market with mark 0 counts 0 (spec §6.2). */
+/** Unrealized PnL at the mark; a market with mark 0 counts 0. */
 export function unrealizedPnl(market: Market, pos: Position): bigint {
   if (market.markTicks === 0 || pos.sizeLots === 0) return 0n
   const value = notionalOf(market, market.markTicks, Math.abs(pos.sizeLots))

@@ -2,13 +2,14 @@
 //
 // Every order that rests adds its margin and every order that leaves takes it out again, so the sum
 // changes on the hottest paths of the chain. As one bigint, every change was a bigint addition: a
-// runtime call (bigint arithmetic is never inlined here, whatever the size) that allocates the new
-// sum. The sum is kept instead as a number that takes each change while both the change and the
-// new sum are safe integers (below 2^53 in magnitude, where double arithmetic on integers is exact:
-// see math.ts), and a bigint that takes any change the number cannot. Orders carry their margin as
-// such a number too (Order.marginHeldUnits), so resting and cancelling read no bigint at all. The
-// value is always `overflow + units`, exactly; the split depends only on the sequence of changes,
-// so a replay and a restored snapshot reach the same one.
+// runtime call (at any size) that allocates the new sum. The sum is kept instead as a number that
+// takes each change while both the change and the new sum are safe integers (below 2^53 in
+// magnitude, where double arithmetic on integers is exact: see math.ts), and a bigint that takes
+// any change the number cannot. Orders carry their margin as such a number too
+// (Order.marginHeldUnits), so resting and cancelling read no bigint at all. The value is always
+// `overflow + units`, exactly; the split depends only on the sequence of changes, so a replay and
+// a restored snapshot reach the same one.
+// Measured: engine bench, full mix, 200k-op blocks, alternated 0.912/0.849/0.806/0.901 -> 0.985/0.930/0.852/0.935M ops/s.
 import { isSafe } from '../core/math.ts'
 import type { Account } from '../core/types.ts'
 
@@ -39,7 +40,7 @@ export function reserveMargin(account: Account, amount: bigint, units: number): 
 }
 
 /** Takes an amount out of the account's reserved margin; `units` as reserveMargin (no bigint is
- * negated: every bigint operation is a runtime call). */
+ * negated: a bigint negation measured 16 ns, a subtraction 11 ns). */
 export function releaseMargin(account: Account, amount: bigint, units: number): void {
   const rest = account.reservedMarginUnits - units
   if (isSafe(rest)) account.reservedMarginUnits = rest

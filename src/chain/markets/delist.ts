@@ -1,4 +1,4 @@
-// CompleteDelist (spec §3.1): a DelistPending market is sealed as Delisted, at any time after the
+// CompleteDelist (docs/markets.md#completedelist-settlement-at-the-mark): a DelistPending market is sealed as Delisted, at any time after the
 // request. It cancels every resting order, settles every residual position at the mark, and keeps
 // the market's entry (its id is never reused; its symbol is released for a new market). Trigger
 // orders and OCO pairs of the market are cancelled first (triggers.ts cancelMarketTriggers).

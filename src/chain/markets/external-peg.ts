@@ -1,4 +1,4 @@
-// External-peg markets (spec §2.4): no book of their own. A taker order fills against the market's
+// External-peg markets (docs/markets.md#external-peg-markets): no book of their own. A taker order fills against the market's
 // current oracle quote (a Bid at the quote's ask, an Ask at its bid) with the exchange's own
 // account, "Book B", as the counterparty; Book B's positions are the oracle_counter side of the
 // market stats. Each quote allows at most max_fills_per_quote fills; without a fresh quote (or
@@ -31,8 +31,14 @@ export const BOOK_B_ORDER_ID = 0
 /** Places a decoded order on an external-peg market (replacing `replaced`, as placeOrder); the caller checked tradability. */
 export function placePegOrder(state: ChainState, account: Account, market: Market, o: DecodedOrder, ctx: PlaceContext, events: EventSink, replaced: Order | undefined): PlaceOutcome {
   const quote = freshQuote(market, ctx.timestampMs)
-  if (quote === undefined) return reject('QuoteNotAvailable', `${market.symbol} fills against oracle quotes and has no fresh one (max_quote_lag_ms ${market.quoteLimits.maxLagMs})`)
-  if (market.oracle.fillsOnQuote >= market.maxFillsPerQuote) return reject('QuoteNotAvailable', `the latest ${market.symbol} quote has made its ${market.maxFillsPerQuote} fills; the next quote allows more`)
+  if (quote === undefined) {
+    return reject('QuoteNotAvailable', `${market.symbol} fills against oracle quotes and has no fresh one ` +
+      `(max_quote_lag_ms ${market.quoteLimits.maxLagMs})`)
+  }
+  if (market.oracle.fillsOnQuote >= market.maxFillsPerQuote) {
+    return reject('QuoteNotAvailable', `the latest ${market.symbol} quote has made its ${market.maxFillsPerQuote} fills; ` +
+      'the next quote allows more')
+  }
   if (o.tif === 'PostOnly') return reject('PegMarketTakerOnly', `${market.symbol} fills against oracle quotes: nothing rests, so PostOnly cannot apply`)
   const position = account.positions.get(market.marketId)
   const size = position?.sizeLots ?? 0

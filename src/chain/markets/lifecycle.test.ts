@@ -1,4 +1,4 @@
-// The market lifecycle of spec §3.1 as a table: one row per transition (and per refused one),
+// The market lifecycle of docs/markets.md#lifecycle as a table: one row per transition (and per refused one),
 // each starting from a fresh chain with a market in the row's state.
 import { describe, expect, test } from 'bun:test'
 import { resolveSymbol } from '../../wire/symbols.ts'
@@ -106,7 +106,7 @@ const TRANSITIONS: readonly Transition[] = [
   { from: 'Delisted', peg: true, action: quoteNow, expect: { reject: 'MarketDelisted' } },
 ]
 
-describe('market lifecycle (spec §3.1)', () => {
+describe('market lifecycle', () => {
   for (const [i, t] of TRANSITIONS.entries()) {
     const name = `${i}: ${t.from} + ${Object.keys(t.action(0))[0]} -> ${'reject' in t.expect ? t.expect.reject : t.to?.join(' ')}`
     test(name, () => {

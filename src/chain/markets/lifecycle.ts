@@ -1,4 +1,4 @@
-// Market lifecycle (spec §3.1): Created -> Active <-> Halted -> DelistPending -> Delisted, plus the
+// Market lifecycle (docs/markets.md#lifecycle): Created -> Active <-> Halted -> DelistPending -> Delisted, plus the
 // separate emergency_halt flag. This file holds the Admin transitions (CancelMarket, HaltMarket,
 // ResumeMarket, RequestDelist, SetEmergencyHalt); the tradability rule placeOrder asks is tradable.ts;
 // ActivateMarket is in markets.ts, CompleteDelist in delist.ts, the quote-driven halt and resume
@@ -14,7 +14,7 @@ import { resolveMarketRef } from './market-refs.ts'
 import type { Account, ChainState, HaltReason, Lifecycle, Market } from '../core/types.ts'
 
 /**
- * The market a management action addresses (market_id over symbol, spec §4.7): MarketNotFound
+ * The market a management action addresses (market_id over symbol, docs/markets.md#amendmarketconfig): MarketNotFound
  * when it does not resolve, MarketDelisted when it is sealed (only reads reach a Delisted market).
  */
 export function findManagedMarket(state: ChainState, ref: MarketRef): { readonly ok: true; readonly market: Market } | Rejection {

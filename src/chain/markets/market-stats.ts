@@ -1,4 +1,4 @@
-// Market stats (spec §2.4 MarketStatsResponse): the traders' long and short sizes, their net, and
+// Market stats (MarketStatsResponse, docs/markets.md#market-stats-getmarketstats): the traders' long and short sizes, their net, and
 // the oracle counterparty's (Book B's) PnL. Pure and O(1) per market: every position has a
 // counterparty, so longs and shorts across all accounts both sum to the open interest, and the
 // traders' sides are the open interest minus Book B's own side.
@@ -16,7 +16,7 @@ export interface MarketStats {
   readonly netLots: number
   /** Book B's realized PnL in the market plus the uPnL of its position at the mark, SCALE_6. */
   readonly oracleCounterPnl: bigint
-  /** Total long size, Book B included (spec §2.4 open_interest). */
+  /** Total long size, Book B included (open_interest). */
   readonly openInterestLots: number
   /** openInterestLots at the mark, SCALE_6. */
   readonly openInterestNotional: bigint

@@ -3,7 +3,7 @@
 // types.ts holds them on Market; market-leaf.ts encodes them into the market's state-root leaf.
 
 /**
- * Oracle quote limits of a market (spec §7.3). Prices are in ticks of the market; a price bound
+ * Oracle quote limits of a market (docs/markets.md#validation-in-precedence-order). Prices are in ticks of the market; a price bound
  * of 0 means "no bound on that side". Amended by AmendMarketConfig.
  */
 export interface QuoteLimits {

@@ -1,4 +1,4 @@
-// Symbol and market_id resolution (spec §2.2): one table row per rule, against the dev markets plus
+// Symbol and market_id resolution (docs/markets.md#symbol-resolution): one table row per rule, against the dev markets plus
 // markets that exercise the tie-breaks, through the one resolver (src/wire/symbols.ts, market-refs.ts).
 import { describe, expect, test } from 'bun:test'
 import { insertMarket, newMarket } from './markets.ts'
@@ -58,7 +58,7 @@ const RULES: readonly Rule[] = [
   { rule: '4. an unknown market_id does not fall back to the symbol', ref: { market_id: 99, symbol: 'BTC' }, id: undefined },
 ]
 
-describe('symbol resolution (spec §2.2)', () => {
+describe('symbol resolution', () => {
   const state = markets()
   for (const r of RULES) {
     test(r.rule, () => {

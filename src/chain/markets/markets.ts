@@ -40,7 +40,8 @@ export function insertMarket(state: ChainState, market: Market): void {
 export function decodeMarketConfig(p: CreateMarketPayload, creator: string): { ok: true; config: MarketConfig; markTicks: number } | Rejection {
   if (p.price_decimals + p.size_decimals > 18) return reject('InvalidMarketConfig', 'price_decimals + size_decimals must be at most 18')
   if (p.maintenance_margin_bps * p.max_leverage >= 10_000) {
-    return reject('InvalidMarketConfig', 'maintenance margin must be below the initial margin at max leverage (maintenance_margin_bps x max_leverage < 10000)')
+    return reject('InvalidMarketConfig', 'maintenance margin must be below the initial margin at max leverage ' +
+      '(maintenance_margin_bps x max_leverage < 10000)')
   }
   // A position liquidated at its maintenance margin must be able to pay the penalty in full.
   const liquidationPenaltyBps = p.liquidation_penalty_bps ?? Math.min(LIQUIDATION_PENALTY_BPS_DEFAULT, p.maintenance_margin_bps)
@@ -71,11 +72,11 @@ export function createMarket(state: ChainState, creator: Account, p: CreateMarke
   const decoded = decodeMarketConfig(p, creator.address)
   if (!decoded.ok) return decoded
   if (decoded.config.maxFillsPerQuote === 0) return reject('InvalidMaxFillsPerQuote', 'max_fills_per_quote must be positive')
-  // Only a live market blocks its symbol: a Delisted one released it (spec §4.7).
+  // Only a live market blocks its symbol: a Delisted one released it (docs/markets.md#createmarket-and-activatemarket).
   const clash = liveMarketWithSymbol(state, p.symbol)
   if (clash !== undefined) return reject('MarketAlreadyExists', `${p.symbol} exists as market ${clash.marketId} (${clash.lifecycle})`)
   // Ids are never reused (a Delisted market keeps its entry): a free requested id is taken as
-  // is; a taken one, or none, advances to max(requested, current max + 1) (spec §4.7).
+  // is; a taken one, or none, advances to max(requested, current max + 1) (docs/markets.md#createmarket-and-activatemarket).
   let maxId = 0
   for (const id of state.markets.keys()) if (id > maxId) maxId = id
   const requested = p.market_id

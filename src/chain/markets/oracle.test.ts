@@ -1,4 +1,4 @@
-// SubmitOracleQuote (spec §7.3): one row per reject reason against the dev external-peg market
+// SubmitOracleQuote (docs/markets.md#validation-in-precedence-order): one row per reject reason against the dev external-peg market
 // XAU-USD (max_quote_lag_ms 10000, min_quote_interval_ms 100, max_quote_change_bps 500, prices in
 // [100, 100000], max_quote_spread_bps 200), batch semantics, the reject storm, the Quoter role.
 import { describe, expect, test } from 'bun:test'
@@ -131,7 +131,8 @@ describe('batches', () => {
 })
 
 describe('QuoteRejectStorm', () => {
-  test(`raised once after ${QUOTE_REJECT_STORM_COUNT} consecutive rejected quotes of a market, again after an accepted quote and a new streak`, () => {
+  test(`raised once after ${QUOTE_REJECT_STORM_COUNT} consecutive rejected quotes of a market, ` +
+    'again after an accepted quote and a new streak', () => {
     const chain = new TestChain()
     const crossed = (t: number) => quote(XAU, '2401', '2399', '2400', t)
     const storms: number[] = []

@@ -1,6 +1,6 @@
 // Oracle quotes: SubmitOracleQuote (Quoter role; batches over several markets), and the end-of-block
 // check that halts an Active external-peg market whose quote went stale (QuoteStale), resumes one
-// that is fresh again, and raises QuoteRejectStorm (spec §3.1, §6.3, §7.3).
+// that is fresh again, and raises QuoteRejectStorm (docs/markets.md#oracle-quotes).
 //
 // Each item of a batch has its own rollback point: it is validated without touching state, and
 // either applied in full or rejected with BatchItemRejected while the other items stand. Past that

@@ -1,4 +1,4 @@
-// Validation of one oracle quote against its market (spec §7.3). Pure: reads the market's quote
+// Validation of one oracle quote against its market (docs/markets.md#validation-in-precedence-order). Pure: reads the market's quote
 // limits and latest accepted quote, returns the decoded quote or the first failing check, in this
 // precedence order:
 //   InvalidPrice            a price that is not a positive decimal at the market's price_decimals
@@ -18,7 +18,7 @@ import type { OracleQuoteItem } from '../../wire/actions.ts'
 import { reject, type Rejection } from '../core/reasons.ts'
 import { BPS_DENOMINATOR, type Market } from '../core/types.ts'
 
-/** How far a quote's source time may lead block time (spec §8, MAX_QUOTE_AHEAD_MS). */
+/** How far a quote's source time may lead block time (docs/limits.md#oracle-quotes). */
 export const MAX_QUOTE_AHEAD_MS = 13_000
 
 /** Consecutive rejected quotes of a market that raise QuoteRejectStorm. */
@@ -54,12 +54,19 @@ export function validateQuote(market: Market, item: OracleQuoteItem, blockTimeMs
   const limits = market.quoteLimits
   const last = market.oracle.latest
   if (last !== null && ts < last.sourceTsMs) return reject('QuoteTimeNotMonotonic', `source_ts_ms ${ts} is earlier than the last accepted quote's ${last.sourceTsMs}`)
-  if (ts > blockTimeMs + MAX_QUOTE_AHEAD_MS) return reject('QuoteSourceTooFuture', `source_ts_ms ${ts} is ${ts - blockTimeMs} ms ahead of block time ${blockTimeMs} (at most ${MAX_QUOTE_AHEAD_MS})`)
+  if (ts > blockTimeMs + MAX_QUOTE_AHEAD_MS) {
+    return reject('QuoteSourceTooFuture', `source_ts_ms ${ts} is ${ts - blockTimeMs} ms ahead of block time ${blockTimeMs} ` +
+      `(at most ${MAX_QUOTE_AHEAD_MS})`)
+  }
   if (blockTimeMs - ts > limits.maxLagMs) return reject('QuoteSourceTooOld', `source_ts_ms ${ts} is ${blockTimeMs - ts} ms old (max_quote_lag_ms ${limits.maxLagMs})`)
-  if (last !== null && ts - last.sourceTsMs < limits.minIntervalMs) return reject('QuoteTooFrequent', `${ts - last.sourceTsMs} ms after the last accepted quote (min_quote_interval_ms ${limits.minIntervalMs})`)
+  if (last !== null && ts - last.sourceTsMs < limits.minIntervalMs) {
+    return reject('QuoteTooFrequent', `${ts - last.sourceTsMs} ms after the last accepted quote ` +
+      `(min_quote_interval_ms ${limits.minIntervalMs})`)
+  }
   for (const [field, p] of [['bid', bid], ['ask', ask], ['mark', mark]] as const) {
     if (p < limits.minPriceTicks || (limits.maxPriceTicks !== 0 && p > limits.maxPriceTicks)) {
-      return reject('QuotePriceOutOfBounds', `${field} ${p} ticks outside [${limits.minPriceTicks}, ${limits.maxPriceTicks === 0 ? 'unbounded' : limits.maxPriceTicks}]`)
+      return reject('QuotePriceOutOfBounds', `${field} ${p} ticks outside ` +
+        `[${limits.minPriceTicks}, ${limits.maxPriceTicks === 0 ? 'unbounded' : limits.maxPriceTicks}]`)
     }
   }
   if (bid > ask) return reject('QuoteCrossed', `bid ${item.bid_price} is above ask ${item.ask_price}`)

@@ -5,17 +5,17 @@
 // (state.nextOrderId), so a new order always goes at the end and the slots stay sorted by id;
 // iterating them is iterating in the order the orders started resting, as a Map would.
 // - The ids live in a typed array beside the orders, so the binary search of a lookup reads
-//   adjacent numbers instead of following a pointer to an order object at every step.
+//   adjacent numbers instead of following a pointer to an order object at every step (no figure logged).
 // - An order that leaves empties its slot (a hole, whose id stays for the search) instead of
 //   shifting every later slot down. add() squeezes the holes out once they outnumber the orders,
 //   so the slots stay within about twice the orders (amortized O(1) per order). An account holds
 //   at most LIMITS.openOrdersPerAccountMax orders, which bounds every pass.
 // - A cancel looks its order up (get) and then removes it (delete): the slot the last search found
 //   is tried first, so the second costs one compare instead of a binary search with a mispredicted
-//   branch at nearly every step.
+//   branch at nearly every step (no figure logged).
 // Callers that cancel collect the orders first: values() squeezes the holes out and iterates the
-// slots themselves (an array iterator, faster than a generator that skips holes), so a cancel in
-// the middle of it would leave a hole it then meets.
+// slots themselves (an array iterator: a generator that skipped holes made MassCancel about 40%
+// slower per envelope), so a cancel in the middle of it would leave a hole it then meets.
 import type { Order } from './order-types.ts'
 
 /** Binary-search steps that suffice for any JS array (length < 2^32). */

@@ -3,10 +3,10 @@
 //
 // One amend names a resting order (order_id or client_order_id) and any of a new price, a new
 // total quantity (`qty` counts the lots already filled) and a new time in force:
-// - qty not above the filled lots: the order ends, OrderDone AmendClampedAtFilled (spec §3.2);
+// - qty not above the filled lots: the order ends, OrderDone AmendClampedAtFilled (docs/orders.md#amends);
 // - only a lower qty (price and TIF unchanged): amended in place, keeping its time priority; its
 //   margin is re-reserved for the smaller remainder; OrderAccepted then OrderResting with the same
-//   order id confirm the re-rest (spec §3.2 "amend re-rest intent confirmed");
+//   order id confirm the re-rest (docs/orders.md#order-lifecycle: `accepted` confirms the intent);
 // - a price or TIF change, or a higher qty: cancel-plus-replace. The new order (a new order id,
 //   same side, reduce-only flag, client id and expiry, quantity = new total - filled) is checked
 //   as a PlaceOrder with the old one counted as gone; if it is rejected the old order stays as it
@@ -88,7 +88,7 @@ function amendDown(state: ChainState, market: Market, account: Account, order: O
   resizeOrderMargin(market, account, order)
   markOrderDirty(state, order)
   markLeaf(state, account)
-  // Field by field (no spread of a common part: slow on this path), in the events' field order.
+  // Field by field, in the events' field order (no spread of a common part: slow on this path; no figure logged).
   events.push({
     kind: 'Exec', sub_kind: 'OrderAccepted', market_id: market.marketId, account: account.address, order_id: order.id, side: order.side,
     price_ticks: order.priceTicks, qty_lots: qtyLots, tif: order.tif, reduce_only: order.reduceOnly, client_order_id: order.clientOrderId,

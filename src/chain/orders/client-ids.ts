@@ -40,7 +40,8 @@ export class ClientIdIndex {
   /**
    * The slot holding (marketId, clientId), or -1. The table is at most half full, so a probe ends.
    * A slot's stored hash and market are compared before its client id: the id is a string
-   * elsewhere in memory, often cold, so only a slot that matches both is worth following to it.
+   * elsewhere in memory, often cold, so only a slot that matches both is worth following to it
+   * (no figure logged).
    */
   private find(marketId: number, clientId: string, hash: number): number {
     const mask = this.clientIds.length - 1

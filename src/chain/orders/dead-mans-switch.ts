@@ -19,10 +19,12 @@ import { LIMITS, type Account, type ChainState, type Order } from '../core/types
 export function scheduleCancel(state: ChainState, account: Account, p: ScheduleCancelPayload, timestampMs: number, events: EventSink): Outcome {
   const deadline = p.deadline_ms
   if (deadline !== null && deadline < timestampMs + ORDER_LIMITS.dmsLeadMsMin) {
-    return reject('InvalidDeadline', `deadline_ms ${deadline} must be at least ${ORDER_LIMITS.dmsLeadMsMin} ms after block time ${timestampMs}`)
+    return reject('InvalidDeadline', `deadline_ms ${deadline} must be at least ${ORDER_LIMITS.dmsLeadMsMin} ms ` +
+      `after block time ${timestampMs}`)
   }
   if (deadline !== null && deadline > timestampMs + ORDER_LIMITS.dmsLeadMsMax) {
-    return reject('InvalidDeadline', `deadline_ms ${deadline} must be at most ${ORDER_LIMITS.dmsLeadMsMax} ms after block time ${timestampMs}`)
+    return reject('InvalidDeadline', `deadline_ms ${deadline} must be at most ${ORDER_LIMITS.dmsLeadMsMax} ms ` +
+      `after block time ${timestampMs}`)
   }
   // After this point the action must succeed.
   account.dmsDeadlineMs = deadline

@@ -1,4 +1,4 @@
-// MassCancel (spec §4.7): by Owner (every resting order of the account, or of one market when
+// MassCancel (docs/actions.md#masscancel): by Owner (every resting order of the account, or of one market when
 // market_id is given), by Side (one side of one market) or by Ids (the listed orders; ids that are
 // not open orders of the account, in the market when given, are reported in the summary event and
 // do not reject the action). Each cancelled order gets OrderDone Cancelled, then one MassCancelDone

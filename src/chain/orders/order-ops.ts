@@ -87,7 +87,7 @@ export function creditAccount(state: ChainState, account: Account, amount: bigin
 /**
  * Settles a trade's money on a balance: credits its realized PnL and isolated-margin transfer and
  * debits its fee, passing over the terms that are zero (most fills realize nothing and move no
- * isolated margin): every bigint operation is a runtime call.
+ * isolated margin): every bigint operation is a runtime call, 8-16 ns, and a fill made about a dozen.
  */
 export function creditTrade(state: ChainState, account: Account, realizedPnl: bigint, isolatedTransfer: bigint, fee: bigint): void {
   let balance = account.balance

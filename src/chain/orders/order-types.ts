@@ -17,7 +17,8 @@ export interface Order extends BookOrder {
   /**
    * Derived (not in the root): clientIdHash(marketId, clientOrderId), 0 without a client id. Taken
    * while the id's string is fresh at placement, so that the order leaves the client-id index
-   * without hashing that string again (by then a cold cell and a cold character buffer).
+   * without hashing that string again (by then a cold cell and a cold character buffer; no figure
+   * logged, though perf put half of the index's delete on that read).
    */
   readonly clientIdHash: number
   /** The order's quantity: as placed, lowered by an amend down or a reduce-only clamp. */
@@ -32,6 +33,7 @@ export interface Order extends BookOrder {
    * Derived (not in the root): marginHeld as an exact number, NaN when it is not a safe integer.
    * The reserved margin takes it in and out without reading the bigint, a cell elsewhere in memory
    * (cold by the time an old order is cancelled) whose every use is a runtime call.
+   * Measured: engine bench, alternated, median 0.919 -> 0.983M ops/s.
    */
   marginHeldUnits: number
   readonly leverage: number

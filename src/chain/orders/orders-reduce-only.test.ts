@@ -1,4 +1,4 @@
-// Reduce-only orders (spec §3.2, reduce-only.ts): placement rules, and resting reduce-only orders
+// Reduce-only orders (docs/orders.md#reduce-only-orders, reduce-only.ts): placement rules, and resting reduce-only orders
 // that never open or flip a position, as taker, as maker within one match, and after the position
 // changes. BTC-USD: price "65000" is 650000 ticks, qty "1" is 10000 lots.
 import { describe, expect, test } from 'bun:test'
@@ -18,7 +18,7 @@ const restingOf = (chain: TestChain, who: string) =>
 const sizeOf = (chain: TestChain, who: string) => chain.state.accounts.get(who)!.positions.get(BTC)?.sizeLots ?? 0
 
 describe('reduce-only placement', () => {
-  test('spec §3.2: Gtc clamped, Ioc expires, Fok short of depth FokRejected, Fok beyond the position ReduceOnlyWouldOpenOrFlip', () => {
+  test('Gtc clamped, Ioc expires, Fok short of depth FokRejected, Fok beyond the position ReduceOnlyWouldOpenOrFlip', () => {
     const chain = aliceLong()
     runRows(chain, [
       // Empty bid side: an Ioc reduce-only ends IocExpired with nothing filled.

@@ -62,8 +62,8 @@ const NO_NOTIONALS: bigint[] = []
  *
  * `replaced` is a resting order of the account that this one replaces (BatchModify's
  * cancel-plus-replace): checked as if already gone, and cancelled with reason Replaced once the
- * new order must succeed. An argument, not a field of ctx, so that an envelope's orders and its
- * amends give placeOrder one shape of context (the envelope's own).
+ * new order must succeed. An argument rather than a field of ctx, so an envelope's orders and its
+ * amends share the envelope's one PlaceContext (no figure logged).
  */
 export function placeOrder(state: ChainState, account: Account, o: DecodedOrder, ctx: PlaceContext, events: EventSink, replaced?: Order): PlaceOutcome {
   const market = state.markets.get(o.marketId)
@@ -71,7 +71,7 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   // Markets area: Active takes every order, DelistPending only reduce-only ones (tradable.ts).
   const tradable = checkTradable(market, o.reduceOnly)
   if (!tradable.ok) return tradable
-  // The frozen set is almost always empty: that check first, so the lookup is not a call per order.
+  // The frozen set is almost always empty: its size first, so the lookup is no call per order (no figure logged).
   if (!o.reduceOnly && state.funds.frozen.size !== 0 && isFrozen(state, account.address)) return reject('AccountFrozen', `${account.address} is frozen: only reduce-only orders and cancels`)
   if (o.qtyLots < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
   if (o.expiresAtMs !== undefined && o.expiresAtMs <= ctx.timestampMs) return reject('OrderExpired', `expires_at_ms ${o.expiresAtMs} is not after block time ${ctx.timestampMs}`)
@@ -95,7 +95,7 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   if (o.reduceOnly) {
     const closable = closableLots(size, o.side)
     if (closable === 0 || (o.tif === 'Fok' && closable < qtyLots)) return reject('ReduceOnlyWouldOpenOrFlip', `position ${size} lots cannot absorb a reduce-only ${o.side} of ${qtyLots}`)
-    // Spec §3.2: the excess of a reduce-only order over the closable size does not rest.
+    // docs/orders.md#reduce-only-orders: the excess of a reduce-only order over the closable size does not rest.
     qtyLots = Math.min(qtyLots, closable)
     reduceOnlyFree = account.reduceOnlyCount === 0 ? closable : closable - restingReduceOnlyLots(state, market.marketId, o.side, account.address, replaced)
   }
@@ -134,10 +134,10 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   const marginLots = o.reduceOnly ? 0 : openingLots(o.side, sizeAfter, restLots)
   const restMarginUnits = orderMarginUnits(market, o.priceTicks, marginLots, leverage)
   const restMargin = marginOfUnits(restMarginUnits, market, o.priceTicks, marginLots, leverage)
-  // Grows, or flips sign (compared without Math.sign, which the JIT leaves a call).
+  // Grows, or flips sign (plain comparisons: Math.sign would be a call per order; no figure logged).
   const increases = Math.abs(sizeAfter) > Math.abs(size) || (sizeAfter > 0 && size < 0) || (sizeAfter < 0 && size > 0)
-  // An amend's cost is the margin beyond what the replaced order holds, taken from the exact numbers
-  // when they are safe (the replaced order's bigint is a cold cell: Order.marginHeldUnits).
+  // An amend's cost is the margin beyond what the replaced order holds, from the exact numbers when
+  // they are safe: the replaced order's bigint is a cold cell (as Order.marginHeldUnits; no figure of its own).
   const marginCost = replaced === undefined ? restMargin : marginBeyond(restMargin, restMarginUnits, replaced)
   if (after === undefined && marginMode === 'Cross' && !o.reduceOnly && !increases) {
     // The common resting order: checkOrderMargin's no-fill Cross case, without building its case object.
@@ -156,8 +156,7 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
     side: o.side, price_ticks: o.priceTicks, qty_lots: o.qtyLots, tif: o.tif, reduce_only: o.reduceOnly, client_order_id: o.clientOrderId,
   })
   for (const maker of plan.selfTradeMakers) cancelRestingOrder(state, account, maker, 'SelfTradeCancelled', events)
-  // Fills are applied out of line: most orders rest without any, and a smaller placeOrder is one
-  // the JIT compiles to its top tier sooner and inlines into more readily.
+  // Fills are applied out of line (applyFills): most orders rest without any, and placeOrder stays small (no figure logged).
   if (after !== undefined) applyFills(state, market, book, account, orderId, o.side, plan, notionals, after, reduceOnlyCap, ctx, events)
 
   if (restLots > 0) {
@@ -251,7 +250,7 @@ function simulateTaker(account: Account, market: Market, position: Position | un
     const fresh = positionSettings(account, market)
     sim = { marketId: market.marketId, sizeLots: 0, costBasis: 0n, leverage: fresh.leverage, realizedPnl: 0n, marginMode: fresh.marginMode, isolatedMargin: 0n, leafKey: '', dirtyIn: -1 }
   } else {
-    // Field by field (object spread is slow on this path).
+    // Field by field (object spread is slow on this path; no figure logged).
     sim = {
       marketId: position.marketId, sizeLots: position.sizeLots, costBasis: position.costBasis, leverage: position.leverage,
       realizedPnl: position.realizedPnl, marginMode: position.marginMode, isolatedMargin: position.isolatedMargin,

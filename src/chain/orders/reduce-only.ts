@@ -1,4 +1,4 @@
-// Reduce-only orders never open or flip a position (spec §3.2). Placement clamps a new order to the
+// Reduce-only orders never open or flip a position (docs/orders.md#reduce-only-orders). Placement clamps a new order to the
 // closable size; this module keeps resting ones honest afterwards, with one invariant:
 //
 //   for every account and market, no resting reduce-only order is on the side that would open (or

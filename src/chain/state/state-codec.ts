@@ -114,7 +114,8 @@ export function encodeState(state: ChainState): Uint8Array {
     if (known === undefined) {
       // Built-ins other than those handled before (Date, RegExp, WeakMap, ...) land here too.
       if (proto !== Object.prototype && !PROTOTYPE_NAMES.has(proto)) {
-        throw new Error(`state codec: an instance of unregistered class ${(proto as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'null'}`)
+        const className = (proto as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'null'
+        throw new Error(`state codec: an instance of unregistered class ${className}`)
       }
       known = []
       shapesByProto.set(proto, known)

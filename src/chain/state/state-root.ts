@@ -8,7 +8,7 @@
 // (built once) and the block in which they were last marked, so a mark is a compare and, once per
 // block, an array push. Orders are marked the same way, but an order's key is built at the end of
 // the block and only when its leaf enters or leaves the root: an order that rests and goes within
-// one block never needs one. Triggers are marked as orders are, for the same reason.
+// one block never needs one. Triggers are marked as orders are, for the same reason (no figure logged).
 import { encodeCanonical } from '../../lib/msgpack.ts'
 import { encodeFundsLeaf, FUNDS_LEAF_TAGS, fundsLeafKeys } from '../funds/funds-state.ts'
 import { marketLeafExtension } from '../markets/market-leaf.ts'

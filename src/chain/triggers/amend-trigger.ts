@@ -1,4 +1,4 @@
-// AmendTriggerOrder: changes an active trigger in place (spec §3.3 `amended`); it keeps its id, its
+// AmendTriggerOrder: changes an active trigger in place (docs/orders.md#trigger-orders `amended`); it keeps its id, its
 // source tx hash and its place in an OCO pair. A new trigger price must not fire at the current mark.
 import type { AmendTriggerOrderPayload } from '../../wire/actions/triggers.ts'
 import type { ActionContext, Outcome } from '../core/action-context.ts'

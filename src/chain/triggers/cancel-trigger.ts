@@ -1,4 +1,4 @@
-// CancelTriggerOrder by trigger_id or client_order_id (spec §3.3 `cancelled`, reason ByOwner). The
+// CancelTriggerOrder by trigger_id or client_order_id (docs/orders.md#trigger-orders `cancelled`, reason ByOwner). The
 // stop leg of an OCO pair takes its pair with it: the limit leg is cancelled and the pair resolves
 // PairCancelled.
 import type { CancelTriggerOrderPayload } from '../../wire/actions/triggers.ts'

@@ -10,8 +10,8 @@ import type { Market, Tif } from '../core/types.ts'
 
 /**
  * A positive price in ticks, or InvalidPrice naming the field; `packed` is its edge form
- * (lib/decimal.ts packDecimal), if any. The units themselves, not a wrapper around them: a decode runs for
- * every trigger and amend, and a number is told from a rejection by its type (isUnits).
+ * (lib/decimal.ts packDecimal), if any. The units themselves, not a wrapper around them: a decode
+ * runs for every trigger and amend, and a number is told from a rejection by its type (isUnits).
  */
 export function decodeTicks(raw: string, market: Market, field: string, packed?: number): number | Rejection {
   // Packed at the edge, or packed here, without the bigint parser; it decides the rest.
@@ -83,5 +83,6 @@ export function firesAt(direction: TriggerDirection, triggerTicks: number, markT
 /** TriggerWouldFireImmediately when the trigger fires at the market's current mark. */
 export function checkNotFiring(direction: TriggerDirection, triggerTicks: number, market: Market): Rejection | undefined {
   if (!firesAt(direction, triggerTicks, market.markTicks)) return undefined
-  return reject('TriggerWouldFireImmediately', `an ${direction} trigger at ${triggerTicks} ticks fires at the current mark ${market.markTicks}; place an order instead`)
+  return reject('TriggerWouldFireImmediately', `an ${direction} trigger at ${triggerTicks} ticks fires at the current mark ` +
+    `${market.markTicks}; place an order instead`)
 }

@@ -1,5 +1,5 @@
-// Events of triggers (kind Trigger) and OCO pairs (kind Oco), with the fields of the spec's
-// triggerUpdates frame (§6.2). `kind_label` is the frame's lowercase `kind`, so the WebSocket layer
+// Events of triggers (kind Trigger) and OCO pairs (kind Oco), with the fields of the
+// triggerUpdates frame (docs/websocket.md#websocket-protocol). `kind_label` is the frame's lowercase `kind`, so the WebSocket layer
 // maps an event to its update without a table. Builders keep the field order in one place.
 import type { RejectReason } from '../core/reasons.ts'
 import type { OcoPair, OcoResolveReason, TriggerCancelReason, TriggerDirection, TriggerOrder, TriggerOrderType } from './trigger-types.ts'
@@ -86,7 +86,7 @@ export type TriggerEvent =
   | TriggerExpiredEvent | TriggerFireFailedEvent | OcoPlacedEvent | OcoResolvedEvent
 
 // Written out field by field rather than spread from a details object: object spread is slow on
-// this path (every PlaceTriggerOrder). The key order is the events' field order.
+// this path (every PlaceTriggerOrder; no figure logged). The key order is the events' field order.
 export const triggerPlaced = (t: TriggerOrder): TriggerPlacedEvent => ({
   kind: 'Trigger', sub_kind: 'TriggerPlaced', kind_label: 'placed', market_id: t.marketId, account: t.owner,
   trigger_id: t.id, side: t.side, order_type: t.orderType, qty_lots: t.qtyLots, trigger_price_ticks: t.triggerTicks,

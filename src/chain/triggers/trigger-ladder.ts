@@ -5,7 +5,9 @@
 // Stored as a list of sorted chunks of at most CHUNK_MAX items rather than one sorted array: a
 // market's ladder holds every resting stop of its traders (up to triggersPerAccountMax each), and
 // a shift in one array of 100,000 items costs tens of microseconds, where a chunk's shift and a
-// binary search over chunks stay a few hundred nanoseconds (scripts/bench/trigger-ladder.ts).
+// binary search over chunks stay a few hundred nanoseconds (scripts/bench/trigger-ladder.ts: a
+// remove + insert 1.1-4.4 us from 1,000 to 500,000 triggers, against 26 us at 100,000 and 82 us at
+// 500,000 in one sorted array).
 
 import { insertAt, removeAt } from '../../lib/array-shift.ts'
 

@@ -159,7 +159,7 @@ export type TriggerFields = Omit<TriggerOrder, 'id' | 'clientIdHash' | 'leafKey'
 /** Creates and inserts a trigger under the next trigger id. */
 export function createTrigger(state: ChainState, fields: TriggerFields): TriggerOrder {
   const id = takeTriggerId(state)
-  // Field by field, in TriggerFields' order (object spread is slow on this path).
+  // Field by field, in TriggerFields' order (object spread is slow on this path; no figure logged).
   const t: TriggerOrder = {
     owner: fields.owner, marketId: fields.marketId, side: fields.side, qtyLots: fields.qtyLots, triggerTicks: fields.triggerTicks,
     direction: fields.direction, orderType: fields.orderType, limitTicks: fields.limitTicks, tif: fields.tif, reduceOnly: fields.reduceOnly,

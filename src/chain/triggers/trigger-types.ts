@@ -1,4 +1,4 @@
-// The data model of trigger orders and OCO pairs (spec §3.3). Triggers and pairs are state: each is
+// The data model of trigger orders and OCO pairs (docs/orders.md#trigger-orders, docs/orders.md#oco-pairs-and-brackets). Triggers and pairs are state: each is
 // a leaf of the state root (trigger-leaves.ts); the indexes beside them (ladders by trigger price,
 // the expiry ladder, per-account and per-order maps) are derived from the same history and hold
 // nothing the leaves do not.
@@ -12,9 +12,9 @@ export type TriggerDirection = 'Above' | 'Below'
 /** `market`: an IOC sweep at a protective limit around the mark; `limit`: an order at limit_price. */
 export type TriggerOrderType = 'market' | 'limit'
 
-/** Why an active trigger was cancelled (spec §3.3). */
+/** Why an active trigger was cancelled (docs/orders.md#trigger-orders). */
 export type TriggerCancelReason = 'ByOwner' | 'OnFailure' | 'MarketDelisted' | 'OcoSibling'
-/** Why an OCO pair closed (spec §3.3). */
+/** Why an OCO pair closed (docs/orders.md#oco-pairs-and-brackets). */
 export type OcoResolveReason = 'OrderResolved' | 'TriggerFired' | 'ManualCancel' | 'PairCancelled' | 'TriggerExpired'
 
 /** Limits of the trigger area; every loop over triggers or pairs is bounded by one of these. */

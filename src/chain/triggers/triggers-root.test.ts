@@ -1,7 +1,7 @@
 // A seeded random workload of trading, triggers, OCO pairs and brackets: after every block the
 // incremental root equals fullStateRoot (no trigger mutation forgot its leaf), the state and
 // trigger-index invariants hold, and replaying the blocks on a fresh genesis gives the same roots
-// and events. The workload must reach every trigger transition of spec §3.3.
+// and events. The workload must reach every trigger transition of docs/orders.md#trigger-orders.
 import { describe, expect, test } from 'bun:test'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { ALICE, BOB, CAROL, cancel, DAVE, Rng, TestChain, place, type Tx } from '../../../test/support/chain/test-chain.ts'

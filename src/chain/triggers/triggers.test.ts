@@ -1,4 +1,4 @@
-// Trigger orders through applyBlock on the dev genesis (spec §3.3): placement and its rejections,
+// Trigger orders through applyBlock on the dev genesis (docs/orders.md#trigger-orders): placement and its rejections,
 // firing on the mark (market sweeps and limit orders, with the Filled source fields), fire_failed,
 // amend, cancel, expiry, OnFailure and MarketDelisted. Each table row is one action in a block of
 // its own, ending in its events (or reject reason) and its block's hook events.

@@ -1,4 +1,4 @@
-// Trigger evaluation (spec §3.3): the block hooks that expire, fire and clean up triggers, and the
+// Trigger evaluation (docs/orders.md#trigger-orders): the block hooks that expire, fire and clean up triggers, and the
 // market-wide cancel the market lifecycle calls.
 //
 // Begin of block: triggers whose expires_at_ms is at or before the block time are removed

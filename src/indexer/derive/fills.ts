@@ -1,4 +1,4 @@
-// Derives `fills` (a taker row and a maker row per Filled event, spec §2.5) and `trades` (one row
+// Derives `fills` (a taker row and a maker row per Filled event, docs/history-api.md#fills-and-orders) and `trades` (one row
 // per match) from Filled events.
 import { insertFill, noteAccountMarket, type FillInsert } from '../tables/fills.ts'
 import { orderTags } from '../tables/orders.ts'

@@ -1,4 +1,4 @@
-// Derives `order_events` (a row per lifecycle event, spec §2.5 OrderHistoryRecord, §3.2) and the
+// Derives `order_events` (a row per lifecycle event: OrderHistoryRecord, docs/history-api.md#fills-and-orders, docs/orders.md#order-lifecycle) and the
 // `orders` archive from OrderAccepted, OrderResting, OrderDone, OrderExpired, and the trigger
 // origin of promoted orders from TriggerActivated.
 import { archiveAccepted, archiveClosed, archiveResting, archiveTriggerOrigin, orderTags } from '../tables/orders.ts'

@@ -1,4 +1,4 @@
-// Table `blocks`: one row per ingested block header (spec §2.3 BlockHeader).
+// Table `blocks`: one row per ingested block header (BlockHeader, docs/history-api.md#blocks-envelopes-transactions).
 import type { Database } from 'bun:sqlite'
 import { keysetPage, type PageRequest } from '../paging.ts'
 

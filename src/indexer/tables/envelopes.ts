@@ -1,4 +1,4 @@
-// Table `envelopes`: every signed transaction of every ingested block (spec §2.3 EnvelopeView).
+// Table `envelopes`: every signed transaction of every ingested block (EnvelopeView, docs/history-api.md#blocks-envelopes-transactions).
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { keysetPage, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'

@@ -1,4 +1,4 @@
-// Table `events`: every chain event of every ingested block (spec §2.3 EventView), the input of
+// Table `events`: every chain event of every ingested block (EventView, docs/history-api.md#blocks-envelopes-transactions), the input of
 // the derive stage (written by the ingest stage's INSERT ... SELECT).
 import type { Database } from 'bun:sqlite'
 import type { SourceEvent } from '../chain-source.ts'

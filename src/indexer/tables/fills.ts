@@ -1,4 +1,4 @@
-// Table `fills`: a taker row and a maker row per Filled event (spec §2.5 FillRecord), clustered by
+// Table `fills`: a taker row and a maker row per Filled event (FillRecord, docs/history-api.md#fills-and-orders), clustered by
 // account so one account's page is one contiguous range however many fills the table holds.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { money, sqlInt } from '../amounts.ts'
@@ -58,7 +58,7 @@ const SELECT = 'height, seq, is_taker, timestamp_ms, market_id, order_id, accoun
   'CAST(notional AS TEXT) AS notional, CAST(fee AS TEXT) AS fee, CAST(realized_pnl AS TEXT) AS realized_pnl, realized_pnl_pct, ' +
   'position_action, trigger_id, client_order_id'
 
-/** FillRecord exactly as spec §2.5 (the removed fields absent; optional ones only when set). */
+/** FillRecord exactly as docs/history-api.md#fills-and-orders gives it (the removed fields absent; optional ones only when set). */
 export function fillRecord(r: FillRow, symbolOf: SymbolOf) {
   const out: Record<string, unknown> = {
     height: r.height, seq: r.seq, is_taker: r.is_taker === 1, timestamp_ms: r.timestamp_ms, market_id: r.market_id,
@@ -71,7 +71,7 @@ export function fillRecord(r: FillRow, symbolOf: SymbolOf) {
   return out
 }
 
-/** The userFills item shape (spec §6.2) with the participant's side and realized PnL: getUserFills. */
+/** The userFills item shape (docs/websocket.md#websocket-protocol) with the participant's side and realized PnL: getUserFills. */
 export function userFill(r: FillRow, symbolOf: SymbolOf) {
   const out: Record<string, unknown> = {
     block_height: r.height, event_seq: r.seq, timestamp_ms: r.timestamp_ms, market_id: r.market_id, symbol: symbolOf(r.market_id),

@@ -1,4 +1,4 @@
-// Tables `leaderboard_snapshots` and `leaderboard_rows`: materialized rankings (spec §4.3). The
+// Tables `leaderboard_snapshots` and `leaderboard_rows`: materialized rankings (docs/history-api.md#account-history). The
 // stats stage takes a snapshot at most once per LEADERBOARD_REFRESH_MS of block time, identified by
 // the block it was taken at, and keeps the newest few.
 import type { Database } from 'bun:sqlite'

@@ -1,4 +1,4 @@
-// Table `order_events`: a row per order lifecycle event (spec §2.5 OrderHistoryRecord). `open` is
+// Table `order_events`: a row per order lifecycle event (OrderHistoryRecord, docs/history-api.md#fills-and-orders). `open` is
 // 1 while the order is open; the default /orders list shows only closed orders' rows.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { keysetPage, type PageRequest } from '../paging.ts'
@@ -59,7 +59,7 @@ interface OrderEventRow {
 
 const SELECT = 'height, seq, timestamp_ms, order_id, owner, market_id, event_type, side, price, qty, remaining, reason, client_order_id, trigger_id'
 
-/** OrderHistoryRecord exactly as spec §2.5. */
+/** OrderHistoryRecord exactly as docs/history-api.md#fills-and-orders gives it. */
 export function orderRecord(r: OrderEventRow, symbolOf: SymbolOf) {
   const out: Record<string, unknown> = {
     height: r.height, seq: r.seq, timestamp_ms: r.timestamp_ms, order_id: r.order_id, owner: r.owner, market_id: r.market_id,

@@ -66,7 +66,7 @@ export function marketTradesSince(db: Database, marketId: number, fromHeight: nu
   ).all(marketId, fromHeight, fromMs, toMs)
 }
 
-/** RecentTrade rows (spec §2.8), newest first, of one market or all, in blocks >= fromHeight. */
+/** RecentTrade rows (docs/rpc.md#getrecenttrades), newest first, of one market or all, in blocks >= fromHeight. */
 export function recentTrades(db: Database, marketId: number | undefined, fromHeight: number, page: PageRequest, symbolOf: SymbolOf) {
   const where = ['height >= ?']
   const params: number[] = [fromHeight]

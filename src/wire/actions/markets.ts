@@ -3,13 +3,13 @@ import { Type, type Static } from '@sinclair/typebox'
 import type { ActionKindSpec } from '../action-kind.ts'
 import { Address20, DecimalString, U32 } from '../schema-types.ts'
 
-/** Fields that address a market: market_id takes precedence over symbol (spec §4.7). */
+/** Fields that address a market: market_id takes precedence over symbol (docs/markets.md#symbol-resolution). */
 export const MarketRef = {
   market_id: Type.Optional(U32('the market; takes precedence over symbol')),
   symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: 'the market symbol' })),
 }
 
-/** Oracle quote limits (spec §7.3), shared by CreateMarket, AmendMarketConfig and the genesis file. */
+/** Oracle quote limits (docs/markets.md#validation-in-precedence-order), shared by CreateMarket, AmendMarketConfig and the genesis file. */
 export const QuoteLimitFields = {
   max_quote_lag_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400_000, description: 'a quote older than this is stale: the market halts (QuoteStale) and its orders get QuoteNotAvailable; default 10000' })),
   min_quote_interval_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000, description: 'least source_ts_ms distance between accepted quotes; default 0' })),

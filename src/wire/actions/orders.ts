@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { TRADER_AUTH, type ActionKindSpec } from '../action-kind.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
 
-/** Sizes of the batch actions (spec §8 leaves them open): refused at admission when exceeded. */
+/** Sizes of the batch actions (docs/limits.md#action-sizes): refused at admission when exceeded. */
 export const BATCH_LIMITS = {
   /** Orders in one BatchPlaceOrder. */
   batchOrdersMax: 50,

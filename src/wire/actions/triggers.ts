@@ -1,5 +1,5 @@
 // Trigger order and OCO actions (area: triggers). A trigger watches the market's MARK price; when
-// it crosses the trigger price the trigger is promoted to an order (spec §3.3).
+// it crosses the trigger price the trigger is promoted to an order (docs/orders.md#trigger-orders).
 import { Type, type Static } from '@sinclair/typebox'
 import { TRADER_AUTH, type ActionKindSpec } from '../action-kind.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'

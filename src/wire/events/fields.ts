@@ -47,14 +47,14 @@ export const SideSchema = Enum(['Bid', 'Ask'], 'Bid buys, Ask sells')
 export const TifSchema = Enum(['Gtc', 'Ioc', 'Fok', 'PostOnly'], 'time in force')
 export const RoleSchema = Enum(['Admin', 'Trader', 'Quoter', 'Liquidator', 'BridgeDeposit', 'BridgeWithdraw'], 'an account role')
 export const MarginModeSchema = Enum(['Cross', 'Isolated'], 'Cross: margined by the account\'s cross balance; Isolated: by the position\'s own margin')
-export const LifecycleSchema = Enum(['Created', 'Active', 'Halted', 'DelistPending', 'Delisted'], 'market lifecycle (spec §3.1)')
+export const LifecycleSchema = Enum(['Created', 'Active', 'Halted', 'DelistPending', 'Delisted'], 'market lifecycle (docs/markets.md#lifecycle)')
 export const TriggerOrderTypeSchema = Enum(['market', 'limit'], 'market: fires as an IOC at the mark moved by the slippage bound; limit: fires as an order at limit_price')
 export const TriggerDirectionSchema = Enum(['Above', 'Below'], 'fires when the mark reaches trigger_price from below (Above) or from above (Below)')
 
-/** A reject reason (spec §7.3). The set grows with the chain; docs/actions.md lists the reasons of each action kind. */
+/** A reject reason (docs/errors.md#reject-reasons). The set grows with the chain; docs/actions.md lists the reasons of each action kind. */
 export const RejectReasonSchema = (description: string) => Type.String({ minLength: 1, description })
 
-/** Event families (spec §6.3). */
+/** Event families (docs/events.md). */
 export type EventKind = 'Exec' | 'Core' | 'Oco' | 'Liquidation' | 'Trigger' | 'Bridge' | 'Ops'
 export const EVENT_KINDS: readonly EventKind[] = ['Exec', 'Core', 'Trigger', 'Oco', 'Liquidation', 'Bridge', 'Ops']
 

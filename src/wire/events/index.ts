@@ -1,4 +1,4 @@
-// The wire bodies of chain events (EventView.body, spec §2.3), one TypeBox schema per sub_kind. The
+// The wire bodies of chain events (EventView.body, docs/events.md), one TypeBox schema per sub_kind. The
 // body is what wire/event-view.ts eventBody() makes of a chain event: every field of the event,
 // `kind` and `sub_kind` included, engine integers as decimal strings (x_ticks -> price `x`, x_lots ->
 // size `x`, bigints -> SCALE_6 amounts), undefined fields left out. src/wire/events/events.test.ts

@@ -25,7 +25,7 @@ export const MarketLifecycleChangedSchema = eventSchema('Ops', 'MarketLifecycleC
   })
 
 export const MarketCancelledSchema = eventSchema('Ops', 'MarketCancelled',
-  'CancelMarket withdrew a Created market before it ever traded (spec §3.1).', {
+  'CancelMarket withdrew a Created market before it ever traded (docs/markets.md#lifecycle).', {
     market_id: MarketId(),
     account: Address('the Admin that cancelled it'),
     symbol: MarketSymbol,

@@ -1,5 +1,5 @@
 // Event bodies of trigger orders (kind Trigger) and OCO pairs (kind Oco), chain trigger-events.ts.
-// Each carries `kind_label`, the lowercase kind of the triggerUpdates row it becomes (spec §6.2).
+// Each carries `kind_label`, the lowercase kind of the triggerUpdates row it becomes (docs/websocket.md#websocket-protocol).
 import { Type, type TLiteral } from '@sinclair/typebox'
 import {
   Address, Count, Enum, eventSchema, MarketId, Nullable, Price, RejectReasonSchema, SideSchema, Size, TifSchema, TriggerDirectionSchema, TriggerOrderTypeSchema,
@@ -57,7 +57,7 @@ export const TriggerCancelledSchema = eventSchema('Trigger', 'TriggerCancelled',
     market_id: MarketId(),
     account: Address('the trigger\'s owner'),
     trigger_id: Count('the trigger'),
-    reason: Enum(['ByOwner', 'OnFailure', 'MarketDelisted', 'OcoSibling'], 'why it was cancelled (spec §3.3)'),
+    reason: Enum(['ByOwner', 'OnFailure', 'MarketDelisted', 'OcoSibling'], 'why it was cancelled (docs/orders.md#trigger-orders)'),
     pair_id: TriggerPairId,
   })
 
@@ -112,7 +112,7 @@ export const OcoResolvedSchema = eventSchema('Oco', 'OcoResolved',
   'An OCO pair closed: one leg resolved (the other is cancelled), it was cancelled, or its stop expired.', {
     kind_label: label('oco_resolved'),
     ...ocoBase,
-    reason: Enum(['OrderResolved', 'TriggerFired', 'ManualCancel', 'PairCancelled', 'TriggerExpired'], 'why the pair closed (spec §3.3)'),
+    reason: Enum(['OrderResolved', 'TriggerFired', 'ManualCancel', 'PairCancelled', 'TriggerExpired'], 'why the pair closed (docs/orders.md#oco-pairs-and-brackets)'),
     failure: Type.Optional(RejectReasonSchema('when a bracket could not be armed: why its leg was refused; absent otherwise')),
   })
 

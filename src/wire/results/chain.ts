@@ -12,7 +12,7 @@ export const HealthResult = Strict({
   height: U53('the chain tip'),
 }, 'liveness of the node')
 
-/** ExchangeConfig (spec §2.7). */
+/** ExchangeConfig (docs/rpc.md#getexchangeconfig). */
 export const ExchangeConfigResult = Strict({
   network: Type.String({ minLength: 1, description: 'network name, part of every signature (e.g. dev)' }),
   action_version: U32('version of the action set (currently 2)'),
@@ -40,7 +40,7 @@ export const ExchangeStatsResult = Strict({
   }, 'figures of one market'), { description: 'markets that are not Delisted, by market_id' }),
 }, 'exchange-wide figures')
 
-/** ActionMeta (spec §2.7). */
+/** ActionMeta (docs/rpc.md#getactionsmeta). */
 export const ActionsMetaResult = Strict({
   action_version: U32('version of the action set'),
   actions: Type.Array(Strict({

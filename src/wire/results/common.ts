@@ -27,5 +27,5 @@ export const ByMarketId = <T extends TSchema>(value: T, description: string) =>
 
 export const MarketLifecycleSchema = Type.Union(
   [Type.Literal('Created'), Type.Literal('Active'), Type.Literal('Halted'), Type.Literal('DelistPending'), Type.Literal('Delisted')],
-  { description: 'market lifecycle (spec §3.1)' },
+  { description: 'market lifecycle (docs/markets.md#lifecycle)' },
 )

@@ -1,4 +1,4 @@
-// Result schema of getBootstrap (spec §4.6, §6.1): the resync read of WebSocket clients, markets,
+// Result schema of getBootstrap (docs/websocket.md#websocket-protocol): the resync read of WebSocket clients, markets,
 // books and an account at one height.
 import { Type } from '@sinclair/typebox'
 import { U53 } from '../schema-types.ts'

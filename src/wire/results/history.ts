@@ -1,5 +1,5 @@
-// Result schemas of the reads backed by the history index (spec §2.5-§2.8, §4.6): candles, an
-// account's fills (the userFills item of §6.2 with the participant's side and PnL), order status,
+// Result schemas of the reads backed by the history index (docs/history-api.md#json-rpc-methods-backed-by-the-index):
+// candles, an account's fills (the userFills item of docs/websocket.md#websocket-protocol with the participant's side and PnL), order status,
 // recent trades and the rate-limit view.
 import { Type } from '@sinclair/typebox'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
@@ -8,7 +8,7 @@ import { OpenOrderViewSchema } from './shared-account.ts'
 
 const SymbolOrNull = Nullable(Type.String({ minLength: 1, description: 'the market symbol' }), 'symbol of market_id, resolved at read time; null for a market the node does not know')
 
-/** CandleResponse (spec §2.6). */
+/** CandleResponse (docs/rpc.md#getcandles). */
 export const CandleResponseSchema = Strict({
   open_time_ms: U53('bucket open time, ms, aligned to the interval'),
   close_time_ms: U53('bucket close time, ms: open_time_ms + interval_ms'),
@@ -27,7 +27,7 @@ export const PositionActionSchema = Type.Union(
   { description: 'what the fill did to the participant\'s position; a flip through zero reports the close' },
 )
 
-/** A fill of one participant: the userFills item (spec §6.2) with its side, realized PnL and counterparty. */
+/** A fill of one participant: the userFills item (docs/websocket.md#websocket-protocol) with its side, realized PnL and counterparty. */
 export const UserFillSchema = Strict({
   block_height: U53('height of the block of the fill'),
   event_seq: U53('sequence of the Filled event in its block'),
@@ -58,7 +58,7 @@ export const UserFillsResult = Type.Array(UserFillSchema, { description: 'the ac
 export const CloseReasonSchema = Type.Union(
   ['filled', 'cancelled', 'ioc_expired', 'fok_rejected', 'self_trade_cancelled', 'reduce_only_clamped', 'fill_limit_reached', 'force_cancelled',
     'replaced', 'amend_clamped_at_filled', 'dead_mans_switch', 'liquidated', 'market_delisted', 'expired'].map((r) => Type.Literal(r)),
-  { description: 'why the order closed (spec §3.2 reasons in snake_case)' },
+  { description: 'why the order closed: the OrderDone reason in snake_case (docs/orders.md#done-reasons)' },
 )
 
 export const OpenOrderStatusSchema = Strict({
@@ -106,7 +106,7 @@ export const OrderStatusResult = Type.Union([OpenOrderStatusSchema, ClosedOrderS
   description: 'where an order stands: open (chain), closed (hot cache or archive) or unknown',
 })
 
-/** RecentTrade (spec §2.8) as getRecentTrades returns it. */
+/** RecentTrade as getRecentTrades returns it. */
 export const RecentTradeSchema = Strict({
   block_height: U53('height of the block of the trade'),
   event_seq: U53('sequence of the Filled event in its block'),
@@ -121,7 +121,7 @@ export const RecentTradeSchema = Strict({
 
 export const RecentTradesResult = Type.Array(RecentTradeSchema, { description: 'trades newest first' })
 
-/** UserRateLimit (spec §2.7). */
+/** UserRateLimit (docs/limits.md#journal-window). */
 export const UserRateLimitResult = Strict({
   address: Address('the address'),
   cum_vlm: DecimalString('notional volume of the address\'s fills in the window (SCALE_6)'),

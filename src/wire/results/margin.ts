@@ -1,5 +1,5 @@
 // Result schema of the margin reads (margin-methods.ts): the positions LiquidatePosition would
-// accept now (spec §4.6 getLiquidatablePositions).
+// accept now (docs/rpc.md#getliquidatablepositions).
 import { Type } from '@sinclair/typebox'
 import { DecimalString, U32 } from '../schema-types.ts'
 import { MarginModeSchema } from '../actions/margin.ts'

@@ -1,4 +1,4 @@
-// Result schemas of the markets area (spec §2.4, §2.7, §2.8, §3.1): the market list item and
+// Result schemas of the markets area (docs/markets.md#read-methods): the market list item and
 // detail, settings, summary, BBOs, marks, the oracle quote, market stats and the admin audit log.
 import { Type } from '@sinclair/typebox'
 import { DecimalString, U32, U53 } from '../schema-types.ts'
@@ -14,7 +14,7 @@ export const RoutingSchema = Type.Union([Type.Literal('native'), Type.Literal('e
 
 export const HaltReasonSchema = Nullable(
   Type.Union([Type.Literal('Admin'), Type.Literal('QuoteStale')], { description: 'Admin: HaltMarket, lifted only by ResumeMarket; QuoteStale: the quote lag exceeded max_quote_lag_ms, lifted by a fresh quote' }),
-  'why the market is Halted (spec §3.1); null when it is not (or was halted before the field existed, which behaves like QuoteStale)',
+  'why the market is Halted (docs/markets.md#lifecycle); null when it is not (or was halted before the field existed, which behaves like QuoteStale)',
 )
 
 const MarketListFields = {
@@ -32,7 +32,7 @@ const MarketListFields = {
   max_leverage: Type.Integer({ minimum: 1, description: 'highest leverage of new positions' }),
 }
 
-/** The getMarkets list item (spec §2.4): info fields plus lifecycle, halt state, mark and open interest. */
+/** The getMarkets list item: info fields plus lifecycle, halt state, mark and open interest. */
 export const MarketListItemSchema = Strict(MarketListFields, 'a market of the list (getMarkets)')
 
 const MarketSettingsFields = {
@@ -61,7 +61,7 @@ const MarketSettingsFields = {
 /** getMarketSettings: fees, leverage, margins, sizes and the oracle quote limits of a market. */
 export const MarketSettingsResult = Strict(MarketSettingsFields, 'the settings of a market (getMarketSettings)')
 
-/** The latest accepted oracle quote (spec §2.4): the chain keeps neither last_price nor volume. */
+/** The latest accepted oracle quote (docs/markets.md#an-accepted-quote): the chain keeps neither last_price nor volume. */
 export const LatestQuoteSchema = Strict({
   bid_price: DecimalString('quoted best bid (px precision)'),
   ask_price: DecimalString('quoted best ask (px precision)'),
@@ -93,7 +93,7 @@ export const MarketDetailResult = Strict({
   latest_quote: LatestQuoteOrNull,
 }, 'a market with its settings, top of book and latest quote (getMarket)')
 
-/** BboItem (spec §2.8). */
+/** BboItem: symbol, bid, ask, spread. */
 export const BboItemSchema = Strict({
   symbol: SymbolSchema,
   bid: Nullable(DecimalString('price (px precision)'), 'best bid; null on an empty side (external-peg: without a fresh quote)'),
@@ -101,12 +101,12 @@ export const BboItemSchema = Strict({
   spread: Nullable(DecimalString('ask - bid (px precision)'), 'ask - bid; null when a side is missing'),
 }, 'best bid and offer of a market (BboItem)')
 
-/** MarksMap (spec §2.8). */
+/** MarksMap: symbol to mark price. */
 export const MarksResult = Type.Record(SymbolSchema, DecimalString('mark price (px precision): the liquidation and uPnL price, not the book mid'), {
   description: 'symbol to mark price of every market that is not Delisted (MarksMap)',
 })
 
-/** MarketSummary (spec §2.8). */
+/** MarketSummary (also the hot-read /markets/{symbol}/summary, docs/websocket.md#hot-read-rest). */
 export const MarketSummaryResult = Strict({
   market_id: MarketListFields.market_id,
   symbol: SymbolSchema,
@@ -125,7 +125,7 @@ export const MarketSummaryResult = Strict({
   day_base_volume: DecimalString('size traded since UTC midnight (sz precision)'),
 }, 'a market summary (MarketSummary)')
 
-/** MarketStatsResponse (spec §2.4; also the market_stats of the external_quote push). */
+/** MarketStatsResponse (docs/markets.md#market-stats-getmarketstats; also the market_stats of the external_quote push). */
 export const MarketStatsResult = Strict({
   market_id: MarketListFields.market_id,
   symbol: SymbolSchema,
@@ -157,7 +157,7 @@ export const OracleQuoteResult = Strict({
   max_quote_spread_bps: MarketSettingsFields.max_quote_spread_bps,
 }, 'the oracle quote of a market and its limits (OracleQuoteResponse)')
 
-/** AdminAuditEntry (spec §2.7). */
+/** AdminAuditEntry (docs/rpc.md#getadminauditlog). */
 export const AdminAuditEntrySchema = Strict({
   block_height: U53('height of the block that holds the event'),
   event_seq: U53('sequence of the event in its block'),

@@ -1,4 +1,4 @@
-// The account views (spec §4.6 getAccount, §6.2 account push): the account aggregate, its position
+// The account views (getAccount and the account push, docs/websocket.md#websocket-protocol): the account aggregate, its position
 // rows and open-order rows, shared by getAccount, getPositions, getAccountOrders, getOrder,
 // getBootstrap and getOrderStatus.
 import { Type } from '@sinclair/typebox'
@@ -6,7 +6,7 @@ import { DecimalString, RoleSchema, SideSchema, TifSchema, U32, U53 } from '../s
 import { MarginModeSchema } from '../actions/margin.ts'
 import { Address, ByMarketId, Nullable, SignedDecimalString, Strict } from './common.ts'
 
-/** Position fields (spec §6.2). */
+/** Position fields (docs/liquidation.md#2-where-the-money-sits-and-the-account-figures). */
 export const PositionViewSchema = Strict({
   market_id: U32('the market'),
   symbol: Type.String({ minLength: 1, description: 'the market symbol' }),
@@ -42,7 +42,7 @@ export const OpenOrderViewSchema = Strict({
   expires_at_ms: Type.Optional(U53('block time (ms) after which the order expires; present only for orders placed with an expiry')),
 }, 'an open order')
 
-/** The getAccount aggregate (spec §4.6, §6.2 account fields plus agents and dms_deadline_ms). */
+/** The getAccount aggregate (the account push fields of docs/websocket.md#websocket-protocol plus agents and dms_deadline_ms). */
 export const AccountViewSchema = Strict({
   address: Address('the account'),
   exists: Type.Boolean({ description: 'whether the chain holds an account at this address (an unknown one reads as zeros)' }),

@@ -1,4 +1,4 @@
-// The block store's wire views (spec §2.3): BlockHeader, EnvelopeView and EventView, shared by the
+// The block store's wire views (docs/history-api.md#blocks-envelopes-transactions): BlockHeader, EnvelopeView and EventView, shared by the
 // chain, block and history reads (getBlock, getBlocks, getTx, getBlockEvents, the audit log).
 import { CloneType, Type } from '@sinclair/typebox'
 import { ACTION_KINDS } from '../actions.ts'
@@ -18,7 +18,7 @@ const EnvelopeFields = {
   signer: Address('the address that signed (an account or an agent)'),
   nonce: U53('the signer\'s nonce the envelope used'),
   status: Type.Union([Type.Literal('accepted'), Type.Literal('kept-reject')], {
-    description: 'accepted, or kept-reject: in the block and its nonce used, but the action rejected (spec §3.4)',
+    description: 'accepted, or kept-reject: in the block and its nonce used, but the action rejected (docs/protocol.md#refusals-and-kept-rejects)',
   }),
   action_kind: Type.String({ minLength: 1, description: 'top-level key of `action`, e.g. PlaceOrder, CancelOrder' }),
   market_id: Nullable(U32('the market'), 'the market the action addressed; null for actions without one'),
@@ -26,22 +26,22 @@ const EnvelopeFields = {
   action: EnvelopeActionSchema,
   reason: Nullable(
     Strict({
-      code: Type.String({ minLength: 1, description: 'the reject reason (spec §7.3), e.g. InsufficientMargin' }),
+      code: Type.String({ minLength: 1, description: 'the reject reason (docs/errors.md#reject-reasons), e.g. InsufficientMargin' }),
       message: Type.String({ description: 'what was wrong, for people' }),
     }, 'why the action was rejected'),
     'reject detail when status is kept-reject; null when accepted',
   ),
 }
 
-/** EnvelopeView (spec §2.3): one signed transaction of a block with its status and reason. */
+/** EnvelopeView: one signed transaction of a block with its status and reason. */
 export const EnvelopeViewSchema = Strict(EnvelopeFields, 'a signed transaction of a block (EnvelopeView)')
 
 export const EventKindSchema = Type.Union(
   [Type.Literal('Exec'), Type.Literal('Core'), Type.Literal('Oco'), Type.Literal('Liquidation'), Type.Literal('Trigger'), Type.Literal('Bridge'), Type.Literal('Ops')],
-  { description: 'event family (spec §6.3)' },
+  { description: 'event family (docs/events.md)' },
 )
 
-/** EventView (spec §2.3): one event of a block. */
+/** EventView: one event of a block. */
 export const EventViewSchema = Strict({
   height: U53('height of the block that holds the event'),
   seq: U53('sequence of the event in its block'),
@@ -56,7 +56,7 @@ export const EventViewSchema = Strict({
   }),
 }, 'an event of a block (EventView)')
 
-/** BlockHeader (spec §2.3) as the header-only reads return it: `envelopes` is always empty. */
+/** BlockHeader as the header-only reads return it: `envelopes` is always empty. */
 const BlockHeaderFields = {
   parent: Hash32('digest of the parent block (for block 1, the genesis digest)'),
   height: U53('block height'),

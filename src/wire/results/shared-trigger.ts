@@ -1,5 +1,5 @@
 // An active trigger order as the read methods show it (getTrigger, getTriggerOrders): the
-// triggerUpdates `placed` fields of spec §6.2 and the trigger's id, pair and origin.
+// triggerUpdates `placed` fields (docs/websocket.md#websocket-protocol) and the trigger's id, pair and origin.
 import { Type } from '@sinclair/typebox'
 import { TriggerDirectionSchema, TriggerOrderTypeSchema } from '../actions/triggers.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'

@@ -1,4 +1,4 @@
-// Result schemas of the trigger area (spec §3.3, §6.2 triggerUpdates): the active trigger orders of
+// Result schemas of the trigger area (docs/orders.md#trigger-orders, docs/orders.md#oco-pairs-and-brackets): the active trigger orders of
 // an address (shared-trigger.ts) and its open OCO pairs and brackets.
 import { Type } from '@sinclair/typebox'
 import { TriggerDirectionSchema, TriggerOrderTypeSchema } from '../actions/triggers.ts'

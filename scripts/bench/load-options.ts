@@ -1,0 +1,36 @@
+// The options of the /action load generator (scripts/bench/load.ts), shared with
+// scripts/bench/actions.ts, which starts a node and runs the generator against it.
+import { availableParallelism } from 'node:os'
+import { defineOptions, type OptionValues } from '../../src/lib/options.ts'
+
+/** Agents one dev account may hold (LIMITS.agentsPerMasterMax) times the ten dev accounts. */
+export const AGENTS_MAX = 160
+
+/** The nonce window (docs/protocol.md#nonces): a signer's actions in flight stay within it. */
+export const WINDOW = 64
+
+export const LOAD_OPTIONS = defineOptions({
+  mode: { type: 'string', choices: ['capacity', 'open', 'batch'], default: 'capacity', description: 'capacity: closed loop, --in-flight requests at all times, each a PlaceOrder then a CancelOrder by client id; open: the same actions at a fixed --rate whatever the replies; batch: BatchPlaceOrder of --batch-size IOC orders, closed loop' },
+  seconds: { type: 'integer', default: 10, min: 1, max: 3_600, description: 'length of the timed section' },
+  'max-actions': { type: 'integer', min: 1, max: 5_000_000, defaultText: 'capacity 60000, open rate x seconds, batch 3000', description: 'actions signed before the timed section, which ends early if they run out' },
+  'in-flight': { type: 'integer', min: 1, max: AGENTS_MAX * (WINDOW / 2), defaultText: 'capacity 1200, batch 150', description: 'capacity and batch: requests in flight, spread over the agents (at most 32 per agent)' },
+  rate: { type: 'integer', default: 2_000, min: 1, max: 1_000_000, description: 'open: actions offered per second' },
+  'batch-size': { type: 'integer', default: 50, min: 1, max: 50, description: 'batch: orders per BatchPlaceOrder' },
+  agents: { type: 'integer', default: 150, min: 1, max: AGENTS_MAX, description: 'signers: agent keys registered for the ten dev accounts (at most 16 each), Trader role' },
+  'sign-workers': { type: 'integer', default: Math.min(4, availableParallelism()), min: 0, max: 64, description: 'Worker threads that pre-sign the actions (0: sign on the main thread)' },
+  'max-http-requests': { type: 'integer', default: 16_384, min: 256, max: 65_535, description: 'BUN_CONFIG_MAX_HTTP_REQUESTS of the generator: fetch requests at once (Bun\'s default 256 would queue the rest in the client)' },
+})
+
+export type LoadValues = OptionValues<typeof LOAD_OPTIONS>
+
+/** The command line of load.ts that gives it `values` (the options set, or defaulted, in the table). */
+export function loadArgs(values: Partial<Record<keyof typeof LOAD_OPTIONS, string | number | boolean | undefined>>): string[] {
+  const args: string[] = []
+  for (const name of Object.keys(LOAD_OPTIONS) as (keyof typeof LOAD_OPTIONS)[]) {
+    const v = values[name]
+    if (v === undefined || v === false) continue
+    args.push(`--${name}`)
+    if (v !== true) args.push(String(v))
+  }
+  return args
+}
