@@ -53,7 +53,7 @@ function finish(code: number): void {
 node.onHalt((halt) => {
   monitor?.stop()
   haltExitCode = EXIT_HALTED
-  log.error(`halted: ${halt.message}; exiting with ${EXIT_HALTED} in ${config.haltExitDelayMs} ms${halt.storeDirty ? ' (the state may be ahead of the block store: a restart replays the stored chain)' : ''}`, { code: halt.code, store_dirty: halt.storeDirty, exit_code: EXIT_HALTED })
+  log.error(`halted (${halt.code}); the probes say why, and the process exits with ${EXIT_HALTED} in ${config.haltExitDelayMs} ms`, { code: halt.code, store_dirty: halt.storeDirty, exit_code: EXIT_HALTED })
   setTimeout(() => finish(EXIT_HALTED), config.haltExitDelayMs)
 })
 

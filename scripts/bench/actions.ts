@@ -1,77 +1,91 @@
-// Signed actions per second accepted end to end over HTTP, and the p50/p99 latency of /action.
-// Starts a real dev node on 127.0.0.1 port 0 with a temporary data directory, pre-signs a seeded
-// order workload for the ten development accounts (signing is the client's cost, not the node's),
-// then sends it with bounded concurrency per signer (inside the nonce window) and stops by itself.
-//   bun scripts/bench/actions.ts [--actions 20000] [--in-flight 32] [--block-time-ms 200] [--url URL]
-// With --url it drives an already running dev node (e.g. one started with --cpu-prof) instead.
-import { placeOrder } from '../../src/client/actions.ts'
-import { RpcClient } from '../../src/client/rpc-client.ts'
-import { Signer } from '../../src/client/signer.ts'
-import { mulberry32Unit } from '../../src/lib/prng.ts'
-import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
-import { parseOptionsOrExit } from '../../src/lib/options.ts'
-import { percentile } from './stats.ts'
+// Signed actions the node takes per second over HTTP, with the node's CPU beside each figure.
+// Starts a dev node (src/main.ts) on 127.0.0.1 port 0 with a temporary data directory, its /action
+// rate limits off and block time --block-time-ms, then runs the load generator
+// (scripts/bench/load.ts) against it as a separate process, with BUN_CONFIG_MAX_HTTP_REQUESTS in
+// its environment so fetch does not queue requests in the client, and the node's PID so it can
+// read the node's CPU from /proc. Stops the node by its PID and removes its directory.
+//   bun scripts/bench/actions.ts [--mode capacity|open|batch] [--seconds 10] [--rate 2000] [--in-flight N] ...
+//   bun scripts/bench/actions.ts --url http://127.0.0.1:8080 [--node-pid PID]   (a node you started)
+// Figures depend on the machine and on what else runs on it: the node and the generator share
+// its cores, so compare runs on the same quiet machine.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
+import { LOAD_OPTIONS, loadArgs } from './load-options.ts'
 
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  actions: { type: 'integer', default: 20_000, min: 1, max: 10_000_000, description: 'signed actions to send' },
-  'in-flight': { type: 'integer', default: 32, min: 1, max: 64, description: 'requests in flight per signer (the nonce window allows 64)' },
+const ROOT = join(import.meta.dir, '..', '..')
+
+const OPTIONS = defineOptions({
+  ...LOAD_OPTIONS,
   'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'block time of the node started here' },
-  url: { type: 'string', valueName: 'URL', description: 'drive an already running dev node instead of starting one' },
-}, { usage: 'bun scripts/bench/actions.ts [options]', program: 'bun scripts/bench/actions.ts' })
-const actionsTotal = flags.actions
-const inFlightPerSigner = flags['in-flight']
-const blockTimeMs = flags['block-time-ms']
-const external = flags.url
-const node = external === undefined ? await startNode({ blockTimeMs }) : { url: external, dataDir: '', stop: async () => 0 }
-try {
-  const rpc = new RpcClient(node.url, 60_000)
-  const signers = DEV_KEYS.slice(1).map((k) => new Signer(k))
-  const perSigner = Math.ceil(actionsTotal / signers.length)
-  // Seeded, so every run sends the same workload.
-  const rand = mulberry32Unit(42)
-  const signedAt = performance.now()
-  // Prices around 65,000 on BTC-USD: bids below, asks above, one in ten crosses.
-  const firstNonce = await Promise.all(signers.map(async (s) => (await rpc.query<{ nonce: number }>('getAccount', { address: s.address })).data.nonce))
-  const workloads = signers.map((signer, si) => Array.from({ length: perSigner }, (_, i) => {
-    const nonce = firstNonce[si]! + i
-    const bid = rand() < 0.5
-    const crosses = rand() < 0.1
-    const offset = Math.floor(rand() * 500) + 1
-    const price = bid ? (crosses ? 65_000 + offset : 65_000 - offset) : (crosses ? 65_000 - offset : 65_000 + offset)
-    const action = placeOrder({ market_id: 1, side: bid ? 'Bid' : 'Ask', price: String(price), qty: '0.001', tif: crosses ? 'Ioc' : 'Gtc', reduce_only: false })
-    return signer.sign(action, nonce, 'dev').params
-  }))
-  console.log(`signed ${perSigner * signers.length} actions in ${Math.round(performance.now() - signedAt)} ms (client side, not measured)`)
+  url: { type: 'string', valueName: 'URL', description: 'drive a dev node already running on 127.0.0.1 instead of starting one (its rate limits off: --rate-limit-ip 0 --rate-limit-signer 0)' },
+  'node-pid': { type: 'integer', min: 1, max: 4_194_304, valueName: 'PID', description: 'with --url: the node\'s process id, for its CPU use' },
+})
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
+  usage: 'bun scripts/bench/actions.ts [options]',
+  summary: 'Starts a dev node and measures its /action throughput, latency and CPU with scripts/bench/load.ts (capacity, open or batch mode).',
+  program: 'bun scripts/bench/actions.ts',
+})
 
-  const latencies: number[] = []
-  let accepted = 0
-  let rejected = 0
-  let refused = 0
-  const started = performance.now()
-  await Promise.all(workloads.map(async (list) => {
-    let next = 0
-    const lane = async () => {
-      while (next < list.length) {
-        const params = list[next++]!
-        const t0 = performance.now()
-        try {
-          const r = await rpc.action<{ status: string }>(params)
-          if (r.status === 'accepted') accepted++
-          else rejected++
-        } catch {
-          refused++
-        }
-        latencies.push(performance.now() - t0)
-      }
-    }
-    await Promise.all(Array.from({ length: inFlightPerSigner }, lane))
-  }))
-  const seconds = (performance.now() - started) / 1000
-  latencies.sort((a, b) => a - b)
-  const pct = (p: number) => percentile(latencies, p).toFixed(1)
-  console.log(`actions: ${Math.round(accepted / seconds)} accepted/s end to end over HTTP (${accepted} accepted, ${rejected} kept-reject, ${refused} refused in ${seconds.toFixed(1)} s; ${signers.length} signers x ${inFlightPerSigner} in flight; block time ${blockTimeMs} ms)`)
-  console.log(`/action latency: p50 ${pct(50)} ms, p99 ${pct(99)} ms`)
-} finally {
-  await node.stop()
-  if (external === undefined) removeDir(node.dataDir)
+/** A node started here: its address, PID, data directory, and the tail of its output. */
+interface StartedNode {
+  readonly url: string
+  readonly pid: number
+  readonly dataDir: string
+  stop(): Promise<number>
+  tail(): string
 }
+
+async function startNode(): Promise<StartedNode> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'perpd-bench-'))
+  const args = ['--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(flags['block-time-ms']),
+    '--rate-limit-ip', '0', '--rate-limit-signer', '0', '--no-dev-quoter']
+  const proc = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts'), ...args], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+  // Its output is read all along (a full pipe would stall it) and only the end is kept.
+  let text = ''
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) text = (text + decoder.decode(chunk)).slice(-65_536)
+  }
+  void pump(proc.stdout)
+  void pump(proc.stderr)
+  const stop = async () => {
+    proc.kill('SIGTERM')
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
+    const code = await proc.exited
+    clearTimeout(timer)
+    rmSync(dataDir, { recursive: true, force: true })
+    return code
+  }
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
+    if (m) return { url: m[1]!, pid: proc.pid, dataDir, stop, tail: () => text }
+    if (proc.exitCode !== null) break
+    await Bun.sleep(25)
+  }
+  await stop()
+  throw new Error(`the node did not start: ${text.slice(-4_000)}`)
+}
+
+const node = flags.url === undefined ? await startNode() : undefined
+const stopNode = () => node?.stop()
+process.on('SIGINT', () => void stopNode()?.finally(() => process.exit(130)))
+let code = 1
+try {
+  const url = node?.url ?? flags.url!
+  const pid = node?.pid ?? flags['node-pid']
+  if (node !== undefined) console.log(`node: pid ${node.pid}, ${node.url}, block time ${flags['block-time-ms']} ms, /action rate limits off, no dev quoter, data ${node.dataDir}`)
+  const args = ['--url', url, ...(pid === undefined ? [] : ['--node-pid', String(pid)]), ...loadArgs(flags)]
+  const generator = Bun.spawn([process.execPath, join(import.meta.dir, 'load.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(flags['max-http-requests']) },
+    stdio: ['inherit', 'inherit', 'inherit'],
+  })
+  code = await generator.exited
+  if (code !== 0 && node !== undefined) console.error(`load generator exited with ${code}; the node's last output:\n${node.tail().slice(-3_000)}`)
+} finally {
+  await stopNode()
+}
+process.exit(code)

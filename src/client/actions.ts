@@ -1,4 +1,5 @@
-// Typed action builders. Field order is the signed order, so builders fix it (docs/protocol.md#envelope).
+// Typed action builders. Field order is the signed order, so builders fix it
+// (docs/protocol.md#envelope).
 import type { ActivateMarketPayload, CancelOrderPayload, CreateMarketPayload, PlaceOrderPayload } from '../wire/actions.ts'
 
 /**

@@ -5,7 +5,8 @@ import { Signer } from './signer.ts'
 
 export interface PerpdClientOptions {
   readonly url: string
-  readonly privateKey: string
+  /** Hex, or 32 bytes the client's signer takes over (see Signer). */
+  readonly privateKey: string | Uint8Array
   /** The chain's network name (read from getExchangeConfig when omitted). */
   readonly network?: string
 }

@@ -1,4 +1,5 @@
-// A signer: a private key that signs actions with the L1 and user-signed schemes (docs/protocol.md#l1-actions, docs/protocol.md#user-signed-actions).
+// A signer: a private key that signs actions with the L1 and user-signed schemes
+// (docs/protocol.md#l1-actions, docs/protocol.md#user-signed-actions).
 import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
 import { hexToBytes } from '../lib/hex.ts'
 import { addressOfPrivateKey, l1Digest, signDigest, sourceForNetwork, txHash, userSignedDigest, type WireSignature } from '../wire/signing.ts'
@@ -12,14 +13,26 @@ export interface SignedAction {
 export class Signer {
   readonly address: string
   private readonly key: Uint8Array
+  private disposed = false
 
-  constructor(privateKey: string) {
-    this.key = hexToBytes(privateKey)
+  /**
+   * A private key as hex, or as its 32 bytes. Bytes are taken over, not copied: the signer owns
+   * them from then on and zeroes them in dispose(), so a key never has to exist as a string.
+   */
+  constructor(privateKey: string | Uint8Array) {
+    this.key = typeof privateKey === 'string' ? hexToBytes(privateKey) : privateKey
     this.address = addressOfPrivateKey(this.key)
+  }
+
+  /** Zeroes the key; the signer cannot sign afterwards. */
+  dispose(): void {
+    this.key.fill(0)
+    this.disposed = true
   }
 
   /** Signs an action for a network; user-signed kinds use their EIP-712 type, the rest L1. */
   sign(action: Record<string, unknown>, nonce: number, network: string): SignedAction {
+    if (this.disposed) throw new Error(`the signer of ${this.address} was disposed`)
     const kindName = Object.keys(action)[0]!
     const kind = ACTION_KIND_BY_NAME.get(kindName)
     const payload = action[kindName] as Record<string, unknown>

@@ -322,11 +322,12 @@ export function subtractDecimal(a: string, b: string): string {
 }
 
 /**
- * The open orders of one address, kept from `orderUpdates` by the rules of docs/orders.md#order-lifecycle (resting upserts,
- * done and expired remove, accepted only confirms intent) and from the maker rows of `userFills`
- * (a partial fill lowers `remaining`), and re-read with getAccountOrders after every
- * (re)subscription. Rows that arrive while the re-read is in flight are held and applied afterwards
- * when their block is newer than the read's height, so nothing is applied twice.
+ * The open orders of one address, kept from `orderUpdates` by the rules of
+ * docs/orders.md#order-lifecycle (resting upserts, done and expired remove, accepted only confirms
+ * intent) and from the maker rows of `userFills` (a partial fill lowers `remaining`), and re-read
+ * with getAccountOrders after every (re)subscription. Rows that arrive while the re-read is in
+ * flight are held and applied afterwards when their block is newer than the read's height, so
+ * nothing is applied twice.
  *
  * The hub pushes a block's userFills before its orderUpdates; a `resting` row (which states the
  * remainder when the order rested) is corrected by the maker fills of its own block that came after

@@ -1,6 +1,6 @@
-// Candle buckets for the live bars (docs/history-api.md#candles). The interval list and the bucket rule are
-// wire/candles.ts, shared with the history index, so live bars and stored candles share bucket
-// edges: epoch-aligned fixed intervals, and `1M` as the calendar month in UTC.
+// Candle buckets for the live bars (docs/history-api.md#candles). The interval list and the bucket
+// rule are wire/candles.ts, shared with the history index, so live bars and stored candles share
+// bucket edges: epoch-aligned fixed intervals, and `1M` as the calendar month in UTC.
 import { bucketEnd, bucketStart, type CandleInterval } from '../wire/candles.ts'
 
 const DAY_MS = 86_400_000

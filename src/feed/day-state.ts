@@ -1,7 +1,8 @@
-// What the hot feed keeps that the chain does not: per market the 24 h counters of docs/websocket.md#hot-read-rest
-// (volumes since UTC midnight, the previous day's closing mark) and the open candle of every
-// interval. The node saves it beside its data (api/ws/day-state-file.ts) so that a restart goes on
-// from the saved height, adding the fills of the blocks after it, instead of starting the day at 0.
+// What the hot feed keeps that the chain does not: per market the 24 h counters of
+// docs/websocket.md#hot-read-rest (volumes since UTC midnight, the previous day's closing mark) and
+// the open candle of every interval. The node saves it beside its data (api/ws/day-state-file.ts)
+// so that a restart goes on from the saved height, adding the fills of the blocks after it, instead
+// of starting the day at 0.
 import { Type, type Static } from '@sinclair/typebox'
 import { CANDLE_INTERVALS } from '../wire/candles.ts'
 import { FEED_MARKETS_MAX } from './types.ts'

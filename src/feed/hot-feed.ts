@@ -1,7 +1,7 @@
-// The hot feed (docs/websocket.md#hot-read-rest): market data in memory, moved by committed blocks. Per market: the
-// book rebuilt from order events, a ring of recent trades, the open candles, the 24 h counters and
-// the last BBO; per block the market list (marks, open interest) is refreshed through the read API.
-// applyBlock returns what changed, which the WebSocket hub turns into pushes.
+// The hot feed (docs/websocket.md#hot-read-rest): market data in memory, moved by committed blocks.
+// Per market: the book rebuilt from order events, a ring of recent trades, the open candles, the
+// 24 h counters and the last BBO; per block the market list (marks, open interest) is refreshed
+// through the read API. applyBlock returns what changed, which the WebSocket hub turns into pushes.
 import { assert } from '../lib/assert.ts'
 import { formatDecimal } from '../lib/decimal.ts'
 import { resolveSymbol } from '../wire/symbols.ts'
@@ -202,7 +202,8 @@ export class HotFeed {
     const { height, timestampMs } = block.header
     if (height <= this.height) return undefined
     assert(height === this.height + 1, `hot feed at ${this.height} got block ${height}`)
-    // The 24 h counters roll over at UTC midnight, at the start of the block (docs/websocket.md#hot-read-rest).
+    // The 24 h counters roll over at UTC midnight, at the start of the block
+    // (docs/websocket.md#hot-read-rest).
     const dayStart = utcDayStart(timestampMs)
     for (const m of this.markets.values()) {
       if (dayStart > m.dayStartMs) this.rollDay(m, dayStart)

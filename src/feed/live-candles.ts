@@ -1,5 +1,6 @@
-// The open candle of every interval of one market, moved by fills (docs/websocket.md#websocket-protocol `candles.*`: bar
-// updates, the current open bucket on subscribe). History of closed candles is the indexer's.
+// The open candle of every interval of one market, moved by fills
+// (docs/websocket.md#websocket-protocol `candles.*`: bar updates, the current open bucket on
+// subscribe). History of closed candles is the indexer's.
 import { CANDLE_INTERVALS, type CandleInterval } from '../wire/candles.ts'
 import { candleBucket } from './candle-buckets.ts'
 

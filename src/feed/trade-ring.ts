@@ -1,4 +1,5 @@
-// The recent trades of one market: a fixed ring, oldest dropped first (10,000 per market, docs/limits.md#hot-read-rest).
+// The recent trades of one market: a fixed ring, oldest dropped first (10,000 per market,
+// docs/limits.md#hot-read-rest).
 import type { RecentTrade } from './types.ts'
 
 /** Trades kept per market. */

@@ -26,7 +26,10 @@ function trades(c: IndexedChain, market: number, n: number, price: (i: number) =
 }
 
 const seeded = (c: IndexedChain, tradeRingSize?: number) => {
-  const feed = new HotFeed(nodeFeedSource({ state: c.chain.state, store: c.store }), { log: () => {}, ...(tradeRingSize === undefined ? {} : { tradeRingSize }) })
+  const feed = new HotFeed(nodeFeedSource({ state: c.chain.state, store: c.store }), {
+    log: () => {},
+    ...(tradeRingSize === undefined ? {} : { tradeRingSize }),
+  })
   feed.seed()
   return feed
 }
@@ -40,26 +43,65 @@ describe('hot feed seeding from the block store', () => {
     trades(c, BTC, 30, (i) => String(65_000 + i), '0.01')
     const feed = seeded(c, 5)
     const eth = feed.market(ETH)!.trades.page(0, 100)
-    expect(eth.map((t) => [t.price, t.qty])).toEqual([['3501', '0.5'], ['3500', '0.5']])
+    expect(eth.map((t) => [t.price, t.qty])).toEqual([
+      ['3501', '0.5'],
+      ['3500', '0.5'],
+    ])
     const btc = feed.market(BTC)!.trades.page(0, 100)
     expect(btc.map((t) => t.price)).toEqual(['65029', '65028', '65027', '65026', '65025'])
     // The default ring (10,000 per market) holds every trade, newest first.
     const all = seeded(c)
     expect(all.market(BTC)!.trades.page(0, 100)).toHaveLength(30)
-    expect(all.market(ETH)!.trades.page(0, 100).map((t) => t.price)).toEqual(['3501', '3500'])
-    expect(all.market(BTC)!.trades.page(0, 1)[0]).toMatchObject({ symbol: 'BTC-USD', market_id: BTC, price: '65029', qty: '0.01', side: 'Bid' })
+    expect(
+      all
+        .market(ETH)!
+        .trades.page(0, 100)
+        .map((t) => t.price),
+    ).toEqual(['3501', '3500'])
+    expect(all.market(BTC)!.trades.page(0, 1)[0]).toMatchObject({
+      symbol: 'BTC-USD',
+      market_id: BTC,
+      price: '65029',
+      qty: '0.01',
+      side: 'Bid',
+    })
   })
 
   test('the latest accepted quote of an external-peg market is read back from its block', () => {
     const c = new IndexedChain()
     chains.push(c)
-    const quote = (ts: number, bid: string) => ({ by: DEV_QUOTER, action: { SubmitOracleQuote: { quotes: [{ market_id: XAU, bid_price: bid, ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: ts, last_price: '2400.2', volume: '7.5' }] } } })
+    const quote = (ts: number, bid: string) => ({
+      by: DEV_QUOTER,
+      action: {
+        SubmitOracleQuote: {
+          quotes: [
+            {
+              market_id: XAU,
+              bid_price: bid,
+              ask_price: '2400.5',
+              mark_price: '2400.3',
+              source_ts_ms: ts,
+              last_price: '2400.2',
+              volume: '7.5',
+            },
+          ],
+        },
+      },
+    })
     expect(seeded(c).market(XAU)!.lastQuote).toBeNull()
     c.block([quote(c.chain.state.timestampMs + 1_000, '2400')])
     const ts = c.chain.state.timestampMs + 1_000
     c.block([quote(ts, '2400.1')])
     c.block([])
-    expect(seeded(c).market(XAU)!.lastQuote).toEqual({ bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: ts, quoter: DEV_QUOTER, last_price: '2400.2', volume: '7.5' })
+    expect(seeded(c).market(XAU)!.lastQuote).toEqual({
+      bid_price: '2400.1',
+      ask_price: '2400.5',
+      mark_price: '2400.3',
+      source_ts_ms: ts,
+      quoter: DEV_QUOTER,
+      last_price: '2400.2',
+      volume: '7.5',
+    })
     expect(seeded(c).market(BTC)!.lastQuote).toBeNull()
   })
 })

@@ -1,7 +1,7 @@
-// Rows of the per-account topics (docs/websocket.md#websocket-protocol): userFills, orderUpdates and triggerUpdates, built from
-// the committed events' bodies. Each row carries exactly the documented fields of its kind, so
-// a client can follow the maintenance rules (resting upserts, done / expired remove, accepted only
-// confirms intent).
+// Rows of the per-account topics (docs/websocket.md#websocket-protocol): userFills, orderUpdates
+// and triggerUpdates, built from the committed events' bodies. Each row carries exactly the
+// documented fields of its kind, so a client can follow the maintenance rules (resting upserts,
+// done / expired remove, accepted only confirms intent).
 import type { EventBodyOf } from '../wire/events/index.ts'
 import type { ParsedEvent } from './types.ts'
 

@@ -1,6 +1,6 @@
 // The derive stage over blocks of the real state machine, stored as the node stores them: fills and
-// orders exactly as docs/history-api.md#fills-and-orders shows them, and the flows, positions, referral, rebate and account
-// event tables from the funds and margin events.
+// orders exactly as docs/history-api.md#fills-and-orders shows them, and the flows, positions,
+// referral, rebate and account event tables from the funds and margin events.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../../test/support/chain/test-chain.ts'
 import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../../test/support/chain/funds.ts'

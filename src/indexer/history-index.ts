@@ -286,6 +286,8 @@ export class HistoryIndex {
     for (const r of this.reads.values()) r.reject(new ReadError(503, 'the history index stopped'))
     this.reads.clear()
     const stoppedMsg = new Promise<void>((resolve) => {
+      // An indexer thread that ended says nothing more.
+      if (this.failed.has('indexer')) return resolve()
       const timer = setTimeout(resolve, 2_000)
       this.indexer.onmessage = (ev: MessageEvent<IndexerMessage>) => {
         if (ev.data.type === 'stopped') { clearTimeout(timer); resolve() }

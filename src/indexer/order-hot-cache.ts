@@ -1,6 +1,7 @@
-// The 24-hour hot cache of closed orders (docs/rpc.md#getorderstatus): filled on the main thread from
-// committed blocks' OrderDone / OrderExpired, so an order closed a moment ago is reported closed
-// before the index has derived its block. Older closes are answered from the permanent archive.
+// The 24-hour hot cache of closed orders (docs/rpc.md#getorderstatus): filled on the main thread
+// from committed blocks' OrderDone / OrderExpired, so an order closed a moment ago is reported
+// closed before the index has derived its block. Older closes are answered from the permanent
+// archive.
 
 export interface ClosedOrder {
   readonly orderId: number

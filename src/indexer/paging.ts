@@ -1,5 +1,6 @@
-// Paging of history reads (docs/history-api.md#conventions-all-history-rest-endpoints, docs/limits.md#paging): offset/limit with per-endpoint defaults and maxima,
-// opaque keyset cursors that take precedence over offset, include_total, next_cursor/has_more.
+// Paging of history reads (docs/history-api.md#conventions-all-history-rest-endpoints,
+// docs/limits.md#paging): offset/limit with per-endpoint defaults and maxima, opaque keyset cursors
+// that take precedence over offset, include_total, next_cursor/has_more.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 
 /** Deepest offset a cursor endpoint accepts; deeper paging uses the cursor (docs/errors.md#http-statuses). */

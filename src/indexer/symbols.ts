@@ -1,5 +1,6 @@
-// Symbols are resolved at read time from the node's market table (docs/markets.md#symbol-resolution): the
-// readers get it from the main thread, so a renamed or reused symbol shows as the chain has it now.
+// Symbols are resolved at read time from the node's market table
+// (docs/markets.md#symbol-resolution): the readers get it from the main thread, so a renamed or
+// reused symbol shows as the chain has it now.
 
 /** market_id -> symbol; null for a market the cache does not know. */
 export type SymbolOf = (marketId: number | null) => string | null

@@ -1,6 +1,6 @@
 /**
- * Decimal strings: the one grammar of prices, sizes and amounts (docs/protocol.md#decimal-strings), and every reading
- * and writing of it. They travel as strings of the form
+ * Decimal strings: the one grammar of prices, sizes and amounts (docs/protocol.md#decimal-strings),
+ * and every reading and writing of it. They travel as strings of the form
  *
  *     -? ( "0" | [1-9][0-9]* ) ( "." [0-9]+ )?      at most 40 characters, the sign only where allowed
  *

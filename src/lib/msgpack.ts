@@ -322,8 +322,9 @@ function utf8Length(s: string): number {
 const shared = new CanonicalWriter();
 
 /**
- * Canonical msgpack bytes of a JSON-like value (docs/protocol.md#canonical-msgpack); identical to `@msgpack/msgpack`
- * `encode(value)` for JSON data. Throws TypeError/RangeError for values with no canonical form.
+ * Canonical msgpack bytes of a JSON-like value (docs/protocol.md#canonical-msgpack); identical to
+ * `@msgpack/msgpack` `encode(value)` for JSON data. Throws TypeError/RangeError for values with no
+ * canonical form.
  */
 export function encodeCanonical(value: unknown): Uint8Array {
   if (value === undefined) throw new TypeError('msgpack: cannot encode undefined');

@@ -1,9 +1,10 @@
 // Token-bucket rate limits per key (a client IP, a signer, an IP and address), for both servers:
-// the node's /action limits (by default 50 requests/s per IP, 20/s per signer: docs/limits.md#action-rate-limits) and the admin
-// service's login limits (attempts per minute). A key's bucket holds up to `capacity` tokens and
-// refills continuously at `capacity` per `periodMs`, so a caller may burst a full bucket and then
-// keeps to the rate. The table of buckets is bounded: when it is full, buckets idle long enough to
-// be full again go first (dropping them changes nothing), then the least recently used.
+// the node's /action limits (by default 50 requests/s per IP, 20/s per signer:
+// docs/limits.md#action-rate-limits) and the admin service's login limits (attempts per minute). A
+// key's bucket holds up to `capacity` tokens and refills continuously at `capacity` per `periodMs`,
+// so a caller may burst a full bucket and then keeps to the rate. The table of buckets is bounded:
+// when it is full, buckets idle long enough to be full again go first (dropping them changes
+// nothing), then the least recently used.
 
 /** Buckets kept at most by default. */
 export const RATE_LIMIT_KEYS_MAX = 100_000

@@ -1,4 +1,5 @@
-// The result of /action (docs/protocol.md#replies): an envelope that reached a block, or a refusal before one.
+// The result of /action (docs/protocol.md#replies): an envelope that reached a block, or a refusal
+// before one.
 import type { ActionReply } from '../wire/views.ts'
 
 export type ActionResult =

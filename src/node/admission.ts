@@ -1,5 +1,6 @@
-// Admission of a signed action (docs/protocol.md#envelope, through docs/protocol.md#nonces): schema, signature, signer, auth channel and role,
-// nonce window. A refusal is a JSON-RPC error, puts nothing in a block and consumes no nonce.
+// Admission of a signed action (docs/protocol.md#envelope, through docs/protocol.md#nonces):
+// schema, signature, signer, auth channel and role, nonce window. A refusal is a JSON-RPC error,
+// puts nothing in a block and consumes no nonce.
 import {
   actorAuthorized, type ChainState, decodePlaceOrder, type EnvelopeInput, isRejection, LIMITS, lowestUnusedNonce, nonceUsable, resolveActor,
 } from '../chain/index.ts'

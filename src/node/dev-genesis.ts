@@ -1,6 +1,6 @@
-// The development network (docs/protocol.md#development-network): network `dev`, the Anvil/Hardhat account #0 as Admin, the
-// first ten development accounts with 1,000,000 USD each, three native markets and one
-// external-peg market.
+// The development network (docs/protocol.md#development-network): network `dev`, the Anvil/Hardhat
+// account #0 as Admin, the first ten development accounts with 1,000,000 USD each, three native
+// markets and one external-peg market.
 import { BOOK_B_ADDRESS } from '../chain/index.ts'
 import type { Genesis } from '../wire/genesis.ts'
 

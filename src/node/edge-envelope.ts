@@ -1,5 +1,5 @@
-// Envelopes prepared at the edge, before the block is applied (docs/architecture.md#rules-of-the-chain:
-// money is integer in the chain).
+// Envelopes prepared at the edge, before the block is applied
+// (docs/architecture.md#rules-of-the-chain: money is integer in the chain).
 //
 // The node prepares the envelopes of the busy order actions (PlaceOrder, BatchPlaceOrder,
 // BatchModify, PlaceTriggerOrder) when it admits one (node/admission.ts) or reads one back for

@@ -1,4 +1,5 @@
-// Stored rows <-> wire views of events and envelopes (docs/history-api.md#blocks-envelopes-transactions).
+// Stored rows <-> wire views of events and envelopes
+// (docs/history-api.md#blocks-envelopes-transactions).
 import { type BlockResult, type ChainState, eventEnvelopeIndexes } from '../chain/index.ts'
 import { eventBody } from '../wire/event-view.ts'
 import type { EventBody, EventSubKind } from '../wire/events/index.ts'

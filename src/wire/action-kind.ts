@@ -1,5 +1,6 @@
-// The shape of an action kind's registry entry (its auth channel and role: docs/protocol.md#envelope, getActionsMeta). The kinds' names, as a
-// literal union (ActionKind), and their payload types come from the registry itself (actions.ts).
+// The shape of an action kind's registry entry (its auth channel and role:
+// docs/protocol.md#envelope, getActionsMeta). The kinds' names, as a literal union (ActionKind),
+// and their payload types come from the registry itself (actions.ts).
 import type { TSchema } from '@sinclair/typebox'
 import type { TypedField } from './eip712.ts'
 
@@ -18,9 +19,9 @@ export interface ActionKindSpec {
   /** The payload schema: validation at admission, types, docs/actions.md. */
   readonly schema: TSchema
   /**
-   * EIP-712 fields of a user-signed kind, in type order (docs/protocol.md#user-signed-actions): always starting with
-   * `network` (string) and ending with `nonce` (uint64); the payload also carries
-   * `signature_chain_id` (hex), which is not a typed field.
+   * EIP-712 fields of a user-signed kind, in type order (docs/protocol.md#user-signed-actions):
+   * always starting with `network` (string) and ending with `nonce` (uint64); the payload also
+   * carries `signature_chain_id` (hex), which is not a typed field.
    */
   readonly typedFields?: TypedField[]
   readonly description: string

@@ -1,7 +1,7 @@
-// The 14 candle intervals (docs/history-api.md#candles) and the bucket rule, shared by the history index's stored
-// candles and the hot feed's live bars so both have the same bucket edges. Buckets are aligned to
-// multiples of the interval since the Unix epoch in UTC; `1M` is the calendar month in UTC, so its
-// length varies.
+// The 14 candle intervals (docs/history-api.md#candles) and the bucket rule, shared by the history
+// index's stored candles and the hot feed's live bars so both have the same bucket edges. Buckets
+// are aligned to multiples of the interval since the Unix epoch in UTC; `1M` is the calendar month
+// in UTC, so its length varies.
 
 export const CANDLE_INTERVALS = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '8h', '12h', '1d', '3d', '1w', '1M'] as const
 export type CandleInterval = (typeof CANDLE_INTERVALS)[number]

@@ -1,6 +1,7 @@
 /**
- * ECIES on secp256k1 as eciesjs / eciespy do it by default (docs/protocol.md#key-upload-encryption), used to upload private
- * keys (hedge account keys) to the node without sending them in the clear:
+ * ECIES on secp256k1 as eciesjs / eciespy do it by default
+ * (docs/protocol.md#key-upload-encryption), used to upload private keys (hedge account keys) to the
+ * node without sending them in the clear:
  * E = e·G, S = e·PK (65-byte uncompressed points), K = HKDF-SHA256(E ‖ S, salt 32×0, no info),
  * AES-256-GCM with a 16-byte IV, ciphertext = ct ‖ tag. eciesjs packs E ‖ iv ‖ tag ‖ ct instead;
  * only the order differs.

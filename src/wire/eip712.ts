@@ -1,7 +1,8 @@
 /**
  * Minimal EIP-712 hashing: flat structs of atomic types, which is all the signing schemes of
- * docs/protocol.md#l1-actions and docs/protocol.md#user-signed-actions use. Written out rather than pulled from viem so the server has no wallet library
- * on its hot path; vectors.json (made with viem) pins the output.
+ * docs/protocol.md#l1-actions and docs/protocol.md#user-signed-actions use. Written out rather than
+ * pulled from viem so the server has no wallet library on its hot path; vectors.json (made with
+ * viem) pins the output.
  */
 import { concatBytes, hexToBytes, normalizeAddress } from '../lib/hex.ts';
 import { keccak256 } from '../lib/keccak.ts';

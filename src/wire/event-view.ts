@@ -1,8 +1,9 @@
-// Turns a chain event into its JSON body (EventView.body, docs/events.md): integer fields become decimal
-// strings at the market's precision. Fields named *_ticks are prices, *_lots sizes (the suffix is
-// dropped on the wire), bigints are SCALE_6 amounts. The bodies' shapes are the schemas of
-// wire/events/ (EventBody); wire/events/events.test.ts checks every body of chain workloads against
-// them, and WireBody below states the same mapping at type level for the chain's event types.
+// Turns a chain event into its JSON body (EventView.body, docs/events.md): integer fields become
+// decimal strings at the market's precision. Fields named *_ticks are prices, *_lots sizes (the
+// suffix is dropped on the wire), bigints are SCALE_6 amounts. The bodies' shapes are the schemas
+// of wire/events/ (EventBody); wire/events/events.test.ts checks every body of chain workloads
+// against them, and WireBody below states the same mapping at type level for the chain's event
+// types.
 import { formatDecimal } from '../lib/decimal.ts'
 import type { EventBody } from './events/index.ts'
 

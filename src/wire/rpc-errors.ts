@@ -1,5 +1,6 @@
 // JSON-RPC error codes of the node (docs/errors.md#json-rpc-codes; the range -32700..-32010 is the
-// defined one) and the `data.reason` names of admission refusals (docs/protocol.md#refusals-and-kept-rejects).
+// defined one) and the `data.reason` names of admission refusals
+// (docs/protocol.md#refusals-and-kept-rejects).
 export const RPC = {
   parseError: -32700,
   invalidRequest: -32600,

@@ -1,5 +1,5 @@
-// Symbol and market_id resolution (docs/markets.md#symbol-resolution), the one resolver every action, read method, REST
-// path and topic uses:
+// Symbol and market_id resolution (docs/markets.md#symbol-resolution), the one resolver every
+// action, read method, REST path and topic uses:
 //   1. a symbol matches exactly or by prefix, case-insensitively; among several matches the
 //      shortest symbol wins (an exact match is always the shortest);
 //   2. Delisted markets are skipped; among markets with the same symbol the smallest market_id

@@ -1,5 +1,6 @@
-// The wire views of events and envelopes (docs/history-api.md#blocks-envelopes-transactions) and the reply of /action (docs/protocol.md#replies): the one
-// declaration the node writes, the client reads and the tests assert on.
+// The wire views of events and envelopes (docs/history-api.md#blocks-envelopes-transactions) and
+// the reply of /action (docs/protocol.md#replies): the one declaration the node writes, the client
+// reads and the tests assert on.
 
 import type { EventBodyOf, EventSubKind } from './events/index.ts'
 
@@ -16,9 +17,10 @@ interface EventViewFields {
 }
 
 /**
- * EventView (docs/history-api.md#blocks-envelopes-transactions): one event of a block; `body` carries decimal strings at the market's
- * precision, its fields by `sub_kind` (docs/events.md). A union by `sub_kind`: checking
- * `e.sub_kind` (or `e.body.sub_kind`) narrows `e.body` to that event's fields.
+ * EventView (docs/history-api.md#blocks-envelopes-transactions): one event of a block; `body`
+ * carries decimal strings at the market's precision, its fields by `sub_kind` (docs/events.md). A
+ * union by `sub_kind`: checking `e.sub_kind` (or `e.body.sub_kind`) narrows `e.body` to that
+ * event's fields.
  */
 export type EventView = { [S in EventSubKind]: EventViewFields & { sub_kind: S; body: EventBodyOf<S> } }[EventSubKind]
 

@@ -1,7 +1,8 @@
-// Hot-read market data (docs/websocket.md#hot-read-rest) on a real node: the wrapper and headers, the orderbook depth cap,
-// trades paging newest first, BBOs sorted by symbol, marks, the four-field market list, the
-// summary, 404 for unknown markets; getBootstrap. The 503 while seeding and the stale flag are
-// checked in process on a feed that is not seeded yet / has not seen a block for a while.
+// Hot-read market data (docs/websocket.md#hot-read-rest) on a real node: the wrapper and headers,
+// the orderbook depth cap, trades paging newest first, BBOs sorted by symbol, marks, the four-field
+// market list, the summary, 404 for unknown markets; getBootstrap. The 503 while seeding and the
+// stale flag are checked in process on a feed that is not seeded yet / has not seen a block for a
+// while.
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { feedRoutes } from '../../src/api/routes/feed-routes.ts'
 import { nodeFeedSource } from '../../src/api/ws/node-feed-source.ts'

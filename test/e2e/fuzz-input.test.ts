@@ -1,8 +1,8 @@
-// A bounded, seeded fuzz of every input surface of one real node (docs/errors.md, docs/limits.md): a few
-// thousand generated bad or odd inputs to /query, /action, the history, candle, hot-read and alias
-// REST routes and the WebSocket. Every reply must have the status and shape the docs give that
-// kind of error, none may hang, and at the end the node must be alive, still producing blocks, with
-// exactly the effects of the valid actions sent and no uncaught error in its output.
+// A bounded, seeded fuzz of every input surface of one real node (docs/errors.md, docs/limits.md):
+// a few thousand generated bad or odd inputs to /query, /action, the history, candle, hot-read and
+// alias REST routes and the WebSocket. Every reply must have the status and shape the docs give
+// that kind of error, none may hang, and at the end the node must be alive, still producing blocks,
+// with exactly the effects of the valid actions sent and no uncaught error in its output.
 // Replay a failure with FUZZ_SEED=<seed printed> node_modules/.bin/bun test test/e2e/fuzz-input.test.ts
 import { expect, test } from 'bun:test'
 import { REQUEST_BODY_MAX_BYTES } from '../../src/api/request-body.ts'
@@ -109,7 +109,8 @@ function queryReplyProblem(body: string, r: HttpReply): string | undefined {
     const o = r.json as Body
     return o.error?.code === RPC.parseError && o.id === null ? undefined : 'expected -32700 with id null'
   }
-  // docs/errors.md#http-statuses: a paged history read with offset above 1000 answers HTTP 400, with the JSON-RPC error.
+  // docs/errors.md#http-statuses: a paged history read with offset above 1000 answers HTTP 400,
+  // with the JSON-RPC error.
   if (r.status === 400) {
     const bad = rpcReplyProblem(r, [400]) ?? itemProblem(r.json)
     return bad ?? ((r.json as Body).error?.data?.reason === 'OFFSET_TOO_DEEP' ? undefined : 'HTTP 400 for something other than an offset above 1000')

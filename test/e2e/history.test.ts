@@ -1,6 +1,7 @@
 // End to end on a real node: trades appear in /fills, /orders, /candles, /info and the history
-// JSON-RPC methods with the exact fields and values of docs/history-api.md; cursors return every row
-// once; blocks, envelopes and transactions; /status watermarks and lags; the status codes of docs/errors.md#http-statuses.
+// JSON-RPC methods with the exact fields and values of docs/history-api.md; cursors return every
+// row once; blocks, envelopes and transactions; /status watermarks and lags; the status codes of
+// docs/errors.md#http-statuses.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'

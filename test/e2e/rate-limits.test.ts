@@ -1,5 +1,5 @@
-// /action rate limits (docs/limits.md#action-rate-limits) on a node with the default limits: 20/s per signer, 50/s per IP.
-// A refused action consumes no nonce.
+// /action rate limits (docs/limits.md#action-rate-limits) on a node with the default limits: 20/s
+// per signer, 50/s per IP. A refused action consumes no nonce.
 import { expect, test } from 'bun:test'
 import { cancelOrder } from '../../src/client/actions.ts'
 import { RpcCallError } from '../../src/client/rpc-client.ts'

@@ -1,7 +1,8 @@
-// The WebSocket protocol on a real node (docs/websocket.md#websocket-protocol, docs/limits.md#websocket): seq on every frame, subscribe as full
-// replacement, incremental unsubscribe, rejected topics, error frames, depth clamp, frame size,
-// heartbeat, idle timeout and the connection limit. The node runs with short timers
-// (--ws-limits) so the timeouts take a second, not 30.
+// The WebSocket protocol on a real node (docs/websocket.md#websocket-protocol,
+// docs/limits.md#websocket): seq on every frame, subscribe as full replacement, incremental
+// unsubscribe, rejected topics, error frames, depth clamp, frame size, heartbeat, idle timeout and
+// the connection limit. The node runs with short timers (--ws-limits) so the timeouts take a
+// second, not 30.
 import { describe, expect, test } from 'bun:test'
 import { batchPlaceOrder } from '../../src/client/actions.ts'
 import { startDevNodeForFile } from '../support/dev-node.ts'

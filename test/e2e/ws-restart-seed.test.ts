@@ -9,7 +9,7 @@ import { RpcClient } from '../../src/client/rpc-client.ts'
 import { NODE_OPTIONS } from '../../src/config.ts'
 import { DEV_QUOTER_INDEX } from '../../src/node/dev-genesis.ts'
 import { accepted } from '../support/dev-node.ts'
-import { DEV_KEYS, removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 import { until, WsProbe } from './ws-support.ts'
 
 const NO_DEV_QUOTER = 'no-dev-quoter' in NODE_OPTIONS ? ['--no-dev-quoter'] : []
@@ -35,7 +35,8 @@ async function start(): Promise<NodeProcess> {
   }
 }
 
-const trades = async (url: string, symbol: string) => ((await (await fetch(`${url}/api/v1/market/trades/${symbol}?limit=1000`)).json()) as { data: Record<string, unknown>[] }).data
+const trades = async (url: string, symbol: string) =>
+  ((await (await fetch(`${url}/api/v1/market/trades/${symbol}?limit=1000`)).json()) as { data: Record<string, unknown>[] }).data
 
 test('after a restart: the quiet market keeps its older trades beside the busy one, and external_quote pushes the stored quote every block', async () => {
   node = await start()
@@ -51,7 +52,21 @@ test('after a restart: the quiet market keeps its older trades beside the busy o
   await trade(2, '3501', '0.5')
   for (let i = 0; i < 12; i++) await trade(1, String(65_000 + i), '0.01')
   const sourceTs = Date.now()
-  accepted(await quoter.send(submitOracleQuote([{ market_id: 4, bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: sourceTs, last_price: '2400.2', volume: '12.5' }])))
+  accepted(
+    await quoter.send(
+      submitOracleQuote([
+        {
+          market_id: 4,
+          bid_price: '2400.1',
+          ask_price: '2400.5',
+          mark_price: '2400.3',
+          source_ts_ms: sourceTs,
+          last_price: '2400.2',
+          volume: '12.5',
+        },
+      ]),
+    ),
+  )
   const eth = await trades(node.url, 'ETH-USD')
   const btc = await trades(node.url, 'BTC-USD')
   expect(eth.map((t) => t.price)).toEqual(['3501', '3500'])
@@ -65,13 +80,25 @@ test('after a restart: the quiet market keeps its older trades beside the busy o
   const ws = await WsProbe.open(node.url)
   try {
     await ws.subscribe(['external_quote.XAU'])
-    const quotes = await until(() => {
-      const got = ws.ofTopic('external_quote.XAU')
-      return got.length >= 3 ? got : undefined
-    }, 30_000, 'three external_quote frames after the restart')
+    const quotes = await until(
+      () => {
+        const got = ws.ofTopic('external_quote.XAU')
+        return got.length >= 3 ? got : undefined
+      },
+      30_000,
+      'three external_quote frames after the restart',
+    )
     expect(quotes.map((f) => f.height)).toEqual(quotes.map((_, i) => quotes[0]!.height + i))
     for (const f of quotes) {
-      expect(f.quote).toEqual({ bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: sourceTs, quoter: quoter.address, last_price: '2400.2', volume: '12.5' })
+      expect(f.quote).toEqual({
+        bid_price: '2400.1',
+        ask_price: '2400.5',
+        mark_price: '2400.3',
+        source_ts_ms: sourceTs,
+        quoter: quoter.address,
+        last_price: '2400.2',
+        volume: '12.5',
+      })
       expect(f.age_ms).toBe(f.timestamp_ms - sourceTs)
     }
     expect(quotes.at(-1)!.age_ms).toBeGreaterThan(quotes[0]!.age_ms)

@@ -1,7 +1,7 @@
-// Backpressure on a real node (docs/limits.md#websocket): a client that stops reading fills the socket, then the
-// connection's bounded outbox; its frames are dropped and a gap frame (with the next seq) says so.
-// A client that takes nothing for the send timeout is cut as a slow consumer. The node runs with a
-// small outbox and a 2 s send timeout (--ws-limits).
+// Backpressure on a real node (docs/limits.md#websocket): a client that stops reading fills the
+// socket, then the connection's bounded outbox; its frames are dropped and a gap frame (with the
+// next seq) says so. A client that takes nothing for the send timeout is cut as a slow consumer.
+// The node runs with a small outbox and a 2 s send timeout (--ws-limits).
 import { describe, expect, test } from 'bun:test'
 import { startDevNodeForFile } from '../support/dev-node.ts'
 import { RawWs, until } from './ws-support.ts'

@@ -6,12 +6,12 @@
 import { describe, expect, test } from 'bun:test'
 import { activateMarket, batchPlaceOrder, createMarket, noop, registerAgent } from '../../src/client/actions.ts'
 import { Signer } from '../../src/client/signer.ts'
-import { NODE_OPTIONS } from '../../src/config.ts'
 import { PerpdWsClient, type WsFrame } from '../../src/client/ws-client.ts'
+import { NODE_OPTIONS } from '../../src/config.ts'
 import { accepted, startDevNodeForFile } from '../support/dev-node.ts'
 import { DEV_KEYS } from '../support/node-process.ts'
 import { rawRequest } from '../support/raw-http.ts'
-import { until, WsProbe, type Frame } from './ws-support.ts'
+import { type Frame, until, WsProbe } from './ws-support.ts'
 
 const FRAME_BYTES_MAX = 65_536
 /** Long enough for the node to admit a full block's worth of envelopes between two blocks. */
@@ -38,8 +38,11 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8')
 /** Posts signed action params on a connection of its own (fetch would queue past 256 at a time). */
 async function post(params: unknown): Promise<Record<string, any>> {
   const reply = await rawRequest(node.url, {
-    method: 'POST', path: '/api/v1/action', headers: [['Content-Type', 'application/json']],
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'action', params }), timeoutMs: 120_000,
+    method: 'POST',
+    path: '/api/v1/action',
+    headers: [['Content-Type', 'application/json']],
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'action', params }),
+    timeoutMs: 120_000,
   })
   const body = JSON.parse(reply.text) as { result?: Record<string, any>; error?: unknown }
   if (body.result === undefined) throw new Error(`action refused: ${reply.text}`)
@@ -70,11 +73,22 @@ describe('split frames', () => {
     // A signer may have 64 nonces in flight (the nonce window): 40 signers, the ten development
     // accounts and three agents of each, send 60 envelopes each, more than a block takes.
     const masters = DEV_KEYS.map((k) => new Signer(k))
-    const agents = masters.flatMap((_, i) => [0, 1, 2].map((j) => new Signer(`0x${'a7'.repeat(30)}${i.toString(16).padStart(2, '0')}${j.toString(16).padStart(2, '0')}`)))
-    const registrations = await Promise.all(masters.map(async (m, i) => {
-      const first = await nonceOf(m.address)
-      return [0, 1, 2].map((j) => m.sign(registerAgent({ network: 'dev', agent: agents[i * 3 + j]!.address, role: 'Trader', name: `split-${j}`, nonce: first + j }), first + j, 'dev').params)
-    }))
+    const agents = masters.flatMap((_, i) =>
+      [0, 1, 2].map((j) => new Signer(`0x${'a7'.repeat(30)}${i.toString(16).padStart(2, '0')}${j.toString(16).padStart(2, '0')}`)),
+    )
+    const registrations = await Promise.all(
+      masters.map(async (m, i) => {
+        const first = await nonceOf(m.address)
+        return [0, 1, 2].map(
+          (j) =>
+            m.sign(
+              registerAgent({ network: 'dev', agent: agents[i * 3 + j]!.address, role: 'Trader', name: `split-${j}`, nonce: first + j }),
+              first + j,
+              'dev',
+            ).params,
+        )
+      }),
+    )
     for (const r of await Promise.all(registrations.flat().map(post))) expect(r.status).toBe('accepted')
 
     const ws = await WsProbe.open(node.url)
@@ -107,14 +121,29 @@ describe('split frames', () => {
       const block = (await rpc.query<Record<string, any>>('getBlock', { height })).data
       expect(block.envelope_count).toBe(2_000)
 
-      const parts = await until(() => {
-        const got = ws.frames.filter((f) => f.topic === 'blocks.live' && f.block.height === height)
-        return got.length > 0 && got.length === got[0]!.parts ? got : undefined
-      }, 60_000, `the parts of blocks.live for block ${height}`)
+      const parts = await until(
+        () => {
+          const got = ws.frames.filter((f) => f.topic === 'blocks.live' && f.block.height === height)
+          return got.length > 0 && got.length === got[0]!.parts ? got : undefined
+        },
+        60_000,
+        `the parts of blocks.live for block ${height}`,
+      )
       expectParts(parts)
       const { envelopes: _e, ...header } = block
       for (const p of parts) {
-        expect(Object.keys(p)).toEqual(['seq', 'topic', 'part', 'parts', 'block', 'envelopes', 'watermark', 'block_count', 'node_tip', 'behind'])
+        expect(Object.keys(p)).toEqual([
+          'seq',
+          'topic',
+          'part',
+          'parts',
+          'block',
+          'envelopes',
+          'watermark',
+          'block_count',
+          'node_tip',
+          'behind',
+        ])
         expect(p.block).toEqual({ ...header, envelopes: [] })
       }
       // Every envelope once, in order, across the parts.
@@ -135,23 +164,45 @@ describe('split frames', () => {
   test('a 500-level book: the snapshot in parts (bids, then asks) of at most 65,536 bytes, reassembled equal to getOrderbook', async () => {
     // Six decimals of price and size make levels long enough that 500 a side pass one frame.
     const admin = client(0)
-    const created = accepted(await admin.send(createMarket({ symbol: 'DEEP-USD', price_decimals: 6, size_decimals: 6, maker_fee_bps: 0, taker_fee_bps: 0, max_leverage: 10, maintenance_margin_bps: 500, mark_price: '1', min_order_qty: '0.000001' })))
+    const created = accepted(
+      await admin.send(
+        createMarket({
+          symbol: 'DEEP-USD',
+          price_decimals: 6,
+          size_decimals: 6,
+          maker_fee_bps: 0,
+          taker_fee_bps: 0,
+          max_leverage: 10,
+          maintenance_margin_bps: 500,
+          mark_price: '1',
+          min_order_qty: '0.000001',
+        }),
+      ),
+    )
     const marketId = created.events[0]!.market_id!
     accepted(await admin.send(activateMarket({ market_id: marketId })))
     const decimal6 = (units: number) => (units / 1e6).toFixed(6)
     const level = (side: 'Bid' | 'Ask', i: number) => ({
-      market_id: marketId, side, tif: 'Gtc' as const, reduce_only: false,
-      price: decimal6(side === 'Bid' ? 900_000 - i * 137 : 1_100_000 + i * 137), qty: decimal6(123_456_789 + i * 1_013),
+      market_id: marketId,
+      side,
+      tif: 'Gtc' as const,
+      reduce_only: false,
+      price: decimal6(side === 'Bid' ? 900_000 - i * 137 : 1_100_000 + i * 137),
+      qty: decimal6(123_456_789 + i * 1_013),
     })
     // 550 levels a side, 50 orders a batch: Alice bids, Bob asks.
     const batches = (key: string, side: 'Bid' | 'Ask') => async () => {
       const s = new Signer(key)
       const first = await nonceOf(s.address)
-      return Array.from({ length: 11 }, (_, b) => s.sign(batchPlaceOrder(Array.from({ length: 50 }, (_, k) => level(side, b * 50 + k))), first + b, 'dev').params)
+      return Array.from(
+        { length: 11 },
+        (_, b) => s.sign(batchPlaceOrder(Array.from({ length: 50 }, (_, k) => level(side, b * 50 + k))), first + b, 'dev').params,
+      )
     }
     const signed = [...(await batches(DEV_KEYS[1], 'Bid')()), ...(await batches(DEV_KEYS[2], 'Ask')())]
     for (const r of await Promise.all(signed.map(post))) expect(r.status).toBe('accepted')
-    const book = (await rpc.query<{ height: number; bids: Frame[]; asks: Frame[] }>('getOrderbook', { market_id: marketId, depth: 500 })).data
+    const book = (await rpc.query<{ height: number; bids: Frame[]; asks: Frame[] }>('getOrderbook', { market_id: marketId, depth: 500 }))
+      .data
     expect([book.bids.length, book.asks.length]).toEqual([500, 500])
     const levels = (side: Frame[]) => side.map(({ price, qty, cumulative_qty }) => ({ price, qty, cumulative_qty }))
 
@@ -163,15 +214,24 @@ describe('split frames', () => {
     try {
       await ws.subscribe(['book.DEEP.500'])
       await books.subscribe(['book.DEEP.500'])
-      const parts = await until(() => {
-        const got = ws.frames.filter((f) => f.topic === 'book.DEEP.500')
-        return got.length > 0 && got.length === got[0]!.parts ? got : undefined
-      }, 30_000, 'the parts of the book snapshot')
+      const parts = await until(
+        () => {
+          const got = ws.frames.filter((f) => f.topic === 'book.DEEP.500')
+          return got.length > 0 && got.length === got[0]!.parts ? got : undefined
+        },
+        30_000,
+        'the parts of the book snapshot',
+      )
       expectParts(parts)
       expect(parts[0]!.seq).toBe(2) // right after the confirmation
       for (const p of parts) {
         expect(Object.keys(p)).toEqual(['seq', 'topic', 'part', 'parts', 'symbol', 'height', 'timestamp_ms', 'state_hash', 'bids', 'asks'])
-        expect(p).toMatchObject({ symbol: 'DEEP-USD', height: parts[0]!.height, timestamp_ms: parts[0]!.timestamp_ms, state_hash: parts[0]!.state_hash })
+        expect(p).toMatchObject({
+          symbol: 'DEEP-USD',
+          height: parts[0]!.height,
+          timestamp_ms: parts[0]!.timestamp_ms,
+          state_hash: parts[0]!.state_hash,
+        })
       }
       // Bids first, then asks: once a part has asks, no later part has bids.
       const firstAsks = parts.findIndex((p) => p.asks.length > 0)
@@ -183,16 +243,25 @@ describe('split frames', () => {
       expect(whole.part).toBeUndefined()
       expect({ bids: whole.bids, asks: whole.asks }).toEqual({ bids: levels(book.bids), asks: levels(book.asks) })
       // The state_hash of the parts is the whole snapshot's.
-      expect(whole.state_hash).toBe(`0x${new Bun.CryptoHasher('sha256').update(JSON.stringify({ bids: whole.bids, asks: whole.asks })).digest('hex')}`)
+      expect(whole.state_hash).toBe(
+        `0x${new Bun.CryptoHasher('sha256').update(JSON.stringify({ bids: whole.bids, asks: whole.asks })).digest('hex')}`,
+      )
 
       // A change pushes the next snapshot, split again.
       const mark = ws.frames.length
       const alice = new Signer(DEV_KEYS[1])
-      expect((await post(alice.sign(batchPlaceOrder([{ ...level('Bid', 0), price: '0.95' }]), await nonceOf(alice.address), 'dev').params)).status).toBe('accepted')
-      const next = await until(() => {
-        const got = ws.frames.slice(mark).filter((f) => f.topic === 'book.DEEP.500')
-        return got.length > 0 && got.length === got[0]!.parts ? got : undefined
-      }, 30_000, 'the parts of the next snapshot')
+      expect(
+        (await post(alice.sign(batchPlaceOrder([{ ...level('Bid', 0), price: '0.95' }]), await nonceOf(alice.address), 'dev').params))
+          .status,
+      ).toBe('accepted')
+      const next = await until(
+        () => {
+          const got = ws.frames.slice(mark).filter((f) => f.topic === 'book.DEEP.500')
+          return got.length > 0 && got.length === got[0]!.parts ? got : undefined
+        },
+        30_000,
+        'the parts of the next snapshot',
+      )
       expectParts(next)
       const after = await until(() => snapshots[1], 30_000, 'the next reassembled snapshot')
       const now = (await rpc.query<{ bids: Frame[]; asks: Frame[] }>('getOrderbook', { market_id: marketId, depth: 500 })).data

@@ -1,5 +1,6 @@
-// The 12 WebSocket topics on a real node (docs/websocket.md#websocket-protocol): subscribe, drive the activity with the
-// project's client, assert the exact frame shape and the initial push of each topic.
+// The 12 WebSocket topics on a real node (docs/websocket.md#websocket-protocol): subscribe, drive
+// the activity with the project's client, assert the exact frame shape and the initial push of each
+// topic.
 import { describe, expect, test } from 'bun:test'
 import { cancelTriggerOrder, placeOrder, placeTriggerOrder, submitOracleQuote } from '../../src/client/actions.ts'
 import { accepted, orderIdOf, startDevNodeForFile } from '../support/dev-node.ts'
@@ -158,13 +159,15 @@ describe('WebSocket topics', () => {
     ws.close()
   })
 
-  test('external_quote: each accepted quote of an external-peg market, with last_price and volume and market stats', async () => {
+  test('external_quote: the latest accepted quote of an external-peg market, with last_price and volume, its age and market stats', async () => {
     const ws = await WsProbe.open(node.url)
     await ws.subscribe(['external_quote.XAU'])
     const now = Date.now()
-    accepted(await quoter.send(submitOracleQuote([{ market_id: 4, bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: now, last_price: '2400.2', volume: '12.5' }])))
-    const f = await ws.next((x) => x.topic === 'external_quote.XAU')
-    expect(keys(f)).toEqual(['seq', 'topic', 'symbol', 'height', 'timestamp_ms', 'quote', 'market_stats'])
+    const r = accepted(await quoter.send(submitOracleQuote([{ market_id: 4, bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: now, last_price: '2400.2', volume: '12.5' }])))
+    // Pushed every block once the market has a quote (test/e2e/ws-quote-age.test.ts): this quote's block.
+    const f = await ws.next((x) => x.topic === 'external_quote.XAU' && x.height === r.height)
+    expect(keys(f)).toEqual(['seq', 'topic', 'symbol', 'height', 'timestamp_ms', 'quote', 'age_ms', 'market_stats'])
+    expect(f.age_ms).toBe(f.timestamp_ms - now)
     expect(f.quote).toEqual({ bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: now, quoter: quoter.address, last_price: '2400.2', volume: '12.5' })
     for (const k of ['long_size', 'short_size', 'net_size', 'oracle_counter_pnl', 'open_interest', 'open_interest_notional', 'fills_in_block', 'block_height']) expect(f.market_stats).toHaveProperty(k)
     ws.close()
@@ -198,7 +201,8 @@ describe('WebSocket topics', () => {
     expect(f.block.envelopes).toEqual([])
     expect(f.envelopes).toHaveLength(1)
     expect(f.envelopes[0]).toMatchObject({ height: r.height, envelope_idx: 0, tx_hash: r.tx_hash, signer: alice.address, status: 'accepted', action_kind: 'PlaceOrder', market_id: SOL, symbol: 'SOL-USD', timestamp_ms: f.block.timestamp_ms })
-    // Pushed once the history index has ingested the block, with its watermarks (docs/history-api.md#status).
+    // Pushed once the history index has ingested the block, with its watermarks
+    // (docs/history-api.md#status).
     expect(f.watermark).toBeGreaterThanOrEqual(r.height)
     expect(f.node_tip).toBeGreaterThanOrEqual(f.watermark)
     expect(f.behind).toBe(f.node_tip - f.watermark)

@@ -1,11 +1,13 @@
-// The key-encryption key (KEK): 32 random bytes in --kek-file, hex. Every stored private key is
-// sealed under it with AES-256-GCM; the database alone therefore never yields a key.
+// The key-encryption key (KEK): 32 random bytes in --kek-file, hex (docs/admin.md#sealing-and-the-kek-file).
+// Every stored private key is sealed under it with AES-256-GCM; the database alone therefore never
+// yields a key. The file is read and written as bytes (crypto/secret-hex.ts), never as a string.
 import { gcm } from '@noble/ciphers/aes.js'
 import { randomBytes } from '@noble/ciphers/utils.js'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { bytesToHex, concatBytes, hexToBytes, isHex } from '../../lib/hex.ts'
+import { bytesToHex, concatBytes } from '../../lib/hex.ts'
+import { secretFromHexBytes, secretToHexBytes } from './secret-hex.ts'
 
 const KEK_BYTES = 32
 const NONCE_BYTES = 12
@@ -26,33 +28,71 @@ export class KekError extends Error {
   override readonly name = 'KekError'
 }
 
-/**
- * Reads the KEK from `file`, creating it (mode 0600, in a 0700 directory when that is new) when
- * it does not exist. A file that group or others may read is refused, as ssh does with keys.
- */
-export function loadOrCreateKek(file: string): Kek {
-  let created = false
-  let text: string
+/** Whether the KEK file exists (a file that cannot be stat'ed for another reason counts as present, so reading it reports why). */
+export function kekFileExists(file: string): boolean {
   try {
-    text = readFileSync(file, 'utf8')
+    statSync(file)
+    return true
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new KekError(`cannot read the KEK file ${file}: ${(err as Error).message}`)
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
-    text = bytesToHex(randomBytes(KEK_BYTES)).slice(2) + '\n'
-    // 'wx' fails if another process created the file meanwhile, rather than overwriting its key.
-    writeFileSync(file, text, { mode: 0o600, flag: 'wx' })
-    // The process umask could have narrowed the mode further, never widened it; make it exact.
-    chmodSync(file, 0o600)
-    created = true
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT'
   }
-  const mode = statSync(file).mode & 0o777
-  if ((mode & 0o077) !== 0) {
-    throw new KekError(`the KEK file ${file} has mode ${mode.toString(8)}; it must not be readable by group or others (chmod 600 ${file})`)
+}
+
+/**
+ * Reads the KEK from `file`. A file that group or others may read is refused, as ssh does with
+ * keys, as is one that does not hold 64 hex digits.
+ */
+export function readKek(file: string): Kek {
+  let mode: number
+  let text: Uint8Array
+  try {
+    mode = statSync(file).mode & 0o777
+    text = readFileSync(file)
+  } catch (err) {
+    throw new KekError(`cannot read the KEK file ${file}: ${(err as Error).message}`)
   }
-  const hex = text.trim()
-  if (!isHex(hex, KEK_BYTES)) throw new KekError(`the KEK file ${file} must hold ${KEK_BYTES} bytes as ${KEK_BYTES * 2} hex digits`)
-  const key = hexToBytes(hex)
-  return { key, id: kekId(key), created }
+  try {
+    if ((mode & 0o077) !== 0) {
+      throw new KekError(`the KEK file ${file} has mode ${mode.toString(8)}; it must not be readable by group or others (chmod 600 ${file})`)
+    }
+    const key = secretFromHexBytes(text, KEK_BYTES)
+    if (key === undefined) throw new KekError(`the KEK file ${file} must hold ${KEK_BYTES} bytes as ${KEK_BYTES * 2} hex digits`)
+    return { key, id: kekId(key), created: false }
+  } finally {
+    text.fill(0)
+  }
+}
+
+/** A fresh random KEK, in memory only. */
+export function generateKek(): Kek {
+  const key = randomBytes(KEK_BYTES)
+  return { key, id: kekId(key), created: true }
+}
+
+/**
+ * Writes `kek` to `file` (mode 0600, its directory created 0700 when missing) and syncs it to
+ * disk. `exclusive` fails when the file exists instead of replacing a key someone else wrote.
+ */
+export function writeKekFile(file: string, kek: Kek, exclusive: boolean): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  const text = secretToHexBytes(kek.key, UTF8.encode('\n'))
+  const fd = openSync(file, exclusive ? 'wx' : 'w', 0o600)
+  try {
+    writeSync(fd, text)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+    text.fill(0)
+  }
+  // The process umask could have narrowed the mode further, never widened it; make it exact.
+  chmodSync(file, 0o600)
+}
+
+/** Creates a new KEK in `file`, which must not exist ('wx': never overwrites a key). */
+export function createKek(file: string): Kek {
+  const kek = generateKek()
+  writeKekFile(file, kek, true)
+  return kek
 }
 
 /** The fingerprint of a KEK. */

@@ -1,7 +1,7 @@
-// getBootstrap (docs/rpc.md#getbootstrap): markets, books and an account in one call, at one height. It is what a
-// WebSocket client reads to (re)build its state after connecting, after a disconnect, and after a
-// gap frame (docs/websocket.md#websocket-protocol): the live market list, each market's book, and when an address is given
-// its account aggregate and open orders.
+// getBootstrap (docs/rpc.md#getbootstrap): markets, books and an account in one call, at one
+// height. It is what a WebSocket client reads to (re)build its state after connecting, after a
+// disconnect, and after a gap frame (docs/websocket.md#websocket-protocol): the live market list,
+// each market's book, and when an address is given its account aggregate and open orders.
 import { Type } from '@sinclair/typebox'
 import { BootstrapResult } from '../../wire/results/feed.ts'
 import { Address20 } from '../../wire/schema-types.ts'

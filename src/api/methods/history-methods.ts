@@ -1,7 +1,8 @@
-// The JSON-RPC reads backed by the history index (docs/history-api.md#json-rpc-methods-backed-by-the-index): getCandles (with its block-level
+// The JSON-RPC reads backed by the history index
+// (docs/history-api.md#json-rpc-methods-backed-by-the-index): getCandles (with its block-level
 // cache), getUserFills, getUserFillsSince, getOrderFills, getOrderStatus, getRecentTrades and
-// getUserRateLimit. They read on the reader thread; `height` is the index watermark of the data
-// (so `stale` is true while the index is behind the chain).
+// getUserRateLimit. They read on the reader thread; `height` is the index watermark of the data (so
+// `stale` is true while the index is behind the chain).
 import { Type, type Static } from '@sinclair/typebox'
 import { type Market, type Order, resolveMarketRef } from '../../chain/index.ts'
 import { money as formatMoney } from '../../indexer/amounts.ts'

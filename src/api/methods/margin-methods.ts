@@ -1,4 +1,6 @@
-// Read methods of the margin area: getLiquidatablePositions (docs/liquidation.md#7-reading-getliquidatablepositions; the market filter: docs/markets.md#symbol-resolution).
+// Read methods of the margin area: getLiquidatablePositions
+// (docs/liquidation.md#7-reading-getliquidatablepositions; the market filter:
+// docs/markets.md#symbol-resolution).
 import { Type, type Static } from '@sinclair/typebox'
 import { liquidatablePositions, marginUsed, unrealizedPnl, valueAccount } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'

@@ -1,7 +1,8 @@
-// Read methods of the markets area (docs/markets.md#read-methods): the market list and detail, summary, settings, BBOs,
-// marks, the admin audit log, and the venue's oracle quote and market stats. Every method resolves
-// its market with the one resolver of docs/markets.md#symbol-resolution (wire/symbols.ts): market_id over symbol, symbol
-// by exact or prefix match, Delisted markets only by id.
+// Read methods of the markets area (docs/markets.md#read-methods): the market list and detail,
+// summary, settings, BBOs, marks, the admin audit log, and the venue's oracle quote and market
+// stats. Every method resolves its market with the one resolver of
+// docs/markets.md#symbol-resolution (wire/symbols.ts): market_id over symbol, symbol by exact or
+// prefix match, Delisted markets only by id.
 import { Type, type Static } from '@sinclair/typebox'
 import type { MarketRef } from '../../wire/symbols.ts'
 import type { ChainState, Market } from '../../chain/index.ts'

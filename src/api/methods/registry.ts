@@ -24,7 +24,8 @@ export interface MethodResult {
 
 /**
  * A method-level error (-32602 for a bad parameter value the schema cannot see, etc.). With
- * httpStatus, the whole HTTP reply carries that status (docs/errors.md#http-statuses: offset above 1000 is 400).
+ * httpStatus, the whole HTTP reply carries that status (docs/errors.md#http-statuses: offset above
+ * 1000 is 400).
  */
 export class MethodError extends Error {
   override readonly name = 'MethodError'

@@ -1,4 +1,5 @@
-// Read methods of the trigger area (docs/orders.md#trigger-orders): getTriggerOrders and getOcoPairs, over live state.
+// Read methods of the trigger area (docs/orders.md#trigger-orders): getTriggerOrders and
+// getOcoPairs, over live state.
 import { Type, type Static } from '@sinclair/typebox'
 import type { ChainState, OcoPair, TriggerOrder } from '../../chain/index.ts'
 import type { TriggerViewSchema } from '../../wire/results/shared-trigger.ts'

@@ -1,4 +1,5 @@
-// POST /api/v1/action: one signed action per request (docs/protocol.md#envelope); replies after its block commits.
+// POST /api/v1/action: one signed action per request (docs/protocol.md#envelope); replies after its
+// block commits.
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../../node/chain-node.ts'
 import type { CidrRange } from '../../lib/cidr.ts'
@@ -8,8 +9,9 @@ import { RPC } from '../../wire/rpc-errors.ts'
 import { envelopeError, idOf, isNotification, jsonResponse, noContent, readRequestBody, rpcFailure, rpcResult } from '../jsonrpc.ts'
 
 /**
- * ipRatePerSec: /action requests per second per client IP (default 50, docs/limits.md#action-rate-limits); 0 disables. The client IP
- * is the socket peer, or behind a proxy in trustedProxies the address X-Forwarded-For names.
+ * ipRatePerSec: /action requests per second per client IP (default 50,
+ * docs/limits.md#action-rate-limits); 0 disables. The client IP is the socket peer, or behind a
+ * proxy in trustedProxies the address X-Forwarded-For names.
  */
 export function actionRoutes(node: ChainNode, ipRatePerSec = 0, trustedProxies: readonly CidrRange[] = []) {
   const ipLimiter = new RateLimiter(ipRatePerSec, 1_000)

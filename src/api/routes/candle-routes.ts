@@ -1,6 +1,7 @@
-// Candles (docs/history-api.md#candles): GET /api/v1/candles and POST /info candleSnapshot, both a bare Candle[]
-// ascending by t. Stored buckets come from the candle stage; when the range reaches now, the trades
-// of blocks the stage has not folded yet are merged in from memory. Empty buckets are not filled.
+// Candles (docs/history-api.md#candles): GET /api/v1/candles and POST /info candleSnapshot, both a
+// bare Candle[] ascending by t. Stored buckets come from the candle stage; when the range reaches
+// now, the trades of blocks the stage has not folded yet are merged in from memory. Empty buckets
+// are not filled.
 import { Elysia } from 'elysia'
 import { resolveSymbol } from '../../wire/symbols.ts'
 import { parseInterval, type CandleInterval } from '../../wire/candles.ts'

@@ -1,7 +1,8 @@
-// Hot-read market data (docs/websocket.md#hot-read-rest): memory-only endpoints with the wrapper {chain_height,
-// book_updated_at_ms, stale, ready, data} and the X-Chain-Height / X-Book-Updated-At-Ms /
-// X-Market-Data-Stale headers. 404 {error: 'market not found'}; 503 {error: 'market feed seeding'}
-// with Retry-After: 2 while the market's slot is not built; stale data is still served with 200.
+// Hot-read market data (docs/websocket.md#hot-read-rest): memory-only endpoints with the wrapper
+// {chain_height, book_updated_at_ms, stale, ready, data} and the X-Chain-Height /
+// X-Book-Updated-At-Ms / X-Market-Data-Stale headers. 404 {error: 'market not found'}; 503 {error:
+// 'market feed seeding'} with Retry-After: 2 while the market's slot is not built; stale data is
+// still served with 200.
 import { Elysia } from 'elysia'
 import { REST_BOOK_DEPTH_MAX, type FeedMarket, type HotFeed } from '../../feed/hot-feed.ts'
 import { jsonResponse } from '../jsonrpc.ts'

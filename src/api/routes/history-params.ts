@@ -1,6 +1,7 @@
-// Query-string parameters of the history REST family (docs/history-api.md#conventions-all-history-rest-endpoints): integers, addresses,
-// paging with per-endpoint defaults and maxima, keyset cursors, and the statuses for getting them
-// wrong (a bad value is 400; a missing required parameter is 500, docs/errors.md#http-statuses).
+// Query-string parameters of the history REST family
+// (docs/history-api.md#conventions-all-history-rest-endpoints): integers, addresses, paging with
+// per-endpoint defaults and maxima, keyset cursors, and the statuses for getting them wrong (a bad
+// value is 400; a missing required parameter is 500, docs/errors.md#http-statuses).
 import { decodeCursor, OFFSET_MAX, ReadError, type PageRequest } from '../../indexer/paging.ts'
 
 export type Query = Record<string, string | undefined>

@@ -1,7 +1,8 @@
 // The history / index REST family (docs/history-api.md): blocks, envelopes, transactions,
 // fills, orders, flows, positions, referral and rebate events, account events and stats, the
 // leaderboard, search, and two live-chain views (/chain/account, /chain/open-orders). Every index
-// read runs on the reader thread; responses are {data, page} (docs/history-api.md#conventions-all-history-rest-endpoints).
+// read runs on the reader thread; responses are {data, page}
+// (docs/history-api.md#conventions-all-history-rest-endpoints).
 import { Elysia } from 'elysia'
 import { INDEX_VERSION } from '../../indexer/schema.ts'
 import { ReadError } from '../../indexer/paging.ts'

@@ -1,5 +1,5 @@
-// The /query deadline (docs/limits.md#queries): a method still pending when the deadline passes answers
-// -32000 TIMEOUT; a late answer or failure of the abandoned call changes nothing.
+// The /query deadline (docs/limits.md#queries): a method still pending when the deadline passes
+// answers -32000 TIMEOUT; a late answer or failure of the abandoned call changes nothing.
 import { Type } from '@sinclair/typebox'
 import { expect, test } from 'bun:test'
 import { compileMethods, method, type QueryContext } from '../methods/registry.ts'

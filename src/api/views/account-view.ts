@@ -1,5 +1,7 @@
-// The getAccount aggregate (docs/rpc.md#getaccount, docs/liquidation.md#2-where-the-money-sits-and-the-account-figures) and open-order rows; the return types are the result
-// schemas' static types, so the compiler holds each builder to its declared wire shape.
+// The getAccount aggregate (docs/rpc.md#getaccount,
+// docs/liquidation.md#2-where-the-money-sits-and-the-account-figures) and open-order rows; the
+// return types are the result schemas' static types, so the compiler holds each builder to its
+// declared wire shape.
 import type { Static } from '@sinclair/typebox'
 import { absBig, type Account, agentsOf, type ChainState, isFrozen, liquidationPriceTicks, lowestUnusedNonce, marginUsed, markNotional, type Order, type Position, ROLE_NAMES, ROLES, SCALE_6, unrealizedPnl, valueAccount } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'

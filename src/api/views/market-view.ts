@@ -1,5 +1,6 @@
-// Market read views (docs/markets.md#read-methods): the getMarkets list item, the getMarket detail with its
-// latest_quote, the settings, BBOs, stats and summary. Decimal strings at the market's precision.
+// Market read views (docs/markets.md#read-methods): the getMarkets list item, the getMarket detail
+// with its latest_quote, the settings, BBOs, stats and summary. Decimal strings at the market's
+// precision.
 import type { Static } from '@sinclair/typebox'
 import { type ChainState, freshQuote, type Market, marketStats, notionalOf, quoteLagMs } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
@@ -60,8 +61,9 @@ export function marketSettingsView(m: Market): Static<typeof MarketSettingsResul
 }
 
 /**
- * The latest accepted oracle quote (docs/markets.md#an-accepted-quote): last_price and volume are always null (the chain
- * keeps neither), and quoter_last_sequence is gone. Null before the first quote.
+ * The latest accepted oracle quote (docs/markets.md#an-accepted-quote): last_price and volume are
+ * always null (the chain keeps neither), and quoter_last_sequence is gone. Null before the first
+ * quote.
  */
 export function latestQuoteView(state: ChainState, m: Market): Static<typeof LatestQuoteSchema> | null {
   const q = m.oracle.latest

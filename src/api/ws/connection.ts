@@ -1,8 +1,8 @@
-// One WebSocket connection: its sequence numbers, subscriptions and bounded outbox (docs/websocket.md#websocket-protocol).
-// Frames go straight to the socket while it takes them; once the socket reports backpressure they
-// wait in a FIFO outbox, flushed on drain. When the outbox is full its frames are dropped and one
-// gap frame takes their place: the client must resynchronize. A socket that takes nothing for the
-// send timeout is a slow consumer and is cut.
+// One WebSocket connection: its sequence numbers, subscriptions and bounded outbox
+// (docs/websocket.md#websocket-protocol). Frames go straight to the socket while it takes them;
+// once the socket reports backpressure they wait in a FIFO outbox, flushed on drain. When the
+// outbox is full its frames are dropped and one gap frame takes their place: the client must
+// resynchronize. A socket that takes nothing for the send timeout is a slow consumer and is cut.
 import type { WsLimits } from './limits.ts'
 import type { Subscription } from './topics.ts'
 

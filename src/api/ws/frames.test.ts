@@ -49,7 +49,12 @@ describe('framesOf', () => {
 
   test('two lists split in order (bids, then asks); maps split between entries', () => {
     const level = (i: number) => ({ price: String(1000 - i), qty: '1.5', cumulative_qty: String(1.5 * (i + 1)) })
-    const book = { symbol: 'BTC-USD', height: 3, bids: Array.from({ length: 60 }, (_, i) => level(i)), asks: Array.from({ length: 60 }, (_, i) => level(-i)) }
+    const book = {
+      symbol: 'BTC-USD',
+      height: 3,
+      bids: Array.from({ length: 60 }, (_, i) => level(i)),
+      asks: Array.from({ length: 60 }, (_, i) => level(-i)),
+    }
     const parts = framesOf(push(book, ['bids', 'asks']), FRAME_PREFIX_BYTES_MAX + 1_000).map((p) => JSON.parse(`{${p}`) as WsFrame)
     expect(parts.length).toBeGreaterThan(4)
     // Every bid comes before every ask: once a part has asks, no later part has bids.
@@ -59,7 +64,9 @@ describe('framesOf', () => {
     expect(mergeParts(parts)).toMatchObject({ bids: book.bids, asks: book.asks })
 
     const marks = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`M${i}-USD`, `${i}.5`]))
-    const mapParts = framesOf(push({ height: 1, marks }, ['marks']), FRAME_PREFIX_BYTES_MAX + 500).map((p) => JSON.parse(`{${p}`) as WsFrame)
+    const mapParts = framesOf(push({ height: 1, marks }, ['marks']), FRAME_PREFIX_BYTES_MAX + 500).map(
+      (p) => JSON.parse(`{${p}`) as WsFrame,
+    )
     expect(mapParts.length).toBeGreaterThan(2)
     expect(mergeParts(mapParts).marks).toEqual(marks)
   })
@@ -88,7 +95,8 @@ function setup(frameBytesMax: number) {
 describe('WsHub split pushes', () => {
   test('a book snapshot larger than a frame: parts with part/parts, one height and state_hash, consecutive seqs, that reassemble to the snapshot', () => {
     const { h, hub, s, conn, frames } = setup(4_096)
-    const levels = (side: 'Bid' | 'Ask', by: string) => Array.from({ length: 120 }, (_, i) => ({ by, action: place(BTC, side, String(side === 'Bid' ? 60_000 - i : 70_000 + i), '0.0123') }))
+    const levels = (side: 'Bid' | 'Ask', by: string) =>
+      Array.from({ length: 120 }, (_, i) => ({ by, action: place(BTC, side, String(side === 'Bid' ? 60_000 - i : 70_000 + i), '0.0123') }))
     h.block([...levels('Bid', ALICE), ...levels('Ask', BOB)])
     hub.message(conn, { op: 'subscribe', topics: ['book.BTC.500'] })
     const snap = frames().slice(1)
@@ -99,26 +107,42 @@ describe('WsHub split pushes', () => {
     const whole = mergeParts(snap)
     const book = h.feed.orderbook(h.feed.market(BTC)!, 500)
     expect({ bids: whole.bids, asks: whole.asks }).toEqual({ bids: book.bids, asks: book.asks })
-    expect(whole.state_hash).toBe(`0x${new Bun.CryptoHasher('sha256').update(JSON.stringify({ bids: whole.bids, asks: whole.asks })).digest('hex')}`)
+    expect(whole.state_hash).toBe(
+      `0x${new Bun.CryptoHasher('sha256').update(JSON.stringify({ bids: whole.bids, asks: whole.asks })).digest('hex')}`,
+    )
 
     // A change: the next snapshot is split again, its parts right after one another.
     const before = s.texts.length
     hub.onBlock(h.block([{ by: ALICE, action: place(BTC, 'Bid', '60001', '1') }]).delta)
     const next = frames().slice(before)
     expect(next.map((f) => f.part)).toEqual(next.map((_, i) => i + 1))
-    expect(next.map((f) => f.seq)).toEqual(next.map((_, i) => snap.at(-1)!.seq as number + 1 + i))
+    expect(next.map((f) => f.seq)).toEqual(next.map((_, i) => (snap.at(-1)!.seq as number) + 1 + i))
     expect((mergeParts(next).bids as { price: string }[])[0]!.price).toBe('60001')
   })
 
   test('blocks.live of a big block: envelopes across parts, the header and watermarks in each', () => {
     const { h, hub, s, conn, frames } = setup(8_192)
     hub.message(conn, { op: 'subscribe', topics: ['blocks.live', 'block'] })
-    const { delta } = h.block(Array.from({ length: 100 }, (_, i) => ({ by: i % 2 === 0 ? ALICE : BOB, action: place(BTC, 'Bid', String(50_000 + i), '0.01') })))
+    const { delta } = h.block(
+      Array.from({ length: 100 }, (_, i) => ({ by: i % 2 === 0 ? ALICE : BOB, action: place(BTC, 'Bid', String(50_000 + i), '0.01') })),
+    )
     hub.onBlock(delta)
     const live = frames().filter((f) => f.topic === 'blocks.live')
     expect(live.length).toBeGreaterThan(2)
     for (const t of s.texts) expect(bytes(t)).toBeLessThanOrEqual(8_192)
-    for (const f of live) expect(Object.keys(f)).toEqual(['seq', 'topic', 'part', 'parts', 'block', 'envelopes', 'watermark', 'block_count', 'node_tip', 'behind'])
+    for (const f of live)
+      expect(Object.keys(f)).toEqual([
+        'seq',
+        'topic',
+        'part',
+        'parts',
+        'block',
+        'envelopes',
+        'watermark',
+        'block_count',
+        'node_tip',
+        'behind',
+      ])
     expect(new Set(live.map((f) => JSON.stringify(f.block))).size).toBe(1)
     const whole = mergeParts(live)
     expect((whole.envelopes as { envelope_idx: number }[]).map((e) => e.envelope_idx)).toEqual(Array.from({ length: 100 }, (_, i) => i))
@@ -133,13 +157,42 @@ describe('WsHub split pushes', () => {
     hub.onBlock(h.block([]).delta)
     expect(frames().filter((f) => f.topic === 'external_quote.XAU')).toEqual([])
     const ts = h.chain.state.timestampMs + 1_000
-    hub.onBlock(h.block([{ by: DEV_QUOTER, action: { SubmitOracleQuote: { quotes: [{ market_id: XAU, bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: ts, last_price: '2400.2', volume: '3' }] } } }]).delta)
+    hub.onBlock(
+      h.block([
+        {
+          by: DEV_QUOTER,
+          action: {
+            SubmitOracleQuote: {
+              quotes: [
+                {
+                  market_id: XAU,
+                  bid_price: '2400.1',
+                  ask_price: '2400.5',
+                  mark_price: '2400.3',
+                  source_ts_ms: ts,
+                  last_price: '2400.2',
+                  volume: '3',
+                },
+              ],
+            },
+          },
+        },
+      ]).delta,
+    )
     for (let i = 0; i < 3; i++) hub.onBlock(h.block([]).delta)
     const quotes = frames().filter((f) => f.topic === 'external_quote.XAU')
     expect(quotes.map((f) => f.age_ms)).toEqual([0, 1_000, 2_000, 3_000])
     expect(quotes.map((f) => f.height)).toEqual([2, 3, 4, 5])
     for (const f of quotes) {
-      expect(f.quote).toEqual({ bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: ts, quoter: DEV_QUOTER, last_price: '2400.2', volume: '3' })
+      expect(f.quote).toEqual({
+        bid_price: '2400.1',
+        ask_price: '2400.5',
+        mark_price: '2400.3',
+        source_ts_ms: ts,
+        quoter: DEV_QUOTER,
+        last_price: '2400.2',
+        volume: '3',
+      })
       expect(f.age_ms).toBe((f.timestamp_ms as number) - ts)
     }
   })

@@ -1,6 +1,7 @@
-// Push frame bodies (docs/websocket.md#websocket-protocol), without `topic` and `seq` (the hub adds both per connection, since
-// each client keeps its own spelling of a topic and its own sequence). `rest(obj)` turns a body into
-// the text after `{"seq":N,"topic":"...",`, built once per block and shared by every subscriber.
+// Push frame bodies (docs/websocket.md#websocket-protocol), without `topic` and `seq` (the hub adds
+// both per connection, since each client keeps its own spelling of a topic and its own sequence).
+// `rest(obj)` turns a body into the text after `{"seq":N,"topic":"...",`, built once per block and
+// shared by every subscriber.
 import type { BookSnapshot, FeedMarket, HotFeed, QuoteJson } from '../../feed/hot-feed.ts'
 import type { HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock, RecentTrade } from '../../feed/types.ts'

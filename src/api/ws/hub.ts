@@ -1,8 +1,9 @@
-// The WebSocket hub (docs/websocket.md#websocket-protocol): connections, their topics, and the pushes of every committed block.
-// Subscriptions are indexed by canonical key, so a block's work is proportional to what changed and
-// to who listens: each frame body is built once per block and shared by every subscriber, which only
-// adds its own `seq` and its own spelling of the topic. A subscriber gets its snapshot right after
-// the confirmation, before any later push (everything runs on one thread, between blocks).
+// The WebSocket hub (docs/websocket.md#websocket-protocol): connections, their topics, and the
+// pushes of every committed block. Subscriptions are indexed by canonical key, so a block's work is
+// proportional to what changed and to who listens: each frame body is built once per block and
+// shared by every subscriber, which only adds its own `seq` and its own spelling of the topic. A
+// subscriber gets its snapshot right after the confirmation, before any later push (everything runs
+// on one thread, between blocks).
 import { CANDLE_INTERVALS } from '../../wire/candles.ts'
 import type { BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
@@ -384,9 +385,9 @@ export class WsHub {
   }
 
   /**
-   * From now on blocks.live follows the history index (docs/websocket.md#websocket-protocol: each newly ingested block):
-   * committed blocks wait until ingested() reports the index has them. `ingestedThrough` is the
-   * index's ingest watermark now.
+   * From now on blocks.live follows the history index (docs/websocket.md#websocket-protocol: each
+   * newly ingested block): committed blocks wait until ingested() reports the index has them.
+   * `ingestedThrough` is the index's ingest watermark now.
    */
   followIngest(ingestedThrough: number): void {
     this.ingestFollowed = true

@@ -1,5 +1,6 @@
-// The unified WebSocket endpoint GET /api/v1/ws (docs/websocket.md#websocket-protocol) on Elysia's native (Bun) WebSocket.
-// Frame size, heartbeat and idle handling are the hub's (see wsServerOptions for the server side).
+// The unified WebSocket endpoint GET /api/v1/ws (docs/websocket.md#websocket-protocol) on Elysia's
+// native (Bun) WebSocket. Frame size, heartbeat and idle handling are the hub's (see
+// wsServerOptions for the server side).
 import { Elysia } from 'elysia'
 import type { WsConnection, WsTransport } from './connection.ts'
 import type { WsHub } from './hub.ts'

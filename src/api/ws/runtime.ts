@@ -25,7 +25,8 @@ export interface FeedRuntime {
   setHistoryStatus(read: () => HistoryStatus | undefined): void
   /**
    * Makes blocks.live follow a running history index: each block is pushed once the index has
-   * ingested it, with the index's watermarks (docs/websocket.md#websocket-protocol: "each block once the history index has it").
+   * ingested it, with the index's watermarks (docs/websocket.md#websocket-protocol: "each block
+   * once the history index has it").
    */
   followHistory(index: HistoryProgressSource): void
   /** Plugs in MarketStatsResponse fields for the external_quote push. */

@@ -1,5 +1,5 @@
-// Topic syntax of the WebSocket (docs/websocket.md#websocket-protocol): the 12 topics, symbols resolved by
-// docs/markets.md#symbol-resolution (full
+// Topic syntax of the WebSocket (docs/websocket.md#websocket-protocol): the 12 topics, symbols
+// resolved by docs/markets.md#symbol-resolution (full
 // symbol or base-asset prefix, case-insensitive, Delisted skipped), addresses with or without 0x.
 // Each valid topic maps to a canonical key, so `book.btc` and `book.BTC-USD.50` are one subscription.
 import { isCandleInterval, type CandleInterval } from '../../wire/candles.ts'

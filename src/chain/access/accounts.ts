@@ -1,4 +1,5 @@
-// Accounts, agents and nonce windows (docs/protocol.md#nonces): who may act, for whom, and with which nonce.
+// Accounts, agents and nonce windows (docs/protocol.md#nonces): who may act, for whom, and with
+// which nonce.
 import { assert } from '../../lib/assert.ts'
 import { AccountOrders } from '../orders/account-orders.ts'
 import { ClientIdIndex } from '../orders/client-ids.ts'

@@ -1,7 +1,7 @@
-// RegisterAgent (user-signed by the master, docs/protocol.md#user-signed-actions): an agent key acts for its master with a
-// role. Re-registering an agent of the same master updates its role and name. RevokeAgent removes
-// one. state.agentsByMaster indexes agents per master (derived, not a leaf) so a master's agents are
-// found without scanning every agent.
+// RegisterAgent (user-signed by the master, docs/protocol.md#user-signed-actions): an agent key
+// acts for its master with a role. Re-registering an agent of the same master updates its role and
+// name. RevokeAgent removes one. state.agentsByMaster indexes agents per master (derived, not a
+// leaf) so a master's agents are found without scanning every agent.
 import type { RegisterAgentPayload, RevokeAgentPayload } from '../../wire/actions.ts'
 import { hasRole } from './accounts.ts'
 import type { EventSink } from '../core/events.ts'

@@ -1,5 +1,6 @@
-// Reject reasons of kept-reject envelopes (docs/errors.md#reject-reasons): the names clients branch on, so
-// a name never changes once published; new reasons are added. A rejection is a value, never an exception.
+// Reject reasons of kept-reject envelopes (docs/errors.md#reject-reasons): the names clients branch
+// on, so a name never changes once published; new reasons are added. A rejection is a value, never
+// an exception.
 
 export const REJECT_REASONS = [
   'MarketNotFound',

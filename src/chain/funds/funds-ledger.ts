@@ -26,7 +26,8 @@ export function openAccount(state: ChainState, address: string): Account {
 
 /**
  * What an account may move out (withdraw or transfer): its cross cash available (balance minus
- * the initial margin of positions and resting orders, docs/liquidation.md#2-where-the-money-sits-and-the-account-figures), and no more than its cross
+ * the initial margin of positions and resting orders,
+ * docs/liquidation.md#2-where-the-money-sits-and-the-account-figures), and no more than its cross
  * trading available, so an unrealized loss stays covered. Unrealized profit never counts.
  */
 export function movableCash(state: ChainState, account: Account): bigint {

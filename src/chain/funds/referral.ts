@@ -1,5 +1,6 @@
 // Referral: an account names its inviter once (SetInviter); afterwards a share of every fee it pays,
-// global_rebate_ratio_bps of the fee, is paid out as rebates (Core::RebatePaid, docs/events.md#rebatepaid).
+// global_rebate_ratio_bps of the fee, is paid out as rebates (Core::RebatePaid,
+// docs/events.md#rebatepaid).
 //
 // The split: the rebate pool is floor(fee x ratio / 10000); the inviter and the invitee each get
 // floor(pool / 2). Both round down, so the payouts never exceed the pool and an odd micro-unit,

@@ -1,7 +1,8 @@
 // Margin modes and leverage: UpdateLeverage, UpdateMarginMode and UpdateIsolatedMargin with every
-// reject, isolated margin moving in and out on fills, the account figures of docs/liquidation.md#2-where-the-money-sits-and-the-account-figures with
-// Isolated positions, and the order margin checks (cross trading, isolated from cross cash, the
-// cross-cash rule of reducing orders).
+// reject, isolated margin moving in and out on fills, the account figures of
+// docs/liquidation.md#2-where-the-money-sits-and-the-account-figures with Isolated positions, and
+// the order margin checks (cross trading, isolated from cross cash, the cross-cash rule of reducing
+// orders).
 import { describe, expect, test } from 'bun:test'
 import { valueAccount } from './margin.ts'
 import { ALICE, agentAddress, BOB, BTC, cancel, DEV_BALANCE, ETH, ev, place, registerAgent, runRows, SOL, type Row } from '../../../test/support/chain/test-chain.ts'

@@ -1,4 +1,5 @@
-// Valuation of an account (the account figures, docs/liquidation.md#2-where-the-money-sits-and-the-account-figures). Pure functions over state.
+// Valuation of an account (the account figures,
+// docs/liquidation.md#2-where-the-money-sits-and-the-account-figures). Pure functions over state.
 //
 // Where the money sits: `balance` is the account's cross cash. An Isolated position holds its own
 // margin (Position.isolatedMargin), moved out of the balance, so

@@ -1,7 +1,8 @@
-// CompleteDelist (docs/markets.md#completedelist-settlement-at-the-mark): a DelistPending market is sealed as Delisted, at any time after the
-// request. It cancels every resting order, settles every residual position at the mark, and keeps
-// the market's entry (its id is never reused; its symbol is released for a new market). Trigger
-// orders and OCO pairs of the market are cancelled first (triggers.ts cancelMarketTriggers).
+// CompleteDelist (docs/markets.md#completedelist-settlement-at-the-mark): a DelistPending market is
+// sealed as Delisted, at any time after the request. It cancels every resting order, settles every
+// residual position at the mark, and keeps the market's entry (its id is never reused; its symbol
+// is released for a new market). Trigger orders and OCO pairs of the market are cancelled first
+// (triggers.ts cancelMarketTriggers).
 //
 // Settlement at the mark closes every position against all the others at once: positions net to
 // zero across accounts (Book B and the insurance fund included), so paying longs size x mark and

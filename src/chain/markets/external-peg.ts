@@ -1,8 +1,8 @@
-// External-peg markets (docs/markets.md#external-peg-markets): no book of their own. A taker order fills against the market's
-// current oracle quote (a Bid at the quote's ask, an Ask at its bid) with the exchange's own
-// account, "Book B", as the counterparty; Book B's positions are the oracle_counter side of the
-// market stats. Each quote allows at most max_fills_per_quote fills; without a fresh quote (or
-// with its fills used up) an order is QuoteNotAvailable.
+// External-peg markets (docs/markets.md#external-peg-markets): no book of their own. A taker order
+// fills against the market's current oracle quote (a Bid at the quote's ask, an Ask at its bid)
+// with the exchange's own account, "Book B", as the counterparty; Book B's positions are the
+// oracle_counter side of the market stats. Each quote allows at most max_fills_per_quote fills;
+// without a fresh quote (or with its fills used up) an order is QuoteNotAvailable.
 //
 // An order fills in full at the quote price or not at all (a quote carries no depth): Ioc and Gtc
 // that do not reach the quote end IocExpired with nothing filled (nothing rests on a peg market),

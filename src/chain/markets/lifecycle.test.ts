@@ -1,5 +1,5 @@
-// The market lifecycle of docs/markets.md#lifecycle as a table: one row per transition (and per refused one),
-// each starting from a fresh chain with a market in the row's state.
+// The market lifecycle of docs/markets.md#lifecycle as a table: one row per transition (and per
+// refused one), each starting from a fresh chain with a market in the row's state.
 import { describe, expect, test } from 'bun:test'
 import { resolveSymbol } from '../../wire/symbols.ts'
 import {

@@ -1,8 +1,9 @@
-// Market lifecycle (docs/markets.md#lifecycle): Created -> Active <-> Halted -> DelistPending -> Delisted, plus the
-// separate emergency_halt flag. This file holds the Admin transitions (CancelMarket, HaltMarket,
-// ResumeMarket, RequestDelist, SetEmergencyHalt); the tradability rule placeOrder asks is tradable.ts;
-// ActivateMarket is in markets.ts, CompleteDelist in delist.ts, the quote-driven halt and resume
-// in oracle.ts. A refused transition is InvalidLifecycleTransition naming both states.
+// Market lifecycle (docs/markets.md#lifecycle): Created -> Active <-> Halted -> DelistPending ->
+// Delisted, plus the separate emergency_halt flag. This file holds the Admin transitions
+// (CancelMarket, HaltMarket, ResumeMarket, RequestDelist, SetEmergencyHalt); the tradability rule
+// placeOrder asks is tradable.ts; ActivateMarket is in markets.ts, CompleteDelist in delist.ts, the
+// quote-driven halt and resume in oracle.ts. A refused transition is InvalidLifecycleTransition
+// naming both states.
 import type { MarketOnlyPayload, SetEmergencyHaltPayload } from '../../wire/actions.ts'
 import type { EventSink } from '../core/events.ts'
 import type { MarketOutcome } from './tradable.ts'
@@ -14,8 +15,9 @@ import { resolveMarketRef } from './market-refs.ts'
 import type { Account, ChainState, HaltReason, Lifecycle, Market } from '../core/types.ts'
 
 /**
- * The market a management action addresses (market_id over symbol, docs/markets.md#amendmarketconfig): MarketNotFound
- * when it does not resolve, MarketDelisted when it is sealed (only reads reach a Delisted market).
+ * The market a management action addresses (market_id over symbol,
+ * docs/markets.md#amendmarketconfig): MarketNotFound when it does not resolve, MarketDelisted when
+ * it is sealed (only reads reach a Delisted market).
  */
 export function findManagedMarket(state: ChainState, ref: MarketRef): { readonly ok: true; readonly market: Market } | Rejection {
   const market = resolveMarketRef(state, ref)

@@ -1,8 +1,9 @@
-// Events of the markets area: lifecycle, market configuration, oracle quotes, delisting (docs/events.md#markets-and-oracle).
-// Fields named *_ticks are prices and *_lots sizes of the event's market (formatted on the wire
-// without the suffix); bigints are SCALE_6 amounts. Block-level events (the end-of-block staleness
-// check and reject-storm alarm) have no signer: their `account` is the empty string. A rejected
-// SubmitOracleQuote item is the order area's BatchItemRejected (order-events.ts).
+// Events of the markets area: lifecycle, market configuration, oracle quotes, delisting
+// (docs/events.md#markets-and-oracle). Fields named *_ticks are prices and *_lots sizes of the
+// event's market (formatted on the wire without the suffix); bigints are SCALE_6 amounts.
+// Block-level events (the end-of-block staleness check and reject-storm alarm) have no signer:
+// their `account` is the empty string. A rejected SubmitOracleQuote item is the order area's
+// BatchItemRejected (order-events.ts).
 /** CancelMarket: a Created market withdrawn before it ever traded (docs/markets.md#lifecycle). */
 export interface MarketCancelledEvent {
   kind: 'Ops'; sub_kind: 'MarketCancelled'

@@ -1,6 +1,7 @@
 // A market reference (market_id or symbol) resolved against the chain's state, by the symbol rule
-// of docs/markets.md#symbol-resolution (src/wire/symbols.ts): a market_id takes precedence over a symbol and may address a
-// Delisted market (rule 4); with neither, read methods apply no market filter (rule 5).
+// of docs/markets.md#symbol-resolution (src/wire/symbols.ts): a market_id takes precedence over a
+// symbol and may address a Delisted market (rule 4); with neither, read methods apply no market
+// filter (rule 5).
 import { resolveSymbol, type MarketRef } from '../../wire/symbols.ts'
 import type { ChainState, Market } from '../core/types.ts'
 

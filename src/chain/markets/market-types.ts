@@ -3,8 +3,9 @@
 // types.ts holds them on Market; market-leaf.ts encodes them into the market's state-root leaf.
 
 /**
- * Oracle quote limits of a market (docs/markets.md#validation-in-precedence-order). Prices are in ticks of the market; a price bound
- * of 0 means "no bound on that side". Amended by AmendMarketConfig.
+ * Oracle quote limits of a market (docs/markets.md#validation-in-precedence-order). Prices are in
+ * ticks of the market; a price bound of 0 means "no bound on that side". Amended by
+ * AmendMarketConfig.
  */
 export interface QuoteLimits {
   /** A market whose latest quote is older than this (block time - source_ts_ms) is stale: an

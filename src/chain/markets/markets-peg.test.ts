@@ -1,5 +1,6 @@
 // External-peg markets: taker orders fill against the fresh oracle quote with Book B as the
-// counterparty, at most max_fills_per_quote per quote; the market stats of docs/markets.md#market-stats-getmarketstats.
+// counterparty, at most max_fills_per_quote per quote; the market stats of
+// docs/markets.md#market-stats-getmarketstats.
 import { describe, expect, test } from 'bun:test'
 import { BOOK_B_ADDRESS } from './external-peg.ts'
 import { marketStats } from './market-stats.ts'

@@ -1,5 +1,6 @@
-// Symbol and market_id resolution (docs/markets.md#symbol-resolution): one table row per rule, against the dev markets plus
-// markets that exercise the tie-breaks, through the one resolver (src/wire/symbols.ts, market-refs.ts).
+// Symbol and market_id resolution (docs/markets.md#symbol-resolution): one table row per rule,
+// against the dev markets plus markets that exercise the tie-breaks, through the one resolver
+// (src/wire/symbols.ts, market-refs.ts).
 import { describe, expect, test } from 'bun:test'
 import { insertMarket, newMarket } from './markets.ts'
 import { coinOf, type MarketRef } from '../../wire/symbols.ts'

@@ -72,11 +72,13 @@ export function createMarket(state: ChainState, creator: Account, p: CreateMarke
   const decoded = decodeMarketConfig(p, creator.address)
   if (!decoded.ok) return decoded
   if (decoded.config.maxFillsPerQuote === 0) return reject('InvalidMaxFillsPerQuote', 'max_fills_per_quote must be positive')
-  // Only a live market blocks its symbol: a Delisted one released it (docs/markets.md#createmarket-and-activatemarket).
+  // Only a live market blocks its symbol: a Delisted one released it
+  // (docs/markets.md#createmarket-and-activatemarket).
   const clash = liveMarketWithSymbol(state, p.symbol)
   if (clash !== undefined) return reject('MarketAlreadyExists', `${p.symbol} exists as market ${clash.marketId} (${clash.lifecycle})`)
   // Ids are never reused (a Delisted market keeps its entry): a free requested id is taken as
-  // is; a taken one, or none, advances to max(requested, current max + 1) (docs/markets.md#createmarket-and-activatemarket).
+  // is; a taken one, or none, advances to max(requested, current max + 1)
+  // (docs/markets.md#createmarket-and-activatemarket).
   let maxId = 0
   for (const id of state.markets.keys()) if (id > maxId) maxId = id
   const requested = p.market_id

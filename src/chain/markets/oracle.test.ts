@@ -1,6 +1,7 @@
-// SubmitOracleQuote (docs/markets.md#validation-in-precedence-order): one row per reject reason against the dev external-peg market
-// XAU-USD (max_quote_lag_ms 10000, min_quote_interval_ms 100, max_quote_change_bps 500, prices in
-// [100, 100000], max_quote_spread_bps 200), batch semantics, the reject storm, the Quoter role.
+// SubmitOracleQuote (docs/markets.md#validation-in-precedence-order): one row per reject reason
+// against the dev external-peg market XAU-USD (max_quote_lag_ms 10000, min_quote_interval_ms 100,
+// max_quote_change_bps 500, prices in [100, 100000], max_quote_spread_bps 200), batch semantics,
+// the reject storm, the Quoter role.
 import { describe, expect, test } from 'bun:test'
 import { eventEnvelopeIndexes } from '../block/apply.ts'
 import { MAX_QUOTE_AHEAD_MS, QUOTE_REJECT_STORM_COUNT } from './quote-validation.ts'

@@ -1,6 +1,7 @@
-// Validation of one oracle quote against its market (docs/markets.md#validation-in-precedence-order). Pure: reads the market's quote
-// limits and latest accepted quote, returns the decoded quote or the first failing check, in this
-// precedence order:
+// Validation of one oracle quote against its market
+// (docs/markets.md#validation-in-precedence-order). Pure: reads the market's quote limits and
+// latest accepted quote, returns the decoded quote or the first failing check, in this precedence
+// order:
 //   InvalidPrice            a price that is not a positive decimal at the market's price_decimals
 //   QuoteTimeNotMonotonic   source_ts_ms earlier than the last accepted quote's (equal is allowed)
 //   QuoteSourceTooFuture    source_ts_ms more than MAX_QUOTE_AHEAD_MS ahead of block time

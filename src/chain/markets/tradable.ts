@@ -1,6 +1,6 @@
-// Whether a market takes new orders (docs/markets.md#lifecycle), and the outcome of the market actions. Apart from
-// the lifecycle transitions (lifecycle.ts) so that placing an order, a trigger or an OCO leg asks
-// the rule without importing the transitions, which cancel a market's triggers.
+// Whether a market takes new orders (docs/markets.md#lifecycle), and the outcome of the market
+// actions. Apart from the lifecycle transitions (lifecycle.ts) so that placing an order, a trigger
+// or an OCO leg asks the rule without importing the transitions, which cancel a market's triggers.
 import { reject, type Rejection } from '../core/reasons.ts'
 import type { Market } from '../core/types.ts'
 

@@ -3,7 +3,8 @@
 //
 // One amend names a resting order (order_id or client_order_id) and any of a new price, a new
 // total quantity (`qty` counts the lots already filled) and a new time in force:
-// - qty not above the filled lots: the order ends, OrderDone AmendClampedAtFilled (docs/orders.md#amends);
+// - qty not above the filled lots: the order ends, OrderDone AmendClampedAtFilled
+//   (docs/orders.md#amends);
 // - only a lower qty (price and TIF unchanged): amended in place, keeping its time priority; its
 //   margin is re-reserved for the smaller remainder; OrderAccepted then OrderResting with the same
 //   order id confirm the re-rest (docs/orders.md#order-lifecycle: `accepted` confirms the intent);

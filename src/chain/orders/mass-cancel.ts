@@ -1,8 +1,8 @@
-// MassCancel (docs/actions.md#masscancel): by Owner (every resting order of the account, or of one market when
-// market_id is given), by Side (one side of one market) or by Ids (the listed orders; ids that are
-// not open orders of the account, in the market when given, are reported in the summary event and
-// do not reject the action). Each cancelled order gets OrderDone Cancelled, then one MassCancelDone
-// sums it up.
+// MassCancel (docs/actions.md#masscancel): by Owner (every resting order of the account, or of one
+// market when market_id is given), by Side (one side of one market) or by Ids (the listed orders;
+// ids that are not open orders of the account, in the market when given, are reported in the
+// summary event and do not reject the action). Each cancelled order gets OrderDone Cancelled, then
+// one MassCancelDone sums it up.
 import type { MassCancelPayload } from '../../wire/actions.ts'
 import { OK, type Outcome } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'

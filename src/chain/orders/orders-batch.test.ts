@@ -98,7 +98,8 @@ describe('BatchModify', () => {
         ev('OrderDone', { order_id: a, reason: 'Replaced', remaining_lots: 10000 }),
         ev('OrderAccepted', { order_id: s + 1, price_ticks: 641000, qty_lots: 10000, client_order_id: 'm1' }), ev('OrderResting', { order_id: s + 1 }),
       ] },
-      // Crossing: done, accepted, fills, resting within one envelope (docs/orders.md#order-lifecycle).
+      // Crossing: done, accepted, fills, resting within one envelope
+      // (docs/orders.md#order-lifecycle).
       { by: ALICE, action: batchModify({ market_id: BTC, client_order_id: 'm1', price: '64500', qty: '0.5' }), expect: [
         ev('OrderDone', { order_id: s + 1, reason: 'Replaced' }),
         ev('OrderAccepted', { order_id: s + 2, qty_lots: 5000 }), ev('Filled', { maker_order_id: s, qty_lots: 3000 }), ev('OrderDone', { order_id: s }),

@@ -1,6 +1,7 @@
-// Reduce-only orders (docs/orders.md#reduce-only-orders, reduce-only.ts): placement rules, and resting reduce-only orders
-// that never open or flip a position, as taker, as maker within one match, and after the position
-// changes. BTC-USD: price "65000" is 650000 ticks, qty "1" is 10000 lots.
+// Reduce-only orders (docs/orders.md#reduce-only-orders, reduce-only.ts): placement rules, and
+// resting reduce-only orders that never open or flip a position, as taker, as maker within one
+// match, and after the position changes. BTC-USD: price "65000" is 650000 ticks, qty "1" is 10000
+// lots.
 import { describe, expect, test } from 'bun:test'
 import { ALICE, BOB, BTC, CAROL, checkInvariants, ev, place, runRows, TestChain } from '../../../test/support/chain/test-chain.ts'
 import { checkOrderInvariants } from '../../../test/support/chain/orders.ts'

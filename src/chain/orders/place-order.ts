@@ -95,7 +95,8 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   if (o.reduceOnly) {
     const closable = closableLots(size, o.side)
     if (closable === 0 || (o.tif === 'Fok' && closable < qtyLots)) return reject('ReduceOnlyWouldOpenOrFlip', `position ${size} lots cannot absorb a reduce-only ${o.side} of ${qtyLots}`)
-    // docs/orders.md#reduce-only-orders: the excess of a reduce-only order over the closable size does not rest.
+    // docs/orders.md#reduce-only-orders: the excess of a reduce-only order over the closable size
+    // does not rest.
     qtyLots = Math.min(qtyLots, closable)
     reduceOnlyFree = account.reduceOnlyCount === 0 ? closable : closable - restingReduceOnlyLots(state, market.marketId, o.side, account.address, replaced)
   }

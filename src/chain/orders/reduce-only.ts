@@ -1,5 +1,6 @@
-// Reduce-only orders never open or flip a position (docs/orders.md#reduce-only-orders). Placement clamps a new order to the
-// closable size; this module keeps resting ones honest afterwards, with one invariant:
+// Reduce-only orders never open or flip a position (docs/orders.md#reduce-only-orders). Placement
+// clamps a new order to the closable size; this module keeps resting ones honest afterwards, with
+// one invariant:
 //
 //   for every account and market, no resting reduce-only order is on the side that would open (or
 //   add to) the position, and those on the closing side add up to at most the position's size.

@@ -1,5 +1,6 @@
-// AmendTriggerOrder: changes an active trigger in place (docs/orders.md#trigger-orders `amended`); it keeps its id, its
-// source tx hash and its place in an OCO pair. A new trigger price must not fire at the current mark.
+// AmendTriggerOrder: changes an active trigger in place (docs/orders.md#trigger-orders `amended`);
+// it keeps its id, its source tx hash and its place in an OCO pair. A new trigger price must not
+// fire at the current mark.
 import type { AmendTriggerOrderPayload } from '../../wire/actions/triggers.ts'
 import type { ActionContext, Outcome } from '../core/action-context.ts'
 import { reject } from '../core/reasons.ts'

@@ -1,6 +1,6 @@
-// CancelTriggerOrder by trigger_id or client_order_id (docs/orders.md#trigger-orders `cancelled`, reason ByOwner). The
-// stop leg of an OCO pair takes its pair with it: the limit leg is cancelled and the pair resolves
-// PairCancelled.
+// CancelTriggerOrder by trigger_id or client_order_id (docs/orders.md#trigger-orders `cancelled`,
+// reason ByOwner). The stop leg of an OCO pair takes its pair with it: the limit leg is cancelled
+// and the pair resolves PairCancelled.
 import type { CancelTriggerOrderPayload } from '../../wire/actions/triggers.ts'
 import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
 import { closePair } from './oco.ts'

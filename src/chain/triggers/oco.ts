@@ -1,6 +1,6 @@
-// OCO pairs and brackets (docs/orders.md#oco-pairs-and-brackets: `oco_placed`, `oco_resolved`). A pair is a resting limit leg
-// (an order, Gtc) and a stop leg (a trigger) of the same side and size; when one resolves the other
-// is cancelled and the pair closes:
+// OCO pairs and brackets (docs/orders.md#oco-pairs-and-brackets: `oco_placed`, `oco_resolved`). A
+// pair is a resting limit leg (an order, Gtc) and a stop leg (a trigger) of the same side and size;
+// when one resolves the other is cancelled and the pair closes:
 //   - the limit leg fully fills             -> stop leg cancelled (OcoSibling), OrderResolved;
 //   - the limit leg ends any other way (its owner cancels it, self-trade, expiry, replace, ...)
 //                                           -> stop leg cancelled (OcoSibling), PairCancelled;

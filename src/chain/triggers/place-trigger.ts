@@ -1,6 +1,7 @@
 // PlaceTriggerOrder: a stop / take-profit that waits for the market's mark to cross its trigger
-// price (docs/orders.md#trigger-orders `placed`). No margin is held while it waits: the promoted order is checked like
-// any order when the trigger fires, and a failure there is a `fire_failed` event.
+// price (docs/orders.md#trigger-orders `placed`). No margin is held while it waits: the promoted
+// order is checked like any order when the trigger fires, and a failure there is a `fire_failed`
+// event.
 //
 // A trigger that would fire at the current mark is rejected (TriggerWouldFireImmediately): its
 // owner can place the order itself, and a trigger must never fire in the block that placed it

@@ -1,6 +1,7 @@
 // Events of triggers (kind Trigger) and OCO pairs (kind Oco), with the fields of the
-// triggerUpdates frame (docs/websocket.md#websocket-protocol). `kind_label` is the frame's lowercase `kind`, so the WebSocket layer
-// maps an event to its update without a table. Builders keep the field order in one place.
+// triggerUpdates frame (docs/websocket.md#websocket-protocol). `kind_label` is the frame's
+// lowercase `kind`, so the WebSocket layer maps an event to its update without a table. Builders
+// keep the field order in one place.
 import type { RejectReason } from '../core/reasons.ts'
 import type { OcoPair, OcoResolveReason, TriggerCancelReason, TriggerDirection, TriggerOrder, TriggerOrderType } from './trigger-types.ts'
 import type { Side, Tif } from '../core/types.ts'

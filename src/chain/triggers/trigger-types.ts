@@ -1,7 +1,8 @@
-// The data model of trigger orders and OCO pairs (docs/orders.md#trigger-orders, docs/orders.md#oco-pairs-and-brackets). Triggers and pairs are state: each is
-// a leaf of the state root (trigger-leaves.ts); the indexes beside them (ladders by trigger price,
-// the expiry ladder, per-account and per-order maps) are derived from the same history and hold
-// nothing the leaves do not.
+// The data model of trigger orders and OCO pairs (docs/orders.md#trigger-orders,
+// docs/orders.md#oco-pairs-and-brackets). Triggers and pairs are state: each is a leaf of the state
+// root (trigger-leaves.ts); the indexes beside them (ladders by trigger price, the expiry ladder,
+// per-account and per-order maps) are derived from the same history and hold nothing the leaves do
+// not.
 import type { ClientIdIndex } from '../orders/client-ids.ts'
 import { TriggerLadder } from './trigger-ladder.ts'
 import type { Side } from '../book/book.ts'

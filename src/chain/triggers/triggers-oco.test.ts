@@ -1,6 +1,7 @@
-// OCO pairs and brackets through applyBlock (docs/orders.md#oco-pairs-and-brackets: oco_placed / oco_resolved): one table per
-// way a pair resolves (OrderResolved, TriggerFired, ManualCancel, PairCancelled, TriggerExpired),
-// the placement rejections, and brackets armed by their parent's fill.
+// OCO pairs and brackets through applyBlock (docs/orders.md#oco-pairs-and-brackets: oco_placed /
+// oco_resolved): one table per way a pair resolves (OrderResolved, TriggerFired, ManualCancel,
+// PairCancelled, TriggerExpired), the placement rejections, and brackets armed by their parent's
+// fill.
 // BTC-USD: mark 65000; ALICE starts every scenario long 1 BTC bought from BOB at 65000.
 import { describe, expect, test } from 'bun:test'
 import { bytesToHex } from '../../lib/hex.ts'

@@ -1,7 +1,8 @@
-// Trigger orders through applyBlock on the dev genesis (docs/orders.md#trigger-orders): placement and its rejections,
-// firing on the mark (market sweeps and limit orders, with the Filled source fields), fire_failed,
-// amend, cancel, expiry, OnFailure and MarketDelisted. Each table row is one action in a block of
-// its own, ending in its events (or reject reason) and its block's hook events.
+// Trigger orders through applyBlock on the dev genesis (docs/orders.md#trigger-orders): placement
+// and its rejections, firing on the mark (market sweeps and limit orders, with the Filled source
+// fields), fire_failed, amend, cancel, expiry, OnFailure and MarketDelisted. Each table row is one
+// action in a block of its own, ending in its events (or reject reason) and its block's hook
+// events.
 // BTC-USD: 1 price decimal, 4 size decimals, mark 65000 (650000 ticks); "0.1" is 1000 lots.
 import { describe, expect, test } from 'bun:test'
 import { DEV_ADDRESSES } from '../../node/dev-genesis.ts'

@@ -1,5 +1,5 @@
-// Trigger evaluation (docs/orders.md#trigger-orders): the block hooks that expire, fire and clean up triggers, and the
-// market-wide cancel the market lifecycle calls.
+// Trigger evaluation (docs/orders.md#trigger-orders): the block hooks that expire, fire and clean
+// up triggers, and the market-wide cancel the market lifecycle calls.
 //
 // Begin of block: triggers whose expires_at_ms is at or before the block time are removed
 // (`expired`), earliest first, at most TRIGGER_LIMITS.triggersExpiredPerBlockMax per block.

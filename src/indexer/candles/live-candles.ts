@@ -1,6 +1,7 @@
-// The in-progress candle buckets from memory (docs/history-api.md#candles): the trades of committed blocks the candle
-// stage has not folded yet, kept on the main thread per block, merged into a candle read when its
-// range reaches now. Blocks at or below the candle watermark are dropped as progress arrives.
+// The in-progress candle buckets from memory (docs/history-api.md#candles): the trades of committed
+// blocks the candle stage has not folded yet, kept on the main thread per block, merged into a
+// candle read when its range reaches now. Blocks at or below the candle watermark are dropped as
+// progress arrives.
 import { bucketEnd, bucketStart, type CandleInterval } from '../../wire/candles.ts'
 import { accFromText, accToText, foldTrade, mergeCandles, type CandleAcc, type CandleText } from './candle-math.ts'
 

@@ -1,5 +1,5 @@
-// Derives `fills` (a taker row and a maker row per Filled event, docs/history-api.md#fills-and-orders) and `trades` (one row
-// per match) from Filled events.
+// Derives `fills` (a taker row and a maker row per Filled event,
+// docs/history-api.md#fills-and-orders) and `trades` (one row per match) from Filled events.
 import { insertFill, noteAccountMarket, type FillInsert } from '../tables/fills.ts'
 import { orderTags } from '../tables/orders.ts'
 import { insertTrade } from '../tables/trades.ts'

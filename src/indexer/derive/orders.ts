@@ -1,6 +1,7 @@
-// Derives `order_events` (a row per lifecycle event: OrderHistoryRecord, docs/history-api.md#fills-and-orders, docs/orders.md#order-lifecycle) and the
-// `orders` archive from OrderAccepted, OrderResting, OrderDone, OrderExpired, and the trigger
-// origin of promoted orders from TriggerActivated.
+// Derives `order_events` (a row per lifecycle event: OrderHistoryRecord,
+// docs/history-api.md#fills-and-orders, docs/orders.md#order-lifecycle) and the `orders` archive
+// from OrderAccepted, OrderResting, OrderDone, OrderExpired, and the trigger origin of promoted
+// orders from TriggerActivated.
 import { archiveAccepted, archiveClosed, archiveResting, archiveTriggerOrigin, orderTags } from '../tables/orders.ts'
 import { insertOrderEvent, markOrderClosed, setOrderTrigger } from '../tables/order-events.ts'
 import type { DeriveEvent, DeriveModule } from './types.ts'

@@ -1,5 +1,6 @@
 // Candles of any interval length (getCandles interval_ms that is none of the 14 stored ones), built
-// from the trades of the journal scan window (at most the last 10,000 blocks, docs/limits.md#journal-window).
+// from the trades of the journal scan window (at most the last 10,000 blocks,
+// docs/limits.md#journal-window).
 import type { Database } from 'bun:sqlite'
 import { fine } from '../amounts.ts'
 import { accToText, foldTrade, type CandleAcc, type CandleText } from '../candles/candle-math.ts'

@@ -1,4 +1,5 @@
-// Table `blocks`: one row per ingested block header (BlockHeader, docs/history-api.md#blocks-envelopes-transactions).
+// Table `blocks`: one row per ingested block header (BlockHeader,
+// docs/history-api.md#blocks-envelopes-transactions).
 import type { Database } from 'bun:sqlite'
 import { keysetPage, type PageRequest } from '../paging.ts'
 

@@ -1,4 +1,5 @@
-// Table `envelopes`: every signed transaction of every ingested block (EnvelopeView, docs/history-api.md#blocks-envelopes-transactions).
+// Table `envelopes`: every signed transaction of every ingested block (EnvelopeView,
+// docs/history-api.md#blocks-envelopes-transactions).
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { keysetPage, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'

@@ -1,5 +1,6 @@
-// Table `events`: every chain event of every ingested block (EventView, docs/history-api.md#blocks-envelopes-transactions), the input of
-// the derive stage (written by the ingest stage's INSERT ... SELECT).
+// Table `events`: every chain event of every ingested block (EventView,
+// docs/history-api.md#blocks-envelopes-transactions), the input of the derive stage (written by the
+// ingest stage's INSERT ... SELECT).
 import type { Database } from 'bun:sqlite'
 import type { SourceEvent } from '../chain-source.ts'
 import type { SymbolOf } from '../symbols.ts'

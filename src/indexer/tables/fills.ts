@@ -1,5 +1,6 @@
-// Table `fills`: a taker row and a maker row per Filled event (FillRecord, docs/history-api.md#fills-and-orders), clustered by
-// account so one account's page is one contiguous range however many fills the table holds.
+// Table `fills`: a taker row and a maker row per Filled event (FillRecord,
+// docs/history-api.md#fills-and-orders), clustered by account so one account's page is one
+// contiguous range however many fills the table holds.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { money, sqlInt } from '../amounts.ts'
 import { keysetPage, mergedKeysetPage, type KeysetQuery, type PageRequest } from '../paging.ts'

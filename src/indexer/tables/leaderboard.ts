@@ -1,6 +1,7 @@
-// Tables `leaderboard_snapshots` and `leaderboard_rows`: materialized rankings (docs/history-api.md#account-history). The
-// stats stage takes a snapshot at most once per LEADERBOARD_REFRESH_MS of block time, identified by
-// the block it was taken at, and keeps the newest few.
+// Tables `leaderboard_snapshots` and `leaderboard_rows`: materialized rankings
+// (docs/history-api.md#account-history). The stats stage takes a snapshot at most once per
+// LEADERBOARD_REFRESH_MS of block time, identified by the block it was taken at, and keeps the
+// newest few.
 import type { Database } from 'bun:sqlite'
 import { money } from '../amounts.ts'
 

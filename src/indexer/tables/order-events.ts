@@ -1,5 +1,6 @@
-// Table `order_events`: a row per order lifecycle event (OrderHistoryRecord, docs/history-api.md#fills-and-orders). `open` is
-// 1 while the order is open; the default /orders list shows only closed orders' rows.
+// Table `order_events`: a row per order lifecycle event (OrderHistoryRecord,
+// docs/history-api.md#fills-and-orders). `open` is 1 while the order is open; the default /orders
+// list shows only closed orders' rows.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { keysetPage, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'

@@ -1,5 +1,6 @@
 // Funds actions (area: funds): referral, bridge deposits and withdrawals, transfers. The user-signed
-// kinds are shaped by user-signed.ts (docs/protocol.md#user-signed-actions). WithdrawRequest's type is fixed by the vectors.
+// kinds are shaped by user-signed.ts (docs/protocol.md#user-signed-actions). WithdrawRequest's type
+// is fixed by the vectors.
 import { Type, type Static } from '@sinclair/typebox'
 import type { ActionKindSpec } from '../action-kind.ts'
 import { decimalPattern } from '../../lib/decimal.ts'

@@ -1,6 +1,7 @@
-// What every user-signed kind shares (docs/protocol.md#user-signed-actions): the payload starts with `network`, ends with
-// `nonce` and carries `signature_chain_id` (the EIP-712 domain chain id); the typed fields are
-// `network`, the kind's own fields and `nonce`, in that order. Such kinds are master-signed only.
+// What every user-signed kind shares (docs/protocol.md#user-signed-actions): the payload starts
+// with `network`, ends with `nonce` and carries `signature_chain_id` (the EIP-712 domain chain id);
+// the typed fields are `network`, the kind's own fields and `nonce`, in that order. Such kinds are
+// master-signed only.
 import { Type, type TProperties } from '@sinclair/typebox'
 import type { TypedField } from '../eip712.ts'
 import { U53 } from '../schema-types.ts'

@@ -1,10 +1,11 @@
-// The wire bodies of chain events (EventView.body, docs/events.md), one TypeBox schema per sub_kind. The
-// body is what wire/event-view.ts eventBody() makes of a chain event: every field of the event,
-// `kind` and `sub_kind` included, engine integers as decimal strings (x_ticks -> price `x`, x_lots ->
-// size `x`, bigints -> SCALE_6 amounts), undefined fields left out. src/wire/events/events.test.ts
-// runs chain workloads and checks every body they produce against these schemas, so consumers can
-// decode a body with decodeEventBody() and switch on `sub_kind` without checking fields again.
-// docs/events.md is generated from them (scripts/docs/gen-events-doc.ts).
+// The wire bodies of chain events (EventView.body, docs/events.md), one TypeBox schema per
+// sub_kind. The body is what wire/event-view.ts eventBody() makes of a chain event: every field of
+// the event, `kind` and `sub_kind` included, engine integers as decimal strings (x_ticks -> price
+// `x`, x_lots -> size `x`, bigints -> SCALE_6 amounts), undefined fields left out.
+// src/wire/events/events.test.ts runs chain workloads and checks every body they produce against
+// these schemas, so consumers can decode a body with decodeEventBody() and switch on `sub_kind`
+// without checking fields again. docs/events.md is generated from them
+// (scripts/docs/gen-events-doc.ts).
 import { Type, type Static, type TObject } from '@sinclair/typebox'
 import { ACCESS_EVENT_SCHEMAS } from './access.ts'
 import { ADMIN_EVENT_SCHEMAS } from './admin.ts'

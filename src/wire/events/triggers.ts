@@ -1,5 +1,6 @@
 // Event bodies of trigger orders (kind Trigger) and OCO pairs (kind Oco), chain trigger-events.ts.
-// Each carries `kind_label`, the lowercase kind of the triggerUpdates row it becomes (docs/websocket.md#websocket-protocol).
+// Each carries `kind_label`, the lowercase kind of the triggerUpdates row it becomes
+// (docs/websocket.md#websocket-protocol).
 import { Type, type TLiteral } from '@sinclair/typebox'
 import {
   Address, Count, Enum, eventSchema, MarketId, Nullable, Price, RejectReasonSchema, SideSchema, Size, TifSchema, TriggerDirectionSchema, TriggerOrderTypeSchema,

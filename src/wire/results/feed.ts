@@ -1,5 +1,5 @@
-// Result schema of getBootstrap (docs/websocket.md#websocket-protocol): the resync read of WebSocket clients, markets,
-// books and an account at one height.
+// Result schema of getBootstrap (docs/websocket.md#websocket-protocol): the resync read of
+// WebSocket clients, markets, books and an account at one height.
 import { Type } from '@sinclair/typebox'
 import { U53 } from '../schema-types.ts'
 import { Nullable, Strict } from './common.ts'

@@ -1,6 +1,7 @@
-// Result schemas of the reads backed by the history index (docs/history-api.md#json-rpc-methods-backed-by-the-index):
-// candles, an account's fills (the userFills item of docs/websocket.md#websocket-protocol with the participant's side and PnL), order status,
-// recent trades and the rate-limit view.
+// Result schemas of the reads backed by the history index
+// (docs/history-api.md#json-rpc-methods-backed-by-the-index): candles, an account's fills (the
+// userFills item of docs/websocket.md#websocket-protocol with the participant's side and PnL),
+// order status, recent trades and the rate-limit view.
 import { Type } from '@sinclair/typebox'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
 import { Address, Nullable, SignedDecimalString, Strict } from './common.ts'

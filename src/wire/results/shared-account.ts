@@ -1,6 +1,6 @@
-// The account views (getAccount and the account push, docs/websocket.md#websocket-protocol): the account aggregate, its position
-// rows and open-order rows, shared by getAccount, getPositions, getAccountOrders, getOrder,
-// getBootstrap and getOrderStatus.
+// The account views (getAccount and the account push, docs/websocket.md#websocket-protocol): the
+// account aggregate, its position rows and open-order rows, shared by getAccount, getPositions,
+// getAccountOrders, getOrder, getBootstrap and getOrderStatus.
 import { Type } from '@sinclair/typebox'
 import { DecimalString, RoleSchema, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
 import { MarginModeSchema } from '../actions/margin.ts'

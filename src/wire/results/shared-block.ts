@@ -1,5 +1,6 @@
-// The block store's wire views (docs/history-api.md#blocks-envelopes-transactions): BlockHeader, EnvelopeView and EventView, shared by the
-// chain, block and history reads (getBlock, getBlocks, getTx, getBlockEvents, the audit log).
+// The block store's wire views (docs/history-api.md#blocks-envelopes-transactions): BlockHeader,
+// EnvelopeView and EventView, shared by the chain, block and history reads (getBlock, getBlocks,
+// getTx, getBlockEvents, the audit log).
 import { CloneType, Type } from '@sinclair/typebox'
 import { ACTION_KINDS } from '../actions.ts'
 import { U32, U53 } from '../schema-types.ts'

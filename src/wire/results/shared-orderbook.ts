@@ -1,5 +1,6 @@
 // The chain order book view (getOrderbook, and the books of getBootstrap): aggregated price levels
-// with cumulative quantity (the OrderbookSnapshot levels of docs/websocket.md#hot-read-rest, plus the order count per level).
+// with cumulative quantity (the OrderbookSnapshot levels of docs/websocket.md#hot-read-rest, plus
+// the order count per level).
 import { Type } from '@sinclair/typebox'
 import { DecimalString, U32, U53 } from '../schema-types.ts'
 import { Strict } from './common.ts'

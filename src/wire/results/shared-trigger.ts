@@ -1,5 +1,6 @@
 // An active trigger order as the read methods show it (getTrigger, getTriggerOrders): the
-// triggerUpdates `placed` fields (docs/websocket.md#websocket-protocol) and the trigger's id, pair and origin.
+// triggerUpdates `placed` fields (docs/websocket.md#websocket-protocol) and the trigger's id, pair
+// and origin.
 import { Type } from '@sinclair/typebox'
 import { TriggerDirectionSchema, TriggerOrderTypeSchema } from '../actions/triggers.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'

@@ -1,5 +1,6 @@
-// Result schemas of the trigger area (docs/orders.md#trigger-orders, docs/orders.md#oco-pairs-and-brackets): the active trigger orders of
-// an address (shared-trigger.ts) and its open OCO pairs and brackets.
+// Result schemas of the trigger area (docs/orders.md#trigger-orders,
+// docs/orders.md#oco-pairs-and-brackets): the active trigger orders of an address
+// (shared-trigger.ts) and its open OCO pairs and brackets.
 import { Type } from '@sinclair/typebox'
 import { TriggerDirectionSchema, TriggerOrderTypeSchema } from '../actions/triggers.ts'
 import { DecimalString, SideSchema, U32, U53 } from '../schema-types.ts'

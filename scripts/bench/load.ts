@@ -1,0 +1,388 @@
+// The /action load generator: drives a running dev node on 127.0.0.1 from many signers and
+// measures the node, not this client. scripts/bench/actions.ts starts a node and runs this against
+// it; run it alone against a node you started yourself:
+//   bun scripts/bench/load.ts --url http://127.0.0.1:8080 [--node-pid PID] [--mode capacity|open|batch] [options]
+// (the node with --rate-limit-ip 0 --rate-limit-signer 0, or its limits refuse most of the load).
+//
+// Signers: --agents agent keys (derived from a fixed seed, so a rerun finds them registered),
+// registered with RegisterAgent (Trader) for the ten dev accounts, 16 at most each, through
+// PerpdClient. Every action of the timed section is signed before it starts (Worker threads,
+// libsecp256k1), so the generator only posts ready request bodies. Each signer's actions carry
+// consecutive nonces and go out lowest first, never 64 or more above its oldest one without a reply
+// (docs/protocol.md#nonces); an action refused at admission (nonce not consumed) is sent again.
+// Modes:
+//   capacity  closed loop: --in-flight requests at all times; each pair is a resting PlaceOrder
+//             (Gtc, away from the mark, client id) then, once it is in a block, its CancelOrder
+//             by client id. Figure: actions/s accepted, latency.
+//   open      the same actions offered at --rate per second on a fixed schedule whatever the
+//             replies (an action held back by its signer's window is sent late; its latency counts
+//             from when it was due). Figures: achieved rate, p50/p90/p99 latency.
+//   batch     closed loop of BatchPlaceOrder with --batch-size IOC orders (away from the mark:
+//             placed and cancelled, no fills). Figure: orders/s accepted.
+// Beside each figure: the node's CPU in cores and CPU µs per action (or order), per thread group,
+// from /proc/PID (with --node-pid), and this generator's own CPU.
+// Fetch is capped at BUN_CONFIG_MAX_HTTP_REQUESTS requests at once, read when fetch is first used,
+// so without it in the environment the script runs itself again with it set.
+import { availableParallelism, loadavg } from 'node:os'
+import { cancelOrder, batchPlaceOrder, massCancel, placeOrder, registerAgent } from '../../src/client/actions.ts'
+import { PerpdClient } from '../../src/client/perpd-client.ts'
+import { RpcCallError, RpcClient } from '../../src/client/rpc-client.ts'
+import { bytesToHex } from '../../src/lib/hex.ts'
+import { keccak256 } from '../../src/lib/keccak.ts'
+import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
+import { mulberry32Unit } from '../../src/lib/prng.ts'
+import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
+import { addressOfPrivateKey } from '../../src/wire/signing.ts'
+import { signBodies, signingLibrary, type SignJob } from './bench-sign.ts'
+import { AGENTS_MAX, LOAD_OPTIONS, WINDOW } from './load-options.ts'
+import { cpuBetween, describeCpu, sampleCpu, type CpuSample } from './proc-cpu.ts'
+import { percentile } from './stats.ts'
+
+const OPTIONS = defineOptions({
+  url: { type: 'string', required: true, valueName: 'URL', description: 'the node, http://127.0.0.1:PORT (only 127.0.0.1 / localhost)' },
+  'node-pid': { type: 'integer', min: 1, max: 4_194_304, valueName: 'PID', description: 'the node\'s process id, for its CPU use from /proc (without it, no CPU figures for the node)' },
+  ...LOAD_OPTIONS,
+})
+const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
+  usage: 'bun scripts/bench/load.ts --url http://127.0.0.1:PORT [options]',
+  summary: 'The /action load generator of scripts/bench/actions.ts (which starts the node itself).',
+  program: 'bun scripts/bench/load.ts',
+})
+
+// Fetch reads its cap once; run again with it in the environment when it is missing.
+if (process.env.BUN_CONFIG_MAX_HTTP_REQUESTS === undefined) {
+  const child = Bun.spawn([process.execPath, ...process.argv.slice(1)], {
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(flags['max-http-requests']) },
+    stdio: ['inherit', 'inherit', 'inherit'],
+  })
+  process.exit(await child.exited)
+}
+
+const url = new URL(flags.url)
+if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') {
+  console.error(`load.ts drives only a node on this machine (127.0.0.1), not ${url.hostname}`)
+  process.exit(2)
+}
+const baseUrl = url.origin
+const ACTION_URL = `${baseUrl}/api/v1/action`
+const mode = flags.mode
+const seconds = flags.seconds
+const agentCount = flags.agents
+const nodePid = flags['node-pid']
+const MARKET = 1 // BTC-USD of the dev genesis: price decimals 1, size decimals 4, mark 65,000.
+const rand = mulberry32Unit(42)
+
+const rpc = new RpcClient(baseUrl, 120_000)
+const network = (await rpc.query<{ network: string }>('getExchangeConfig')).data.network
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+
+console.log(`perpd /action bench, mode ${mode}: ${baseUrl}${nodePid === undefined ? '' : ` (node pid ${nodePid})`}, ${agentCount} agent signers of ${DEV_PRIVATE_KEYS.length} dev accounts, ` +
+  `BUN_CONFIG_MAX_HTTP_REQUESTS=${process.env.BUN_CONFIG_MAX_HTTP_REQUESTS}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs (the node and this generator share them)`)
+
+// ---- Signers: agents of the dev accounts ----
+
+interface Agent {
+  readonly index: number
+  readonly key: string
+  readonly address: string
+  readonly master: number
+}
+
+/** Agent a: a fixed key (keccak256 of a label), the Trader agent of dev account a mod 10. */
+const agents: Agent[] = Array.from({ length: agentCount }, (_, a) => {
+  const key = bytesToHex(keccak256(new TextEncoder().encode(`perpd-bench-agent-${a}`)))
+  return { index: a, key, address: addressOfPrivateKey(key), master: a % DEV_PRIVATE_KEYS.length }
+})
+const masters = DEV_PRIVATE_KEYS.map((key) => new PerpdClient({ url: baseUrl, privateKey: key, network }))
+
+/** Sends through a master's client; an admission refusal (rate limit, full mempool) is retried. */
+async function sendRetrying(client: PerpdClient, build: Parameters<PerpdClient['send']>[0]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.send(build)
+    } catch (err) {
+      if (!(err instanceof RpcCallError) || attempt >= 20) throw err
+      await Bun.sleep(err.reason === 'RATE_LIMITED' ? 1_100 : 100)
+    }
+  }
+}
+
+const registerStarted = performance.now()
+let registered = 0
+await Promise.all(masters.map(async (client, m) => {
+  const mine = agents.filter((a) => a.master === m)
+  if (mine.length === 0) return
+  const have = new Set((await rpc.query<{ agents: { address: string }[] }>('getAgents', { address: client.address })).data.agents.map((g) => g.address))
+  // At most 16 per account, so inside one nonce window; the master's client keeps it anyway.
+  await Promise.all(mine.filter((a) => !have.has(a.address)).map(async (a) => {
+    const reply = await sendRetrying(client, (nonce, net) => registerAgent({ network: net, nonce, agent: a.address, role: 'Trader', name: `bench-${a.index}` }))
+    if (reply.status !== 'accepted') throw new Error(`RegisterAgent of bench agent ${a.index} for dev account #${m}: ${reply.reason.code} ${reply.reason.message}`)
+    registered++
+  }))
+}))
+const firstNonce = await Promise.all(agents.map(async (a) => (await rpc.query<{ nonce: number }>('getNonce', { address: a.address })).data.nonce))
+console.log(`signers: ${registered} agents registered now, ${agentCount - registered} already there (${((performance.now() - registerStarted) / 1000).toFixed(1)} s, not timed)`)
+
+// ---- The plan: each agent's actions, nonce after nonce ----
+
+/** One action of an agent: its step index is its nonce minus the agent's first nonce. */
+interface Step {
+  body: string
+  /** The step (a PlaceOrder) that must be in a block first, or -1. */
+  readonly after: number
+  /** Orders in it (1, or the batch size). */
+  readonly orders: number
+}
+
+const perAgentInFlight = Math.ceil((flags['in-flight'] ?? (mode === 'batch' ? 150 : 1_200)) / agentCount)
+if (mode !== 'open' && perAgentInFlight > WINDOW / 2) {
+  console.error(`--in-flight allows at most ${WINDOW / 2} per agent: ${agentCount * (WINDOW / 2)} with ${agentCount} agents (more agents: --agents, up to ${AGENTS_MAX})`)
+  process.exit(2)
+}
+const warmupSeconds = flags['warmup-seconds']
+const maxActions = flags['max-actions'] ?? (mode === 'capacity' ? 60_000 : mode === 'open' ? flags.rate * (warmupSeconds + seconds) : 3_000)
+const stepsPerAgent = mode === 'batch' ? Math.ceil(maxActions / agentCount) : 2 * Math.ceil(maxActions / agentCount / 2)
+
+/** A resting order away from the mark: bids 55,000-60,000, asks 70,000-75,000 (nothing crosses). */
+function restingPrice(bid: boolean): string {
+  const off = rand() * 5_000
+  return (bid ? 55_000 + off : 70_000 + off).toFixed(1)
+}
+
+const plans: { after: number; orders: number; action: Record<string, unknown> }[][] = agents.map((a) => {
+  const steps: { after: number; orders: number; action: Record<string, unknown> }[] = []
+  for (let i = 0; i < stepsPerAgent; i++) {
+    if (mode === 'batch') {
+      const orders = Array.from({ length: flags['batch-size'] }, () => {
+        const bid = rand() < 0.5
+        return { market_id: MARKET, side: bid ? 'Bid' as const : 'Ask' as const, price: restingPrice(bid), qty: '0.001', tif: 'Ioc' as const, reduce_only: false }
+      })
+      steps.push({ after: -1, orders: orders.length, action: batchPlaceOrder(orders) })
+    } else if (i % 2 === 0) {
+      const bid = rand() < 0.5
+      steps.push({ after: -1, orders: 1, action: placeOrder({ market_id: MARKET, side: bid ? 'Bid' : 'Ask', price: restingPrice(bid), qty: '0.001', tif: 'Gtc', reduce_only: false, client_order_id: `b${a.index}-${i >> 1}` }) })
+    } else {
+      steps.push({ after: i - 1, orders: 1, action: cancelOrder({ market_id: MARKET, client_order_id: `b${a.index}-${i >> 1}` }) })
+    }
+  }
+  return steps
+})
+
+const signStarted = performance.now()
+const jobs: SignJob[] = agents.map((a, ai) => ({ key: a.key, items: plans[ai]!.map((s, i) => ({ action: s.action, nonce: firstNonce[ai]! + i })) }))
+const bodies = await signBodies(jobs, network, flags['sign-workers'])
+const lanes = agents.map((a, ai) => ({
+  agent: a,
+  steps: plans[ai]!.map((s, i): Step => ({ body: bodies[ai]![i]!, after: s.after, orders: s.orders })),
+  /** Per step: 0 not sent, 1 in flight, 2 done (in a block, or given up). */
+  state: new Uint8Array(stepsPerAgent),
+  /** The lowest step not done: the signer's lowest unused nonce is at least its nonce. */
+  firstOpen: 0,
+  inFlight: 0,
+  /** Refused steps wait until then before they go again. */
+  retryAt: 0,
+}))
+type Lane = (typeof lanes)[number]
+plans.length = 0
+jobs.length = 0
+const totalSteps = stepsPerAgent * agentCount
+console.log(`signed ${fmt(totalSteps)} actions (${mode === 'batch' ? `${fmt(totalSteps * flags['batch-size'])} orders, ` : ''}${stepsPerAgent} per agent) in ${((performance.now() - signStarted) / 1000).toFixed(1)} s with ${signingLibrary} on ${flags['sign-workers']} Worker threads (not timed)`)
+
+// ---- The timed section ----
+
+const counts = { accepted: 0, keptReject: 0, orders: 0, itemsRejected: 0, transportErrors: 0 }
+const refusals = new Map<string, number>()
+/** Latency (ms) of every action sent in the timed section, in completion order. */
+const latencies: number[] = []
+/** Open mode: how late each action went out after it was due (ms). */
+const sendLag: number[] = []
+let sending = true
+/** When sending began (the warm-up), and when the timed section began and ended. */
+let tSend = 0
+let tStart = Number.POSITIVE_INFINITY
+let tEnd = Number.POSITIVE_INFINITY
+let inFlightTotal = 0
+let inFlightMax = 0
+let openBacklogMax = 0
+let exhaustedAt: number | undefined
+const HEADERS = { 'content-type': 'application/json' }
+
+/** Moves the lane's firstOpen past its done steps; false when every step is done. */
+function advance(lane: Lane): boolean {
+  while (lane.firstOpen < lane.steps.length && lane.state[lane.firstOpen] === 2) lane.firstOpen++
+  return lane.firstOpen < lane.steps.length
+}
+
+/** The lowest step of a lane that may go now: not sent, its PlaceOrder done, inside the window. */
+function sendable(lane: Lane): number {
+  if (!advance(lane)) return -1
+  const end = Math.min(lane.steps.length, lane.firstOpen + WINDOW)
+  if (lane.retryAt > performance.now()) return -1
+  for (let i = lane.firstOpen; i < end; i++) {
+    if (lane.state[i] !== 0) continue
+    const after = lane.steps[i]!.after
+    if (after < 0 || lane.state[after] === 2) return i
+  }
+  return -1
+}
+
+function noteRefusal(reason: string): void {
+  refusals.set(reason, (refusals.get(reason) ?? 0) + 1)
+}
+
+/** Posts one step; dueAt is when it should have gone out (latency counts from then). */
+async function send(lane: Lane, i: number, dueAt: number): Promise<void> {
+  const step = lane.steps[i]!
+  lane.state[i] = 1
+  lane.inFlight++
+  inFlightTotal++
+  if (inFlightTotal > inFlightMax) inFlightMax = inFlightTotal
+  let done = true
+  try {
+    const res = await fetch(ACTION_URL, { method: 'POST', headers: HEADERS, body: step.body })
+    const reply = (await res.json()) as { result?: { status: string; events?: { sub_kind: string }[] }; error?: { code: number; data?: { reason?: string } } }
+    const now = performance.now()
+    if (reply.error !== undefined) {
+      const reason = reply.error.data?.reason ?? String(reply.error.code)
+      if (now >= tStart) noteRefusal(reason)
+      // Not consumed: send it again shortly, unless the nonce itself is refused.
+      if (reason !== 'NONCE_REPLAY') {
+        done = false
+        lane.retryAt = now + 25
+        setTimeout(() => pump(lane), 30)
+      }
+    } else {
+      // Latency of every action sent in the timed section; the counts of those in a block in it.
+      if (dueAt >= tStart) latencies.push(now - dueAt)
+      if (now < tStart || now > tEnd) { /* warm-up, or after the timed section */ } else if (reply.result!.status === 'accepted') {
+        counts.accepted++
+        let rejected = 0
+        if (step.orders > 1) for (const e of reply.result!.events ?? []) if (e.sub_kind === 'BatchItemRejected') rejected++
+        counts.orders += step.orders - rejected
+        counts.itemsRejected += rejected
+      } else counts.keptReject++
+    }
+  } catch {
+    // Outcome unknown; not sent again (if it was not consumed, the signer's window stalls there).
+    if (performance.now() >= tStart) counts.transportErrors++
+  }
+  lane.state[i] = done ? 2 : 0
+  lane.inFlight--
+  inFlightTotal--
+  pump(lane)
+}
+
+/** Closed loop: keeps the lane's share of --in-flight going. */
+function pumpClosed(lane: Lane): void {
+  while (sending && lane.inFlight < perAgentInFlight) {
+    const i = sendable(lane)
+    if (i < 0) return
+    void send(lane, i, performance.now())
+  }
+}
+
+// Open loop: action k is due at tSend + k / rate, taken from the agents in turn.
+let dueCount = 0
+let sentCount = 0
+let cursor = 0
+function dispatchOpen(): void {
+  if (!sending) return
+  const now = performance.now()
+  dueCount = Math.floor(((now - tSend) * flags.rate) / 1000) + 1
+  while (sentCount < dueCount) {
+    let picked = -1
+    let lane: Lane | undefined
+    for (let tries = 0; tries < lanes.length && picked < 0; tries++) {
+      lane = lanes[cursor]!
+      cursor = (cursor + 1) % lanes.length
+      picked = sendable(lane)
+    }
+    if (picked < 0) break
+    const dueAt = tSend + (sentCount * 1000) / flags.rate
+    if (dueAt >= tStart) sendLag.push(now - dueAt)
+    sentCount++
+    void send(lane!, picked, dueAt)
+  }
+  const backlog = dueCount - sentCount
+  if (backlog > openBacklogMax && now >= tStart) openBacklogMax = backlog
+}
+
+/** Marks the time every signed action is done (then the timed section ends early). */
+function checkExhausted(): void {
+  if (exhaustedAt === undefined && !lanes.some(advance)) exhaustedAt = performance.now()
+}
+
+function pump(lane: Lane): void {
+  if (mode === 'open') dispatchOpen()
+  else pumpClosed(lane)
+}
+
+const heightAt = async () => (await rpc.query('getExchangeConfig')).chain_height
+Bun.gc(true)
+/** Runs the load until `until` (or until every signed action is done). */
+async function runUntil(until: number): Promise<void> {
+  while (performance.now() < until && exhaustedAt === undefined) {
+    if (mode === 'open') dispatchOpen()
+    checkExhausted()
+    await Bun.sleep(mode === 'open' ? 1 : 5)
+  }
+}
+tSend = performance.now()
+if (mode !== 'open') for (const lane of lanes) pumpClosed(lane)
+await runUntil(tSend + warmupSeconds * 1000)
+if (exhaustedAt !== undefined) {
+  console.error('every signed action was used in the warm-up: raise --max-actions')
+  process.exit(1)
+}
+const h0 = await heightAt()
+const generatorCpu0 = process.cpuUsage()
+const node0: CpuSample | undefined = nodePid === undefined ? undefined : sampleCpu(nodePid)
+tStart = performance.now()
+await runUntil(tStart + seconds * 1000)
+tEnd = performance.now()
+sending = false
+const node1 = nodePid === undefined ? undefined : sampleCpu(nodePid)
+const generatorCpu = process.cpuUsage(generatorCpu0)
+const h1 = await heightAt()
+// Let what is in flight land, so the node is idle when this returns (bounded).
+const drainUntil = performance.now() + 30_000
+while (inFlightTotal > 0 && performance.now() < drainUntil) await Bun.sleep(20)
+
+// ---- Report ----
+
+const elapsed = (tEnd - tStart) / 1000
+latencies.sort((a, b) => a - b)
+const pct = (p: number) => percentile(latencies, p).toFixed(1)
+const refused = [...refusals].map(([r, n]) => `${fmt(n)} ${r}`).join(', ') || '0'
+const ended = exhaustedAt === undefined ? '' : ` (ran out of signed actions after ${((exhaustedAt - tStart) / 1000).toFixed(1)} s: raise --max-actions)`
+const tally = `${fmt(counts.accepted)} accepted, ${fmt(counts.keptReject)} kept-reject, refused ${refused}${counts.transportErrors > 0 ? `, ${fmt(counts.transportErrors)} transport errors` : ''}, in ${elapsed.toFixed(2)} s${ended}`
+const actionsDone = counts.accepted + counts.keptReject
+if (mode === 'capacity') {
+  console.log(`capacity: ${fmt(counts.accepted / elapsed)} actions/s accepted (${tally}); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight (${agentCount} agents x ${perAgentInFlight}), each a PlaceOrder then its CancelOrder by client id`)
+} else if (mode === 'open') {
+  sendLag.sort((a, b) => a - b)
+  console.log(`open: offered ${fmt(flags.rate)}/s, achieved ${fmt(actionsDone / elapsed)}/s in blocks, ${fmt(counts.accepted / elapsed)}/s accepted (${tally}); PlaceOrder then CancelOrder by client id`)
+  console.log(`  sending: up to ${fmt(inFlightMax)} in flight; p99 send lag ${percentile(sendLag, 99).toFixed(1)} ms behind schedule; ${openBacklogMax === 0 ? 'no action held back by a full nonce window' : `up to ${fmt(openBacklogMax)} actions due but held back by full nonce windows (the node is not keeping up)`}`)
+} else {
+  console.log(`batch: ${fmt(counts.orders / elapsed)} orders/s accepted, ${fmt(counts.accepted / elapsed)} BatchPlaceOrder/s of ${flags['batch-size']} IOC orders (${tally}; ${fmt(counts.itemsRejected)} items rejected); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight`)
+}
+console.log(`  /action latency${mode === 'open' ? ' from when due' : ''}: p50 ${pct(50)} ms, p90 ${pct(90)} ms, p99 ${pct(99)} ms, max ${latencies.length === 0 ? 'NaN' : latencies[latencies.length - 1]!.toFixed(1)} ms`)
+const blocks = h1 - h0
+console.log(`  blocks: ${blocks} in the timed section (${blocks > 0 ? fmt(actionsDone / blocks) : 0} actions per block), after ${warmupSeconds} s of warm-up`)
+if (node0 !== undefined && node1 !== undefined) {
+  const units = mode === 'batch' ? counts.orders : actionsDone
+  console.log(`  ${describeCpu('node', cpuBetween(node0, node1), units, mode === 'batch' ? 'order' : 'action')}`)
+  if (mode === 'batch') console.log(`  node: ${fmt((cpuBetween(node0, node1).cpuSeconds * 1e6) / Math.max(1, actionsDone))} µs CPU per BatchPlaceOrder`)
+} else if (nodePid !== undefined) {
+  console.log(`  node CPU: /proc/${nodePid} could not be read`)
+} else {
+  console.log('  node CPU: not measured (give --node-pid)')
+}
+const genSeconds = (generatorCpu.user + generatorCpu.system) / 1e6
+console.log(`  load generator CPU: ${(genSeconds / elapsed).toFixed(2)} cores (${fmt((genSeconds * 1e6) / Math.max(1, actionsDone))} µs per action); load average now ${loadavg()[0]!.toFixed(1)}`)
+
+// Leaves no bench order resting on a node that keeps running.
+if (mode !== 'batch') {
+  await Promise.all(masters.map((m) => sendRetrying(m, massCancel({ market_id: MARKET, by: 'Owner' })).catch(() => undefined)))
+}
+process.exit(0)
