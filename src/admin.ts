@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 // perpd-admin: the off-chain admin service (docs/admin.md), and a command-line client of it for
 // operators. `perpd-admin [serve] [flags]` serves; `perpd-admin login|keys|bind|services|logout`
-// talks to a running service. Each branch loads only its own modules, so the client starts without
+// talks to a running service; `perpd-admin kek rotate|audit verify` work on the data directory. Each branch loads only its own modules, so the client starts without
 // loading the server.
 import type { AdminService } from './admin/service.ts'
 import { CLIENT_COMMAND_WORDS } from './admin/cli/commands.ts'
@@ -17,7 +17,7 @@ if (command !== undefined && CLIENT_COMMAND_WORDS.includes(command)) {
 }
 
 const { parseAdminArgs } = await import('./admin/config.ts')
-const { KekError } = await import('./admin/crypto/kek.ts')
+const { StartRefused } = await import('./admin/start-refused.ts')
 const { startAdminService } = await import('./admin/service.ts')
 
 // --help and --version print and exit 0; a command line that cannot be used exits 2.
@@ -30,7 +30,8 @@ try {
   // The line tests and scripts wait for (test/support/child-process.ts), once the port is bound.
   service = await startAdminService(config, log, (url) => log.info(`listening on ${url}`, { url }))
 } catch (err) {
-  if (err instanceof KekError) {
+  // A KEK file, data directory, file mode or TLS file that cannot be used safely: exit 1 with what to do.
+  if (err instanceof StartRefused) {
     log.error(err.message)
     process.exit(1)
   }

@@ -13,7 +13,7 @@ export const LOAD_OPTIONS = defineOptions({
   mode: { type: 'string', choices: ['capacity', 'open', 'batch'], default: 'capacity', description: 'capacity: closed loop, --in-flight requests at all times, each a PlaceOrder then a CancelOrder by client id; open: the same actions at a fixed --rate whatever the replies; batch: BatchPlaceOrder of --batch-size IOC orders, closed loop' },
   seconds: { type: 'integer', default: 10, min: 1, max: 3_600, description: 'length of the timed section' },
   'warmup-seconds': { type: 'integer', default: 2, min: 0, max: 600, description: 'the same load before the timed section, not counted (JIT, connections, a book)' },
-  'max-actions': { type: 'integer', min: 1, max: 5_000_000, defaultText: 'capacity 60000, open rate x (warm-up + seconds), batch 3000', description: 'actions signed before the timed section, which ends early if they run out' },
+  'max-actions': { type: 'integer', min: 1, max: 5_000_000, defaultText: 'capacity 60000, open 1.1 x rate x (warm-up + seconds), batch 3000', description: 'actions signed before the timed section, which ends early if they run out' },
   'in-flight': { type: 'integer', min: 1, max: AGENTS_MAX * (WINDOW / 2), defaultText: 'capacity 1200, batch 150', description: 'capacity and batch: requests in flight, spread over the agents (at most 32 per agent)' },
   rate: { type: 'integer', default: 2_000, min: 1, max: 1_000_000, description: 'open: actions offered per second' },
   'batch-size': { type: 'integer', default: 50, min: 1, max: 50, description: 'batch: orders per BatchPlaceOrder' },

@@ -140,8 +140,11 @@ if (mode !== 'open' && perAgentInFlight > WINDOW / 2) {
   process.exit(2)
 }
 const warmupSeconds = flags['warmup-seconds']
-const maxActions = flags['max-actions'] ?? (mode === 'capacity' ? 60_000 : mode === 'open' ? flags.rate * (warmupSeconds + seconds) : 3_000)
+const maxActions = flags['max-actions'] ?? (mode === 'capacity' ? 60_000 : mode === 'open' ? Math.ceil(flags.rate * (warmupSeconds + seconds) * 1.1) : 3_000)
 const stepsPerAgent = mode === 'batch' ? Math.ceil(maxActions / agentCount) : 2 * Math.ceil(maxActions / agentCount / 2)
+
+/** Client ids of this run: `RUN-agent-pair`, so a rerun on the same node reuses none. */
+const RUN = Date.now().toString(36).slice(-5)
 
 /** A resting order away from the mark: bids 55,000-60,000, asks 70,000-75,000 (nothing crosses). */
 function restingPrice(bid: boolean): string {
@@ -160,9 +163,9 @@ const plans: { after: number; orders: number; action: Record<string, unknown> }[
       steps.push({ after: -1, orders: orders.length, action: batchPlaceOrder(orders) })
     } else if (i % 2 === 0) {
       const bid = rand() < 0.5
-      steps.push({ after: -1, orders: 1, action: placeOrder({ market_id: MARKET, side: bid ? 'Bid' : 'Ask', price: restingPrice(bid), qty: '0.001', tif: 'Gtc', reduce_only: false, client_order_id: `b${a.index}-${i >> 1}` }) })
+      steps.push({ after: -1, orders: 1, action: placeOrder({ market_id: MARKET, side: bid ? 'Bid' : 'Ask', price: restingPrice(bid), qty: '0.001', tif: 'Gtc', reduce_only: false, client_order_id: `${RUN}-${a.index}-${i >> 1}` }) })
     } else {
-      steps.push({ after: i - 1, orders: 1, action: cancelOrder({ market_id: MARKET, client_order_id: `b${a.index}-${i >> 1}` }) })
+      steps.push({ after: i - 1, orders: 1, action: cancelOrder({ market_id: MARKET, client_order_id: `${RUN}-${a.index}-${i >> 1}` }) })
     }
   }
   return steps
@@ -181,6 +184,8 @@ const lanes = agents.map((a, ai) => ({
   inFlight: 0,
   /** Refused steps wait until then before they go again. */
   retryAt: 0,
+  /** Nothing to send until one of its steps completes (open mode skips it meanwhile). */
+  blocked: false,
 }))
 type Lane = (typeof lanes)[number]
 plans.length = 0
@@ -215,14 +220,14 @@ function advance(lane: Lane): boolean {
 
 /** The lowest step of a lane that may go now: not sent, its PlaceOrder done, inside the window. */
 function sendable(lane: Lane): number {
-  if (!advance(lane)) return -1
+  if (lane.blocked || !advance(lane) || lane.retryAt > performance.now()) return -1
   const end = Math.min(lane.steps.length, lane.firstOpen + WINDOW)
-  if (lane.retryAt > performance.now()) return -1
   for (let i = lane.firstOpen; i < end; i++) {
     if (lane.state[i] !== 0) continue
     const after = lane.steps[i]!.after
     if (after < 0 || lane.state[after] === 2) return i
   }
+  lane.blocked = true
   return -1
 }
 
@@ -245,12 +250,9 @@ async function send(lane: Lane, i: number, dueAt: number): Promise<void> {
     if (reply.error !== undefined) {
       const reason = reply.error.data?.reason ?? String(reply.error.code)
       if (now >= tStart) noteRefusal(reason)
-      // Not consumed: send it again shortly, unless the nonce itself is refused.
-      if (reason !== 'NONCE_REPLAY') {
-        done = false
-        lane.retryAt = now + 25
-        setTimeout(() => pump(lane), 30)
-      }
+      // Not consumed: send it again shortly. NONCE_REPLAY: the nonce is used or pending (a
+      // resend after a transport error whose first try landed), so the step is done.
+      if (reason !== 'NONCE_REPLAY') done = false
     } else {
       // Latency of every action sent in the timed section; the counts of those in a block in it.
       if (dueAt >= tStart) latencies.push(now - dueAt)
@@ -263,13 +265,18 @@ async function send(lane: Lane, i: number, dueAt: number): Promise<void> {
       } else counts.keptReject++
     }
   } catch {
-    // Outcome unknown; not sent again (if it was not consumed, the signer's window stalls there).
+    // Outcome unknown: sent again; if the first try landed, the resend gets NONCE_REPLAY.
     if (performance.now() >= tStart) counts.transportErrors++
+    done = false
   }
   lane.state[i] = done ? 2 : 0
   lane.inFlight--
   inFlightTotal--
-  pump(lane)
+  lane.blocked = false
+  if (!done) {
+    lane.retryAt = performance.now() + 25
+    setTimeout(() => pump(lane), 30)
+  } else pump(lane)
 }
 
 /** Closed loop: keeps the lane's share of --in-flight going. */
@@ -312,9 +319,9 @@ function checkExhausted(): void {
   if (exhaustedAt === undefined && !lanes.some(advance)) exhaustedAt = performance.now()
 }
 
+/** After a completion: the closed loop sends the next; the open loop's timer does (every 1 ms). */
 function pump(lane: Lane): void {
-  if (mode === 'open') dispatchOpen()
-  else pumpClosed(lane)
+  if (mode !== 'open') pumpClosed(lane)
 }
 
 const heightAt = async () => (await rpc.query('getExchangeConfig')).chain_height
@@ -379,7 +386,8 @@ if (node0 !== undefined && node1 !== undefined) {
   console.log('  node CPU: not measured (give --node-pid)')
 }
 const genSeconds = (generatorCpu.user + generatorCpu.system) / 1e6
-console.log(`  load generator CPU: ${(genSeconds / elapsed).toFixed(2)} cores (${fmt((genSeconds * 1e6) / Math.max(1, actionsDone))} µs per action); load average now ${loadavg()[0]!.toFixed(1)}`)
+const genPerAction = actionsDone > 0 ? ` (${fmt((genSeconds * 1e6) / actionsDone)} µs per action)` : ''
+console.log(`  load generator CPU: ${(genSeconds / elapsed).toFixed(2)} cores${genPerAction}; load average now ${loadavg()[0]!.toFixed(1)}`)
 
 // Leaves no bench order resting on a node that keeps running.
 if (mode !== 'batch') {

@@ -1,6 +1,8 @@
 // CPU time of a process and of each of its threads, from Linux's /proc (utime + stime of
 // /proc/PID/stat and /proc/PID/task/TID/stat, in clock ticks). Two samples around a timed section
-// give the cores it used (CPU seconds / wall seconds) and the CPU time per unit of work.
+// give the cores it used (CPU seconds / wall seconds) and the CPU time per unit of work. The main
+// thread's time waiting in the run queue (/proc/PID/task/PID/schedstat, when the kernel keeps it)
+// says how much it was held back by other processes: on a busy machine, a lot.
 // Elsewhere than Linux the samples are undefined and the figures are left out.
 import { readdirSync, readFileSync } from 'node:fs'
 
@@ -24,6 +26,8 @@ export interface CpuSample {
   readonly seconds: number
   /** utime + stime of each live thread, by thread id. */
   readonly threads: ReadonlyMap<number, { readonly name: string; readonly seconds: number }>
+  /** Seconds the main thread spent runnable but waiting for a CPU (schedstat), if known. */
+  readonly mainWaitSeconds: number | undefined
 }
 
 /** utime + stime (seconds) and the name (comm) in a stat line; the name may hold spaces and parentheses. */
@@ -57,7 +61,14 @@ export function sampleCpu(pid: number): CpuSample | undefined {
   } catch {
     // No task listing: the total stands alone.
   }
-  return { pid, at, seconds: total, threads }
+  let mainWaitSeconds: number | undefined
+  try {
+    const wait = Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1])
+    if (Number.isFinite(wait)) mainWaitSeconds = wait / 1e9
+  } catch {
+    // No schedstat (kernel without schedstats): left out.
+  }
+  return { pid, at, seconds: total, threads, mainWaitSeconds }
 }
 
 /**
@@ -83,6 +94,8 @@ export interface CpuUse {
   readonly groups: readonly { readonly group: string; readonly cores: number; readonly threads: number }[]
   /** The Worker threads one by one (id and cores), in the order they were started. */
   readonly workers: readonly { readonly tid: number; readonly cores: number }[]
+  /** Share of the wall time the main thread was runnable but waited for a CPU, if known. */
+  readonly mainWaitShare: number | undefined
 }
 
 /** The CPU used between `before` and `after` (same process). */
@@ -105,6 +118,7 @@ export function cpuBetween(before: CpuSample, after: CpuSample): CpuUse {
     wallSeconds, cpuSeconds, cores: cpuSeconds / wallSeconds,
     groups: [...groups].map(([group, g]) => ({ group, cores: g.seconds / wallSeconds, threads: g.threads })).sort((a, b) => b.cores - a.cores),
     workers,
+    mainWaitShare: before.mainWaitSeconds === undefined || after.mainWaitSeconds === undefined ? undefined : (after.mainWaitSeconds - before.mainWaitSeconds) / wallSeconds,
   }
 }
 
@@ -116,5 +130,6 @@ export function describeCpu(who: string, use: CpuUse, units: number, unitName: s
     .map((g) => `${g.group}${g.threads > 1 ? ` (${g.threads} threads)` : ''} ${g.cores.toFixed(2)}`)
     .join(', ')
   const workers = use.workers.length > 0 ? `; Worker threads one by one: ${use.workers.map((w) => `${w.tid} ${w.cores.toFixed(2)}`).join(', ')}` : ''
-  return `${who} CPU: ${use.cores.toFixed(2)} cores${perUnit} [cores by thread: ${groups}${workers}]`
+  const wait = use.mainWaitShare === undefined ? '' : `; main thread waited for a CPU ${Math.round(use.mainWaitShare * 100)}% of the wall time`
+  return `${who} CPU: ${use.cores.toFixed(2)} cores${perUnit} [cores by thread: ${groups}${workers}]${wait}`
 }

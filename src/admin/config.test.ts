@@ -5,10 +5,11 @@ import { InfoRequested } from '../lib/options.ts'
 import { ADMIN_OPTIONS, ADMIN_USAGE, AdminConfigError, parseAdminArgs } from './config.ts'
 
 describe('parseAdminArgs', () => {
-  test('defaults: port 3000, localhost, the KEK beside the database', () => {
+  test('defaults: port 3000, localhost, no TLS, the KEK beside the data directory (inside it with --dev)', () => {
     const c = parseAdminArgs([])
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', nodeUrl: 'http://127.0.0.1:8080', priceSourceUrl: undefined })
-    expect(c.kekFile).toBe(join(resolve('perpd-admin-data'), 'admin.kek'))
+    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', nodeUrl: 'http://127.0.0.1:8080', priceSourceUrl: undefined, dev: false, tls: undefined, trustedProxies: [] })
+    expect(c.kekFile).toBe(`${resolve('perpd-admin-data')}.kek`)
+    expect(parseAdminArgs(['--dev']).kekFile).toBe(join(resolve('perpd-admin-data'), 'admin.kek'))
   })
 
   test('reads every flag, in both --flag value and --flag=value forms', () => {
@@ -23,10 +24,40 @@ describe('parseAdminArgs', () => {
   })
 })
 
+describe('links and listening (docs/admin.md#tls-and-links)', () => {
+  test('links to other hosts must be https unless --allow-insecure-links or --dev; loopback may be http', () => {
+    const remote = 'http://10.1.2.3:8080'
+    for (const flag of ['--node-url', '--price-source-url', '--withdraw-payout-url', '--deposit-source']) {
+      expect(() => parseAdminArgs([flag, remote])).toThrow(`${flag} ${remote} is plain http to another host`)
+      expect(() => parseAdminArgs([flag, remote, '--allow-insecure-links'])).not.toThrow()
+      expect(() => parseAdminArgs([flag, remote, '--dev'])).not.toThrow()
+      expect(() => parseAdminArgs([flag, 'https://prices.example.com/x'])).not.toThrow()
+    }
+    for (const local of ['http://127.0.0.1:9', 'http://localhost:9', 'http://[::1]:9', 'http://127.3.2.1:9']) expect(parseAdminArgs(['--node-url', local]).nodeUrl).toBe(local)
+    // A deposit source that is a file is not a link.
+    expect(parseAdminArgs(['--deposit-source', '/var/lib/deposits.json']).depositSource).toBe('/var/lib/deposits.json')
+  })
+
+  test('a non-loopback listen address needs TLS, or --insecure-listen', () => {
+    expect(() => parseAdminArgs(['--host', '0.0.0.0'])).toThrow('--host 0.0.0.0 is not a loopback address')
+    expect(() => parseAdminArgs(['--host', '::'])).toThrow(AdminConfigError)
+    expect(parseAdminArgs(['--host', '0.0.0.0', '--insecure-listen']).host).toBe('0.0.0.0')
+    expect(parseAdminArgs(['--host', '0.0.0.0', '--tls-cert', 'c.pem', '--tls-key', 'k.pem']).tls).toEqual({ certFile: resolve('c.pem'), keyFile: resolve('k.pem') })
+    expect(() => parseAdminArgs(['--tls-cert', 'c.pem'])).toThrow('--tls-cert and --tls-key go together')
+    for (const host of ['127.0.0.1', 'localhost', '::1']) expect(parseAdminArgs(['--host', host]).host).toBe(host)
+  })
+
+  test('--trusted-proxy takes CIDR ranges', () => {
+    expect(parseAdminArgs(['--trusted-proxy', '10.0.0.0/8, ::1']).trustedProxies.map((r) => r.text)).toEqual(['10.0.0.0/8', '::1'])
+    expect(() => parseAdminArgs(['--trusted-proxy', '10.0.0.0/33'])).toThrow('--trusted-proxy')
+    expect(() => parseAdminArgs(['--trusted-proxy', 'proxy.local'])).toThrow(AdminConfigError)
+  })
+})
+
 describe('the service command line', () => {
   test('--help lists every option and the client commands; --version names the package version', () => {
     for (const name of Object.keys(ADMIN_OPTIONS)) expect(ADMIN_USAGE).toContain(`--${name}`)
-    for (const c of ['login', 'keys upload', 'keys delete KEY_ID', 'bind SERVICE KEY_ID|none', 'services', 'logout']) expect(ADMIN_USAGE).toContain(c)
+    for (const c of ['login', 'keys upload', 'keys rename KEY_ID', 'keys delete KEY_ID', 'bind SERVICE KEY_ID|none', 'services', 'logout', 'kek rotate', 'audit verify']) expect(ADMIN_USAGE).toContain(c)
     expect(() => parseAdminArgs(['--help'])).toThrow(InfoRequested)
     expect(() => parseAdminArgs(['--version'])).toThrow(`perpd-admin ${packageJson.version}`)
   })

@@ -1,10 +1,14 @@
 // The admin service's command line. Like src/config.ts for the node, this is the only place the
-// service reads flags; everything else receives an AdminConfig.
-import { join, resolve } from 'node:path'
+// service reads flags; everything else receives an AdminConfig. Development mode is `--dev`: it
+// accepts a KEK inside the data directory (its default place then), tightens loose file modes
+// instead of refusing them, and allows plain-http links to other hosts (docs/admin.md#options).
+import { resolve } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
+import { type CidrRange, parseCidrList, parseIp } from '../lib/cidr.ts'
 import { LOG_OPTIONS, logSettingsFrom, type LogSettings } from '../lib/log.ts'
 import { defineOptions, OptionError, optionRows, parseOptions, usageText, type CommandSettings } from '../lib/options.ts'
 import { CLIENT_COMMANDS, commandSynopsis } from './cli/commands.ts'
+import { defaultKekFile } from './store/data-dir.ts'
 
 /** Everything `perpd-admin` (the server) is configured with. */
 export interface AdminConfig {
@@ -13,6 +17,12 @@ export interface AdminConfig {
   readonly host: string
   readonly port: number
   readonly kekFile: string
+  /** --dev: a development setup (see the file comment). */
+  readonly dev: boolean
+  /** --tls-cert and --tls-key: the API is served over TLS with them. */
+  readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined
+  /** --trusted-proxy: the peers whose X-Forwarded-For names the client (docs/admin.md#behind-a-proxy). */
+  readonly trustedProxies: readonly CidrRange[]
   /** Where the oracle reads prices (HTTP JSON, see runners/price-source.ts); none: the oracle waits. */
   readonly priceSourceUrl: string | undefined
   /** A JSON file or an http(s) URL listing deposits to credit (runners/deposit-source.ts). */
@@ -34,7 +44,13 @@ export const ADMIN_OPTIONS = defineOptions({
   'data-dir': { type: 'string', valueName: 'DIR', default: 'perpd-admin-data', description: 'the admin database (admin.sqlite)' },
   host: { type: 'string', valueName: 'HOST', default: '127.0.0.1', description: 'the address the admin API listens on' },
   port: { type: 'integer', default: 3000, min: 0, max: 65535, description: 'the admin API port (0: any free port)' },
-  'kek-file': { type: 'string', valueName: 'FILE', defaultText: 'DATA_DIR/admin.kek', description: 'the key-encryption key of the stored keys; in production, on another volume than the data' },
+  'kek-file': { type: 'string', valueName: 'FILE', defaultText: 'DATA_DIR.kek (DATA_DIR/admin.kek with --dev)', description: 'the key-encryption key of the stored keys: outside the data directory (best on another volume)' },
+  dev: { type: 'boolean', description: 'development mode: a KEK inside the data directory, loose file modes tightened, plain-http links allowed' },
+  'tls-cert': { type: 'string', valueName: 'FILE', description: 'serve the API over TLS with this PEM certificate (chain), with --tls-key' },
+  'tls-key': { type: 'string', valueName: 'FILE', description: 'the PEM private key of --tls-cert' },
+  'insecure-listen': { type: 'boolean', description: 'allow listening on a non-loopback address without TLS (behind a TLS-terminating proxy on the same host)' },
+  'allow-insecure-links': { type: 'boolean', description: 'allow plain-http node, price source, deposit source and payout URLs on other hosts (default with --dev)' },
+  'trusted-proxy': { type: 'string', valueName: 'CIDR[,CIDR]', description: 'reverse proxies whose X-Forwarded-For names the client, for the per-IP limits' },
   'price-source-url': { type: 'string', valueName: 'URL', description: 'where the oracle reads prices (HTTP JSON); without it the oracle waits' },
   'deposit-source': { type: 'string', valueName: 'FILE|URL', description: 'a JSON file or an http(s) URL listing the deposits to credit' },
   'withdraw-payout-url': { type: 'string', valueName: 'URL', description: 'an http(s) endpoint that pays a withdrawal out before it is settled on chain' },
@@ -75,17 +91,41 @@ export class AdminConfigError extends OptionError {
 export function parseAdminArgs(argv: readonly string[]): AdminConfig {
   const { values } = parseOptions(argv, ADMIN_OPTIONS, ADMIN_COMMAND)
   const dataDir = resolve(values['data-dir'])
+  const dev = values.dev
+  // Links carry signed actions, prices, deposits and payouts: https, or loopback, unless allowed.
+  const insecureLinks = dev || values['allow-insecure-links']
+  const link = (name: string, raw: string) => secureLink(name, httpUrl(name, raw), insecureLinks)
+  const depositSource = values['deposit-source']
+  const certFile = values['tls-cert']
+  const keyFile = values['tls-key']
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new AdminConfigError('--tls-cert and --tls-key go together: give both, or neither')
+  const tls = certFile === undefined ? undefined : { certFile: resolve(certFile), keyFile: resolve(keyFile!) }
+  if (tls === undefined && !isLoopbackHost(values.host) && !values['insecure-listen']) {
+    throw new AdminConfigError(`--host ${values.host} is not a loopback address: serving logins and keys to the network needs TLS (--tls-cert FILE --tls-key FILE), ` +
+      'or --insecure-listen when a TLS-terminating proxy on this host is the only way in')
+  }
+  let trustedProxies: CidrRange[] = []
+  if (values['trusted-proxy'] !== undefined) {
+    try {
+      trustedProxies = parseCidrList(values['trusted-proxy'])
+    } catch (err) {
+      throw new AdminConfigError(`--trusted-proxy: ${(err as Error).message}`)
+    }
+  }
   return {
-    nodeUrl: httpUrl('node-url', values['node-url']),
+    nodeUrl: link('node-url', values['node-url']),
     dataDir,
     host: values.host,
     port: values.port,
-    // Beside the database by default, which is fine for development; in production point it at a
-    // file on another volume (or a secrets mount) so a copy of the data directory alone is useless.
-    kekFile: resolve(values['kek-file'] ?? join(dataDir, 'admin.kek')),
-    priceSourceUrl: optionalHttpUrl('price-source-url', values['price-source-url']),
-    depositSource: values['deposit-source'],
-    withdrawPayoutUrl: optionalHttpUrl('withdraw-payout-url', values['withdraw-payout-url']),
+    // Outside the data directory, so a copy of the data directory alone is useless; in production
+    // best on another volume (or a secrets mount). --dev keeps it inside, one folder to throw away.
+    kekFile: resolve(values['kek-file'] ?? defaultKekFile(dataDir, dev)),
+    dev,
+    tls,
+    trustedProxies,
+    priceSourceUrl: values['price-source-url'] === undefined ? undefined : link('price-source-url', values['price-source-url']),
+    depositSource: depositSource === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(depositSource) ? depositSource : link('deposit-source', depositSource),
+    withdrawPayoutUrl: values['withdraw-payout-url'] === undefined ? undefined : link('withdraw-payout-url', values['withdraw-payout-url']),
     oracleIntervalMs: values['oracle-interval-ms'],
     quoteRefreshMs: values['quote-refresh-ms'],
     runnerIntervalMs: values['runner-interval-ms'],
@@ -93,8 +133,22 @@ export function parseAdminArgs(argv: readonly string[]): AdminConfig {
   }
 }
 
-function optionalHttpUrl(name: string, raw: string | undefined): string | undefined {
-  return raw === undefined ? undefined : httpUrl(name, raw)
+/** Whether a host name or address is the loopback interface (localhost, 127.0.0.0/8, ::1). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  if (h === 'localhost' || h.endsWith('.localhost')) return true
+  const ip = parseIp(h)
+  if (ip === undefined) return false
+  const v4 = ip.slice(0, 12).every((b, i) => b === (i < 10 ? 0 : 0xff))
+  if (v4) return ip[12] === 127
+  return ip.slice(0, 15).every((b) => b === 0) && ip[15] === 1
+}
+
+/** An http(s) URL that is https or loopback, unless insecure links are allowed. */
+function secureLink(name: string, url: string, insecureAllowed: boolean): string {
+  const u = new URL(url)
+  if (u.protocol === 'https:' || insecureAllowed || isLoopbackHost(u.hostname)) return url
+  throw new AdminConfigError(`--${name} ${url} is plain http to another host: use https (or a loopback address), or --allow-insecure-links on a network you trust`)
 }
 
 /** An http(s) URL without its trailing slashes. */

@@ -1,5 +1,6 @@
-// Builds the admin service from its configuration: database, KEK, key store, ECIES key, sessions,
-// runners and the HTTP app; starts the components of the stored bindings; serves.
+// Builds the admin service from its configuration: data directory, KEK, database, key store, ECIES
+// key, sessions, runners and the HTTP app; starts the components of the stored bindings; serves
+// (over TLS with --tls-cert / --tls-key).
 import packageJson from '../../package.json' with { type: 'json' }
 import { RpcClient } from '../client/rpc-client.ts'
 import { createAdminApp } from './http/app.ts'
@@ -10,7 +11,13 @@ import { ChallengeBook } from './auth/challenges.ts'
 import type { AdminConfig } from './config.ts'
 import { AdminDb } from './store/db.ts'
 import { depositSourceFor } from './runners/deposit-source.ts'
-import { loadOrCreateKek } from './crypto/kek.ts'
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { appendAudit, verifyAuditChain } from './store/audit.ts'
+import { checkDatabaseFileModes, prepareDataDir } from './store/data-dir.ts'
+import { ADMIN_PID_FILE } from './store/kek-rotation.ts'
+import { StartRefused } from './start-refused.ts'
+import { clientIpResolver } from './http/helpers.ts'
 import { KeyStore } from './store/key-store.ts'
 import type { Logger } from '../lib/log.ts'
 import { HttpPriceSource } from './runners/price-source.ts'
@@ -33,7 +40,7 @@ import { SessionStore } from './auth/sessions.ts'
 export const ADMIN_VERSION: string = packageJson.version
 
 /** Login limits (docs/admin.md#limits): per minute, as token buckets of that many tokens refilled over a minute. */
-export const LOGIN_LIMITS = { challengesPerIpPerMin: 120, loginsPerIpPerMin: 120, loginFailuresPerIpAndAddressPerMin: 10 } as const
+export const LOGIN_LIMITS = { challengesPerIpPerMin: 120, loginsPerIpPerMin: 120, loginFailuresPerIpAndAddressPerMin: 10, failedLoginAuditRowsPerMin: 600 } as const
 
 /** Timeout of the service's own reads of the chain (role checks). */
 const CHAIN_READ_TIMEOUT_MS = 5_000
@@ -51,10 +58,16 @@ export interface AdminService {
  */
 export async function startAdminService(config: AdminConfig, log: Logger, onListening: (url: string) => void): Promise<AdminService> {
   const clock = Date.now
-  const kek = loadOrCreateKek(config.kekFile)
+  const tls = config.tls === undefined ? undefined : readTls(config.tls)
+  const { kek } = prepareDataDir({ dataDir: config.dataDir, kekFile: config.kekFile, dev: config.dev, log })
   const db = AdminDb.open(config.dataDir)
+  checkDatabaseFileModes(config.dataDir)
   const keys = new KeyStore(db, kek, clock)
   keys.checkKek(config.kekFile)
+  const pidFile = join(config.dataDir, ADMIN_PID_FILE)
+  writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 })
+  chmodSync(pidFile, 0o600)
+  const clientIp = clientIpResolver(config.trustedProxies)
   const bindings = new BindingStore(db, clock)
   const bridge = new BridgeStore(db, clock)
   const rpc = new RpcClient(config.nodeUrl, CHAIN_READ_TIMEOUT_MS)
@@ -85,24 +98,45 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
   const app = createAdminApp(log, [
     healthRoutes(ADMIN_VERSION),
     authRoutes({
-      challenges: new ChallengeBook(clock), sessions, guard, rpc, db, log: log.child('auth'), clock,
+      challenges: new ChallengeBook(clock), sessions, guard, rpc, db, log: log.child('auth'), clock, clientIp,
       limits: {
         challengePerIp: new RateLimiter(LOGIN_LIMITS.challengesPerIpPerMin, minute, clock),
         loginPerIp: new RateLimiter(LOGIN_LIMITS.loginsPerIpPerMin, minute, clock),
         loginFailuresPerIpAndAddress: new RateLimiter(LOGIN_LIMITS.loginFailuresPerIpAndAddressPerMin, minute, clock),
+        failureAuditRows: new RateLimiter(LOGIN_LIMITS.failedLoginAuditRowsPerMin, minute, clock),
       },
     }),
     keyRoutes({ guard, keys, serverKey, log: log.child('keys') }),
-    serviceRoutes({ guard, bindings, supervisor, log: log.child('services') }),
+    serviceRoutes({ guard, rpc, keys, bindings, supervisor, log: log.child('services') }),
     auditRoutes({ guard, db }),
-  ])
-  app.listen({ hostname: config.host, port: config.port })
-  const url = `http://${config.host}:${app.server!.port}`
+  ], {
+    // A session whose address lost the Admin role was refused: audited (docs/admin.md#audit-log).
+    onDenied(err, request, server) {
+      const path = new URL(request.url).pathname
+      db.write((tx) => appendAudit(tx, { atMs: clock(), actor: err.actor!, action: 'access.denied', target: `${request.method} ${path}`.slice(0, 200), detail: { ip: clientIp(server, request), reason: err.reason } }))
+    },
+  })
+  app.listen({ hostname: config.host, port: config.port, ...(tls === undefined ? {} : { tls }) })
+  const url = `${tls === undefined ? 'http' : 'https'}://${config.host}:${app.server!.port}`
   onListening(url)
-  if (kek.created) log.info(`created the key-encryption key ${config.kekFile} (mode 0600); keep it apart from backups of ${config.dataDir}`)
+  if (kek.created) log.info(`created the key-encryption key ${config.kekFile} (mode 0600) with the new database; back it up apart from ${config.dataDir}`)
+  const chain = db.read((d) => verifyAuditChain(d))
+  if (chain.ok) log.info(`audit log: ${chain.rows} rows, chain head ${chain.head}`)
+  else log.error(`audit log: the hash chain is broken at row ${chain.brokenId}: ${chain.problem} (perpd-admin audit verify)`)
 
+  // A key an earlier version let two services share starts in the first only (docs/admin.md#bindings).
   const stored = bindings.all()
-  for (const s of SERVICE_NAMES) void supervisor.apply(s, stored[s])
+  const firstUser = new Map<string, string>()
+  for (const s of SERVICE_NAMES) {
+    const b = stored[s]
+    const first = b.key_id === null || !b.enabled ? undefined : firstUser.get(b.key_id)
+    if (first !== undefined) {
+      supervisor.refuse(s, `key ${b.key_id} is also bound to ${first}; a key serves one service (one nonce sequence per runner): bind another key to ${s}`)
+      continue
+    }
+    if (b.key_id !== null && b.enabled) firstUser.set(b.key_id, s)
+    void supervisor.apply(s, b)
+  }
   log.info(`perpd-admin ${ADMIN_VERSION}, node ${config.nodeUrl}, data ${db.path}, encryption key ${serverKey.publicKey.slice(0, 18)}…`)
 
   return {
@@ -111,6 +145,19 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
       await app.stop()
       await supervisor.stopAll()
       db.close()
+      rmSync(pidFile, { force: true })
     },
   }
+}
+
+/** The certificate and key of --tls-cert / --tls-key, read at start so a bad path is a clear refusal. */
+function readTls(files: { certFile: string; keyFile: string }): { cert: string; key: string } {
+  const read = (what: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8')
+    } catch (err) {
+      throw new StartRefused(`cannot read the TLS ${what} ${file}: ${(err as Error).message}`)
+    }
+  }
+  return { cert: read('certificate (--tls-cert)', files.certFile), key: read('key (--tls-key)', files.keyFile) }
 }

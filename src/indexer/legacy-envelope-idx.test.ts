@@ -62,7 +62,7 @@ test('the history index reads it as the envelope count, ingested after the upgra
   const p = new Pipeline({ dataDir: dir, log: () => {} })
   indexAll(p, 1)
   const ctx = { db: p.db, symbolOf }
-  const page = { offset: 0, limit: 10, includeTotal: false }
+  const page = { offset: 0, limit: 10, cursor: undefined, includeTotal: false }
   const read = () => READ_OPS.blockEvents(ctx, { height: 1, page })!.data.map((e) => [e.sub_kind, e.envelope_idx])
   const expected = [['Rejected', 0], ['Rejected', 1], ['MarketHaltedQuoteStale', 2]]
   // Ingest copies the row with the count.

@@ -1,5 +1,6 @@
 // A restarted node still shows its recent trades: the hot feed's trade rings are seeded from the
-// Filled events of the stored chain, so /market/trades answers the same rows before and after.
+// Filled events of the stored chain, so /market/trades answers the same rows before and after. The
+// node starts several times: each test has a generous timeout, for a loaded machine.
 import { afterAll, expect, test } from 'bun:test'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
@@ -43,7 +44,7 @@ test('trade rings are seeded from the stored chain on restart, per market, newes
   accepted(await alice2.send(placeOrder({ market_id: 1, side: 'Ask', price: '65020', qty: '0.1', tif: 'Gtc', reduce_only: false })))
   accepted(await carol.send(placeOrder({ market_id: 1, side: 'Bid', price: '65020', qty: '0.1', tif: 'Ioc', reduce_only: false })))
   expect((await trades(node.url, 'BTC')).map((t) => t.price)).toEqual(['65020', '65010', '65000'])
-})
+}, 120_000)
 
 const summary = async (url: string, symbol: string) => {
   const body = (await (await fetch(`${url}/api/v1/markets/${symbol}/summary`)).json()) as { data: Record<string, unknown> }
@@ -93,4 +94,4 @@ test('the UTC-day volumes go on across a restart: from the stop, and after a kil
     node = undefined
     removeDir(dir)
   }
-})
+}, 120_000)

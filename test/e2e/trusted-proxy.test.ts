@@ -33,7 +33,7 @@ async function burst(node: NodeProcess, forwardedFor: (i: number) => string): Pr
     const res = await fetch(`${node.url}/api/v1/action`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor(i) }, body: '{}' })
     return (await res.json()) as { error?: { code: number; data?: { reason?: string } } }
   }))
-  for (const r of replies) expect([-32000, -32600]).toContain(r.error?.code)
+  for (const r of replies) expect([-32000, -32600]).toContain(r.error?.code ?? 0)
   return replies.filter((r) => r.error?.data?.reason === 'RATE_LIMITED').length
 }
 

@@ -7,7 +7,11 @@ import { bytesToHex } from '../../lib/hex.ts'
 
 /** How long a challenge may be answered. */
 export const CHALLENGE_TTL_MS = 5 * 60_000
-/** Live challenges kept at most; past it the oldest goes (issuance is also rate-limited per IP). */
+/**
+ * Live challenges kept at most. Past it new ones are refused (503) until some expire or are used:
+ * evicting the oldest instead would let anyone who requests challenges fast enough (from many IPs,
+ * each under its own limit) void the challenge an operator is signing.
+ */
 export const CHALLENGES_MAX = 10_000
 
 /** A challenge as GET /api/auth/challenge returns it. */
@@ -25,10 +29,11 @@ export class ChallengeBook {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  issue(): Challenge {
+  /** A new challenge, or undefined when CHALLENGES_MAX are live. */
+  issue(): Challenge | undefined {
     const now = this.clock()
     this.prune(now)
-    while (this.live.size >= CHALLENGES_MAX) this.live.delete(this.live.keys().next().value as number)
+    if (this.live.size >= CHALLENGES_MAX) return undefined
     const timestampMs = Math.max(now, this.lastTimestampMs + 1)
     this.lastTimestampMs = timestampMs
     const challenge = bytesToHex(randomBytes(16)).slice(2)
@@ -54,6 +59,12 @@ export class ChallengeBook {
 
   get size(): number {
     return this.live.size
+  }
+
+  /** Milliseconds until the oldest live challenge expires (when the book is full, the wait for room). */
+  msUntilRoom(): number {
+    const oldest = this.live.values().next().value as { expiresAtMs: number } | undefined
+    return oldest === undefined ? 0 : Math.max(0, oldest.expiresAtMs - this.clock())
   }
 
   private prune(now: number): void {

@@ -24,4 +24,20 @@ describe('SessionStore', () => {
     expect(store.get(token.toUpperCase())).toBeUndefined()
     expect(store.get('ab'.repeat(32))).toBeUndefined()
   })
+
+  test('logout ends one session; logout-all every session of the address', () => {
+    const store = new SessionStore()
+    const a1 = store.create('0xa').token
+    const a2 = store.create('0xa').token
+    const b = store.create('0xb').token
+    expect(store.revoke(a1)).toBe(true)
+    expect(store.revoke(a1)).toBe(false)
+    expect(store.get(a1)).toBeUndefined()
+    expect(store.get(a2)).toBeDefined()
+    const a3 = store.create('0xa').token
+    expect(store.revokeAddress('0xa')).toBe(2)
+    expect(store.get(a2)).toBeUndefined()
+    expect(store.get(a3)).toBeUndefined()
+    expect(store.get(b)?.address).toBe('0xb')
+  })
 })

@@ -1,6 +1,6 @@
 // Admin sessions (docs/admin.md#sessions): an opaque 256-bit token, kept in this process only (a
 // restart logs everyone out) and stored only as its SHA-256, so a heap dump of the map yields no
-// usable token.
+// usable token. A session ends when it expires, at logout, or at a logout-all of its address.
 import { randomBytes } from '@noble/hashes/utils.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '../../lib/hex.ts'
@@ -51,6 +51,22 @@ export class SessionStore {
       return undefined
     }
     return s
+  }
+
+  /** Ends the session of a token (logout); whether there was a live one. */
+  revoke(token: string): boolean {
+    return this.byHash.delete(hashToken(token))
+  }
+
+  /** Ends every session of an address (logout-all); how many there were. */
+  revokeAddress(address: string): number {
+    let n = 0
+    for (const [k, s] of this.byHash) {
+      if (s.address !== address) continue
+      this.byHash.delete(k)
+      if (s.expiresAtMs > this.clock()) n++
+    }
+    return n
   }
 
   get size(): number {

@@ -21,6 +21,11 @@ export class AdminClient {
     private readonly token?: string,
   ) {}
 
+  /** Whether requests carry a session token. */
+  get hasToken(): boolean {
+    return this.token !== undefined
+  }
+
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`
@@ -38,6 +43,14 @@ export class AdminClient {
     return this.call<{ token: string; expires_at_secs: number }>('POST', '/api/auth/login', body)
   }
 
+  logout() {
+    return this.call<{ ok: true }>('POST', '/api/auth/logout')
+  }
+
+  logoutAll() {
+    return this.call<{ ok: true; revoked: number }>('POST', '/api/auth/logout-all')
+  }
+
   me() {
     return this.call<{ address: string; expires_at_secs: number }>('GET', '/api/auth/me')
   }
@@ -52,6 +65,10 @@ export class AdminClient {
 
   uploadKey(body: { label: string; address: string; ephemeral_public_key: string; iv: string; ciphertext: string; public_key: string }) {
     return this.call<KeyEntry>('POST', '/api/keys', body)
+  }
+
+  renameKey(id: string, label: string) {
+    return this.call<KeyEntry>('PATCH', `/api/keys/${encodeURIComponent(id)}`, { label })
   }
 
   deleteKey(id: string) {

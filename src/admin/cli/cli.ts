@@ -1,7 +1,12 @@
 // The operator's command line over the admin API: log in with a key file (the CLI signs the
-// challenge), upload keys encrypted client-side with ECIES, list keys, bind services. Nobody has
-// to hand-craft a signature or a ciphertext.
+// challenge), upload keys encrypted client-side with ECIES, list keys, bind services, log out.
+// Nobody has to hand-craft a signature or a ciphertext. Private keys are read as bytes and never
+// become strings (crypto/secret-hex.ts); what the service sends back is printed with control
+// characters escaped, so a label cannot drive the operator's terminal. And two local commands work
+// on the data directory: kek rotate and audit verify (docs/admin.md#command-line).
 import { readFileSync } from 'node:fs'
+import { userInfo } from 'node:os'
+import { resolve } from 'node:path'
 import { bytesToHex, hexToBytes } from '../../lib/hex.ts'
 import { errorMessage } from '../../lib/log.ts'
 import { InfoRequested, OptionError, parseOptions, type OptionTable, type OptionValues } from '../../lib/options.ts'
@@ -10,6 +15,7 @@ import { addressOfPrivateKey, adminLoginMessage, eip191Digest, signDigest } from
 import { isServiceName, SERVICE_NAMES } from '../store/bindings.ts'
 import { AdminApiError, AdminClient } from './admin-client.ts'
 import { deleteSession, readSession, sessionFile, writeSession } from './cli-session.ts'
+import { secretFromHexBytes, secretToHexBytes } from '../crypto/secret-hex.ts'
 import { CLIENT_COMMANDS, cliConfigDir, commandSynopsis, DEFAULT_ADMIN_URL, type ClientCommand, type ClientCommandName } from './commands.ts'
 
 /** A command line the client cannot run (exit 2); `usage` is what to print after the message. */
@@ -44,11 +50,22 @@ function parse<const T extends OptionTable>(command: ClientCommand<T>, rest: rea
   return { values, args: positionals }
 }
 
-/** Reads a private key file (64 hex characters, optional 0x, surrounding whitespace ignored). */
-function readKeyFile(path: string): string {
-  const text = readFileSync(path, 'utf8').trim()
-  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(text)) throw new UsageError(`${path} must hold a private key as 64 hex characters`, '')
-  return text.startsWith('0x') ? text.slice(2) : text
+/** Reads a private key file (64 hex characters, optional 0x, surrounding whitespace ignored) into its 32 bytes; the caller zeroes them. */
+function readKeyFile(path: string): Uint8Array {
+  const text = readFileSync(path)
+  const key = secretFromHexBytes(text, 32)
+  text.fill(0)
+  if (key === undefined) throw new UsageError(`${path} must hold a private key as 64 hex characters`, '')
+  return key
+}
+
+// What could move the cursor, recolour the terminal, reorder the line or break it: control and
+// format characters (escape sequences, bidirectional overrides), separators, lone surrogates.
+const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/gu
+
+/** Text from the service, safe to print: each unprintable character becomes a visible \u{…} escape. */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
 }
 
 /** The admin URL and token a command uses: its flags, else the stored session (its token only for the same URL). */
@@ -78,9 +95,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await login(adminUrl, readKeyFile(values['key-file']), configDir)
       }
       case 'logout': {
-        const configDir = parse(CLIENT_COMMANDS.logout, rest).values['config-dir'] ?? cliConfigDir()
-        console.log(deleteSession(configDir) ? `removed ${sessionFile(configDir)}` : 'no stored session')
-        return 0
+        const { values } = parse(CLIENT_COMMANDS.logout, rest)
+        return await logout(sessionClient(values), values['config-dir'] ?? cliConfigDir(), values.all)
       }
       case 'keys upload': {
         const { values } = parse(CLIENT_COMMANDS['keys upload'], rest)
@@ -88,6 +104,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       }
       case 'keys list':
         return await listKeys(sessionClient(parse(CLIENT_COMMANDS['keys list'], rest).values))
+      case 'keys rename': {
+        const { values, args } = parse(CLIENT_COMMANDS['keys rename'], rest)
+        const entry = await sessionClient(values).renameKey(args[0]!, values.label)
+        console.log(printable(`renamed key ${entry.id} to ${JSON.stringify(entry.label)}`))
+        return 0
+      }
       case 'keys delete': {
         const { values, args } = parse(CLIENT_COMMANDS['keys delete'], rest)
         const keyId = args[0]!
@@ -102,11 +124,17 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         if (!isServiceName(service)) throw new UsageError(`SERVICE must be one of ${SERVICE_NAMES.join(', ')}`, `usage: ${commandSynopsis(command)}`)
         const keyId = key === 'none' ? null : key
         const reply = await sessionClient(values).bind({ service, key_id: keyId, enabled: !values.disabled })
-        console.log(`${service}: ${keyId === null ? 'unbound' : `bound to ${keyId}`}; runner ${reply.status.state}${reply.status.last_error ? ` (${reply.status.last_error})` : ''}`)
+        console.log(printable(`${service}: ${keyId === null ? 'unbound' : `bound to ${keyId}`}; runner ${reply.status.state}${reply.status.last_error ? ` (${reply.status.last_error})` : ''}`))
         return 0
       }
       case 'services':
         return await services(sessionClient(parse(CLIENT_COMMANDS.services, rest).values))
+      case 'kek rotate': {
+        const { values } = parse(CLIENT_COMMANDS['kek rotate'], rest)
+        return await rotate(values['data-dir'], values['kek-file'], values.dev)
+      }
+      case 'audit verify':
+        return await verify(parse(CLIENT_COMMANDS['audit verify'], rest).values['data-dir'])
     }
   } catch (err) {
     if (err instanceof InfoRequested) {
@@ -118,35 +146,123 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       return 2
     }
     if (err instanceof AdminApiError && err.status === 401) {
-      console.error(`${err.message}\n(log in first: perpd-admin login --key-file FILE --admin-url URL)`)
+      console.error(`${printable(err.message)}\n(log in first: perpd-admin login --key-file FILE --admin-url URL)`)
       return 1
     }
-    console.error(errorMessage(err))
+    console.error(printable(errorMessage(err)))
     return 1
   }
 }
 
-async function login(adminUrl: string, keyHex: string, configDir: string): Promise<number> {
+async function login(adminUrl: string, key: Uint8Array, configDir: string): Promise<number> {
   const client = new AdminClient(adminUrl)
-  const address = addressOfPrivateKey(keyHex)
-  const { challenge, timestamp_ms } = await client.challenge()
-  // personal_sign over the 28 bytes of docs/protocol.md#admin-login-signature, as a wallet would.
-  const sig = signDigest(keyHex, eip191Digest(adminLoginMessage(challenge, timestamp_ms)))
-  const signature = bytesToHex(new Uint8Array([...hexToBytes(sig.r), ...hexToBytes(sig.s), sig.v]))
-  const session = await client.login({ address, timestamp_ms, signature })
+  let body: { address: string; timestamp_ms: number; signature: string }
+  try {
+    const address = addressOfPrivateKey(key)
+    const { challenge, timestamp_ms } = await client.challenge()
+    // personal_sign over the 28 bytes of docs/protocol.md#admin-login-signature, as a wallet would.
+    const sig = signDigest(key, eip191Digest(adminLoginMessage(challenge, timestamp_ms)))
+    body = { address, timestamp_ms, signature: bytesToHex(new Uint8Array([...hexToBytes(sig.r), ...hexToBytes(sig.s), sig.v])) }
+  } finally {
+    key.fill(0)
+  }
+  const address = body.address
+  const session = await client.login(body)
   const file = writeSession(configDir, { admin_url: adminUrl, token: session.token, address, expires_at_secs: session.expires_at_secs })
   console.log(`logged in to ${adminUrl} as ${address} until ${new Date(session.expires_at_secs * 1000).toISOString()}; session stored in ${file}`)
   return 0
 }
 
-async function uploadKey(client: AdminClient, label: string, keyHex: string): Promise<number> {
-  const address = addressOfPrivateKey(keyHex)
-  const { public_key } = await client.encryptionKey()
-  // The key leaves this process only as ECIES ciphertext to the service's current key.
-  const payload = eciesEncrypt(public_key, new TextEncoder().encode(keyHex))
-  const entry = await client.uploadKey({ label, address, ...payload, public_key })
-  console.log(`uploaded key ${entry.id} (${entry.address}) "${entry.label}"`)
+async function uploadKey(client: AdminClient, label: string, key: Uint8Array): Promise<number> {
+  let payload: ReturnType<typeof eciesEncrypt>
+  let address: string
+  let publicKey: string
+  try {
+    address = addressOfPrivateKey(key)
+    publicKey = (await client.encryptionKey()).public_key
+    // The key leaves this process only as ECIES ciphertext to the service's current key; its hex
+    // text exists only as bytes, zeroed right after.
+    const text = secretToHexBytes(key)
+    try {
+      payload = eciesEncrypt(publicKey, text)
+    } finally {
+      text.fill(0)
+    }
+  } finally {
+    key.fill(0)
+  }
+  const entry = await client.uploadKey({ label, address, ...payload, public_key: publicKey })
+  console.log(printable(`uploaded key ${entry.id} (${entry.address}) ${JSON.stringify(entry.label)}`))
   return 0
+}
+
+async function logout(client: AdminClient, configDir: string, all: boolean): Promise<number> {
+  const file = sessionFile(configDir)
+  let code = 0
+  if (client.hasToken) {
+    try {
+      const r = all ? await client.logoutAll() : await client.logout()
+      console.log(all ? `ended ${(r as { revoked?: number }).revoked ?? 0} sessions at ${client.baseUrl}` : `ended the session at ${client.baseUrl}`)
+    } catch (err) {
+      if (err instanceof AdminApiError && err.status === 401) {
+        console.log(`the session had already ended at ${client.baseUrl}`)
+      } else {
+        // The local copy goes anyway; say that the token may still work until it expires.
+        console.error(`could not end the session at ${client.baseUrl}: ${printable(errorMessage(err))}; the token stays valid there until it expires or the service restarts`)
+        code = 1
+      }
+    }
+  }
+  console.log(deleteSession(configDir) ? `removed ${file}` : 'no stored session')
+  return code
+}
+
+async function rotate(dataDir: string, kekFile: string | undefined, dev: boolean): Promise<number> {
+  const { defaultKekFile } = await import('../store/data-dir.ts')
+  const { rotateKek } = await import('../store/kek-rotation.ts')
+  const { StartRefused } = await import('../start-refused.ts')
+  const dir = resolve(dataDir)
+  const file = resolve(kekFile ?? defaultKekFile(dir, dev))
+  try {
+    const r = rotateKek({ dataDir: dir, kekFile: file, dev, actor: `local:${userInfo().username}` })
+    console.log(`rotated the KEK of ${dir}: ${r.resealed} keys re-sealed under ${r.newKekId} (was ${r.oldKekId}); ${file} holds the new KEK: back it up now`)
+    return 0
+  } catch (err) {
+    if (err instanceof StartRefused) {
+      console.error(err.message)
+      return 1
+    }
+    throw err
+  }
+}
+
+async function verify(dataDir: string): Promise<number> {
+  const { AdminDb, SCHEMA_VERSION } = await import('../store/db.ts')
+  const { verifyAuditChain } = await import('../store/audit.ts')
+  const dir = resolve(dataDir)
+  let db: import('../store/db.ts').AdminDb
+  try {
+    db = AdminDb.openReadOnly(dir)
+  } catch (err) {
+    console.error(`cannot open the database in ${dir}: ${errorMessage(err)}`)
+    return 1
+  }
+  try {
+    const version = db.schemaVersion()
+    if (version < 2) {
+      console.error(`the database in ${dir} has schema version ${version}, without the audit chain; start the service once (it migrates to ${SCHEMA_VERSION}) and verify again`)
+      return 1
+    }
+    const v = db.read((d) => verifyAuditChain(d))
+    if (v.ok) {
+      console.log(`audit chain ok: ${v.rows} rows, head ${v.head}`)
+      return 0
+    }
+    console.error(`audit chain broken at row ${v.brokenId}: ${v.problem} (${v.rows} rows before it verify)`)
+    return 1
+  } finally {
+    db.close()
+  }
 }
 
 async function listKeys(client: AdminClient): Promise<number> {
@@ -155,7 +271,7 @@ async function listKeys(client: AdminClient): Promise<number> {
     console.log('no keys')
     return 0
   }
-  for (const k of keys) console.log(`${k.id}  ${k.address}  ${k.label}  used by: ${k.used_by.join(', ') || '-'}  created ${k.created_at}`)
+  for (const k of keys) console.log(printable(`${k.id}  ${k.address}  ${JSON.stringify(k.label)}  used by: ${k.used_by.join(', ') || '-'}  created ${k.created_at}`))
   return 0
 }
 
@@ -163,7 +279,7 @@ async function services(client: AdminClient): Promise<number> {
   const { services } = await client.serviceConfig()
   for (const [name, s] of Object.entries(services)) {
     const state = `${s.status.state}${s.status.last_error ? ` (${s.status.last_error})` : ''}`
-    console.log(`${name.padEnd(16)} key ${s.key_id ?? '-'}  ${s.address ?? ''}  ${s.enabled ? 'enabled' : 'disabled'}  ${state}`)
+    console.log(printable(`${name.padEnd(16)} key ${s.key_id ?? '-'}  ${s.address ?? ''}  ${s.enabled ? 'enabled' : 'disabled'}  ${state}`))
   }
   return 0
 }

@@ -7,6 +7,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { bytesToHex, concatBytes } from '../../lib/hex.ts'
+import { StartRefused } from '../start-refused.ts'
 import { secretFromHexBytes, secretToHexBytes } from './secret-hex.ts'
 
 const KEK_BYTES = 32
@@ -24,7 +25,7 @@ export interface Kek {
 }
 
 /** The KEK file cannot be used; the message says why and what to do. */
-export class KekError extends Error {
+export class KekError extends StartRefused {
   override readonly name = 'KekError'
 }
 

@@ -2,7 +2,7 @@
 // place where failures become statuses and JSON bodies `{error, reason}`.
 import { Elysia } from 'elysia'
 import { HttpError, unavailableAsHttp } from './errors.ts'
-import { json } from './helpers.ts'
+import { json, type PeerSource } from './helpers.ts'
 import type { Logger } from '../../lib/log.ts'
 
 /** Largest request body accepted, bytes (a key upload is well under 2 KiB). */
@@ -22,12 +22,30 @@ function validationMessage(error: unknown): string {
   return `${field}: ${first?.summary ?? first?.message ?? 'invalid'}`
 }
 
+/** Hooks of the app beyond its routes. */
+export interface AdminAppHooks {
+  /** A 403 of a session's route (the Admin role is gone): audited by the service. */
+  readonly onDenied?: (err: HttpError, request: Request, server: PeerSource) => void
+}
+
 /** The app of all given route modules, with the shared error mapping. */
-export function createAdminApp(log: Logger, routes: readonly Elysia<any, any, any, any, any, any, any>[]) {
+export function createAdminApp(log: Logger, routes: readonly Elysia<any, any, any, any, any, any, any>[], hooks: AdminAppHooks = {}) {
   const app = new Elysia({ serve: { maxRequestBodySize: ADMIN_REQUEST_BODY_MAX_BYTES } })
-    .onError(({ code, error }) => {
+    // Every reply, the ones routes build from plain objects included (json() covers the rest).
+    .onRequest(({ set }) => {
+      set.headers['cache-control'] = 'no-store'
+    })
+    .onError(({ code, error, request, server }) => {
       if (error instanceof HttpError) {
-        const headers: Record<string, string> = error.status === 429 ? { 'retry-after': String(error.detail.retry_after_secs ?? 60) } : {}
+        if (error.status === 403 && error.actor !== undefined && hooks.onDenied !== undefined) {
+          try {
+            hooks.onDenied(error, request, server as PeerSource)
+          } catch (err) {
+            log.warn(`could not audit a refusal of ${error.actor}: ${(err as Error).message}`)
+          }
+        }
+        const retryAfter = error.detail.retry_after_secs
+        const headers: Record<string, string> = error.status === 429 || retryAfter !== undefined ? { 'retry-after': String(retryAfter ?? 60) } : {}
         return json(error.body(), error.status, headers)
       }
       const unavailable = unavailableAsHttp(error)

@@ -51,7 +51,9 @@ export class AuthGuard {
       if (!(await isChainAdmin(this.rpc, session.address))) {
         // Forget the earlier confirmation so no other route trusts it for the rest of its window.
         session.roleCheckedAtMs = Number.NEGATIVE_INFINITY
-        throw new HttpError(403, 'NOT_ADMIN', `${session.address} no longer holds the Admin role on chain`)
+        const denied = new HttpError(403, 'NOT_ADMIN', `${session.address} no longer holds the Admin role on chain`)
+        denied.actor = session.address
+        throw denied
       }
       session.roleCheckedAtMs = now
     }

@@ -6,6 +6,8 @@ import { DatabaseUnavailableError } from '../store/db.ts'
 /** A request that ends with a non-2xx status; the app's error handler renders it as JSON. */
 export class HttpError extends Error {
   override readonly name = 'HttpError'
+  /** For a 403: the session address that was refused, so the refusal is audited (docs/admin.md#audit-log). */
+  actor: string | undefined
   constructor(
     readonly status: number,
     readonly reason: string,

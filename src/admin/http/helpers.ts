@@ -1,15 +1,37 @@
 // Small helpers shared by the admin route modules.
+import { type CidrRange, clientAddress } from '../../lib/cidr.ts'
 import { HttpError } from './errors.ts'
 
-/** A JSON response with a status. */
+/**
+ * A JSON response with a status. Every reply of the service is `Cache-Control: no-store`: tokens,
+ * challenges, key lists and audit rows have no business in a shared or browser cache.
+ */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } })
 }
 
-/** The peer address of a request, for per-IP limits and logs. */
-export function clientIp(server: { requestIP(request: Request): { address: string } | null } | null, request: Request): string {
-  return server?.requestIP(request)?.address ?? 'unknown'
+/** The socket side of a request, as Bun's server offers it. */
+export type PeerSource = { requestIP(request: Request): { address: string } | null } | null
+
+/** The client address of a request, for per-IP limits, logs and audit rows. */
+export type ClientIpOf = (server: PeerSource, request: Request) => string
+
+/**
+ * The client address of a request (docs/admin.md#behind-a-proxy): the socket peer, unless the peer
+ * is in a `--trusted-proxy` range; then the rightmost X-Forwarded-For entry that is not itself a
+ * trusted proxy (lib/cidr.ts clientAddress). Without trusted ranges X-Forwarded-For is ignored, so
+ * a client cannot pick the address its limits are counted under.
+ */
+export function clientIpResolver(trusted: readonly CidrRange[]): ClientIpOf {
+  return (server, request) => {
+    const peer = server?.requestIP(request)?.address
+    if (peer === undefined) return 'unknown'
+    return clientAddress(peer, trusted.length === 0 ? null : request.headers.get('x-forwarded-for'), trusted)
+  }
 }
+
+/** The peer address of a request, X-Forwarded-For ignored. */
+export const clientIp: ClientIpOf = clientIpResolver([])
 
 /** A 429 for an exhausted rate limit. */
 export function rateLimited(what: string, retryAfterSecs: number): HttpError {

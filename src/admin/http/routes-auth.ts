@@ -1,18 +1,18 @@
 // Wallet login (docs/admin.md#login; the signed bytes: docs/protocol.md#admin-login-signature): a
 // one-time challenge, a personal_sign over its 28 bytes, the on-chain Admin check, and an
-// in-process session.
+// in-process session; logout and logout-all end sessions (docs/admin.md#sessions).
 import { Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import type { RpcClient } from '../../client/rpc-client.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import { adminLoginMessage, recoverPersonalSign } from '../../wire/signing.ts'
 import { appendAudit } from '../store/audit.ts'
-import type { AuthGuard } from './auth-guard.ts'
+import { type AuthGuard, bearerToken } from './auth-guard.ts'
 import { isChainAdmin } from '../auth/chain-roles.ts'
-import type { ChallengeBook } from '../auth/challenges.ts'
+import { CHALLENGES_MAX, type ChallengeBook } from '../auth/challenges.ts'
 import type { AdminDb } from '../store/db.ts'
 import { HttpError } from './errors.ts'
-import { ADDRESS_PATTERN, clientIp, rateLimited } from './helpers.ts'
+import { ADDRESS_PATTERN, type ClientIpOf, rateLimited } from './helpers.ts'
 import { readJsonBody } from './json-body.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { RateLimiter } from '../../lib/rate-limit.ts'
@@ -32,6 +32,8 @@ export interface LoginLimiters {
   readonly loginPerIp: RateLimiter
   /** Counts failed attempts only, keyed by client IP and claimed address (see the login handler). */
   readonly loginFailuresPerIpAndAddress: RateLimiter
+  /** Failed logins written to the audit log, all clients together (one key); past it they are only logged. */
+  readonly failureAuditRows: RateLimiter
 }
 
 /** What the login routes need. */
@@ -44,19 +46,51 @@ export interface AuthRouteDeps {
   readonly limits: LoginLimiters
   readonly log: Logger
   readonly clock: () => number
+  /** The client address of a request (the peer, or X-Forwarded-For behind a trusted proxy). */
+  readonly clientIp: ClientIpOf
 }
 
 const unauthorized = (reason: string, message: string) => new HttpError(401, reason, message)
 
-/** GET /api/auth/challenge, POST /api/auth/login, GET /api/auth/me. */
+/** GET /api/auth/challenge, POST /api/auth/login, GET /api/auth/me, POST /api/auth/logout, POST /api/auth/logout-all. */
 export function authRoutes(deps: AuthRouteDeps) {
-  const { challenges, sessions, guard, rpc, db, limits, log, clock } = deps
+  const { challenges, sessions, guard, rpc, db, limits, log, clock, clientIp } = deps
+  let failureAuditsDropped = 0
+  /** A failed login's audit row; bounded (failures cost an attacker nothing), never failing the request. */
+  const auditFailure = (address: string, ip: string, reason: string) => {
+    if (!limits.failureAuditRows.allow('all')) {
+      if (failureAuditsDropped++ === 0) log.warn('too many failed logins to audit each; the rest of this minute are only logged')
+      return
+    }
+    if (failureAuditsDropped > 0) {
+      log.warn(`${failureAuditsDropped} failed logins were not audited (the audit limit was reached)`)
+      failureAuditsDropped = 0
+    }
+    try {
+      db.write((tx) => appendAudit(tx, { atMs: clock(), actor: address, action: 'login.failed', target: null, detail: { ip, reason } }))
+    } catch (err) {
+      log.warn(`could not audit a failed login of ${address}: ${(err as Error).message}`)
+    }
+  }
+  /** A logout's audit row. The sessions are gone whatever happens here, so a database that cannot write only costs the row (logged). */
+  const auditSessionEnd = (address: string, action: 'logout' | 'logout.all', detail: Record<string, unknown>) => {
+    try {
+      db.write((tx) => appendAudit(tx, { atMs: clock(), actor: address, action, target: null, detail }))
+    } catch (err) {
+      log.warn(`could not audit the ${action} of ${address}: ${(err as Error).message}`)
+    }
+  }
   return new Elysia()
     .get('/api/auth/challenge', ({ request, server }) => {
       const ip = clientIp(server, request)
       const limit = limits.challengePerIp.take(ip)
       if (!limit.ok) throw rateLimited('challenges from this IP', limit.retryAfterSecs)
-      return challenges.issue()
+      const challenge = challenges.issue()
+      if (challenge === undefined) {
+        const retry = Math.max(1, Math.ceil(challenges.msUntilRoom() / 1000))
+        throw new HttpError(503, 'TOO_MANY_CHALLENGES', `${CHALLENGES_MAX} login challenges are live, the most the service keeps; retry in ${retry} s`, { retry_after_secs: retry })
+      }
+      return challenge
     })
     .post('/api/auth/login', async ({ body, request, server }) => {
       const ip = clientIp(server, request)
@@ -70,6 +104,7 @@ export function authRoutes(deps: AuthRouteDeps) {
       const fail = (err: HttpError, why: string) => {
         limits.loginFailuresPerIpAndAddress.take(failureKey)
         log.warn(`login ${address} from ${ip}: ${why}`)
+        auditFailure(address, ip, err.reason)
         return err
       }
 
@@ -108,5 +143,23 @@ export function authRoutes(deps: AuthRouteDeps) {
     .get('/api/auth/me', async ({ headers }) => {
       const session = await guard.admin(headers.authorization, true)
       return { address: session.address, expires_at_secs: Math.floor(session.expiresAtMs / 1000) }
+    })
+    // Logout needs a live session and nothing else: neither the chain nor the Admin role, so a
+    // token can always be given up (also by an address that lost the role, or while the node is down).
+    .post('/api/auth/logout', ({ headers, request, server }) => {
+      const session = guard.session(headers.authorization)
+      sessions.revoke(bearerToken(headers.authorization)!)
+      const ip = clientIp(server, request)
+      auditSessionEnd(session.address, 'logout', { ip })
+      log.info(`logout ${session.address} from ${ip}`)
+      return { ok: true }
+    })
+    .post('/api/auth/logout-all', ({ headers, request, server }) => {
+      const session = guard.session(headers.authorization)
+      const revoked = sessions.revokeAddress(session.address)
+      const ip = clientIp(server, request)
+      auditSessionEnd(session.address, 'logout.all', { ip, revoked })
+      log.info(`logout-all ${session.address} from ${ip}: ${revoked} sessions ended`)
+      return { ok: true, revoked }
     })
 }

@@ -1,24 +1,34 @@
 // Key custody (docs/admin.md#keys; the encryption: docs/protocol.md#key-upload-encryption): the
-// ECIES upload key, listing, upload and delete. No route here returns a private key; the plaintext
+// ECIES upload key, listing, upload, rename and delete. No route here returns a private key; the plaintext
 // exists only between decryption and sealing.
-import { Type } from '@sinclair/typebox'
+import { FormatRegistry, Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { hexToBytes, normalizeAddress } from '../../lib/hex.ts'
+import { normalizeAddress } from '../../lib/hex.ts'
 import { addressOfPrivateKey } from '../../wire/signing.ts'
 import type { AuthGuard } from './auth-guard.ts'
 import { HttpError } from './errors.ts'
 import { ADDRESS_PATTERN, json, UUID_PATTERN } from './helpers.ts'
 import { readJsonBody } from './json-body.ts'
-import type { KeyStore } from '../store/key-store.ts'
+import { isPrintableLabel, KEY_LABEL_MAX, type KeyStore } from '../store/key-store.ts'
+import { secretFromHexBytes } from '../crypto/secret-hex.ts'
 import type { Logger } from '../../lib/log.ts'
 import type { ServerKey } from '../crypto/server-key.ts'
 
 const HEX_FIELD_MAX = 1_024
 
+// Elysia validates with TypeBox's formats; 'key-label' is the printable-text rule of key-store.ts.
+FormatRegistry.Set('key-label', isPrintableLabel)
+
+/** A key label: 1 to 64 printable characters (docs/admin.md#key-routes). */
+const Label = Type.String({
+  minLength: 1, maxLength: KEY_LABEL_MAX, format: 'key-label', description: 'a name for the key',
+  error: `label must be 1 to ${KEY_LABEL_MAX} printable characters (no control, format or line-separator characters)`,
+})
+
 /** POST /api/keys body: the private key hex, ECIES-encrypted to GET /api/keys/encryption-key. */
 export const KeyUploadBody = Type.Object({
-  label: Type.String({ minLength: 1, maxLength: 64, description: 'a name for the key' }),
+  label: Label,
   address: Type.String({ pattern: ADDRESS_PATTERN, description: 'the address the key controls; checked after decryption' }),
   ephemeral_public_key: Type.String({ maxLength: HEX_FIELD_MAX, description: '0x-hex 65-byte uncompressed E = e·G' }),
   iv: Type.String({ maxLength: HEX_FIELD_MAX, description: '0x-hex 16-byte IV' }),
@@ -26,9 +36,10 @@ export const KeyUploadBody = Type.Object({
   public_key: Type.Optional(Type.String({ maxLength: HEX_FIELD_MAX, description: 'the server key the payload was encrypted to; lets the service name a stale key' })),
 })
 
-const PRIVATE_KEY_TEXT = /^(0x)?[0-9a-fA-F]{64}$/
+/** PATCH /api/keys/{id} body. */
+export const KeyRenameBody = Type.Object({ label: Label })
+
 const UUID = new RegExp(UUID_PATTERN)
-const UTF8 = new TextDecoder('utf-8', { fatal: false })
 
 /** What the key routes need. */
 export interface KeyRouteDeps {
@@ -38,17 +49,21 @@ export interface KeyRouteDeps {
   readonly log: Logger
 }
 
-/** The 32 key bytes of a decrypted plaintext (64 hex characters, optional 0x), or an HttpError. */
+/**
+ * The 32 key bytes of a decrypted plaintext (64 hex characters, optional 0x), or an HttpError.
+ * Decoded from the bytes themselves: the key never becomes a string (crypto/secret-hex.ts).
+ */
 function privateKeyOf(plaintext: Uint8Array): Uint8Array {
-  // The text is looked at only to validate it and is never put into a message.
-  const text = UTF8.decode(plaintext).trim()
-  if (!PRIVATE_KEY_TEXT.test(text)) throw new HttpError(400, 'BAD_PLAINTEXT', 'the decrypted payload is not a private key as 64 hex characters')
-  const key = hexToBytes(text)
-  if (!secp256k1.utils.isValidSecretKey(key)) throw new HttpError(400, 'BAD_PLAINTEXT', 'the decrypted payload is not a valid secp256k1 private key')
+  const key = secretFromHexBytes(plaintext, 32)
+  if (key === undefined) throw new HttpError(400, 'BAD_PLAINTEXT', 'the decrypted payload is not a private key as 64 hex characters')
+  if (!secp256k1.utils.isValidSecretKey(key)) {
+    key.fill(0)
+    throw new HttpError(400, 'BAD_PLAINTEXT', 'the decrypted payload is not a valid secp256k1 private key')
+  }
   return key
 }
 
-/** GET /api/keys/encryption-key, GET and POST /api/keys, DELETE /api/keys/{id}. */
+/** GET /api/keys/encryption-key, GET and POST /api/keys, PATCH and DELETE /api/keys/{id}. */
 export function keyRoutes(deps: KeyRouteDeps) {
   const { guard, keys, serverKey, log } = deps
   return new Elysia()
@@ -69,7 +84,7 @@ export function keyRoutes(deps: KeyRouteDeps) {
         if (derived !== claimed) throw new HttpError(400, 'ADDRESS_MISMATCH', `the uploaded key controls ${derived}, not ${claimed}`)
         const created = keys.create({ label: body.label, privateKey: key, actor: session.address })
         if (!created.ok) throw new HttpError(409, 'KEY_EXISTS', `a key for ${derived} is already stored (id ${created.existingId})`, { id: created.existingId })
-        log.info(`key ${created.entry.id} (${derived}, "${body.label}") uploaded by ${session.address}`)
+        log.info(`key ${created.entry.id} (${derived}, ${JSON.stringify(body.label)}) uploaded by ${session.address}`)
         return json(created.entry, 201)
       } finally {
         decrypted.plaintext.fill(0)
@@ -78,6 +93,23 @@ export function keyRoutes(deps: KeyRouteDeps) {
     }, {
       parse: 'arrayBuffer',
       body: KeyUploadBody,
+      // No session is 401 before the body is looked at.
+      transform(ctx) {
+        guard.session(ctx.headers.authorization)
+        readJsonBody(ctx)
+      },
+    })
+    .patch('/api/keys/:id', async ({ headers, params, body }) => {
+      const session = await guard.admin(headers.authorization)
+      const missing = () => new HttpError(404, 'KEY_NOT_FOUND', `no key with id ${params.id.slice(0, 64)}`)
+      if (!UUID.test(params.id)) throw missing()
+      const entry = keys.rename(params.id.toLowerCase(), body.label, session.address)
+      if (entry === undefined) throw missing()
+      log.info(`key ${entry.id} renamed to ${JSON.stringify(entry.label)} by ${session.address}`)
+      return entry
+    }, {
+      parse: 'arrayBuffer',
+      body: KeyRenameBody,
       // No session is 401 before the body is looked at.
       transform(ctx) {
         guard.session(ctx.headers.authorization)

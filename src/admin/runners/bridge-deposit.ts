@@ -52,7 +52,7 @@ export class BridgeDepositComponent implements Component {
   private async credit(d: Deposit): Promise<string | undefined> {
     const action = creditDeposit({ account: d.account, amount: d.amount, depositId: d.deposit_id, ...(d.source_chain === undefined ? {} : { sourceChain: d.source_chain }) })
     const outcome = await sendAction(this.ctx.client, action)
-    const base = { depositId: d.deposit_id, account: d.account.toLowerCase(), amount: d.amount }
+    const base = { depositId: d.deposit_id, account: d.account.toLowerCase(), amount: d.amount, signer: this.ctx.client.address }
     if (outcome.kind === 'accepted') {
       this.credited++
       this.store.recordDeposit({ ...base, status: 'credited', txHash: outcome.reply.tx_hash, height: outcome.reply.height, reason: null })

@@ -56,10 +56,14 @@ export class PollingRunner {
     this.loop = this.run()
   }
 
-  /** Stops the loop; resolves once the cycle in flight (if any) has ended, or after STOP_WAIT_MS. */
+  /**
+   * Stops the loop; resolves once the cycle in flight (if any) has ended, or after STOP_WAIT_MS.
+   * Then the signer's key is zeroed: a cycle still running past the wait can no longer sign.
+   */
   async stop(): Promise<void> {
     this.abort.abort()
     if (this.loop !== undefined) await Promise.race([this.loop, Bun.sleep(STOP_WAIT_MS)])
+    this.ctx.client.signer.dispose()
     this.ctx.log.info('stopped')
   }
 
@@ -122,6 +126,10 @@ export class PollingRunner {
     const missing = this.spec.actions.filter((a) => !offered.has(a))
     if (missing.length > 0) throw new Error(`the node does not offer ${missing.join(', ')} (getActionsMeta); waiting for a node that does`)
     const roles = await chainRoles(rpc, this.ctx.client.address)
+    // Checked at binding too; here again, for a role granted since (docs/admin.md#bindings).
+    if (roles.includes('Admin')) {
+      throw new Error(`the bound key ${this.ctx.client.address} holds the Admin role on chain; a runner never signs with an Admin key: revoke the role (RevokeRole) or bind another key`)
+    }
     if (!roles.includes(this.spec.role)) {
       throw new Error(`the bound key ${this.ctx.client.address} lacks the ${this.spec.role} role on chain (it has ${roles.join(', ') || 'none'}); grant it with GrantRole`)
     }

@@ -52,6 +52,15 @@ export class RunnerSupervisor {
     return idle('stopped', startError?.message ?? null)
   }
 
+  /**
+   * Keeps `service` from starting for this binding, with the reason in its status (a key an earlier
+   * version let two services share); the next apply clears it.
+   */
+  refuse(service: ServiceName, message: string): void {
+    this.deps.log.child(service).error(message)
+    this.startErrors.set(service, { message, atMs: this.deps.clock() })
+  }
+
   /** Stops every runner (shutdown). */
   async stopAll(): Promise<void> {
     await Promise.all([...this.queues.values()])
@@ -68,11 +77,14 @@ export class RunnerSupervisor {
     if (spec === undefined || binding.key_id === null || !binding.enabled) return
     const log = this.deps.log.child(service)
     let client: PerpdClient
+    let privateKey: Uint8Array | undefined
     try {
-      const privateKey = this.deps.keys.openPrivateKey(binding.key_id)
+      privateKey = this.deps.keys.openPrivateKey(binding.key_id)
       if (privateKey === undefined) throw new Error(`key ${binding.key_id} no longer exists`)
+      // The client's signer takes the bytes over; the runner disposes of it (zeroing them) when it stops.
       client = new PerpdClient({ url: this.deps.nodeUrl, privateKey })
     } catch (err) {
+      privateKey?.fill(0)
       const message = `cannot start with key ${binding.key_id}: ${errorMessage(err)}`
       log.error(message)
       this.startErrors.set(service, { message, atMs: this.deps.clock() })

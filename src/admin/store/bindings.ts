@@ -41,11 +41,19 @@ export class BindingStore {
     return out
   }
 
+  /** The services other than `except` bound to `keyId`. */
+  otherServicesOf(keyId: string, except: ServiceName): ServiceName[] {
+    const rows = this.db.read((d) => d.query('SELECT service FROM service_bindings WHERE key_id = ? AND service <> ? ORDER BY service').all(keyId, except)) as { service: string }[]
+    return rows.map((r) => r.service).filter(isServiceName)
+  }
+
   /**
    * Binds `keyId` (or unbinds with null) and sets `enabled`; 'key-missing' when keyId names no
-   * stored key. The audit row says bind or unbind.
+   * stored key, `{inUse}` when another service is bound to it (a key serves one service, so two
+   * runners never share a nonce sequence; the database refuses it too). The audit row says bind
+   * or unbind.
    */
-  set(p: { service: ServiceName; keyId: string | null; enabled: boolean; actor: string }): 'ok' | 'key-missing' {
+  set(p: { service: ServiceName; keyId: string | null; enabled: boolean; actor: string }): 'ok' | 'key-missing' | { readonly inUse: ServiceName[] } {
     const now = this.clock()
     return this.db.write((tx) => {
       let address: string | null = null
@@ -53,6 +61,9 @@ export class BindingStore {
         const key = tx.query('SELECT address FROM keys WHERE id = ?').get(p.keyId) as { address: string } | null
         if (key === null) return 'key-missing' as const
         address = key.address
+        const others = (tx.query('SELECT service FROM service_bindings WHERE key_id = ? AND service <> ? ORDER BY service').all(p.keyId, p.service) as { service: string }[])
+          .map((r) => r.service).filter(isServiceName)
+        if (others.length > 0) return { inUse: others }
       }
       tx.query(`INSERT INTO service_bindings (service, key_id, enabled, updated_at_ms, updated_by) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(service) DO UPDATE SET key_id = excluded.key_id, enabled = excluded.enabled,

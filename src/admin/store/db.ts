@@ -1,9 +1,11 @@
 // The admin service's own SQLite database (bun:sqlite, WAL): operator keys (sealed), service
-// bindings, the append-only audit log and bridge bookkeeping. Schema changes are numbered
-// migrations tracked in PRAGMA user_version, so the hedging issue adds its tables as migration 2.
+// bindings, the append-only, hash-chained audit log and bridge bookkeeping. Schema changes are
+// numbered migrations tracked in PRAGMA user_version, so the hedging issue adds its tables as the
+// next one.
 import { Database, SQLiteError } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { chainExistingAuditRows } from './audit.ts'
 
 /** File name of the database inside --data-dir. */
 export const ADMIN_DB_FILE = 'admin.sqlite'
@@ -11,12 +13,15 @@ export const ADMIN_DB_FILE = 'admin.sqlite'
 /** How long a write waits for a lock held by someone else before the request gets a 503. */
 const BUSY_TIMEOUT_MS = 2_000
 
-interface Migration {
+/** One schema change: SQL, and code for what SQL alone cannot do (run after the SQL, in the same transaction). */
+export interface Migration {
   readonly version: number
   readonly sql: string
+  readonly run?: (db: Database) => void
 }
 
-const MIGRATIONS: readonly Migration[] = [
+/** Every schema change in order (exported for the migration tests). */
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: `
@@ -90,7 +95,35 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE bridge_withdraw_accounts (address TEXT PRIMARY KEY, seen_height INTEGER NOT NULL);
     `,
   },
+  {
+    version: 2,
+    // The audit rows become a hash chain (docs/admin.md#audit-chain): each row carries the hash of
+    // the row before it and its own hash over that and its content. The rows already there are
+    // chained here, with the append-only trigger lifted for that moment only (same transaction).
+    // And a key serves one service: binding it to a second one is refused by the database too
+    // (docs/admin.md#bindings); bindings an earlier version allowed are left as they are.
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN prev_hash TEXT;
+      ALTER TABLE audit_log ADD COLUMN hash TEXT;
+      DROP TRIGGER audit_log_no_update;
+
+      CREATE TRIGGER service_bindings_one_key_insert BEFORE INSERT ON service_bindings
+        WHEN NEW.key_id IS NOT NULL AND EXISTS (SELECT 1 FROM service_bindings WHERE key_id = NEW.key_id AND service <> NEW.service)
+        BEGIN SELECT RAISE(ABORT, 'KEY_IN_USE: a key serves one service'); END;
+      CREATE TRIGGER service_bindings_one_key_update BEFORE UPDATE OF key_id ON service_bindings
+        WHEN NEW.key_id IS NOT NULL AND EXISTS (SELECT 1 FROM service_bindings WHERE key_id = NEW.key_id AND service <> NEW.service)
+        BEGIN SELECT RAISE(ABORT, 'KEY_IN_USE: a key serves one service'); END;
+    `,
+    run(db) {
+      chainExistingAuditRows(db)
+      db.run(`CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;`)
+    },
+  },
 ]
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version
 
 /** The admin database cannot be read or written (locked, unreadable, disk full…): 503. */
 export class DatabaseUnavailableError extends Error {
@@ -136,12 +169,29 @@ export class AdminDb {
     return admin
   }
 
+  /**
+   * Opens an existing database read-only, as it is, without migrating it (for `perpd-admin audit
+   * verify`, which needs no running service). Throws when there is no database in dataDir.
+   */
+  static openReadOnly(dataDir: string): AdminDb {
+    const path = join(dataDir, ADMIN_DB_FILE)
+    const db = new Database(path, { readonly: true, strict: true })
+    db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    return new AdminDb(db, path)
+  }
+
+  /** PRAGMA user_version: the schema version of the database. */
+  schemaVersion(): number {
+    return this.read((d) => (d.query('PRAGMA user_version').get() as { user_version: number }).user_version)
+  }
+
   private migrate(): void {
     const current = (this.db.query('PRAGMA user_version').get() as { user_version: number }).user_version
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue
       this.db.transaction(() => {
         this.db.run(m.sql)
+        m.run?.(this.db)
         this.db.run(`PRAGMA user_version = ${m.version}`)
       }).immediate()
     }

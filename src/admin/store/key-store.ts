@@ -1,9 +1,11 @@
-// Operator keys at rest: each private key sealed under the KEK with its row id as associated
-// data. Only openPrivateKey() ever produces the plaintext, and only runners call it.
-import { bytesToHex } from '../../lib/hex.ts'
+// Operator keys at rest (docs/admin.md#keys): each private key sealed under the KEK with its row id
+// as associated data. Only openPrivateKey() ever produces the plaintext, as bytes the caller owns
+// and zeroes, and only runners call it.
+import type { Database } from 'bun:sqlite'
+import { existsSync } from 'node:fs'
 import { addressOfPrivateKey } from '../../wire/signing.ts'
 import { appendAudit } from './audit.ts'
-import type { AdminDb } from './db.ts'
+import { DatabaseUnavailableError, type AdminDb } from './db.ts'
 import { KekError, seal, unseal, type Kek } from '../crypto/kek.ts'
 
 /** A key as the API shows it (docs/admin.md#key-routes): never the private key. */
@@ -24,7 +26,21 @@ export type CreateOutcome = { readonly ok: true; readonly entry: KeyEntry } | { 
 /** Keys one listing returns at most; far above what one operator team uploads. */
 export const KEYS_MAX = 1_000
 
-const KEK_ID_META = 'kek_id'
+/** The meta row naming the KEK the database's secrets are sealed under. */
+export const KEK_ID_META = 'kek_id'
+
+/** Longest label, in UTF-16 code units. */
+export const KEY_LABEL_MAX = 64
+
+// Control characters (C0, DEL, C1), format characters (bidirectional overrides, zero-width…),
+// surrogates, private-use and unassigned code points, and the line and paragraph separators: what
+// could move a terminal's cursor, recolour it, reorder what it shows or split a log line.
+const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u
+
+/** Whether a key label is 1 to KEY_LABEL_MAX printable characters (docs/admin.md#key-routes). */
+export function isPrintableLabel(label: string): boolean {
+  return label.length >= 1 && label.length <= KEY_LABEL_MAX && !UNPRINTABLE.test(label)
+}
 
 interface KeyRow {
   id: string
@@ -52,7 +68,8 @@ export class KeyStore {
       return
     }
     if (recorded !== this.kek.id) {
-      throw new KekError(`the KEK in ${kekFile} (id ${this.kek.id}) is not the one this database was written with (id ${recorded}); start with the original --kek-file`)
+      throw new KekError(`the KEK in ${kekFile} (id ${this.kek.id}) is not the one this database was written with (id ${recorded}); ` +
+        `start with the original --kek-file${existsSync(`${kekFile}.old`) ? ` (${kekFile}.old exists: if a kek rotate was interrupted, that file may be the one: see docs/admin.md#rotating-the-kek)` : ''}`)
     }
   }
 
@@ -75,11 +92,13 @@ export class KeyStore {
 
   /** Seals and stores a private key with its audit row, in one transaction. */
   create(p: { label: string; privateKey: Uint8Array; actor: string }): CreateOutcome {
+    if (!isPrintableLabel(p.label)) throw new Error('a key label must be printable text')
     const address = addressOfPrivateKey(p.privateKey)
     const id = crypto.randomUUID()
     const sealed = seal(this.kek, id, p.privateKey)
     const now = this.clock()
     return this.db.write((tx) => {
+      this.assertKekCurrent(tx)
       const existing = tx.query('SELECT id FROM keys WHERE address = ?').get(address) as { id: string } | null
       if (existing !== null) return { ok: false as const, existingId: existing.id }
       tx.query('INSERT INTO keys (id, label, address, kek_id, nonce, sealed, created_at_ms, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
@@ -87,6 +106,18 @@ export class KeyStore {
       appendAudit(tx, { atMs: now, actor: p.actor, action: 'key.upload', target: id, detail: { label: p.label, address } })
       return { ok: true as const, entry: entryOf({ id, label: p.label, address, created_at_ms: now }, []) }
     })
+  }
+
+  /** Renames a key with its audit row; undefined when there is no such key. */
+  rename(id: string, label: string, actor: string): KeyEntry | undefined {
+    if (!isPrintableLabel(label)) throw new Error('a key label must be printable text')
+    this.db.write((tx) => {
+      const row = tx.query('SELECT label FROM keys WHERE id = ?').get(id) as { label: string } | null
+      if (row === null) return
+      tx.query('UPDATE keys SET label = ? WHERE id = ?').run(label, id)
+      appendAudit(tx, { atMs: this.clock(), actor, action: 'key.rename', target: id, detail: { from: row.label, to: label } })
+    })
+    return this.get(id)
   }
 
   /** Deletes an unbound key with its audit row; a bound key is left alone. */
@@ -103,16 +134,25 @@ export class KeyStore {
   }
 
   /**
-   * The private key of a stored key as 0x-hex, for a runner's signer; undefined when the key
-   * does not exist. Throws when the sealed bytes do not open (tampered row or wrong KEK).
+   * The private key of a stored key as its 32 bytes, for a runner's signer, which takes them over
+   * and zeroes them when it stops; undefined when the key does not exist. Throws when the sealed
+   * bytes do not open (tampered row or wrong KEK).
    */
-  openPrivateKey(id: string): string | undefined {
+  openPrivateKey(id: string): Uint8Array | undefined {
     const row = this.db.read((d) => d.query('SELECT nonce, sealed FROM keys WHERE id = ?').get(id) as { nonce: Uint8Array; sealed: Uint8Array } | null)
     if (row === null) return undefined
-    const plain = unseal(this.kek, id, { nonce: row.nonce, sealed: row.sealed })
-    const hex = bytesToHex(plain)
-    plain.fill(0)
-    return hex
+    return unseal(this.kek, id, { nonce: row.nonce, sealed: row.sealed })
+  }
+
+  /**
+   * Refuses to seal under a KEK the database no longer records (a `kek rotate` ran while this
+   * process was up): such a key would not open after the next start.
+   */
+  private assertKekCurrent(tx: Database): void {
+    const recorded = (tx.query('SELECT value FROM meta WHERE key = ?').get(KEK_ID_META) as { value: string } | null)?.value
+    if (recorded !== undefined && recorded !== this.kek.id) {
+      throw new DatabaseUnavailableError(`the database's secrets are now sealed under KEK ${recorded}, not this process's ${this.kek.id} (a kek rotate ran while the service was up); restart the service with the new KEK`)
+    }
   }
 }
 

@@ -32,7 +32,7 @@ export function blockHeaderView(h: StoredBlockHeader): Static<typeof BlockHeader
 
 export const chainMethods = [
   method({
-    name: 'getHealth', description: 'Liveness of the node: {status: "ok", height}.', params: NoParams, result: HealthResult,
+    name: 'getHealth', description: 'Liveness of the node: {status: "ok", height}. Not a probe: while the node recovers or is halted, /api/v1/query answers 503 (RECOVERING, HALTED) before any method runs; the probes are GET /api/v1/health and /api/v1/health/live (docs/operations.md#health).', params: NoParams, result: HealthResult,
     handler: (ctx) => ({ data: { status: 'ok', height: ctx.node.state.height } satisfies Static<typeof HealthResult> }),
   }),
   method({

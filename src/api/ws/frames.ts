@@ -35,6 +35,39 @@ export function push(body: Record<string, unknown>, splitKeys: readonly string[]
 export const FRAME_PREFIX_BYTES_MAX = 40 + 6 * TOPIC_LENGTH_MAX
 
 /**
+ * The lists of a subscribed / unsubscribed frame within the frame limit. They fit unless a client
+ * crams one subscription frame with rejected topics (each reason is longer than its topic); then
+ * the tail of `rejected`, and past that of `topics`, is left out for one last rejected message
+ * that counts what was not listed.
+ */
+export function fitConfirmation(topics: readonly string[], rejected: readonly string[], frameBytesMax: number): { topics: string[]; rejected: string[] } {
+  // `{"seq":<16 digits>,"op":"unsubscribed","topics":[],"rejected":[]}` (72 bytes) and the closing note (under 200).
+  const budget = frameBytesMax - 320
+  const sizeOf = (s: string) => Buffer.byteLength(JSON.stringify(s), 'utf8') + 1
+  let used = 0
+  for (const s of topics) used += sizeOf(s)
+  for (const s of rejected) used += sizeOf(s)
+  if (used <= budget) return { topics: [...topics], rejected: [...rejected] }
+  used = 0
+  const keptTopics: string[] = []
+  for (const s of topics) {
+    if (used + sizeOf(s) > budget) break
+    used += sizeOf(s)
+    keptTopics.push(s)
+  }
+  const keptRejected: string[] = []
+  if (keptTopics.length === topics.length) {
+    for (const s of rejected) {
+      if (used + sizeOf(s) > budget) break
+      used += sizeOf(s)
+      keptRejected.push(s)
+    }
+  }
+  keptRejected.push(`${topics.length - keptTopics.length} more topics and ${rejected.length - keptRejected.length} more rejections not listed: the frame limit is ${frameBytesMax} bytes`)
+  return { topics: keptTopics, rejected: keptRejected }
+}
+
+/**
  * The frame texts (after `{"seq":N,"topic":T,`) of a push under a frame limit of `frameBytesMax`
  * bytes: the body as is when its frame fits, else parts (docs/websocket.md#split-frames). Each part
  * starts with `"part":i,"parts":n` (1-based), repeats every field that is not split, and carries its

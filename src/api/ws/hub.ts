@@ -8,10 +8,10 @@ import { CANDLE_INTERVALS } from '../../wire/candles.ts'
 import type { BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock } from '../../feed/types.ts'
-import { accountBody, bboBody, blockBody, blocksLiveBody, bookPush, framesOf, marksBody, push, quoteBody, tradesBody, type Push } from './frames.ts'
+import { accountBody, bboBody, blockBody, blocksLiveBody, bookPush, fitConfirmation, framesOf, marksBody, push, quoteBody, tradesBody, type Push } from './frames.ts'
 import { WsConnection, type HeldTopic, type WsTransport } from './connection.ts'
 import type { WsLimits } from './limits.ts'
-import { parseTopic, type Subscription, type TopicType } from './topics.ts'
+import { parseTopic, shownJson, type Subscription, type TopicType } from './topics.ts'
 import { createLogger, logLine, type LogLine } from '../../lib/log.ts'
 
 /** A subscribed topic: its subscribers (each with its spellings, JSON-encoded) and the last pushed state. */
@@ -139,7 +139,7 @@ export class WsHub {
     }
     const { op, topics } = value as { op?: unknown; topics?: unknown }
     if (op !== 'subscribe' && op !== 'unsubscribe') {
-      this.error(conn, `unknown op ${JSON.stringify(op)}: use subscribe or unsubscribe`)
+      this.error(conn, `unknown op ${shownJson(op)}: use subscribe or unsubscribe`)
       return
     }
     if (!Array.isArray(topics)) {
@@ -172,8 +172,7 @@ export class WsHub {
       conn.topics.set(held.topic, held)
       this.index(conn, held)
     }
-    const topics = [...accepted.keys()]
-    conn.deliver((seq) => JSON.stringify(rejected.length === 0 ? { seq, op: 'subscribed', topics } : { seq, op: 'subscribed', topics, rejected }))
+    this.confirm(conn, 'subscribed', [...accepted.keys()], rejected)
     for (const held of accepted.values()) this.initialPush(conn, this.topics.get(held.key)!, held)
   }
 
@@ -194,7 +193,13 @@ export class WsHub {
         this.unindex(conn, held)
       }
     }
-    conn.deliver((seq) => JSON.stringify(rejected.length === 0 ? { seq, op: 'unsubscribed', topics: removed } : { seq, op: 'unsubscribed', topics: removed, rejected }))
+    this.confirm(conn, 'unsubscribed', removed, rejected)
+  }
+
+  /** A subscribed / unsubscribed frame, its lists cut to the frame limit (fitConfirmation). */
+  private confirm(conn: WsConnection, op: 'subscribed' | 'unsubscribed', listed: string[], refused: string[]): void {
+    const { topics, rejected } = fitConfirmation(listed, refused, this.limits.frameBytesMax)
+    conn.deliver((seq) => JSON.stringify(rejected.length === 0 ? { seq, op, topics } : { seq, op, topics, rejected }))
   }
 
   private index(conn: WsConnection, held: HeldTopic): void {
@@ -231,18 +236,18 @@ export class WsHub {
    * consecutive seqs with no other frame in between.
    */
   private sendTo(conn: WsConnection, topicJson: string, p: Push): void {
-    for (const part of this.framesOf(p)) conn.deliver((seq) => `{"seq":${seq},"topic":${topicJson},${part}`)
+    for (const part of this.partsOf(p)) conn.deliver((seq) => `{"seq":${seq},"topic":${topicJson},${part}`)
   }
 
   private broadcast(topic: Topic, p: Push): void {
     if (topic.subscribers.size === 0) return
-    const parts = this.framesOf(p)
+    const parts = this.partsOf(p)
     for (const [conn, spellings] of topic.subscribers) {
       for (const topicJson of spellings) for (const part of parts) conn.deliver((seq) => `{"seq":${seq},"topic":${topicJson},${part}`)
     }
   }
 
-  private framesOf(p: Push): string[] {
+  private partsOf(p: Push): string[] {
     return framesOf(p, this.limits.frameBytesMax)
   }
 

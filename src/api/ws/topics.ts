@@ -45,9 +45,18 @@ export function topicKey(sub: Subscription): string {
   }
 }
 
+/**
+ * A client's value as an error message shows it: its JSON, cut to TOPIC_LENGTH_MAX characters, so
+ * a huge value cannot make a reply frame pass the frame limit (docs/websocket.md#split-frames).
+ */
+export function shownJson(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value)
+  return json.length <= TOPIC_LENGTH_MAX ? json : `${json.slice(0, TOPIC_LENGTH_MAX)}…`
+}
+
 /** Parses a topic string; `resolve` maps a symbol to a live market. */
 export function parseTopic(topic: unknown, resolve: (symbol: string) => FeedMarket | undefined): ParsedTopic {
-  if (typeof topic !== 'string') return { ok: false, message: `${JSON.stringify(topic)}: a topic must be a string` }
+  if (typeof topic !== 'string') return { ok: false, message: `${shownJson(topic)}: a topic must be a string` }
   if (topic.length === 0 || topic.length > TOPIC_LENGTH_MAX) return { ok: false, message: `${JSON.stringify(topic.slice(0, TOPIC_LENGTH_MAX))}: a topic has 1 to ${TOPIC_LENGTH_MAX} characters` }
   const ok = (sub: Subscription): ParsedTopic => ({ ok: true, key: topicKey(sub), sub })
   const fail = (why: string): ParsedTopic => ({ ok: false, message: `${topic}: ${why}` })
