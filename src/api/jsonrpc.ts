@@ -14,7 +14,7 @@ export const rpcResult = (id: JsonRpcId, result: unknown) => ({ jsonrpc: '2.0' a
 export const rpcFailure = (id: JsonRpcId, error: JsonRpcErrorBody) => ({ jsonrpc: '2.0' as const, id, error })
 
 /** Parses a request body; a syntax error becomes the -32700 reply. */
-function parseBody(text: string): { ok: true; value: unknown } | { ok: false; reply: ReturnType<typeof rpcFailure> } {
+export function parseBody(text: string): { ok: true; value: unknown } | { ok: false; reply: ReturnType<typeof rpcFailure> } {
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch (err) {
@@ -25,11 +25,12 @@ function parseBody(text: string): { ok: true; value: unknown } | { ok: false; re
 /** Reads and parses a request body; too large is a -32600 reply (HTTP 200, like every JSON-RPC error). */
 export async function readRequestBody(request: Request): Promise<ReturnType<typeof parseBody>> {
   const text = await readBodyCapped(request)
-  if (text === undefined) {
-    return { ok: false, reply: rpcFailure(null, { code: RPC.invalidRequest, message: bodyTooLargeMessage(), data: { reason: 'REQUEST_TOO_LARGE', max_bytes: REQUEST_BODY_MAX_BYTES } }) }
-  }
+  if (text === undefined) return { ok: false, reply: bodyTooLargeReply() }
   return parseBody(text)
 }
+
+/** The -32600 reply to a body over REQUEST_BODY_MAX_BYTES (HTTP 200, like every JSON-RPC error). */
+export const bodyTooLargeReply = () => rpcFailure(null, { code: RPC.invalidRequest, message: bodyTooLargeMessage(), data: { reason: 'REQUEST_TOO_LARGE', max_bytes: REQUEST_BODY_MAX_BYTES } })
 
 /** The id of a request object if it is a valid JSON-RPC id, else null. */
 export function idOf(req: unknown): JsonRpcId {

@@ -9,7 +9,8 @@ import { bytesToHex } from '../lib/hex.ts'
 import type { Genesis } from '../wire/genesis.ts'
 import { RPC, rpcError } from '../wire/rpc-errors.ts'
 import type { ActionResult } from './action-result.ts'
-import { admit } from './admission.ts'
+import { admitPrepared } from './admission.ts'
+import { prepareAdmission, type PreparedAction } from './admission-prepare.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
 import { codeFingerprint } from './code-fingerprint.ts'
 import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
@@ -312,8 +313,17 @@ export class ChainNode {
 
   /** Admits a signed action and resolves once its block commits (or with the refusal). */
   submit(params: unknown): Promise<ActionResult> {
+    return this.submitPrepared(prepareAdmission(params, this.state.params.network))
+  }
+
+  /**
+   * Admits an action whose stateless checks ran already (admission-prepare.ts, inline or on an
+   * admission thread) and resolves once its block commits (or with the refusal). Envelopes enter
+   * the mempool in the order of these calls.
+   */
+  submitPrepared(prepared: PreparedAction): Promise<ActionResult> {
     if (!this.running) return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node is not producing blocks') })
-    const admission = admit(this.state, params, (signer, nonce) => this.mempool.has(signer, nonce))
+    const admission = admitPrepared(this.state, prepared, (signer, nonce) => this.mempool.has(signer, nonce))
     if (!admission.ok) return Promise.resolve({ status: 'refused', error: admission.error })
     // Counted on the recovered signer (lowercase), so casing cannot dodge it; refused like any
     // admission refusal, so the nonce stays usable.

@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import packageJson from '../../package.json' with { type: 'json' }
 import { grantRole, revokeRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { api, login, loginToken, signedChallenge, startAdmin, startAdminWithNodeForFile } from '../support/admin-process.ts'
+import { api, login, loginToken, removeAdminFiles, signedChallenge, startAdmin, startAdminWithNodeForFile } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 import { rawRequest } from '../support/raw-http.ts'
@@ -208,7 +208,7 @@ describe('chain RPC unavailable (503 CHAIN_UNAVAILABLE)', () => {
       expect(r.body.reason).toBe('CHAIN_UNAVAILABLE')
     } finally {
       await lonely.stop()
-      removeDir(lonely.dataDir)
+      removeAdminFiles(lonely)
     }
   })
 

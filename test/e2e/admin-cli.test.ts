@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { api, runAdmin, startAdmin } from '../support/admin-process.ts'
+import { api, removeAdminFiles, runAdmin, startAdmin } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 
 const node = await startNode()
@@ -27,7 +27,7 @@ const cli = (...args: string[]) => runAdmin(args, env)
 afterAll(async () => {
   await admin.stop()
   await node.stop()
-  removeDir(admin.dataDir)
+  removeAdminFiles(admin)
   removeDir(node.dataDir)
   removeDir(home)
 })

@@ -18,7 +18,7 @@ const ADMIN_KEY = DEV_KEYS[0] as Hex
 const node = await startNode()
 let admin: AdminProcess = await startAdmin({ nodeUrl: node.url })
 let token = await loginToken(admin.url, ADMIN_KEY)
-const dirs: string[] = [admin.dataDir, node.dataDir]
+const dirs: string[] = [admin.dataDir, admin.kekFile, node.dataDir]
 /** Every private key this file uploads; none may appear in a reply, a log line or the database. */
 const secrets: Hex[] = []
 
@@ -213,7 +213,10 @@ describe('at rest', () => {
   })
 
   test('the KEK file is created with mode 0600', () => {
-    const kek = join(admin.dataDir, 'admin.kek')
+    // Beside the data directory, not in it (docs/admin.md#data-directory).
+    const kek = admin.kekFile
+    expect(kek).toBe(`${admin.dataDir}.kek`)
+    expect(existsSync(join(admin.dataDir, 'admin.kek'))).toBe(false)
     expect(statSync(kek).mode & 0o777).toBe(0o600)
     expect(readFileSync(kek, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/)
   })
@@ -273,7 +276,7 @@ describe('restarts', () => {
     const wrong = await runAdmin(['--node-url', node.url, '--data-dir', admin.dataDir, '--kek-file', otherKek, '--port', '0'])
     expect(wrong.code).toBe(1)
     expect(wrong.stderr).toContain('is not the one this database was written with')
-    const own = join(admin.dataDir, 'admin.kek')
+    const own = admin.kekFile
     chmodSync(own, 0o644)
     const open = await runAdmin(['--node-url', node.url, '--data-dir', admin.dataDir, '--port', '0'])
     expect(open.code).toBe(1)

@@ -7,7 +7,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { activateMarket, createMarket, grantRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
-import { api, eventually, loginToken, startAdmin, startPriceServer } from '../support/admin-process.ts'
+import { api, eventually, loginToken, removeAdminFiles, startAdmin, startPriceServer } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 
@@ -30,7 +30,7 @@ afterAll(async () => {
   await admin.stop()
   await node.stop()
   prices.stop()
-  removeDir(admin.dataDir)
+  removeAdminFiles(admin)
   removeDir(node.dataDir)
 })
 

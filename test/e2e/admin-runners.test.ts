@@ -11,7 +11,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { creditDeposit, grantRole, placeOrder, setSettlementPaused, submitOracleQuote, updateLeverage, withdrawRequest } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
-import { api, eventually, loginToken, startAdmin, type AdminProcess } from '../support/admin-process.ts'
+import { api, eventually, loginToken, removeAdminFiles, startAdmin, type AdminProcess } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 
@@ -43,7 +43,7 @@ const trader = new PerpdClient({ url: node.url, privateKey: TRADER })
 afterAll(async () => {
   await admin.stop()
   await node.stop()
-  removeDir(admin.dataDir)
+  removeAdminFiles(admin)
   removeDir(node.dataDir)
   removeDir(sourceDir)
 })

@@ -2,7 +2,7 @@
 // temporary data directory, and the small HTTP servers its runners read from in tests: a price
 // source and a deposit source speaking the same documents as the real adapters read.
 import { afterAll } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { concat, toHex, type Hex } from 'viem'
@@ -11,18 +11,28 @@ import { parseJsonOrUndefined } from '../../src/lib/json.ts'
 import { PROJECT_ROOT, spawnListening, type ListeningProcess } from './child-process.ts'
 import { removeDir, startNode, type NodeProcess } from './node-process.ts'
 
-/** A running admin service with its data directory and database file. */
+/** A running admin service with its data directory, database file and KEK file. */
 export interface AdminProcess extends ListeningProcess {
   readonly dataDir: string
   readonly dbFile: string
+  /** The KEK file: `--kek-file` when args give it, else the default beside the data directory (docs/admin.md#data-directory). */
+  readonly kekFile: string
 }
 
 /** Starts `bun src/admin.ts` against a node and resolves once it prints its address. */
 export async function startAdmin(opts: { nodeUrl: string; dataDir?: string; args?: string[] }): Promise<AdminProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'perpd-admin-test-'))
   const args = ['--node-url', opts.nodeUrl, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])]
+  const kekAt = args.indexOf('--kek-file')
+  const kekFile = kekAt >= 0 ? args[kekAt + 1]! : args.includes('--dev') ? join(dataDir, 'admin.kek') : `${dataDir}.kek`
   const proc = await spawnListening('perpd-admin', 'src/admin.ts', args)
-  return { ...proc, dataDir, dbFile: join(dataDir, 'admin.sqlite') }
+  return { ...proc, dataDir, dbFile: join(dataDir, 'admin.sqlite'), kekFile }
+}
+
+/** Removes an admin service's data directory and its KEK file. */
+export function removeAdminFiles(admin: { dataDir: string; kekFile: string }): void {
+  removeDir(admin.dataDir)
+  rmSync(admin.kekFile, { force: true })
 }
 
 /**
@@ -35,7 +45,7 @@ export async function startAdminWithNodeForFile(): Promise<{ node: NodeProcess; 
   afterAll(async () => {
     await admin.stop()
     await node.stop().catch(() => 0)
-    removeDir(admin.dataDir)
+    removeAdminFiles(admin)
     removeDir(node.dataDir)
   })
   return { node, admin }
@@ -103,18 +113,26 @@ export async function loginToken(base: string, privateKey: Hex): Promise<string>
   return r.body.token as string
 }
 
+type Prices = { bid: string; ask: string; mark: string; last?: string; volume?: string; ts_ms?: number }
+
 export interface PriceServer {
   readonly url: string
-  /** Sets (or with undefined removes) the prices served for a symbol. */
-  set(symbol: string, prices: { bid: string; ask: string; mark: string; last?: string; volume?: string } | undefined): void
+  /** Sets (or with undefined removes) the prices served for a symbol; a `ts_ms` of its own overrides the document's. */
+  set(symbol: string, prices: Prices | undefined): void
+  /**
+   * The document's `ts_ms`: by default the time of each answer (a live source); a number freezes
+   * it there (an upstream that stopped updating); null leaves it out (a source that dates nothing).
+   */
+  timestamp(ts: 'live' | number | null): void
   readonly requests: number
   stop(): void
 }
 
-/** A price source answering `GET /prices?symbols=…` with `{prices: {SYMBOL: {bid, ask, mark}}}`. */
+/** A price source answering `GET /prices?symbols=…` with `{ts_ms, prices: {SYMBOL: {bid, ask, mark}}}` (docs/admin.md#oracle-runner). */
 export function startPriceServer(): PriceServer {
-  const prices = new Map<string, { bid: string; ask: string; mark: string; last?: string; volume?: string }>()
+  const prices = new Map<string, Prices>()
   let requests = 0
+  let ts: 'live' | number | null = 'live'
   const server = Bun.serve({
     hostname: '127.0.0.1', port: 0,
     fetch(req) {
@@ -125,12 +143,15 @@ export function startPriceServer(): PriceServer {
         const p = prices.get(s)
         if (p !== undefined) out[s] = p
       }
-      return Response.json({ prices: out })
+      return Response.json({ ...(ts === null ? {} : { ts_ms: ts === 'live' ? Date.now() : ts }), prices: out })
     },
   })
   return {
     url: `http://127.0.0.1:${server.port}/prices`,
     set: (symbol, p) => (p === undefined ? prices.delete(symbol) : prices.set(symbol, p)),
+    timestamp: (t) => {
+      ts = t
+    },
     get requests() {
       return requests
     },

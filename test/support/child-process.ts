@@ -10,7 +10,7 @@ const START_TIMEOUT_MS = 20_000
 
 /** A server started by spawnListening. */
 export interface ListeningProcess {
-  /** The address it printed, e.g. http://127.0.0.1:41234. */
+  /** The address it printed, e.g. http://127.0.0.1:41234 (https:// when it serves TLS). */
   readonly url: string
   /** Everything it wrote to stdout and stderr so far. */
   output(): string
@@ -37,7 +37,7 @@ export async function spawnListening(name: string, script: string, args: readonl
   const deadline = Date.now() + START_TIMEOUT_MS
   let url = ''
   while (Date.now() < deadline) {
-    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
+    const m = text.match(/listening on (https?:\/\/127\.0\.0\.1:\d+)/)
     if (m) { url = m[1]!; break }
     if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}: ${text}`)
     await Bun.sleep(25)
