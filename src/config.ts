@@ -1,6 +1,7 @@
 // The only reader of flags, environment and config files. Everything else receives a NodeConfig.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { defaultAdmissionThreads } from './api/admission/admission-pool.ts'
 import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits.ts'
 import packageJson from '../package.json' with { type: 'json' }
 import { parseCidrList, type CidrRange } from './lib/cidr.ts'
@@ -42,6 +43,8 @@ export interface NodeConfig {
    * (lib/cidr.ts clientAddress); empty: the socket peer is the client.
    */
   readonly trustedProxies: readonly CidrRange[]
+  /** Admission threads of /action (src/api/admission/admission-pool.ts); 0: admission on the block thread. */
+  readonly admissionThreads: number
   /** --dev runs the development quoter of its external-peg markets unless --no-dev-quoter (node/dev-quoter.ts). */
   readonly devQuoter: boolean
 }
@@ -65,6 +68,7 @@ export const NODE_OPTIONS = defineOptions({
   'no-dev-quoter': { type: 'boolean', description: 'with --dev, do not run the development quoter that keeps the external-peg market (XAU-USD) quoted' },
   'health-indexer-lag-blocks': { type: 'integer', default: 1_000, min: 1, max: 1_000_000_000, description: 'health says degraded once the history index is more than this many blocks behind the chain and not catching up (see --health-indexer-lag-ms)' },
   'health-indexer-lag-ms': { type: 'integer', default: 30_000, min: 0, max: 86_400_000, description: 'how long the history index may stay over --health-indexer-lag-blocks behind without catching up before health says degraded' },
+  'admission-threads': { type: 'integer', min: 0, max: 256, valueName: 'N', defaultText: 'the cores but one, at least 1', description: 'Worker threads that parse, validate and recover the signer of /action requests off the block thread (0: on the block thread)' },
   'halt-exit-delay-ms': { type: 'integer', default: 5_000, min: 0, max: 600_000, description: 'a halted node (block production stopped) keeps answering its probes this long, then exits 70' },
   ...LOG_OPTIONS,
 })
@@ -121,6 +125,7 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
     healthIndexerLagBlocks: values['health-indexer-lag-blocks'],
     healthIndexerLagMs: values['health-indexer-lag-ms'],
     haltExitDelayMs: values['halt-exit-delay-ms'],
+    admissionThreads: values['admission-threads'] ?? defaultAdmissionThreads(),
     log: logSettingsFrom(values),
   }
 }

@@ -2,11 +2,12 @@
 // perpd: the chain node. `perpd --help` lists the options (the table in src/config.ts).
 import { createApp, startFeed, type AppOptions } from './api/app.ts'
 import { HealthMonitor } from './api/health-monitor.ts'
+import { AdmissionPool } from './api/admission/admission-pool.ts'
 import { startHistory } from './api/history-link.ts'
 import { feedRuntime } from './api/ws/runtime.ts'
 import { parseNodeArgs } from './config.ts'
 import type { HistoryIndex } from './indexer/history-index.ts'
-import { configureLogging, createLogger, errorMessage } from './lib/log.ts'
+import { configureLogging, createLogger, errorMessage, logLine } from './lib/log.ts'
 import { readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
 import { printDevBanner } from './node/dev-banner.ts'
@@ -26,7 +27,10 @@ const node = new ChainNode({
   dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec,
   snapshotEveryBlocks: config.snapshotEveryBlocks, deferRecovery: true,
 })
-const appOptions: AppOptions = { actionIpRatePerSec: config.rateLimitIpPerSec, trustedProxies: config.trustedProxies, queryTimeoutMs: config.queryTimeoutMs, ws: config.wsLimits, blockTimeMs: config.blockTimeMs }
+// The admission threads run the stateless part of /action off this (the block) thread; the network
+// is the stored chain's, which the node read from its data directory.
+const admissionPool = config.admissionThreads > 0 ? new AdmissionPool(config.admissionThreads, node.state.params.network, logLine(createLogger('admission'))) : undefined
+const appOptions: AppOptions = { admissionPool, actionIpRatePerSec: config.rateLimitIpPerSec, trustedProxies: config.trustedProxies, queryTimeoutMs: config.queryTimeoutMs, ws: config.wsLimits, blockTimeMs: config.blockTimeMs }
 const app = createApp(node, appOptions)
 let history: HistoryIndex | undefined
 let monitor: HealthMonitor | undefined
@@ -40,6 +44,7 @@ function finish(code: number): void {
   finishing = true
   monitor?.stop()
   void app.stop()
+  admissionPool?.stop()
   try {
     node.stop()
   } catch (err) {

@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import type { ChainNode } from '../node/chain-node.ts'
 import { actionRoutes } from './routes/action-routes.ts'
+import type { AdmissionPool } from './admission/admission-pool.ts'
 import { feedRoutes } from './routes/feed-routes.ts'
 import { aliasRoutes } from './routes/alias-routes.ts'
 import { candleRoutes } from './routes/candle-routes.ts'
@@ -28,6 +29,8 @@ export interface AppOptions {
   /** WebSocket limits (defaults: docs/limits.md#websocket) and the block time the hot feed's staleness follows. */
   readonly ws?: WsLimits
   readonly blockTimeMs?: number
+  /** The admission threads of /action (--admission-threads); absent: admission runs on the block thread. */
+  readonly admissionPool?: AdmissionPool
 }
 
 const log = createLogger('api')
@@ -69,7 +72,7 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
     .onRequest(({ request }) => gateResponse(node, request))
     .use(healthRoutes(node))
     .use(queryRoutes(node, options.queryTimeoutMs))
-    .use(actionRoutes(node, options.actionIpRatePerSec ?? 0, options.trustedProxies ?? []))
+    .use(actionRoutes(node, options.actionIpRatePerSec ?? 0, options.trustedProxies ?? [], options.admissionPool))
     .use(aliasRoutes(node))
     .use(historyRoutes(node))
     .use(candleRoutes(node))

@@ -8,7 +8,7 @@ import packageJson from '../../package.json' with { type: 'json' }
 import { grantRole, revokeRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { api, login, loginToken, removeAdminFiles, signedChallenge, startAdmin, startAdminWithNodeForFile } from '../support/admin-process.ts'
-import { DEV_KEYS, removeDir } from '../support/node-process.ts'
+import { DEV_KEYS } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 import { rawRequest } from '../support/raw-http.ts'
 
@@ -192,7 +192,88 @@ describe('sessions', () => {
     expect((await api(A, '/api/keys', { token })).status).toBe(403)
     // A fresh login is refused as well.
     expect((await login(A, DEV_KEYS[2] as Hex)).status).toBe(403)
+    // Both refusals of the session and the refused login are in the audit log.
+    const admin = await loginToken(A, ADMIN_KEY)
+    const entries = (await api(A, '/api/audit?limit=20', { token: admin })).body.entries as { action: string; actor: string; target: string | null; detail: Record<string, unknown> }[]
+    const mine = entries.filter((e) => e.actor === second)
+    expect(mine.filter((e) => e.action === 'access.denied').map((e) => e.target)).toEqual(['GET /api/keys', 'GET /api/auth/me'])
+    expect(mine.find((e) => e.action === 'access.denied')!.detail).toEqual({ ip: '127.0.0.1', reason: 'NOT_ADMIN' })
+    expect(mine.find((e) => e.action === 'login.failed')!.detail).toEqual({ ip: '127.0.0.1', reason: 'NOT_ADMIN' })
   })
+})
+
+describe('logout (docs/admin.md#sessions)', () => {
+  test('challenge and login replies are Cache-Control: no-store', async () => {
+    const ch = await api(A, '/api/auth/challenge')
+    expect(ch.headers.get('cache-control')).toBe('no-store')
+    const ok = await login(A, ADMIN_KEY)
+    expect(ok.headers.get('cache-control')).toBe('no-store')
+    const failed = await api(A, '/api/auth/login', { method: 'POST', body: { address: '0x' + '12'.repeat(20), timestamp_ms: 1, signature: '0x00' } })
+    expect(failed.headers.get('cache-control')).toBe('no-store')
+    expect((await api(A, '/api/auth/me', { token: ok.body.token })).headers.get('cache-control')).toBe('no-store')
+  })
+
+  test('logout ends the caller\'s session only: its token is 401 afterwards', async () => {
+    const token = await loginToken(A, ADMIN_KEY)
+    const other = await loginToken(A, ADMIN_KEY)
+    const r = await api(A, '/api/auth/logout', { method: 'POST', token })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ ok: true })
+    for (const path of ['/api/auth/me', '/api/keys', '/api/audit']) expect((await api(A, path, { token })).status).toBe(401)
+    expect((await api(A, '/api/auth/logout', { method: 'POST', token })).status).toBe(401)
+    expect((await api(A, '/api/auth/me', { token: other })).status).toBe(200)
+    expect((await api(A, '/api/auth/logout', { method: 'POST' })).status).toBe(401)
+    const audit = (await api(A, '/api/audit?limit=3', { token: other })).body.entries
+    expect(audit.some((e: { action: string }) => e.action === 'logout')).toBe(true)
+  })
+
+  test('logout-all ends every session of the caller\'s address', async () => {
+    const tokens = [await loginToken(A, ADMIN_KEY), await loginToken(A, ADMIN_KEY), await loginToken(A, ADMIN_KEY)]
+    const r = await api(A, '/api/auth/logout-all', { method: 'POST', token: tokens[1] })
+    expect(r.status).toBe(200)
+    expect(r.body.ok).toBe(true)
+    expect(r.body.revoked).toBeGreaterThanOrEqual(3)
+    for (const token of tokens) expect((await api(A, '/api/auth/me', { token })).status).toBe(401)
+    const fresh = await loginToken(A, ADMIN_KEY)
+    const audit = (await api(A, '/api/audit?limit=3', { token: fresh })).body.entries
+    expect(audit[1]).toMatchObject({ action: 'logout.all', detail: { revoked: r.body.revoked } })
+  })
+
+  test('failed logins are audited with their reason', async () => {
+    const address = '0x' + 'cd'.repeat(20)
+    expect((await api(A, '/api/auth/login', { method: 'POST', body: { address, timestamp_ms: 1, signature: '0x00' } })).status).toBe(401)
+    const token = await loginToken(A, ADMIN_KEY)
+    const entries = (await api(A, '/api/audit?limit=5', { token })).body.entries
+    expect(entries[1]).toMatchObject({ action: 'login.failed', actor: address, detail: { ip: '127.0.0.1', reason: 'CHALLENGE_MISSING' } })
+  })
+})
+
+describe('behind a proxy (--trusted-proxy)', () => {
+  test('X-Forwarded-For names the client only when the peer is a trusted proxy', async () => {
+    const proxied = await startAdmin({ nodeUrl: node.url, args: ['--trusted-proxy', '127.0.0.1/32'] })
+    try {
+      const ipOfLogin = async (base: string, forwardedFor: string) => {
+        const s = await signedChallenge(base, ADMIN_KEY)
+        const r = await api(base, '/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': forwardedFor }, body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: s.signature } })
+        const entries = (await api(base, '/api/audit?limit=1', { token: r.body.token })).body.entries
+        return entries[0].detail.ip as string
+      }
+      // The rightmost address that is not a trusted proxy; a client's own claim further left is ignored.
+      expect(await ipOfLogin(proxied.url, '198.51.100.9, 203.0.113.7')).toBe('203.0.113.7')
+      expect(await ipOfLogin(proxied.url, '203.0.113.8, 127.0.0.1')).toBe('203.0.113.8')
+      // Without --trusted-proxy the header is ignored.
+      expect(await ipOfLogin(A, '203.0.113.7')).toBe('127.0.0.1')
+      // The per-IP limits count the forwarded client: one client's 120 challenges do not stop another's.
+      const challenge = (forwardedFor: string) => api(proxied.url, '/api/auth/challenge', { headers: { 'x-forwarded-for': forwardedFor } })
+      const statuses: number[] = []
+      for (let i = 0; i < 125; i++) statuses.push((await challenge('192.0.2.1')).status)
+      expect(statuses.filter((x) => x === 429).length).toBeGreaterThan(0)
+      expect((await challenge('192.0.2.2')).status).toBe(200)
+    } finally {
+      await proxied.stop()
+      removeAdminFiles(proxied)
+    }
+  }, 60_000)
 })
 
 describe('chain RPC unavailable (503 CHAIN_UNAVAILABLE)', () => {

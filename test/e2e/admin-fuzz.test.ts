@@ -429,6 +429,9 @@ function authedRoutes(): { method: string; path: string; body?: unknown }[] {
     { method: 'GET', path: '/api/service-config' },
     { method: 'PUT', path: '/api/service-config', body: { service: pick(SERVICES), key_id: chance(0.5) ? null : anchorId, enabled: chance(0.5) } },
     { method: 'GET', path: `/api/audit${pick(['', '?limit=5', '?before_id=1'])}` },
+    { method: 'PATCH', path: `/api/keys/${chance(0.5) ? anchorId : randomUuid()}`, body: { label: 'x' } },
+    { method: 'POST', path: '/api/auth/logout' },
+    { method: 'POST', path: '/api/auth/logout-all' },
   ]
 }
 
@@ -471,7 +474,8 @@ function unauthenticatedCases(): Case[] {
 function uploadShapeOk(v: unknown): boolean {
   if (!isObject(v)) return false
   const str = (x: unknown, max: number) => typeof x === 'string' && x.length <= max
-  return str(v.label, 64) && (v.label as string).length >= 1 && typeof v.address === 'string' && ADDRESS.test(v.address) &&
+  // A label is printable text: no control, format or separator characters (docs/admin.md#key-routes).
+  return str(v.label, 64) && (v.label as string).length >= 1 && !/[\p{C}\p{Zl}\p{Zp}]/u.test(v.label as string) && typeof v.address === 'string' && ADDRESS.test(v.address) &&
     str(v.ephemeral_public_key, 1024) && str(v.iv, 1024) && str(v.ciphertext, 1024) && (v.public_key === undefined || str(v.public_key, 1024))
 }
 
@@ -749,10 +753,12 @@ test('afterwards the service is alive, a valid login works, and the garbage stor
   const after = snapshot()
   expect(after.keys).toEqual(before.keys)
   expect(after.bindings).toEqual(before.bindings)
-  // The only new audit rows are the logins that succeeded on purpose.
+  // The only new audit rows are the logins that succeeded on purpose, and the failed ones (audited
+  // too, docs/admin.md#audit-log).
   const added = after.audit.slice(before.audit.length)
   expect(after.audit.slice(0, before.audit.length)).toEqual(before.audit)
-  expect(added.map((e) => `${e.action} ${e.actor}`)).toEqual(Array.from({ length: expectedLogins }, () => `login ${ADMIN_ADDRESS}`))
+  expect(added.filter((e) => e.action !== 'login.failed').map((e) => `${e.action} ${e.actor}`)).toEqual(Array.from({ length: expectedLogins }, () => `login ${ADMIN_ADDRESS}`))
+  expect(added.some((e) => e.action === 'login.failed')).toBe(true)
 
   const keys = await api(A, '/api/keys', { token })
   expect(keys.body.keys.map((k: { id: string; used_by: string[] }) => [k.id, k.used_by])).toEqual([[anchorId, ['liquidator']]])

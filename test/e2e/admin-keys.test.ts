@@ -175,10 +175,56 @@ describe('delete and bindings', () => {
     expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: 'x', enabled: true } })).status).toBe(400)
   })
 
+  test('a key holding Admin on chain is never bound (409 KEY_IS_ADMIN); a key serves one service (409 KEY_IN_USE)', async () => {
+    // The dev Admin's own key, uploaded as an operator key.
+    secrets.push(ADMIN_KEY)
+    const adminKey = (await upload(ownUpload(await serverKey(), ADMIN_KEY, 'admin'))).body.id as string
+    const refused = await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'liquidator', key_id: adminKey, enabled: true } })
+    expect(refused.status).toBe(409)
+    expect(refused.body.reason).toBe('KEY_IS_ADMIN')
+    expect(refused.body.error).toContain(addressOf(ADMIN_KEY).toLowerCase())
+    expect((await api(admin.url, '/api/service-config', { token })).body.services.liquidator.key_id).toBeNull()
+    expect((await api(admin.url, `/api/keys/${adminKey}`, { method: 'DELETE', token })).status).toBe(200)
+
+    const shared = (await upload(ownUpload(await serverKey(), newKey(), 'shared'))).body.id as string
+    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'bridge_deposit', key_id: shared, enabled: false } })).status).toBe(200)
+    for (const service of ['oracle', 'liquidator', 'bridge_withdraw']) {
+      const r = await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service, key_id: shared, enabled: true } })
+      expect(r.status).toBe(409)
+      expect(r.body).toMatchObject({ reason: 'KEY_IN_USE', used_by: ['bridge_deposit'] })
+    }
+    // The same service again (enabling it) is no conflict; once unbound there, the key may go elsewhere.
+    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'bridge_deposit', key_id: shared, enabled: false } })).status).toBe(200)
+    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'bridge_deposit', key_id: null, enabled: false } })).status).toBe(200)
+    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: shared, enabled: false } })).status).toBe(200)
+    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: null, enabled: false } })).status).toBe(200)
+  })
+
+  test('labels are printable text: control, format and separator characters or 65 characters are 400, at upload and rename', async () => {
+    const bad = ['\u001b[31mred\u001b[0m', 'two\nlines', 'cr\rhere', '\u202eexe.txt', 'nul\u0000', 'zero\u200bwidth', 'ls\u2028', 'x'.repeat(65), '']
+    for (const label of bad) {
+      const r = await upload(ownUpload(await serverKey(), newKey(), label))
+      expect({ label, status: r.status, reason: r.body.reason }).toEqual({ label, status: 400, reason: 'INVALID_REQUEST' })
+      expect(r.body.error).toContain('label')
+    }
+    const id = (await upload(ownUpload(await serverKey(), newKey(), 'before é😀'))).body.id as string
+    for (const label of bad) {
+      const r = await api(admin.url, `/api/keys/${id}`, { method: 'PATCH', token, body: { label } })
+      expect({ label, status: r.status }).toEqual({ label, status: 400 })
+    }
+    const renamed = await api(admin.url, `/api/keys/${id}`, { method: 'PATCH', token, body: { label: 'after' } })
+    expect(renamed.status).toBe(200)
+    expect(renamed.body).toMatchObject({ id, label: 'after' })
+    expect((await api(admin.url, '/api/keys/00000000-0000-4000-8000-000000000000', { method: 'PATCH', token, body: { label: 'x' } })).status).toBe(404)
+    expect((await api(admin.url, `/api/keys/${id}`, { method: 'PATCH', body: { label: 'x' } })).status).toBe(401)
+    const audit = (await api(admin.url, '/api/audit?limit=5', { token })).body.entries
+    expect(audit[0]).toMatchObject({ action: 'key.rename', target: id, detail: { from: 'before é😀', to: 'after' } })
+  })
+
   test('the audit log records uploads, deletes, binds and unbinds, and refuses changes', async () => {
     const entries = (await api(admin.url, '/api/audit?limit=500', { token })).body.entries as { action: string; actor: string; target: string | null }[]
     const actions = new Set(entries.map((e) => e.action))
-    for (const a of ['login', 'key.upload', 'key.delete', 'service.bind', 'service.unbind']) expect(actions).toContain(a)
+    for (const a of ['login', 'key.upload', 'key.delete', 'key.rename', 'service.bind', 'service.unbind']) expect(actions).toContain(a)
     expect(entries.every((e) => e.actor === addressOf(ADMIN_KEY).toLowerCase())).toBe(true)
     const db = new Database(admin.dbFile)
     try {

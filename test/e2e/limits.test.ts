@@ -31,7 +31,7 @@ const TRADE_BLOCKS = 5_001
 const EMPTY_BLOCKS = 9_950
 /** Admin actions (one Ops event each), more than the audit log's maximum limit of 1000. */
 const ADMIN_ACTIONS = 1_010
-/** Envelopes of one block of BatchPlaceOrder, 50 resting orders each: 2 events per order, 2,500 in all. */
+/** Envelopes of one block of BatchPlaceOrder, 50 orders each: 2 events per resting order (1 per item refused past the open-order cap), over 2,000 in all. */
 const BIG_BLOCK_BATCHES = 25
 
 const [bob, alice, carol, admin] = [DEV_KEYS[2], DEV_KEYS[1], DEV_KEYS[3], DEV_KEYS[0]].map((k) => new Signer(k)) as [Signer, Signer, Signer, Signer]
@@ -109,7 +109,7 @@ type Paged = { data: unknown[]; page: { limit: number; has_more: boolean } }
 describe('page limits of the history REST API', () => {
   test('block events: 500 by default, at most 2000', async () => {
     const header = (await get<{ data: { event_count: number } }>(`/api/v1/blocks/${layout.bigHeight}`)).data
-    expect(header.event_count).toBe(BIG_BLOCK_BATCHES * 50 * 2)
+    expect(header.event_count).toBeGreaterThan(2_000)
     const byDefault = await get<Paged>(`/api/v1/blocks/${layout.bigHeight}/events`)
     expect([byDefault.data.length, byDefault.page.limit, byDefault.page.has_more]).toEqual([500, 500, true])
     const most = await get<Paged>(`/api/v1/blocks/${layout.bigHeight}/events?limit=100000`)

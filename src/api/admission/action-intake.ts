@@ -1,7 +1,7 @@
 // The stateless part of POST /api/v1/action (docs/protocol.md#envelope): from the body's text to a
 // JSON-RPC reply of its own (a parse error, a batch, a malformed request object, another method),
 // or to the prepared action (node/admission-prepare.ts) the block thread admits. Pure, and the one
-// code for both paths: action-routes.ts runs it inline (--admission-threads 0) or sends the body to
+// code for both paths: routes/action-routes.ts runs it inline (--admission-threads 0) or sends the body to
 // an admission thread that runs it (admission-pool.ts, admission-worker.ts).
 import { prepareAdmission, type PreparedAction } from '../../node/admission-prepare.ts'
 import { RPC } from '../../wire/rpc-errors.ts'

@@ -1,0 +1,160 @@
+// The admission threads (--admission-threads N, docs/architecture.md#threads): Worker threads that
+// run the stateless part of /action (action-intake.ts: JSON parse, schemas, signature recovery,
+// hashes, decimal packing) off the block thread. The block thread reads the body, applies the
+// per-IP limit, sends the body's text to the least busy thread, and runs the stateful part
+// (ChainNode.submitPrepared) when the answer comes back, so envelopes enter the mempool in the
+// order their answers arrive. A thread that dies is restarted; the requests it held fail with
+// AdmissionUnavailable (HTTP 503), never hang.
+import { availableParallelism } from 'node:os'
+import type { LogLine } from '../../lib/log.ts'
+import type { ActionIntake } from './action-intake.ts'
+
+/** Block thread → admission thread. */
+export type ToAdmissionThread = { readonly type: 'init'; readonly network: string } | { readonly type?: undefined; readonly id: number; readonly text: string }
+/** Admission thread → block thread: the intake, or the message of an exception (a bug). */
+export type FromAdmissionThread = { readonly id: number; readonly intake: ActionIntake; readonly error?: undefined } | { readonly id: number; readonly error: string }
+
+/** A request the pool cannot serve: its thread died with it in hand, or no thread runs. HTTP 503. */
+export class AdmissionUnavailable extends Error {}
+
+/** The default --admission-threads: the cores but one for the block thread, at least 1. */
+export function defaultAdmissionThreads(): number {
+  const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : availableParallelism()
+  return Math.max(1, cores - 1)
+}
+
+/**
+ * The worker file: beside this module when run from source; in a compiled binary an entrypoint of
+ * its own (compile.sh), found by its path from src/ (as src/indexer/history-index.ts finds its threads).
+ */
+const workerUrl = () => (import.meta.url.startsWith('file:///$bunfs/') ? './api/admission/admission-worker.ts' : new URL('./admission-worker.ts', import.meta.url).href)
+
+/** A thread that dies this soon after it started is restarted only after RESTART_DELAY_MS (no spin). */
+const EARLY_DEATH_MS = 1_000
+const RESTART_DELAY_MS = 1_000
+
+interface Pending {
+  readonly resolve: (intake: ActionIntake) => void
+  readonly reject: (err: Error) => void
+}
+
+interface Thread {
+  readonly worker: Worker
+  readonly startedAt: number
+  readonly inFlight: Map<number, Pending>
+  dead: boolean
+  lastError?: string
+}
+
+export class AdmissionPool {
+  private readonly threads: (Thread | undefined)[]
+  private nextId = 1
+  private turn = 0
+  private stopped = false
+  /** Threads restarted after dying (for tests and logs). */
+  restarts = 0
+
+  constructor(size: number, private readonly network: string, private readonly log: LogLine = () => {}) {
+    if (!Number.isInteger(size) || size < 1) throw new Error(`an admission pool needs at least one thread, not ${size}`)
+    this.threads = Array.from({ length: size }, (_, i) => this.spawn(i))
+  }
+
+  get size(): number {
+    return this.threads.length
+  }
+
+  /** Requests sent to a thread and not answered yet. */
+  get inFlight(): number {
+    let n = 0
+    for (const t of this.threads) n += t?.inFlight.size ?? 0
+    return n
+  }
+
+  /** Runs the stateless part of /action on a body's text on the least busy thread. */
+  intake(text: string): Promise<ActionIntake> {
+    const thread = this.pick()
+    if (thread === undefined) {
+      return Promise.reject(new AdmissionUnavailable(this.stopped ? 'the node is stopping: admission threads are stopped' : 'no admission thread is running (restarting after a failure); retry shortly'))
+    }
+    const id = this.nextId++
+    return new Promise<ActionIntake>((resolve, reject) => {
+      thread.inFlight.set(id, { resolve, reject })
+      thread.worker.postMessage({ id, text } satisfies ToAdmissionThread)
+    })
+  }
+
+  /** Stops every thread; requests in hand fail with AdmissionUnavailable. */
+  stop(): void {
+    if (this.stopped) return
+    this.stopped = true
+    for (let i = 0; i < this.threads.length; i++) {
+      const t = this.threads[i]
+      if (t === undefined) continue
+      this.threadGone(i, t, 'the node is stopping')
+      t.worker.terminate()
+    }
+  }
+
+  /** Ends thread i as a crash would (tests: the pool's handling of a dying thread). */
+  killThread(i: number): void {
+    this.threads[i]?.worker.terminate()
+  }
+
+  /** The running thread with the fewest requests in hand; ties go round-robin. */
+  private pick(): Thread | undefined {
+    const n = this.threads.length
+    let best: Thread | undefined
+    for (let k = 0; k < n; k++) {
+      const t = this.threads[(this.turn + k) % n]
+      if (t === undefined || t.dead) continue
+      if (best === undefined || t.inFlight.size < best.inFlight.size) best = t
+      if (best.inFlight.size === 0) break
+    }
+    this.turn = (this.turn + 1) % n
+    return best
+  }
+
+  private spawn(i: number): Thread {
+    const worker = new Worker(workerUrl())
+    const thread: Thread = { worker, startedAt: performance.now(), inFlight: new Map(), dead: false }
+    worker.postMessage({ type: 'init', network: this.network } satisfies ToAdmissionThread)
+    worker.onmessage = (event: MessageEvent<FromAdmissionThread>) => {
+      const m = event.data
+      const pending = thread.inFlight.get(m.id)
+      if (pending === undefined) return
+      thread.inFlight.delete(m.id)
+      if (m.error !== undefined) pending.reject(new Error(`admission thread: ${m.error}`))
+      else pending.resolve(m.intake)
+    }
+    // An uncaught error ends a worker thread (its error event, then its close event).
+    worker.onerror = (e) => {
+      thread.lastError = e.message
+      this.log(`admission thread ${i} error: ${e.message}`, 'error')
+    }
+    worker.addEventListener('close', () => this.threadGone(i, thread, `admission thread ${i} stopped${thread.lastError === undefined ? '' : `: ${thread.lastError}`}`))
+    // The threads never keep the process alive: the node decides when it exits.
+    worker.unref()
+    return thread
+  }
+
+  /** Thread i ended (or the pool stops): fail what it held, and start another in its place. */
+  private threadGone(i: number, thread: Thread, why: string): void {
+    if (thread.dead) return
+    thread.dead = true
+    const held = [...thread.inFlight.values()]
+    thread.inFlight.clear()
+    for (const p of held) p.reject(new AdmissionUnavailable(`${why}; the action was not admitted, send it again`))
+    if (this.stopped || this.threads[i] !== thread) return
+    this.log(`${why} with ${held.length} requests in hand; restarting it`, 'error')
+    const restart = () => {
+      if (this.stopped || this.threads[i] !== thread) return
+      this.restarts++
+      this.threads[i] = this.spawn(i)
+    }
+    if (performance.now() - thread.startedAt < EARLY_DEATH_MS) {
+      setTimeout(restart, RESTART_DELAY_MS).unref()
+    } else {
+      restart()
+    }
+  }
+}
