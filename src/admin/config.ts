@@ -29,6 +29,10 @@ export interface AdminConfig {
   readonly depositSource: string | undefined
   /** An http(s) endpoint that pays a withdrawal out before it is settled on chain (runners/bridge-withdraw.ts). */
   readonly withdrawPayoutUrl: string | undefined
+  /** Timeout of one call to the payout endpoint (docs/admin.md#treasury-interface). */
+  readonly withdrawPayoutTimeoutMs: number
+  /** --settle-without-payout: settle withdrawals without a payout endpoint on a network other than dev. */
+  readonly settleWithoutPayout: boolean
   readonly oracleIntervalMs: number
   /** A market's quote is pushed again after this long even when its prices did not change. */
   readonly quoteRefreshMs: number
@@ -53,7 +57,9 @@ export const ADMIN_OPTIONS = defineOptions({
   'trusted-proxy': { type: 'string', valueName: 'CIDR[,CIDR]', description: 'reverse proxies whose X-Forwarded-For names the client, for the per-IP limits' },
   'price-source-url': { type: 'string', valueName: 'URL', description: 'where the oracle reads prices (HTTP JSON); without it the oracle waits' },
   'deposit-source': { type: 'string', valueName: 'FILE|URL', description: 'a JSON file or an http(s) URL listing the deposits to credit' },
-  'withdraw-payout-url': { type: 'string', valueName: 'URL', description: 'an http(s) endpoint that pays a withdrawal out before it is settled on chain' },
+  'withdraw-payout-url': { type: 'string', valueName: 'URL', description: 'the treasury that pays a withdrawal out before it is settled on chain (docs/admin.md#treasury-interface)' },
+  'withdraw-payout-timeout-ms': { type: 'integer', default: 15_000, min: 100, max: 120_000, description: 'timeout of one call to the treasury; a call that times out is asked about, never repeated blindly' },
+  'settle-without-payout': { type: 'boolean', description: 'without --withdraw-payout-url, settle withdrawals on a network other than dev (nothing is paid out)' },
   'oracle-interval-ms': { type: 'integer', default: 1000, min: 50, max: 600_000, description: "the oracle's poll interval" },
   'quote-refresh-ms': { type: 'integer', default: 3000, min: 0, max: 3_600_000, description: "a market's quote is pushed again after this long even when its prices did not change" },
   'runner-interval-ms': { type: 'integer', default: 2000, min: 50, max: 600_000, description: 'the poll interval of the liquidator and bridge runners' },
@@ -126,6 +132,8 @@ export function parseAdminArgs(argv: readonly string[]): AdminConfig {
     priceSourceUrl: values['price-source-url'] === undefined ? undefined : link('price-source-url', values['price-source-url']),
     depositSource: depositSource === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(depositSource) ? depositSource : link('deposit-source', depositSource),
     withdrawPayoutUrl: values['withdraw-payout-url'] === undefined ? undefined : link('withdraw-payout-url', values['withdraw-payout-url']),
+    withdrawPayoutTimeoutMs: values['withdraw-payout-timeout-ms'],
+    settleWithoutPayout: values['settle-without-payout'],
     oracleIntervalMs: values['oracle-interval-ms'],
     quoteRefreshMs: values['quote-refresh-ms'],
     runnerIntervalMs: values['runner-interval-ms'],

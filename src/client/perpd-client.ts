@@ -39,14 +39,18 @@ export class PerpdClient {
    * the window is full. A refusal at admission gives the nonce back (it was not consumed) and
    * throws RpcCallError; NONCE_REPLAY also resyncs the nonces with the node.
    * build receives the nonce, for user-signed kinds that carry it inside the action.
+   * onSigned receives the tx hash before the action is sent, so a caller can look the transaction
+   * up (getTx) when the reply is lost.
    */
-  async send(build: Record<string, unknown> | ((nonce: number, network: string) => Record<string, unknown>)): Promise<ActionReply> {
+  async send(build: Record<string, unknown> | ((nonce: number, network: string) => Record<string, unknown>), options: { onSigned?: (txHash: string) => void } = {}): Promise<ActionReply> {
     const network = await this.networkName()
     const nonce = await this.nonces.take()
     let params: unknown
     try {
       const action = typeof build === 'function' ? build(nonce, network) : build
-      params = this.signer.sign(action, nonce, network).params
+      const signed = this.signer.sign(action, nonce, network)
+      params = signed.params
+      options.onSigned?.(signed.txHash)
     } catch (err) {
       this.nonces.giveBack(nonce)
       throw err

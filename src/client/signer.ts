@@ -2,7 +2,7 @@
 // (docs/protocol.md#l1-actions, docs/protocol.md#user-signed-actions).
 import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
 import { hexToBytes } from '../lib/hex.ts'
-import { addressOfPrivateKey, l1Digest, signDigest, sourceForNetwork, txHash, userSignedDigest, type WireSignature } from '../wire/signing.ts'
+import { addressOfPrivateKey, eip191Digest, l1Digest, signDigest, sourceForNetwork, txHash, userSignedDigest, type WireSignature } from '../wire/signing.ts'
 
 export interface SignedAction {
   readonly params: { action: Record<string, unknown>; nonce: number; signature: WireSignature }
@@ -41,5 +41,15 @@ export class Signer {
       : l1Digest(action, nonce, sourceForNetwork(network))
     const signature = signDigest(this.key, digest)
     return { params: { action, nonce, signature }, txHash: txHash(digest, BigInt(signature.r), BigInt(signature.s), signature.v as 27 | 28) }
+  }
+
+  /**
+   * EIP-191 personal_sign over raw bytes, as a wallet signs a message: 0x + r ‖ s ‖ v (65 bytes,
+   * v 27/28). The admin service signs its treasury requests with it (docs/admin.md#treasury-interface).
+   */
+  personalSign(message: Uint8Array): string {
+    if (this.disposed) throw new Error(`the signer of ${this.address} was disposed`)
+    const sig = signDigest(this.key, eip191Digest(message))
+    return `${sig.r}${sig.s.slice(2)}${sig.v.toString(16).padStart(2, '0')}`
   }
 }

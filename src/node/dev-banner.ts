@@ -2,6 +2,7 @@
 // Anvil prints them, so a developer can sign from a wallet or a script without looking them up.
 // These are the public Anvil/Hardhat test keys (docs/protocol.md#development-network).
 import { keccak256 } from '../lib/keccak.ts'
+import { createLogger, type Logger, loggingSettings } from '../lib/log.ts'
 import type { Genesis } from '../wire/genesis.ts'
 import { DEV_ADDRESSES } from './dev-genesis.ts'
 
@@ -44,37 +45,64 @@ function groupThousands(decimal: string): string {
   return frac === undefined ? grouped : `${grouped}.${frac}`
 }
 
+/** A development account the genesis holds, with its key (public test keys). */
+interface DevAccount {
+  readonly index: number
+  readonly address: string
+  readonly privateKey: string
+  readonly balance: string
+  readonly roles: readonly string[]
+}
+
+/** Every development account the genesis holds, in index order. */
+function devAccounts(genesis: Genesis): DevAccount[] {
+  const out: DevAccount[] = []
+  DEV_ADDRESSES.forEach((address, index) => {
+    const entry = genesis.accounts.find((a) => a.address.toLowerCase() === address)
+    if (entry !== undefined) out.push({ index, address: checksumAddress(address), privateKey: DEV_PRIVATE_KEYS[index]!, balance: entry.balance, roles: entry.roles })
+  })
+  return out
+}
+
+const WARNING = 'WARNING: everyone knows these private keys. Never send real funds to these addresses or use them on a real network.'
+
 /**
  * The text block `perpd --dev` prints on start: every development account the genesis holds, with
  * its balance and roles, then the private keys, under a warning that they are public test keys.
  * Empty when the genesis holds none of them (e.g. `--dev --genesis FILE` with other accounts).
  */
 export function devBanner(genesis: Genesis): string {
-  const accounts = DEV_ADDRESSES.map((address, i) => ({ i, address, entry: genesis.accounts.find((a) => a.address.toLowerCase() === address) }))
-    .filter((a) => a.entry !== undefined)
+  const accounts = devAccounts(genesis)
   if (accounts.length === 0) return ''
   const rule = '=================='
   const lines = [
     '',
     `Development network "${genesis.network}": the accounts below use the public Anvil/Hardhat test keys`,
     `(mnemonic "${DEV_MNEMONIC}").`,
-    'WARNING: everyone knows these private keys. Never send real funds to these addresses or use them on a real network.',
+    WARNING,
     '',
     'Available accounts',
     rule,
     '',
   ]
-  for (const { i, address, entry } of accounts) {
-    lines.push(`(${i}) ${checksumAddress(address)} (${groupThousands(entry!.balance)} USD) ${entry!.roles.join(', ')}`)
-  }
+  for (const a of accounts) lines.push(`(${a.index}) ${a.address} (${groupThousands(a.balance)} USD) ${a.roles.join(', ')}`)
   lines.push('', 'Private keys', rule, '')
-  for (const { i } of accounts) lines.push(`(${i}) ${DEV_PRIVATE_KEYS[i]}`)
+  for (const a of accounts) lines.push(`(${a.index}) ${a.privateKey}`)
   lines.push('', 'Sign with them from TypeScript: see examples/place-order.ts (npm run example).', '')
-  return lines.join('\n') + '\n'
+  return `${lines.join('\n')}\n`
 }
 
-/** Prints {@link devBanner} to stdout as plain text (no logger prefix). */
-export function printDevBanner(genesis: Genesis): void {
+/**
+ * Prints the development accounts on start: {@link devBanner} as plain text when the logs are plain
+ * (a terminal), or one `development accounts` log line carrying them when the logs are JSON lines,
+ * so a log collector still reads one JSON object per line.
+ */
+export function printDevBanner(genesis: Genesis, log: Logger = createLogger('dev')): void {
+  if (loggingSettings().format === 'json') {
+    const accounts = devAccounts(genesis)
+    if (accounts.length > 0) log.warn('development accounts', { warning: WARNING, mnemonic: DEV_MNEMONIC, accounts })
+    return
+  }
   const text = devBanner(genesis)
   if (text !== '') process.stdout.write(text)
 }

@@ -211,7 +211,7 @@ describe('logout (docs/admin.md#sessions)', () => {
     const failed = await api(A, '/api/auth/login', { method: 'POST', body: { address: '0x' + '12'.repeat(20), timestamp_ms: 1, signature: '0x00' } })
     expect(failed.headers.get('cache-control')).toBe('no-store')
     expect((await api(A, '/api/auth/me', { token: ok.body.token })).headers.get('cache-control')).toBe('no-store')
-  })
+  }, 30_000)
 
   test('logout ends the caller\'s session only: its token is 401 afterwards', async () => {
     const token = await loginToken(A, ADMIN_KEY)
@@ -225,7 +225,7 @@ describe('logout (docs/admin.md#sessions)', () => {
     expect((await api(A, '/api/auth/logout', { method: 'POST' })).status).toBe(401)
     const audit = (await api(A, '/api/audit?limit=3', { token: other })).body.entries
     expect(audit.some((e: { action: string }) => e.action === 'logout')).toBe(true)
-  })
+  }, 30_000)
 
   test('logout-all ends every session of the caller\'s address', async () => {
     const tokens = [await loginToken(A, ADMIN_KEY), await loginToken(A, ADMIN_KEY), await loginToken(A, ADMIN_KEY)]
@@ -237,7 +237,7 @@ describe('logout (docs/admin.md#sessions)', () => {
     const fresh = await loginToken(A, ADMIN_KEY)
     const audit = (await api(A, '/api/audit?limit=3', { token: fresh })).body.entries
     expect(audit[1]).toMatchObject({ action: 'logout.all', detail: { revoked: r.body.revoked } })
-  })
+  }, 30_000)
 
   test('failed logins are audited with their reason', async () => {
     const address = '0x' + 'cd'.repeat(20)
@@ -245,7 +245,7 @@ describe('logout (docs/admin.md#sessions)', () => {
     const token = await loginToken(A, ADMIN_KEY)
     const entries = (await api(A, '/api/audit?limit=5', { token })).body.entries
     expect(entries[1]).toMatchObject({ action: 'login.failed', actor: address, detail: { ip: '127.0.0.1', reason: 'CHALLENGE_MISSING' } })
-  })
+  }, 30_000)
 })
 
 describe('behind a proxy (--trusted-proxy)', () => {

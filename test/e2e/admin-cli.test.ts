@@ -1,6 +1,7 @@
 // The operator's command line (perpd-admin login / keys / bind / services / logout) against a real
 // admin service and node: it signs the login and encrypts uploads itself, and keeps its session in
 // a 0600 file under $XDG_CONFIG_HOME/perpd-admin.
+import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -98,9 +99,49 @@ describe('perpd-admin as a client', () => {
     expect((await cli('login', '--key-file', keyFile('junk.key', 'not a key'))).code).toBe(2)
   })
 
-  test('logout removes the stored session', async () => {
+  test('keys rename changes a label; keys list escapes what could drive a terminal or split a log line', async () => {
+    const up = await cli('keys', 'upload', '--label', 'plain', '--key-file', keyFile('inject.key', DEV_KEYS[6]))
+    expect(up.code).toBe(0)
+    const id = up.stdout.match(/uploaded key ([0-9a-f-]{36})/)![1]!
+    // The service refuses such labels; one written by an earlier version, or straight into the
+    // database, must still print harmlessly.
+    const db = new Database(admin.dbFile)
+    db.run('UPDATE keys SET label = ? WHERE id = ?', ['\u001b[2J\u001b[31mowned\nfake line\u202e', id])
+    db.close()
+    const list = await cli('keys', 'list')
+    expect(list.code).toBe(0)
+    expect(list.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/)
+    // Shown as escapes: JSON's for control characters, \u{…} for the rest.
+    expect(list.stdout).toContain('"\\u001b[2J\\u001b[31mowned\\nfake line\\u{202e}"')
+    expect(list.stdout.split('\n').filter((l) => l.includes(id))).toHaveLength(1)
+    const bad = await cli('keys', 'rename', id, '--label', 'a\u001bb')
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain('HTTP 400 INVALID_REQUEST')
+    const ok = await cli('keys', 'rename', id, '--label', 'renamed')
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain(`renamed key ${id} to "renamed"`)
+    expect((await cli('keys', 'list')).stdout).toContain('"renamed"')
+    expect((await cli('keys', 'delete', id)).code).toBe(0)
+  }, 30_000)
+
+  test('logout ends the session at the service, then removes the stored session', async () => {
+    const stored = JSON.parse(readFileSync(sessionPath, 'utf8'))
+    expect((await api(admin.url, '/api/auth/me', { token: stored.token })).status).toBe(200)
     const r = await cli('logout')
     expect(r.code).toBe(0)
+    expect(r.stdout).toContain(`ended the session at ${admin.url}`)
     expect(existsSync(sessionPath)).toBe(false)
-  })
+    expect((await api(admin.url, '/api/auth/me', { token: stored.token })).status).toBe(401)
+    expect((await cli('logout')).stdout).toContain('no stored session')
+  }, 30_000)
+
+  test('logout --all ends every session of the address', async () => {
+    expect((await cli('login', '--key-file', adminKeyFile, '--admin-url', admin.url)).code).toBe(0)
+    const other = JSON.parse(readFileSync(sessionPath, 'utf8')).token as string
+    expect((await cli('login', '--key-file', adminKeyFile, '--admin-url', admin.url)).code).toBe(0)
+    const r = await cli('logout', '--all')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/ended \d+ sessions/)
+    expect((await api(admin.url, '/api/auth/me', { token: other })).status).toBe(401)
+  }, 30_000)
 })

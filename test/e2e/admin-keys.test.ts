@@ -198,7 +198,7 @@ describe('delete and bindings', () => {
     expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'bridge_deposit', key_id: null, enabled: false } })).status).toBe(200)
     expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: shared, enabled: false } })).status).toBe(200)
     expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: null, enabled: false } })).status).toBe(200)
-  })
+  }, 30_000)
 
   test('labels are printable text: control, format and separator characters or 65 characters are 400, at upload and rename', async () => {
     const bad = ['\u001b[31mred\u001b[0m', 'two\nlines', 'cr\rhere', '\u202eexe.txt', 'nul\u0000', 'zero\u200bwidth', 'ls\u2028', 'x'.repeat(65), '']
@@ -219,7 +219,7 @@ describe('delete and bindings', () => {
     expect((await api(admin.url, `/api/keys/${id}`, { method: 'PATCH', body: { label: 'x' } })).status).toBe(401)
     const audit = (await api(admin.url, '/api/audit?limit=5', { token })).body.entries
     expect(audit[0]).toMatchObject({ action: 'key.rename', target: id, detail: { from: 'before é😀', to: 'after' } })
-  })
+  }, 30_000)
 
   test('the audit log records uploads, deletes, binds and unbinds, and refuses changes', async () => {
     const entries = (await api(admin.url, '/api/audit?limit=500', { token })).body.entries as { action: string; actor: string; target: string | null }[]

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { activateMarket, createMarket, grantRole } from '../../src/client/actions.ts'
+import { activateMarket, amendMarketConfig, createMarket, grantRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
 import { api, eventually, loginToken, removeAdminFiles, startAdmin, startPriceServer } from '../support/admin-process.ts'
@@ -122,6 +122,9 @@ describe.if(ready)('oracle runner', () => {
     const attempts = await quoteItemsOnChain(oilId)
     expect(attempts.length).toBeGreaterThanOrEqual(2)
     for (let i = 1; i < attempts.length; i++) expect(attempts[i]!.source_ts_ms).toBeGreaterThan(attempts[i - 1]!.source_ts_ms)
+    // The same rejection, every attempt, is logged once; the status counts them, with the backoff.
+    expect(admin.output().match(/quote OIL-USD \(source_ts_ms \d+\) rejected: QuoteCrossed/g)).toHaveLength(1)
+    expect((await oracleStatus()).status.detail.markets.find((x: { symbol: string }) => x.symbol === 'OIL-USD').rejections_in_a_row).toBeGreaterThanOrEqual(2)
     expect(await latestQuote('OIL-USD')).toBeNull()
     // Once the source is sane the retry is accepted, newer than every rejected attempt.
     prices.set('OIL-USD', { bid: '75.2', ask: '75.3', mark: '75.25' })
@@ -171,6 +174,45 @@ describe.if(ready)('oracle runner', () => {
     expect(status.state).toBe('waiting')
     expect(status.last_error).toContain('lacks the Quoter role')
   }, 30_000)
+
+  test('a frozen source is not re-sent as fresh: the market halts QuoteStale, and resumes once the source moves again', async () => {
+    const chainAdmin = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[0] })
+    // A short lag, so the chain's stale-quote halt comes within the test (the refresh is 1 s).
+    expect((await chainAdmin.send(amendMarketConfig({ market_id: oilId, max_quote_lag_ms: 2_500 }))).status).toBe('accepted')
+    prices.set('OIL-USD', { bid: '75.2', ask: '75.3', mark: '75.25' })
+    expect((await bind(keyB)).status).toBe(200)
+    const market = async () => (await rpc.query<{ lifecycle: string; halt_reason: string | null; latest_quote: LatestQuote | null }>('getMarket', { symbol: 'OIL-USD' })).data
+    const since = Date.now()
+    await eventually(async () => {
+      const m = await market()
+      return m.lifecycle === 'Active' && (m.latest_quote?.source_ts_ms ?? 0) > since ? true : undefined
+    }, 15_000, 'OIL-USD quoted and active')
+    // The upstream stops: same prices, same observation time, answer after answer.
+    const frozenAt = Date.now()
+    prices.timestamp(frozenAt)
+    const halted = await eventually(async () => {
+      const m = await market()
+      return m.lifecycle === 'Halted' ? m : undefined
+    }, 20_000, 'OIL-USD halted')
+    expect(halted.halt_reason).toBe('QuoteStale')
+    const status = await eventually(async () => {
+      const st = (await oracleStatus()).status
+      return (st.last_error ?? '').includes('longer ago than its max_quote_lag_ms') ? st : undefined
+    }, 10_000, 'the stale source in the status')
+    expect(status.last_error).toContain(`OIL-USD at ts_ms ${frozenAt}`)
+    await Bun.sleep(1_500)
+    // Longer than --quote-refresh-ms, yet the frozen prices were not sent again as fresh.
+    expect((await market()).latest_quote!.source_ts_ms).toBe(halted.latest_quote!.source_ts_ms)
+    // Logged once, not every cycle.
+    expect(admin.output().match(new RegExp(`last observed OIL-USD at ts_ms ${frozenAt}`, 'g'))).toHaveLength(1)
+    // A source that dates nothing is refused the same way.
+    prices.timestamp(null)
+    await eventually(async () => (((await oracleStatus()).status.last_error ?? '').includes('gives no source timestamp (ts_ms) for OIL-USD') ? true : undefined), 10_000, 'the undated source')
+    expect((await market()).lifecycle).toBe('Halted')
+    // Live again: the next quote resumes the market.
+    prices.timestamp('live')
+    await eventually(async () => ((await market()).lifecycle === 'Active' ? true : undefined), 15_000, 'OIL-USD resumed')
+  }, 60_000)
 
   test('disabled: the binding stays, the component stops and quotes stop', async () => {
     expect((await bind(keyB, false)).status).toBe(200)

@@ -100,6 +100,12 @@ describe.if(ready)('bridge and liquidator runners', () => {
     await Bun.sleep(500)
     expect((await account(trader.address)).balance).toBe('5507.25')
     expect((await status('bridge_deposit')).status.detail).toMatchObject({ credited: 2, duplicates: 1, rejected: 0, pending_last_cycle: 0 })
+    // Each credit is an audit row (docs/admin.md#audit-log); the duplicate moved no money.
+    const credits = (await api(admin.url, '/api/audit?limit=100', { token })).body.entries.filter((e: { action: string }) => e.action === 'deposit.credit')
+    expect(credits.map((e: { target: string }) => e.target).sort()).toEqual(['dep-1', 'dep-2'])
+    expect(credits.find((e: { target: string }) => e.target === 'dep-2')).toMatchObject({
+      actor: 'bridge_deposit', detail: { account: trader.address.toLowerCase(), amount: '500.25', signer: addr(DEPOSITOR), tx_hash: expect.stringMatching(/^0x/) },
+    })
   }, 30_000)
 
   test('after a restart the runner remembers what it credited', async () => {
@@ -171,6 +177,11 @@ describe.if(ready)('bridge and liquidator runners', () => {
       const block = (await rpc.query<{ envelopes: { action: { SettleWithdrawal?: { withdrawal_id: number; external_tx?: string } } }[] }>('getBlock', { height: row.height })).data
       const settle = block.envelopes.map((e) => e.action.SettleWithdrawal).find((a) => a !== undefined)
       expect(settle).toEqual({ withdrawal_id: calls[1]!.withdrawal_id, external_tx: '0xfeed01' })
+      // The payout and the settlement are audit rows, in that order.
+      const rows = (await api(admin.url, '/api/audit?limit=100', { token })).body.entries
+        .filter((e: { target: string; action: string }) => e.target === String(calls[1]!.withdrawal_id) && e.action.startsWith('withdrawal.')).reverse()
+      expect(rows.map((e: { action: string }) => e.action)).toEqual(['withdrawal.payout', 'withdrawal.settle'])
+      expect(rows[0]).toMatchObject({ actor: 'bridge_withdraw', detail: { amount: '25', destination: addr(DEV_KEYS[9] as Hex), external_tx: '0xfeed01' } })
     } finally {
       payout.stop(true)
     }

@@ -25,7 +25,8 @@ async function post(url: string, body: string): Promise<{ status: number; text: 
   return { status: r.status, text: await r.text() }
 }
 
-const request = (params: unknown, id: unknown = 7) => JSON.stringify(id === undefined ? { jsonrpc: '2.0', method: 'action', params } : { jsonrpc: '2.0', id, method: 'action', params })
+const request = (params: unknown, id: unknown = 7) => JSON.stringify({ jsonrpc: '2.0', id, method: 'action', params })
+const notification = (params: unknown) => JSON.stringify({ jsonrpc: '2.0', method: 'action', params })
 
 test('every refusal kind gets the same reply with admission threads as without', async () => {
   const s = signers[8]!
@@ -76,8 +77,12 @@ test('every refusal kind gets the same reply with admission threads as without',
   expect(replayThreaded).toEqual(replayInline)
   expect(replayThreaded.text).toContain('NONCE_REPLAY')
   // A notification is run and answered with 204 on both.
-  const quiet = request(s.sign(cancelOrder({ market_id: 1, order_id: 424243 }), 6, 'dev').params, undefined)
-  expect(await post(threaded.url, quiet)).toEqual(await post(inline.url, quiet))
+  const quiet = notification(s.sign(cancelOrder({ market_id: 1, order_id: 424243 }), 6, 'dev').params)
+  const quietThreaded = await post(threaded.url, quiet)
+  expect(quietThreaded).toEqual(await post(inline.url, quiet))
+  expect(quietThreaded).toEqual({ status: 204, text: '' })
+  // A refused notification is answered with nothing too.
+  expect(await post(threaded.url, notification({}))).toEqual(await post(inline.url, notification({})))
 }, 120_000)
 
 test('300 concurrent valid actions from several signers are all accepted', async () => {
@@ -102,7 +107,7 @@ test('SIGKILL while the threads are busy: every action answered accepted or kept
   const answered: string[] = []
   let killed = false
   // Each signer sends its actions one after another (nonces in order), until the node dies.
-  const stream = async (s: Signer, k: number) => {
+  const stream = async (s: Signer) => {
     for (let n = 0; !killed; n++) {
       const params = s.sign(n % 2 === 0 ? order(String(21000 + n)) : cancelOrder({ market_id: 1, order_id: 900_000 + n }), n, 'dev').params
       try {
@@ -113,10 +118,9 @@ test('SIGKILL while the threads are busy: every action answered accepted or kept
       } catch (err) {
         if (!killed) throw err
       }
-      void k
     }
   }
-  const streams = signers.slice(0, 8).map((s, k) => stream(s, k))
+  const streams = signers.slice(0, 8).map((s) => stream(s))
   const until = Date.now() + 10_000
   while (answered.length < 150 && Date.now() < until) await Bun.sleep(20)
   killed = true
@@ -130,7 +134,7 @@ test('SIGKILL while the threads are busy: every action answered accepted or kept
     const missing: string[] = []
     for (let i = 0; i < got.length; i += 20) {
       const replies = await rpc.batch(got.slice(i, i + 20).map((tx_hash) => ({ method: 'getTx', params: { tx_hash } })))
-      replies.forEach((r, j) => { if ((r as { error?: unknown }).error !== undefined) missing.push(got[i + j]!) })
+      replies.forEach((r, j) => { if (!('result' in r) || (r.result.data as { tx_hash?: string }).tx_hash !== got[i + j]) missing.push(`${got[i + j]}: ${JSON.stringify(r).slice(0, 200)}`) })
     }
     expect(missing).toEqual([])
   } finally {

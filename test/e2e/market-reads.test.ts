@@ -111,9 +111,9 @@ describe('external-peg market reads', () => {
     expect(bbos.find((b) => b.symbol === 'XAU-USD')).toEqual({ symbol: 'XAU-USD', bid: '2399', ask: '2401', spread: '2' })
     expect(await data('getMarketSummary', { symbol: 'XAU' })).toMatchObject({ bid_levels: 1, ask_levels: 1, open_orders: 0, spread: '2' })
 
-    // The audit log: the chain's stale halt (no signer, no account) and the quoter's resume.
-    const audit = await data<{ signer: string | null; event: { sub_kind: string; account: string | null } }[]>('getAdminAuditLog', { start_time_ms: 0 })
-    expect(audit.find((e) => e.event.sub_kind === 'MarketHaltedQuoteStale')).toMatchObject({ signer: null, event: { account: null } })
+    // The audit log: the chain's stale halt (the block producer's marker as signer, no account) and the quoter's resume.
+    const audit = await data<{ signer: string; event: { sub_kind: string; account: string | null } }[]>('getAdminAuditLog', { start_time_ms: 0 })
+    expect(audit.find((e) => e.event.sub_kind === 'MarketHaltedQuoteStale')).toMatchObject({ signer: '0x0000000000000000000000000000000000000000', event: { account: null } })
     expect(audit.find((e) => e.event.sub_kind === 'MarketResumedAfterQuote')).toMatchObject({ signer: quoter.address, event: { account: quoter.address } })
     expect(await data('getAdminAuditLog', { signer: DEV_ADMIN })).toEqual([])
   })

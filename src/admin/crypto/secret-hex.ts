@@ -18,7 +18,7 @@ const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d)
 
 /**
  * Decodes `text`, the ASCII (or UTF-8) bytes of exactly `byteLength` bytes as hex, with an
- * optional `0x` / `0X` prefix and surrounding ASCII whitespace, into a new array. Undefined when
+ * optional `0x` prefix (lowercase x, as everywhere in the project) and surrounding ASCII whitespace, into a new array. Undefined when
  * the text is anything else; no string is made of it either way, and `text` is left as it is.
  */
 export function secretFromHexBytes(text: Uint8Array, byteLength: number): Uint8Array | undefined {
@@ -26,7 +26,7 @@ export function secretFromHexBytes(text: Uint8Array, byteLength: number): Uint8A
   let end = text.length
   while (start < end && isSpace(text[start]!)) start++
   while (end > start && isSpace(text[end - 1]!)) end--
-  if (end - start >= 2 && text[start] === 0x30 && (text[start + 1] === 0x78 || text[start + 1] === 0x58)) start += 2
+  if (end - start >= 2 && text[start] === 0x30 && text[start + 1] === 0x78) start += 2
   if (end - start !== byteLength * 2) return undefined
   const out = new Uint8Array(byteLength)
   for (let i = 0; i < byteLength; i++) {

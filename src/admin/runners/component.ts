@@ -32,8 +32,19 @@ export interface ComponentSpec {
   /** The chain actions it sends; it waits, and says so, until getActionsMeta lists them. */
   readonly actions: readonly string[]
   readonly intervalMs: number
+  /**
+   * Checks, after the role, what the chain must say for this configuration to run (the withdraw
+   * runner without a payout endpoint runs on the dev network only). Throws ComponentRefused to
+   * refuse for good (the runner stops, in state `refused`), anything else to wait and check again.
+   */
+  check?(ctx: ComponentContext): Promise<void>
   /** Builds the component; throws (with an operator-facing message) when it cannot run as configured. */
   create(ctx: ComponentContext): Component
+}
+
+/** The component may not run as configured; the message says what to change (state `refused`). */
+export class ComponentRefused extends Error {
+  override readonly name = 'ComponentRefused'
 }
 
 /**

@@ -3,14 +3,15 @@
 import { RpcCallError } from '../../client/rpc-client.ts'
 import { chainRoles } from '../auth/chain-roles.ts'
 import { errorMessage, type Logger } from '../../lib/log.ts'
-import type { Component, ComponentContext, ComponentSpec } from './component.ts'
+import { ComponentRefused, type Component, type ComponentContext, type ComponentSpec } from './component.ts'
 
 /** The state of a component as GET /api/service-config shows it. */
 export interface RunnerStatus {
   /** stopped: no key bound; disabled: bound but enabled false; unavailable: no such component in
    *  this build; waiting: bound and enabled, but the chain lacks an action or the key a role;
-   *  running: cycling. */
-  readonly state: 'stopped' | 'disabled' | 'unavailable' | 'waiting' | 'running'
+   *  refused: bound and enabled, but the component may not run as configured (last_error says
+   *  why; it stays so until the configuration changes and the service restarts); running: cycling. */
+  readonly state: 'stopped' | 'disabled' | 'unavailable' | 'waiting' | 'refused' | 'running'
   readonly running: boolean
   readonly address: string | null
   readonly started_at_ms: number | null
@@ -33,6 +34,7 @@ export class PollingRunner {
   private loop: Promise<void> | undefined
   private component: Component | undefined
   private ready = false
+  private refused = false
   private readonly startedAtMs: number
   private lastSuccessMs: number | null = null
   private lastError: string | null = null
@@ -70,7 +72,7 @@ export class PollingRunner {
   status(): RunnerStatus {
     const running = !this.abort.signal.aborted
     return {
-      state: !running ? 'stopped' : this.ready ? 'running' : 'waiting',
+      state: this.refused ? 'refused' : !running ? 'stopped' : this.ready ? 'running' : 'waiting',
       running: running && this.ready,
       address: this.ctx.client.address,
       started_at_ms: this.startedAtMs,
@@ -86,7 +88,7 @@ export class PollingRunner {
     const signal = this.abort.signal
     while (!signal.aborted) {
       await this.once(signal)
-      if (signal.aborted) break
+      if (signal.aborted || this.refused) break
       await sleep(this.spec.intervalMs, signal)
     }
   }
@@ -105,6 +107,12 @@ export class PollingRunner {
       else this.record(report.problems.join('; '))
     } catch (err) {
       if (signal.aborted) return
+      if (err instanceof ComponentRefused) {
+        this.refused = true
+        this.ctx.log.error(`refused to start: ${err.message}`)
+        this.record(err.message)
+        return
+      }
       if (err instanceof RpcCallError && RECHECK_REASONS.has(err.reason ?? '')) this.ready = false
       const message = errorMessage(err)
       // A failure that repeats every cycle is logged once, not every cycle.
@@ -133,6 +141,7 @@ export class PollingRunner {
     if (!roles.includes(this.spec.role)) {
       throw new Error(`the bound key ${this.ctx.client.address} lacks the ${this.spec.role} role on chain (it has ${roles.join(', ') || 'none'}); grant it with GrantRole`)
     }
+    await this.spec.check?.(this.ctx)
   }
 }
 

@@ -13,10 +13,11 @@ export type SendOutcome =
  * Sends an action and classifies the result. A refusal at admission (which consumed no nonce) is
  * an outcome, not an exception, so a runner can go on with its other items; a transport failure
  * (the node is down) still throws, because then every other item would fail the same way.
+ * onSigned receives the tx hash before sending (for a reply that never comes).
  */
-export async function sendAction(client: PerpdClient, action: Record<string, unknown>): Promise<SendOutcome> {
+export async function sendAction(client: PerpdClient, action: Record<string, unknown>, options: { onSigned?: (txHash: string) => void } = {}): Promise<SendOutcome> {
   try {
-    const reply = await client.send(action)
+    const reply = await client.send(action, options)
     if (reply.status === 'accepted') return { kind: 'accepted', reply }
     return { kind: 'kept-reject', reply, reason: reply.reason.code, message: reply.reason.message }
   } catch (err) {

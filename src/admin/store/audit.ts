@@ -15,6 +15,7 @@ export type AuditAction =
   | 'key.upload' | 'key.rename' | 'key.delete' | 'kek.rotate'
   | 'service.bind' | 'service.unbind'
   | 'deposit.credit' | 'withdrawal.payout' | 'withdrawal.settle'
+  | 'withdrawal.payout_requested' | 'withdrawal.payout_failed' | 'withdrawal.refund' | 'withdrawal.dropped' | 'withdrawal.alert' | 'withdrawal.chain_reset'
 
 /** One audit row as the API returns it. */
 export interface AuditEntry {

@@ -2,13 +2,50 @@
 // withdrawals were paid out and settled, and which accounts may have pending withdrawals. Money
 // that moves (a credit, a payout, a settlement) is also an audit row (docs/admin.md#audit-log),
 // written in the same transaction as the record, with the runner's service as the actor.
-import { appendAudit } from './audit.ts'
+import { appendAudit, type AuditAction } from './audit.ts'
 import type { AdminDb } from './db.ts'
 
 /** What became of a deposit: credited by us, already on chain (DuplicateDeposit), or refused for good. */
 export type DepositStatus = 'credited' | 'duplicate' | 'rejected'
-/** A withdrawal paid out (not yet settled on chain) or settled. */
-export type WithdrawalStatus = 'paid' | 'settled'
+/**
+ * Where the withdraw runner is with a withdrawal (docs/admin.md#withdrawal-states):
+ * payout_requested (the treasury is being or was asked; ask it before asking again), paid (the
+ * treasury paid; settle), payout_failed (the treasury will not pay; refund), and the final ones:
+ * settled and refunded (by this runner), dropped (left the chain before any payout), alert (left
+ * the chain after a payout, or when a refund was due, without this runner's settlement: needs a person).
+ */
+export type WithdrawalStatus = 'payout_requested' | 'paid' | 'payout_failed' | 'settled' | 'refunded' | 'dropped' | 'alert'
+
+/** What the runner records about a withdrawal besides its state. */
+export interface WithdrawalFacts {
+  readonly withdrawal_id: number
+  readonly account: string
+  readonly destination: string
+  readonly amount: string
+}
+
+/** A row of bridge_withdrawals. */
+export interface WithdrawalRow extends WithdrawalFacts {
+  readonly chain: string
+  readonly status: WithdrawalStatus
+  readonly idempotency_key: string | null
+  readonly external_tx: string | null
+  /** JSON array of tx hashes of settlements and refunds sent without a reply. */
+  readonly sent_tx_hashes: string
+  readonly tx_hash: string | null
+  readonly height: number | null
+  readonly reason: string | null
+  readonly updated_at_ms: number
+}
+
+const ROW_COLUMNS = 'chain, withdrawal_id, account, destination, amount, status, idempotency_key, external_tx, sent_tx_hashes, tx_hash, height, reason, updated_at_ms'
+const SENT_TX_HASHES_MAX = 16
+const CHAIN_META = 'bridge_withdraw_chain'
+
+const AUDIT_OF: Record<WithdrawalStatus, AuditAction> = {
+  payout_requested: 'withdrawal.payout_requested', paid: 'withdrawal.payout', payout_failed: 'withdrawal.payout_failed',
+  settled: 'withdrawal.settle', refunded: 'withdrawal.refund', dropped: 'withdrawal.dropped', alert: 'withdrawal.alert',
+}
 
 const SCAN_HEIGHT_META = 'bridge_withdraw_scan_height'
 
@@ -42,23 +79,96 @@ export class BridgeStore {
     })
   }
 
-  withdrawal(id: number): { status: WithdrawalStatus; external_tx: string | null } | undefined {
-    return this.db.read((d) => d.query('SELECT status, external_tx FROM bridge_withdrawals WHERE withdrawal_id = ?').get(id) as { status: WithdrawalStatus; external_tx: string | null } | null) ?? undefined
+  /** The runner's row of a withdrawal of a chain (rows are per chain: ids restart with a new chain). */
+  withdrawal(chain: string, id: number): WithdrawalRow | undefined {
+    return this.db.read((d) => d.query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?`).get(chain, id) as WithdrawalRow | null) ?? undefined
   }
 
-  /** Records a withdrawal paid out or settled, with its audit row (withdrawal.payout, withdrawal.settle). */
-  recordWithdrawal(p: { id: number; account: string; destination: string; amount: string; status: WithdrawalStatus; externalTx: string | null; txHash: string | null; height: number | null }): void {
+  /** Rows of a chain whose withdrawal the runner has not finished with (payout asked, paid, or to refund), oldest first. */
+  openWithdrawals(chain: string, limit: number): WithdrawalRow[] {
+    return this.db.read((d) => d.query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND status IN ('payout_requested', 'paid', 'payout_failed')
+      ORDER BY withdrawal_id LIMIT ?`).all(chain, limit)) as WithdrawalRow[]
+  }
+
+  /** Rows of a chain in `alert`, newest first. */
+  alerts(chain: string, limit: number): WithdrawalRow[] {
+    return this.db.read((d) => d.query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND status = 'alert' ORDER BY updated_at_ms DESC LIMIT ?`).all(chain, limit)) as WithdrawalRow[]
+  }
+
+  /**
+   * Records that a payout is about to be asked for (status payout_requested), before the treasury
+   * is called: after a crash the row says to ask the treasury what became of the key before paying
+   * again. False when the withdrawal already has a row.
+   */
+  requestPayout(chain: string, w: WithdrawalFacts, idempotencyKey: string, signer: string): boolean {
+    const now = this.clock()
+    return this.db.write((d) => {
+      const added = d.query(`INSERT INTO bridge_withdrawals (chain, withdrawal_id, account, destination, amount, status, idempotency_key, created_at_ms, updated_at_ms)
+        VALUES (?, ?, ?, ?, ?, 'payout_requested', ?, ?, ?) ON CONFLICT(chain, withdrawal_id) DO NOTHING`)
+        .run(chain, w.withdrawal_id, w.account, w.destination, w.amount, idempotencyKey, now, now).changes
+      if (added > 0) {
+        appendAudit(d, { atMs: now, actor: 'bridge_withdraw', action: 'withdrawal.payout_requested', target: String(w.withdrawal_id),
+          detail: { chain, account: w.account, destination: w.destination, amount: w.amount, idempotency_key: idempotencyKey, signer } })
+      }
+      return added > 0
+    })
+  }
+
+  /**
+   * Moves a withdrawal's row to `status` (creating it for a direct settlement, which has no payout
+   * row), with its audit row. `fields` are the columns that change; null leaves one as it is.
+   */
+  transition(chain: string, w: WithdrawalFacts, status: WithdrawalStatus, fields: { externalTx?: string | null; txHash?: string | null; height?: number | null; reason?: string | null } = {}): void {
     const now = this.clock()
     this.db.write((d) => {
-      d.query(`INSERT INTO bridge_withdrawals (withdrawal_id, account, destination, amount, status, external_tx, tx_hash, height, updated_at_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(withdrawal_id) DO UPDATE SET status = excluded.status,
-        external_tx = COALESCE(excluded.external_tx, bridge_withdrawals.external_tx), tx_hash = excluded.tx_hash, height = excluded.height,
-        updated_at_ms = excluded.updated_at_ms`)
-        .run(p.id, p.account, p.destination, p.amount, p.status, p.externalTx, p.txHash, p.height, now)
+      const before = d.query('SELECT status FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?').get(chain, w.withdrawal_id) as { status: WithdrawalStatus } | null
+      d.query(`INSERT INTO bridge_withdrawals (chain, withdrawal_id, account, destination, amount, status, external_tx, tx_hash, height, reason, created_at_ms, updated_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(chain, withdrawal_id) DO UPDATE SET status = excluded.status,
+        external_tx = COALESCE(excluded.external_tx, bridge_withdrawals.external_tx), tx_hash = COALESCE(excluded.tx_hash, bridge_withdrawals.tx_hash),
+        height = COALESCE(excluded.height, bridge_withdrawals.height), reason = COALESCE(excluded.reason, bridge_withdrawals.reason), updated_at_ms = excluded.updated_at_ms`)
+        .run(chain, w.withdrawal_id, w.account, w.destination, w.amount, status, fields.externalTx ?? null, fields.txHash ?? null, fields.height ?? null, fields.reason ?? null, now, now)
       appendAudit(d, {
-        atMs: now, actor: 'bridge_withdraw', action: p.status === 'paid' ? 'withdrawal.payout' : 'withdrawal.settle', target: String(p.id),
-        detail: { account: p.account, destination: p.destination, amount: p.amount, external_tx: p.externalTx, tx_hash: p.txHash, height: p.height },
+        atMs: now, actor: 'bridge_withdraw', action: AUDIT_OF[status], target: String(w.withdrawal_id),
+        detail: { chain, from: before?.status ?? null, account: w.account, destination: w.destination, amount: w.amount, external_tx: fields.externalTx ?? null, tx_hash: fields.txHash ?? null, height: fields.height ?? null, reason: fields.reason ?? null },
       })
+    })
+  }
+
+  /**
+   * Remembers a settlement or refund sent for a withdrawal whose reply did not come (its tx hash,
+   * known before sending), so that when the withdrawal has left the chain the runner can tell its
+   * own settlement from someone else's (getTx). Keeps the last SENT_TX_HASHES_MAX.
+   */
+  noteSentTx(chain: string, withdrawalId: number, txHash: string): void {
+    this.db.write((d) => {
+      const row = d.query('SELECT sent_tx_hashes FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?').get(chain, withdrawalId) as { sent_tx_hashes: string } | null
+      if (row === null) return
+      const hashes = [...(JSON.parse(row.sent_tx_hashes) as string[]), txHash].slice(-SENT_TX_HASHES_MAX)
+      d.query('UPDATE bridge_withdrawals SET sent_tx_hashes = ? WHERE chain = ? AND withdrawal_id = ?').run(JSON.stringify(hashes), chain, withdrawalId)
+    })
+  }
+
+  /**
+   * Ties the withdraw runner's bookkeeping to a chain (the digest of its block 1). The first chain a
+   * database meets adopts what it holds (rows written before rows named their chain); another chain
+   * (a reset, or another network) restarts the scan from block 1 and forgets the remembered
+   * accounts, and the old chain's rows stay as they are, under their own chain. Audited.
+   */
+  bindChain(chain: string, network: string): 'same' | 'adopted' | 'reset' {
+    const now = this.clock()
+    return this.db.write((d) => {
+      const stored = (d.query('SELECT value FROM meta WHERE key = ?').get(CHAIN_META) as { value: string } | null)?.value
+      if (stored === chain) return 'same'
+      const setMeta = d.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+      setMeta.run(CHAIN_META, chain)
+      if (stored === undefined) {
+        d.query("UPDATE bridge_withdrawals SET chain = ? WHERE chain = ''").run(chain)
+        return 'adopted'
+      }
+      setMeta.run(SCAN_HEIGHT_META, '0')
+      d.query('DELETE FROM bridge_withdraw_accounts').run()
+      appendAudit(d, { atMs: now, actor: 'bridge_withdraw', action: 'withdrawal.chain_reset', target: null, detail: { from: stored, to: chain, network } })
+      return 'reset'
     })
   }
 

@@ -120,6 +120,36 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;`)
     },
   },
+  {
+    version: 3,
+    // Withdrawal rows belong to a chain (docs/admin.md#withdrawal-states): withdrawal ids restart
+    // with a new chain, so the key is the chain (the digest of its block 1) and the id. Rows from
+    // before get chain '' and are adopted by the first chain the runner meets. New columns: the
+    // treasury's idempotency key, and the settlements and refunds sent without a reply.
+    sql: `
+      CREATE TABLE bridge_withdrawals_v3 (
+        chain TEXT NOT NULL,
+        withdrawal_id INTEGER NOT NULL,
+        account TEXT NOT NULL,
+        destination TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        status TEXT NOT NULL,
+        idempotency_key TEXT,
+        external_tx TEXT,
+        sent_tx_hashes TEXT NOT NULL DEFAULT '[]',
+        tx_hash TEXT,
+        height INTEGER,
+        reason TEXT,
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (chain, withdrawal_id)
+      );
+      INSERT INTO bridge_withdrawals_v3 (chain, withdrawal_id, account, destination, amount, status, external_tx, tx_hash, height, reason, created_at_ms, updated_at_ms)
+        SELECT '', withdrawal_id, account, destination, amount, status, external_tx, tx_hash, height, reason, updated_at_ms, updated_at_ms FROM bridge_withdrawals;
+      DROP TABLE bridge_withdrawals;
+      ALTER TABLE bridge_withdrawals_v3 RENAME TO bridge_withdrawals;
+    `,
+  },
 ]
 
 /** The schema version this build writes. */
