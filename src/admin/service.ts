@@ -88,8 +88,8 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
         store: bridge, intervalMs: config.runnerIntervalMs,
       }),
       bridge_withdraw: bridgeWithdrawSpec({
-        store: bridge, intervalMs: config.runnerIntervalMs,
-        payout: config.withdrawPayoutUrl === undefined ? undefined : new HttpWithdrawalPayout(config.withdrawPayoutUrl),
+        store: bridge, intervalMs: config.runnerIntervalMs, settleWithoutPayout: config.settleWithoutPayout,
+        payout: config.withdrawPayoutUrl === undefined ? undefined : new HttpWithdrawalPayout(config.withdrawPayoutUrl, config.withdrawPayoutTimeoutMs),
       }),
     },
   })

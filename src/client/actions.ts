@@ -80,6 +80,11 @@ export function creditDeposit(p: { account: string; amount: string; depositId: s
   return { CreditDeposit: payload }
 }
 
+/** ClaimWithdrawal (BridgeWithdraw): the bridge takes a pending withdrawal on; its owner can no longer cancel it. */
+export function claimWithdrawal(p: { withdrawalId: number }) {
+  return { ClaimWithdrawal: { withdrawal_id: p.withdrawalId } }
+}
+
 export function settleWithdrawal(p: { withdrawalId: number; externalTx?: string }) {
   const payload: Record<string, unknown> = { withdrawal_id: p.withdrawalId }
   if (p.externalTx !== undefined) payload.external_tx = p.externalTx
