@@ -76,6 +76,7 @@ export const ADMIN_COMMAND: CommandSettings = {
     '',
     'Client commands take --admin-url URL and --token TOKEN; without them they use the session that',
     '`login` stored in $XDG_CONFIG_HOME/perpd-admin/session.json (default ~/.config/perpd-admin).',
+    '`kek rotate` and `audit verify` work on the data directory itself (--data-dir), with no service.',
   ].join('\n'),
   version: `perpd-admin ${packageJson.version}`,
   program: 'perpd-admin',

@@ -34,6 +34,7 @@ export const REJECT_REASONS = [
   'DuplicateDeposit',
   'TooManyPendingWithdrawals',
   'WithdrawalNotFound',
+  'WithdrawalProcessing',
   'SettlementPaused',
   'InviterAlreadySet',
   'InvalidInviter',

@@ -1,13 +1,18 @@
-// The bridge: deposits credited by the BridgeDeposit role, withdrawals requested by their owner and
-// settled or refunded by the BridgeWithdraw role.
+// The bridge: deposits credited by the BridgeDeposit role, withdrawals requested by their owner,
+// claimed, and settled or refunded by the BridgeWithdraw role.
 //
 // A withdrawal request debits the balance at once into a pending record (leaf `wd:<id>`): the
 // amount then cannot count as available cash, margin or anything else, with no separate "reserved"
 // figure to keep in step. Settling removes the record (the money has left the exchange); cancelling
 // or refunding credits it back. Money in the exchange = balances + pending withdrawals, and it
 // changes only by deposits (up) and settlements (down).
+//
+// A pending withdrawal is first unclaimed: its owner may cancel it. ClaimWithdrawal moves it to
+// processing (the bridge is paying it out): from then on only the bridge ends it, by settling or
+// refunding, so an owner can never both be paid and have the amount credited back. Settling and
+// refunding still take an unclaimed withdrawal too (bridges that predate the claim).
 import type {
-  CancelWithdrawRequestPayload, CreditDepositPayload, RefundWithdrawalPayload, SettleWithdrawalPayload, WithdrawRequestPayload,
+  CancelWithdrawRequestPayload, ClaimWithdrawalPayload, CreditDepositPayload, RefundWithdrawalPayload, SettleWithdrawalPayload, WithdrawRequestPayload,
 } from '../../wire/actions.ts'
 import { assert } from '../../lib/assert.ts'
 import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
@@ -64,11 +69,14 @@ export function withdrawRequest(ctx: ActionContext, p: WithdrawRequestPayload): 
   return OK
 }
 
-/** CancelWithdrawRequest: the owner takes a pending withdrawal back. */
+/** CancelWithdrawRequest: the owner takes a pending withdrawal back, unless the bridge has claimed it. */
 export function cancelWithdrawRequest(ctx: ActionContext, p: CancelWithdrawRequestPayload): Outcome {
   const { state, account } = ctx
   const w = state.funds.withdrawals.get(p.withdrawal_id)
   if (w === undefined || w.account !== account.address) return reject('WithdrawalNotFound', `withdrawal ${p.withdrawal_id} is not a pending withdrawal of ${account.address}`)
+  if (w.claimedBy !== undefined) {
+    return reject('WithdrawalProcessing', `withdrawal ${w.id} is being paid out (claimed at height ${w.claimedHeight}); only the bridge can end it now`)
+  }
   // After this point the withdrawal is cancelled.
   removeWithdrawal(state, w)
   ctx.events.push({ kind: 'Bridge', sub_kind: 'WithdrawalCancelled', market_id: null, account: w.account, withdrawal_id: w.id, amount: w.amount })
@@ -76,7 +84,21 @@ export function cancelWithdrawRequest(ctx: ActionContext, p: CancelWithdrawReque
   return OK
 }
 
-/** SettleWithdrawal: the bridge paid the withdrawal out; refused while settlement is paused. */
+/** ClaimWithdrawal: the bridge takes a pending withdrawal on (pending -> processing); refused while settlement is paused. */
+export function claimWithdrawal(ctx: ActionContext, p: ClaimWithdrawalPayload): Outcome {
+  const { state } = ctx
+  if (state.params.settlementPaused) return reject('SettlementPaused', 'bridge settlement is paused')
+  const w = state.funds.withdrawals.get(p.withdrawal_id)
+  if (w === undefined) return reject('WithdrawalNotFound', `withdrawal ${p.withdrawal_id} is not pending`)
+  if (w.claimedBy !== undefined) return reject('WithdrawalProcessing', `withdrawal ${w.id} was already claimed by ${w.claimedBy} at height ${w.claimedHeight}`)
+  // After this point the withdrawal is processing. The record is replaced, not changed in place (its fields are readonly).
+  state.funds.withdrawals.set(w.id, { ...w, claimedBy: ctx.signer, claimedHeight: ctx.height })
+  markDirty(state, withdrawalKey(w.id))
+  ctx.events.push({ kind: 'Bridge', sub_kind: 'WithdrawalClaimed', market_id: null, account: w.account, withdrawal_id: w.id, destination: w.destination, amount: w.amount, signer: ctx.signer })
+  return OK
+}
+
+/** SettleWithdrawal: the bridge paid the withdrawal out (processing, or still unclaimed); refused while settlement is paused. */
 export function settleWithdrawal(ctx: ActionContext, p: SettleWithdrawalPayload): Outcome {
   const { state } = ctx
   if (state.params.settlementPaused) return reject('SettlementPaused', 'bridge settlement is paused')
@@ -91,7 +113,7 @@ export function settleWithdrawal(ctx: ActionContext, p: SettleWithdrawalPayload)
   return OK
 }
 
-/** RefundWithdrawal: the bridge could not pay out; the amount returns to the account. */
+/** RefundWithdrawal: the bridge could not pay out (processing, or still unclaimed); the amount returns to the account. */
 export function refundWithdrawal(ctx: ActionContext, p: RefundWithdrawalPayload): Outcome {
   const { state } = ctx
   const w = state.funds.withdrawals.get(p.withdrawal_id)

@@ -69,6 +69,11 @@ export interface WithdrawalCancelledEvent {
   market_id: null; account: string; withdrawal_id: number; amount: bigint
 }
 
+export interface WithdrawalClaimedEvent {
+  kind: 'Bridge'; sub_kind: 'WithdrawalClaimed'
+  market_id: null; account: string; withdrawal_id: number; destination: string; amount: bigint; signer: string
+}
+
 export interface WithdrawalSettledEvent {
   kind: 'Bridge'; sub_kind: 'WithdrawalSettled'
   market_id: null; account: string; withdrawal_id: number; destination: string; amount: bigint
@@ -93,5 +98,5 @@ export type OpsEvent =
 
 export type FundsEvent =
   | BalanceChangedEvent | RebatePaidEvent | InviterSetEvent | FundsTransferredEvent | AgentRevokedEvent
-  | DepositCreditedEvent | WithdrawalRequestedEvent | WithdrawalCancelledEvent | WithdrawalSettledEvent | WithdrawalRefundedEvent
+  | DepositCreditedEvent | WithdrawalRequestedEvent | WithdrawalCancelledEvent | WithdrawalClaimedEvent | WithdrawalSettledEvent | WithdrawalRefundedEvent
   | OpsEvent

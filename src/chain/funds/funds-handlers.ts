@@ -1,7 +1,7 @@
 // Handlers of the funds actions (area: funds): referral, bridge, transfers.
 import type { FUNDS_ACTIONS } from '../../wire/actions/funds.ts'
 import type { AreaHandlers } from '../core/action-context.ts'
-import { cancelWithdrawRequest, creditDeposit, refundWithdrawal, settleWithdrawal, withdrawRequest } from './bridge.ts'
+import { cancelWithdrawRequest, claimWithdrawal, creditDeposit, refundWithdrawal, settleWithdrawal, withdrawRequest } from './bridge.ts'
 import { setInviter } from './referral.ts'
 import { transferFunds } from './transfers.ts'
 
@@ -11,6 +11,7 @@ export const FUNDS_HANDLERS = {
   CancelWithdrawRequest: cancelWithdrawRequest,
   TransferFunds: transferFunds,
   CreditDeposit: creditDeposit,
+  ClaimWithdrawal: claimWithdrawal,
   SettleWithdrawal: settleWithdrawal,
   RefundWithdrawal: refundWithdrawal,
 } satisfies AreaHandlers<typeof FUNDS_ACTIONS>

@@ -3,7 +3,7 @@
 //
 // Leaf keys (tags of more than one letter so they cannot meet another area's one-letter tags):
 //   `funds`            the area's exchange-wide fields (next withdrawal id)
-//   `wd:<id>`          a pending withdrawal
+//   `wd:<id>`          a pending withdrawal (with its claim once processing)
 //   `dep:<deposit_id>` a credited deposit (kept for ever: it is what makes deposit ids unique)
 //   `ref:<address>`    a referral record (inviter, invitee count, rebates)
 //   `frz:<address>`    present while the account is frozen
@@ -48,7 +48,11 @@ export function encodeFundsLeaf(state: ChainState, tag: string, rest: string): U
       return encodeCanonical([f.nextWithdrawalId])
     case 'wd': {
       const w = f.withdrawals.get(Number(rest))
-      return w && encodeCanonical([w.account, w.destination, w.amount.toString(), w.requestedHeight, w.requestedAtMs])
+      if (w === undefined) return undefined
+      // A claimed (processing) withdrawal adds its claim; an unclaimed one keeps the five fields it always had.
+      return w.claimedBy === undefined
+        ? encodeCanonical([w.account, w.destination, w.amount.toString(), w.requestedHeight, w.requestedAtMs])
+        : encodeCanonical([w.account, w.destination, w.amount.toString(), w.requestedHeight, w.requestedAtMs, w.claimedBy, w.claimedHeight ?? 0])
     }
     case 'dep': {
       const d = f.deposits.get(rest)

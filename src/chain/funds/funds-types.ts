@@ -5,7 +5,8 @@ import type { Leaf } from '../core/leaf.ts'
 /**
  * A withdrawal waiting for the bridge. Its amount left the account's balance when it was requested
  * (so it cannot count as available cash twice); settling sends it out, cancelling or refunding
- * credits it back.
+ * credits it back. It is `pending` until a BridgeWithdraw key claims it (ClaimWithdrawal), then
+ * `processing`: the bridge is paying it out and its owner can no longer cancel it.
  */
 export interface PendingWithdrawal {
   readonly id: number
@@ -16,6 +17,10 @@ export interface PendingWithdrawal {
   readonly amount: bigint
   readonly requestedHeight: number
   readonly requestedAtMs: number
+  /** Set by ClaimWithdrawal (absent while pending): the BridgeWithdraw account that claimed it. */
+  readonly claimedBy?: string
+  /** Set with claimedBy: the height of the claim. */
+  readonly claimedHeight?: number
 }
 
 /** A credited deposit, by its bridge-assigned id. */

@@ -44,9 +44,15 @@ export const CreditDepositSchema = Type.Object(
 )
 export type CreditDepositPayload = Static<typeof CreditDepositSchema>
 
+export const ClaimWithdrawalSchema = Type.Object(
+  { withdrawal_id: U53('a pending withdrawal nobody claimed yet') },
+  { additionalProperties: false },
+)
+export type ClaimWithdrawalPayload = Static<typeof ClaimWithdrawalSchema>
+
 export const SettleWithdrawalSchema = Type.Object(
   {
-    withdrawal_id: U53('a pending withdrawal'),
+    withdrawal_id: U53('a pending withdrawal, claimed or not'),
     external_tx: Type.Optional(BridgeId('the payout transaction on the destination chain', 128)),
   },
   { additionalProperties: false },
@@ -55,7 +61,7 @@ export type SettleWithdrawalPayload = Static<typeof SettleWithdrawalSchema>
 
 export const RefundWithdrawalSchema = Type.Object(
   {
-    withdrawal_id: U53('a pending withdrawal'),
+    withdrawal_id: U53('a pending withdrawal, claimed or not'),
     reason: Type.Optional(Type.String({ maxLength: 128, description: 'why the bridge did not pay out' })),
   },
   { additionalProperties: false },
@@ -76,16 +82,16 @@ export const FUNDS_ACTIONS = [
   {
     name: 'WithdrawRequest', ...USER_SIGNED, schema: WithdrawRequestSchema,
     typedFields: userSignedTypedFields(['destination', 'string'], ['amount', 'string']),
-    description: 'Request a bridge withdrawal. The amount (at most cross_cash_available, and at most cross_trading_available so unrealized losses cannot leave) is debited at once into a pending withdrawal, which the bridge settles or refunds; the owner may cancel it while pending.',
+    description: 'Request a bridge withdrawal. The amount (at most cross_cash_available, and at most cross_trading_available so unrealized losses cannot leave) is debited at once into a pending withdrawal, which the bridge claims, then settles or refunds; the owner may cancel it until the bridge claims it.',
     example: { network: 'dev', destination: BOB, amount: '1250.5', nonce: 3, signature_chain_id: '0x539' },
     rejects: ['InvalidAmount', 'AccountFrozen', 'TooManyPendingWithdrawals', 'InsufficientFunds'],
   },
   {
     name: 'CancelWithdrawRequest', ...USER_SIGNED, schema: CancelWithdrawRequestSchema,
     typedFields: userSignedTypedFields(['withdrawal_id', 'uint64']),
-    description: 'Cancel one of the signer\'s pending withdrawals; the amount returns to the balance.',
+    description: 'Cancel one of the signer\'s pending withdrawals; the amount returns to the balance. Refused once the bridge has claimed it (ClaimWithdrawal: processing).',
     example: { network: 'dev', withdrawal_id: 1, nonce: 5, signature_chain_id: '0x539' },
-    rejects: ['WithdrawalNotFound'],
+    rejects: ['WithdrawalNotFound', 'WithdrawalProcessing'],
   },
   {
     name: 'TransferFunds', ...USER_SIGNED, schema: TransferFundsSchema,
@@ -101,14 +107,20 @@ export const FUNDS_ACTIONS = [
     rejects: ['InvalidAmount', 'DuplicateDeposit', 'AddressIsAgent', 'Unauthorized'],
   },
   {
+    name: 'ClaimWithdrawal', auth: 'master', role: 'BridgeWithdraw', masterOnly: true, schema: ClaimWithdrawalSchema,
+    description: 'Take a pending withdrawal on before paying it out: it becomes processing, and its owner can no longer cancel it (CancelWithdrawRequest is refused with WithdrawalProcessing); only SettleWithdrawal or RefundWithdrawal end it. Refused while settlement is paused, and for a withdrawal already claimed.',
+    example: { withdrawal_id: 1 },
+    rejects: ['SettlementPaused', 'WithdrawalNotFound', 'WithdrawalProcessing', 'Unauthorized'],
+  },
+  {
     name: 'SettleWithdrawal', auth: 'master', role: 'BridgeWithdraw', masterOnly: true, schema: SettleWithdrawalSchema,
-    description: 'Finalize a pending withdrawal the bridge has paid out; refused while settlement is paused.',
+    description: 'Finalize a pending withdrawal the bridge has paid out, claimed (processing) or, for bridges that do not claim, still unclaimed; refused while settlement is paused.',
     example: { withdrawal_id: 1, external_tx: '0x5e1d3a2b9c8f7e6d5c4b3a29181716151413121110f0e0d0c0b0a09080706050' },
     rejects: ['SettlementPaused', 'WithdrawalNotFound', 'Unauthorized'],
   },
   {
     name: 'RefundWithdrawal', auth: 'master', role: 'BridgeWithdraw', masterOnly: true, schema: RefundWithdrawalSchema,
-    description: 'Return a pending withdrawal\'s amount to its account (the bridge could not pay out).',
+    description: 'Return a pending withdrawal\'s amount to its account (the bridge could not pay out), claimed (processing) or still unclaimed.',
     example: { withdrawal_id: 2, reason: 'destination rejected the transfer' },
     rejects: ['WithdrawalNotFound', 'Unauthorized'],
   },

@@ -72,6 +72,16 @@ export const WithdrawalCancelledSchema = eventSchema('Bridge', 'WithdrawalCancel
     amount: Amount('the amount credited back'),
   })
 
+export const WithdrawalClaimedSchema = eventSchema('Bridge', 'WithdrawalClaimed',
+  'ClaimWithdrawal: the bridge took a pending withdrawal on (processing); its owner can no longer cancel it.', {
+    market_id: NoMarket,
+    account: Address('the account'),
+    withdrawal_id: Count('the withdrawal'),
+    destination: Address('where the bridge pays out'),
+    amount: Amount('the amount to pay out'),
+    signer: Address('the BridgeWithdraw account that claimed it'),
+  })
+
 export const WithdrawalSettledSchema = eventSchema('Bridge', 'WithdrawalSettled',
   'SettleWithdrawal: the bridge paid a pending withdrawal out; its amount leaves the exchange.', {
     market_id: NoMarket,
@@ -95,5 +105,5 @@ export const WithdrawalRefundedSchema = eventSchema('Bridge', 'WithdrawalRefunde
 
 export const FUNDS_EVENT_SCHEMAS = [
   BalanceChangedSchema, RebatePaidSchema, InviterSetSchema, FundsTransferredSchema,
-  DepositCreditedSchema, WithdrawalRequestedSchema, WithdrawalCancelledSchema, WithdrawalSettledSchema, WithdrawalRefundedSchema,
+  DepositCreditedSchema, WithdrawalRequestedSchema, WithdrawalCancelledSchema, WithdrawalClaimedSchema, WithdrawalSettledSchema, WithdrawalRefundedSchema,
 ] as const
