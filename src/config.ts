@@ -60,7 +60,7 @@ export const NODE_OPTIONS = defineOptions({
   'rate-limit-ip': { type: 'integer', default: 50, min: 0, max: 1_000_000, description: '/action requests per second per client IP (0: no limit)' },
   'rate-limit-signer': { type: 'integer', default: 20, min: 0, max: 1_000_000, description: '/action requests per second per signer (0: no limit)' },
   'query-timeout-ms': { type: 'integer', default: 10_000, min: 1, max: 600_000, description: 'a /query request times out after this long, queueing included' },
-  'ws-limits': { type: 'string', valueName: 'NAME=N,...', description: 'WebSocket limits over their defaults (frame_bytes, ping_ms, idle_ms, connections, send_timeout_ms, outbox_frames, outbox_bytes, topics, account_refresh_ms)' },
+  'ws-limits': { type: 'string', valueName: 'NAME=N,...', description: 'WebSocket limits over their defaults (frame_bytes, ping_ms, idle_ms, connections, send_timeout_ms, outbox_frames, outbox_bytes, topics, account_refresh_ms, posts_in_flight)' },
   'leaderboard-refresh-ms': { type: 'integer', default: 5_000, min: 100, max: 86_400_000, description: 'block time between two leaderboard snapshots of the history index' },
   // 10,000 blocks: about 33 minutes at the default block time.
   'snapshot-every-blocks': { type: 'integer', default: 10_000, min: 0, max: 1_000_000_000, description: 'a state snapshot every this many blocks, and one at shutdown (0: none)' },
@@ -77,6 +77,7 @@ export const NODE_OPTIONS = defineOptions({
 export const NODE_COMMAND: CommandSettings = {
   usage: ['perpd --dev [options]', 'perpd --genesis FILE [options]'],
   summary: 'perpd: the chain node of a perpetual-futures exchange (JSON-RPC, REST and WebSocket API on one port).',
+  epilog: 'commands (perpd COMMAND --help for each):\n  start            run the node (the default: perpd [start] --dev | --genesis FILE [options])\n  init             write a genesis file to edit\n  replay --verify  re-execute a data directory\'s block store and check every root\n  status           ask a running node for its health and height\n  keys new         make a key pair\n  version          print the version and the code fingerprint',
   version: `perpd ${packageJson.version}`,
   program: 'perpd',
   error: (message) => new ConfigError(message),
@@ -84,6 +85,71 @@ export const NODE_COMMAND: CommandSettings = {
 
 /** The text of `perpd --help`. */
 export const USAGE = usageText(NODE_OPTIONS, NODE_COMMAND)
+
+/**
+ * The subcommands of `perpd` besides `start` (the node, NODE_OPTIONS, also run with no subcommand):
+ * one option table each, from which src/main.ts parses and each `perpd WORD --help` is written
+ * (docs/operator.md#the-perpd-command).
+ */
+export const NODE_SUBCOMMANDS = {
+  init: {
+    usage: 'perpd init --network NAME --admin ADDRESS --out FILE',
+    summary: 'writes a genesis file to edit (accounts and their roles and balances, markets and their parameters, limits), checked by the schema --genesis uses; never overwrites a file',
+    options: defineOptions({
+      network: { type: 'string', valueName: 'NAME', required: true, description: 'the network name (1 to 32 characters) signatures are bound to' },
+      admin: { type: 'string', valueName: 'ADDRESS', required: true, description: 'the first Admin account (perpd keys new makes one)' },
+      out: { type: 'string', valueName: 'FILE', required: true, description: 'the genesis file to write (refused if it exists)' },
+    }),
+  },
+  replay: {
+    usage: 'perpd replay --verify --data-dir DIR [--genesis FILE | --dev]',
+    summary: "re-executes every stored block from genesis (ignoring snapshots) and checks each state root and digest; exits 0 when all match, 65 at the first mismatch (its height, the stored and the computed root). Run it on a stopped node's data directory or a copy",
+    options: defineOptions({
+      verify: { type: 'boolean', description: 'check every root and digest (required: the only mode)' },
+      'data-dir': { type: 'string', valueName: 'DIR', required: true, description: 'the data directory whose block store (chain.sqlite) to replay' },
+      genesis: { type: 'string', valueName: 'FILE', description: 'the genesis the chain must start from (default: the one the data directory stored)' },
+      dev: { type: 'boolean', description: 'the chain must start from the development genesis' },
+      ...LOG_OPTIONS,
+    }),
+  },
+  status: {
+    usage: 'perpd status [--url URL] [--json]',
+    summary: 'asks a running node for its health, its height and its history index; exits 0 when ok, 3 when it answers but is not ok, 1 when it does not answer',
+    options: defineOptions({
+      url: { type: 'string', valueName: 'URL', default: 'http://127.0.0.1:8080', description: 'the node' },
+      json: { type: 'boolean', description: 'print the health and status bodies as one JSON object' },
+      'timeout-ms': { type: 'integer', default: 5_000, min: 1, max: 600_000, description: 'give up on a request after this long' },
+    }),
+  },
+  'keys new': {
+    usage: 'perpd keys new [--json]',
+    summary: 'makes a secp256k1 key pair and prints its address and private key (store the key safely; it is shown once)',
+    options: defineOptions({ json: { type: 'boolean', description: 'print {"address", "private_key"} as JSON' } }),
+  },
+  version: {
+    usage: 'perpd version',
+    summary: "prints the version and the code fingerprint that state snapshots are tied to (docs/operator.md#upgrade)",
+    options: defineOptions({}),
+  },
+} as const
+
+export type NodeSubcommand = keyof typeof NODE_SUBCOMMANDS
+
+/** The words that start a subcommand (`perpd WORD ...`); `start` runs the node. */
+export const NODE_SUBCOMMAND_WORDS: readonly string[] = ['start', ...new Set(Object.keys(NODE_SUBCOMMANDS).map((n) => n.split(' ')[0]!))]
+
+/** Parses a subcommand's options (the words after it); ConfigError and InfoRequested as parseNodeArgs. */
+export function parseSubcommand<const C extends NodeSubcommand>(name: C, argv: readonly string[]) {
+  const c = NODE_SUBCOMMANDS[name]
+  return parseOptions(argv, c.options as (typeof NODE_SUBCOMMANDS)[C]['options'], { usage: c.usage, summary: c.summary, program: `perpd ${name}`, error: (m) => new ConfigError(m) }).values
+}
+
+/** A genesis document checked by GenesisSchema (the same check as --genesis), or a ConfigError naming `label`. */
+export function validateGenesis(value: unknown, label: string): Genesis {
+  const v = genesisValidator.validate(value, 'genesis')
+  if (!v.ok) throw new ConfigError(`genesis ${label}: ${v.field}: ${v.message}`)
+  return value as Genesis
+}
 
 /** A command line or genesis the node cannot start with (exit 2). */
 export class ConfigError extends OptionError {
@@ -102,11 +168,8 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
   if (genesisFile !== undefined) genesis = readGenesis(genesisFile)
   else if (dev) genesis = devGenesis()
   else throw new ConfigError('give --genesis FILE, or --dev for the development network\n(perpd --help lists the options)')
-  if (genesis.network === 'mainnet') {
-    if (dev) throw new ConfigError('--dev is refused on a network named mainnet')
-    const devKey = genesis.accounts.find((a) => (DEV_ADDRESSES as readonly string[]).includes(a.address.toLowerCase()))
-    if (devKey !== undefined) throw new ConfigError(`mainnet genesis holds the development account ${devKey.address}; refused`)
-  }
+  if (genesis.network === 'mainnet' && dev) throw new ConfigError('--dev is refused on a network named mainnet')
+  refuseDevKeysOnMainnet(genesis)
   return {
     dev,
     dataDir: resolve(values['data-dir'] ?? (dev ? '.data/dev' : 'perpd-data')),
@@ -130,6 +193,13 @@ export function parseNodeArgs(argv: readonly string[]): NodeConfig {
   }
 }
 
+/** A mainnet genesis may not hold a development account (their keys are public). */
+export function refuseDevKeysOnMainnet(genesis: Genesis): void {
+  if (genesis.network !== 'mainnet') return
+  const devKey = genesis.accounts.find((a) => (DEV_ADDRESSES as readonly string[]).includes(a.address.toLowerCase()))
+  if (devKey !== undefined) throw new ConfigError(`mainnet genesis holds the development account ${devKey.address}; refused`)
+}
+
 function trustedProxyFlag(raw: string | undefined): readonly CidrRange[] {
   if (raw === undefined) return []
   try {
@@ -150,14 +220,12 @@ function wsLimitsFlag(raw: string | undefined): WsLimits {
 
 const genesisValidator = compileValidator(GenesisSchema)
 
-function readGenesis(file: string): Genesis {
+export function readGenesis(file: string): Genesis {
   let parsed: unknown
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'))
   } catch (err) {
     throw new ConfigError(`cannot read genesis ${file}: ${(err as Error).message}`)
   }
-  const v = genesisValidator.validate(parsed, 'genesis')
-  if (!v.ok) throw new ConfigError(`genesis ${file}: ${v.field}: ${v.message}`)
-  return parsed as Genesis
+  return validateGenesis(parsed, file)
 }

@@ -2,20 +2,30 @@
 // perpd: the chain node. `perpd --help` lists the options (the table in src/config.ts).
 import { createApp, startFeed, type AppOptions } from './api/app.ts'
 import { HealthMonitor } from './api/health-monitor.ts'
+import { nodeMetrics } from './api/metrics.ts'
 import { AdmissionPool } from './api/admission/admission-pool.ts'
 import { startHistory } from './api/history-link.ts'
 import { feedRuntime } from './api/ws/runtime.ts'
-import { parseNodeArgs } from './config.ts'
+import { ConfigError, NODE_COMMAND, NODE_SUBCOMMAND_WORDS, parseNodeArgs, parseSubcommand, readGenesis, refuseDevKeysOnMainnet, validateGenesis } from './config.ts'
 import type { HistoryIndex } from './indexer/history-index.ts'
-import { configureLogging, createLogger, errorMessage, logLine } from './lib/log.ts'
+import { configureLogging, createLogger, errorMessage, logLine, logSettingsFrom } from './lib/log.ts'
+import { resolve } from 'node:path'
+import { devGenesis } from './node/dev-genesis.ts'
 import { readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
 import { printDevBanner } from './node/dev-banner.ts'
 import { startDevQuoter } from './node/dev-quoter.ts'
 import { replayReporter } from './node/replay-progress.ts'
 
+// `perpd [start] [options]` runs the node; `perpd init|replay|status|keys|version` are the other
+// subcommands (the tables in src/config.ts, src/node/commands.ts), loaded only when asked for.
+const argv = process.argv.slice(2)
+if (argv[0] !== undefined && argv[0] !== 'start' && NODE_SUBCOMMAND_WORDS.includes(argv[0])) {
+  process.exit(await runSubcommand(argv))
+}
+
 // --help and --version print and exit 0; a command line that cannot be used exits 2.
-const config = readCommandLine(() => parseNodeArgs(process.argv.slice(2)))
+const config = readCommandLine(() => parseNodeArgs(argv[0] === 'start' ? argv.slice(1) : argv))
 configureLogging(config.log)
 const log = createLogger('perpd')
 
@@ -107,6 +117,7 @@ if (recovered && !finishing) {
 if (recovered && !finishing) {
   // blocks.live pushes each block once the history index has ingested it.
   if (history !== undefined) feedRuntime(node).followHistory(history)
+  nodeMetrics(node).setHistory(history)
   monitor = new HealthMonitor(node, history, () => feedRuntime(node).feed, { indexerLagBlocks: config.healthIndexerLagBlocks, indexerLagMs: config.healthIndexerLagMs }).start()
   node.start()
   // --dev: the development accounts and their (public) keys, as Anvil prints them.
@@ -114,4 +125,49 @@ if (recovered && !finishing) {
   // --dev: the development quoter keeps the external-peg market (XAU-USD) quoted, through /action's admission.
   if (config.devQuoter) startDevQuoter(node, { network: config.genesis.network })
   log.info(`ready at height ${node.state.height}`, { height: node.state.height })
+}
+
+/** Runs `perpd init|replay|status|keys new|version` and resolves with the exit code (2: a command line that cannot be used). */
+async function runSubcommand(words: readonly string[]): Promise<number> {
+  const commands = await import('./node/commands.ts')
+  const [word, second] = words
+  const name = word === 'keys' ? (second === 'new' ? 'keys new' : undefined) : word
+  const rest = words.slice(word === 'keys' ? 2 : 1)
+  if (name === undefined) {
+    console.error(`perpd keys: the command is perpd keys new${second === undefined ? '' : `, not perpd keys ${second}`}\n(perpd --help lists the commands)`)
+    return 2
+  }
+  const parse = <R>(f: () => R) => readCommandLine(f)
+  switch (name) {
+    case 'version':
+      parse(() => parseSubcommand('version', rest))
+      return commands.versionCommand(NODE_COMMAND.version!)
+    case 'keys new':
+      return commands.keysNewCommand(parse(() => parseSubcommand('keys new', rest)))
+    case 'status': {
+      const v = parse(() => parseSubcommand('status', rest))
+      return commands.statusCommand({ url: v.url, json: v.json, timeoutMs: v['timeout-ms'] })
+    }
+    case 'init': {
+      const v = parse(() => parseSubcommand('init', rest))
+      return parse(() => commands.initCommand(v, (g, label) => {
+        const genesis = validateGenesis(g, label)
+        refuseDevKeysOnMainnet(genesis)
+        return genesis
+      }))
+    }
+    case 'replay': {
+      const v = parse(() => {
+        const values = parseSubcommand('replay', rest)
+        if (!values.verify) throw new ConfigError('perpd replay runs with --verify (re-execute the block store and check every root)\n(perpd replay --help lists the options)')
+        if (values.dev && values.genesis !== undefined) throw new ConfigError('give --genesis FILE or --dev, not both')
+        return { ...values, genesisValue: values.genesis !== undefined ? readGenesis(values.genesis) : values.dev ? devGenesis() : undefined }
+      })
+      configureLogging(logSettingsFrom(v))
+      return commands.replayVerifyCommand({ dataDir: resolve(v['data-dir']), genesis: v.genesisValue, tty: process.stderr.isTTY === true })
+    }
+    default:
+      console.error(`perpd: unknown command ${word}\n(perpd --help lists the commands)`)
+      return 2
+  }
 }

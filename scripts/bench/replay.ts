@@ -29,7 +29,7 @@ import { mulberry32 } from '../../src/lib/prng.ts'
 import { atTheEdge } from '../../src/node/edge-envelope.ts'
 import type { PreparedAction } from '../../src/node/admission-prepare.ts'
 import { blockDigest, genesisDigest } from '../../src/node/block-digest.ts'
-import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock } from '../../src/node/block-store.ts'
+import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock, type StoredEnvelope } from '../../src/node/block-store.ts'
 import { ChainNode, type CommittedBlock } from '../../src/node/chain-node.ts'
 import { devGenesis } from '../../src/node/dev-genesis.ts'
 import { eventView, storedEvents, symbolLookup } from '../../src/node/views.ts'
@@ -87,8 +87,72 @@ class Parts {
   }
 }
 
+/** With --dir holding the chain already (a build of the same flags), the build is skipped. */
+const built = flags.dir !== undefined && (() => {
+  const s = new BlockStore(dataDir)
+  const tip = s.tipHeight()
+  s.close()
+  return tip === BLOCKS
+})()
+const actions = BLOCKS * OPS
+
 try {
-  // ---- Build, and the commit breakdown ----
+  if (!built) build()
+  else console.log(`chain: ${BLOCKS} blocks x ${OPS} actions in ${dataDir} (built before)`)
+  // ---- Replay from genesis through the node ----
+  const rates: number[] = []
+  for (let run = 1; run <= flags.runs; run++) {
+    Bun.gc(true)
+    const lines: string[] = []
+    const t = performance.now()
+    const replayer = new ChainNode({ dataDir, genesis, blockTimeMs: 200, log: (l) => lines.push(l), snapshotEveryBlocks: 0, deferRecovery: true })
+    await replayer.recover()
+    const ms = performance.now() - t
+    if (replayer.state.height !== BLOCKS) throw new Error(`replayed to ${replayer.state.height}`)
+    replayer.stop()
+    rates.push(actions / (ms / 1000))
+    console.log(`replay from genesis, run ${run}: ${fmt(ms)} ms, ${fmt(actions / (ms / 1000))} actions/s (${lines.find((l) => l.startsWith('replayed')) ?? ''})`)
+  }
+  console.log(`replay from genesis: median ${fmt(median(rates))} actions/s over ${flags.runs} runs`)
+
+  // ---- One replay by hand, timed by step ----
+  Bun.gc(true)
+  const store = new BlockStore(dataDir)
+  const steps = new Parts()
+  const { state, stateRoot } = createGenesisState(genesis)
+  state.lastDigest = genesisDigest(genesis, bytesToHex(stateRoot))
+  const t = performance.now()
+  for (let from = 1; from <= BLOCKS; from += REPLAY_BATCH_BLOCKS) {
+    const to = Math.min(BLOCKS, from + REPLAY_BATCH_BLOCKS - 1)
+    const headers = steps.time('SQLite reads (headers, envelopes)', () => store.headers(from, to, REPLAY_BATCH_BLOCKS))
+    const stored = steps.time('SQLite reads (headers, envelopes)', () => store.envelopesBetween(from, to))
+    let e = 0
+    for (const header of headers) {
+      const mine: StoredEnvelope[] = []
+      while (e < stored.length && stored[e]!.height === header.height) mine.push(stored[e++]!)
+      const decoded = steps.time('decode the stored actions', () => mine.map((x) => JSON.parse(x.actionJson) as Record<string, unknown>))
+      const envelopes = steps.time('edge packing (atTheEdge)', () => mine.map((x, i) => atTheEdge({ signer: x.signer, nonce: x.nonce, action: decoded[i]!, txHash: x.txHash }, x.actionKind)))
+      const input: BlockInput = { height: header.height, timestampMs: header.timestampMs, envelopes }
+      const result = steps.time('applyBlock (execute, state root)', () => applyBlock(state, input))
+      steps.time('root and digest checks', () => {
+        const root = bytesToHex(result.stateRoot)
+        if (root !== header.stateRoot) throw new Error(`root of ${header.height}`)
+        const digest = blockDigest({ height: header.height, parent: state.lastDigest, timestampMs: header.timestampMs, stateRoot: root, envelopes: mine.map((x) => [x.txHash, x.status] as const), eventCount: result.events.length })
+        if (digest !== header.digest) throw new Error(`digest of ${header.height}`)
+        state.lastDigest = digest
+      })
+    }
+  }
+  const handMs = performance.now() - t
+  store.close()
+  console.log(`replay by hand: ${fmt(handMs)} ms, ${fmt(actions / (handMs / 1000))} actions/s; by step:`)
+  steps.print(BLOCKS, handMs, 'the replay')
+} finally {
+  if (flags.dir === undefined) rmSync(dataDir, { recursive: true, force: true })
+}
+
+/** Builds the chain, taking every block's commit apart. */
+function build(): void {
   let clock = genesis.genesis_time_ms
   const node = new ChainNode({ dataDir, genesis, blockTimeMs: 200, now: () => (clock += 200), log: () => {}, snapshotEveryBlocks: 0 })
   node.startManual()
@@ -187,63 +251,12 @@ try {
   envelopeStore.close()
   eventStore.close()
   for (const d of scratch) rmSync(d, { recursive: true, force: true })
-  const actions = BLOCKS * OPS
   console.log(`chain: ${BLOCKS} blocks x ${OPS} actions (${fmt(accepted)} accepted, ${fmt(events)} events) built in ${((performance.now() - started) / 1000).toFixed(1)} s in ${dataDir}`)
   const sumParts = [...commit.ms.values()].reduce((a, b) => a + b, 0)
   console.log(`block commit on the block thread: produceBlock ${(produceMs / timedBlocks).toFixed(1)} ms/block (${timedBlocks} blocks after ${warm} warm-up); its parts outside applyBlock, each timed again on the same block:`)
   commit.print(timedBlocks, produceMs, 'produceBlock')
   console.log(`  ${'applyBlock and the rest (by difference)'.padEnd(52)} ${((produceMs - sumParts) / timedBlocks).toFixed(2).padStart(8)} ms/block  ${((100 * (produceMs - sumParts)) / produceMs).toFixed(1).padStart(5)}% of produceBlock`)
 
-  // ---- Replay from genesis through the node ----
-  const rates: number[] = []
-  for (let run = 1; run <= flags.runs; run++) {
-    Bun.gc(true)
-    const lines: string[] = []
-    const t = performance.now()
-    const replayer = new ChainNode({ dataDir, genesis, blockTimeMs: 200, log: (l) => lines.push(l), snapshotEveryBlocks: 0, deferRecovery: true })
-    await replayer.recover()
-    const ms = performance.now() - t
-    if (replayer.state.height !== BLOCKS) throw new Error(`replayed to ${replayer.state.height}`)
-    replayer.stop()
-    rates.push(actions / (ms / 1000))
-    console.log(`replay from genesis, run ${run}: ${fmt(ms)} ms, ${fmt(actions / (ms / 1000))} actions/s (${lines.find((l) => l.startsWith('replayed')) ?? ''})`)
-  }
-  console.log(`replay from genesis: median ${fmt(median(rates))} actions/s over ${flags.runs} runs`)
-
-  // ---- One replay by hand, timed by step ----
-  Bun.gc(true)
-  const store = new BlockStore(dataDir)
-  const steps = new Parts()
-  const { state, stateRoot } = createGenesisState(genesis)
-  state.lastDigest = genesisDigest(genesis, bytesToHex(stateRoot))
-  const t = performance.now()
-  for (let from = 1; from <= BLOCKS; from += REPLAY_BATCH_BLOCKS) {
-    const to = Math.min(BLOCKS, from + REPLAY_BATCH_BLOCKS - 1)
-    const headers = steps.time('SQLite reads (headers, envelopes)', () => store.headers(from, to, REPLAY_BATCH_BLOCKS))
-    const stored = steps.time('SQLite reads (headers, envelopes)', () => store.envelopesBetween(from, to))
-    let e = 0
-    for (const header of headers) {
-      const mine = []
-      while (e < stored.length && stored[e]!.height === header.height) mine.push(stored[e++]!)
-      const decoded = steps.time('decode the stored actions', () => mine.map((x) => JSON.parse(x.actionJson) as Record<string, unknown>))
-      const envelopes = steps.time('edge packing (atTheEdge)', () => mine.map((x, i) => atTheEdge({ signer: x.signer, nonce: x.nonce, action: decoded[i]!, txHash: x.txHash }, x.actionKind)))
-      const input: BlockInput = { height: header.height, timestampMs: header.timestampMs, envelopes }
-      const result = steps.time('applyBlock (execute, state root)', () => applyBlock(state, input))
-      steps.time('root and digest checks', () => {
-        const root = bytesToHex(result.stateRoot)
-        if (root !== header.stateRoot) throw new Error(`root of ${header.height}`)
-        const digest = blockDigest({ height: header.height, parent: state.lastDigest, timestampMs: header.timestampMs, stateRoot: root, envelopes: mine.map((x) => [x.txHash, x.status] as const), eventCount: result.events.length })
-        if (digest !== header.digest) throw new Error(`digest of ${header.height}`)
-        state.lastDigest = digest
-      })
-    }
-  }
-  const handMs = performance.now() - t
-  store.close()
-  console.log(`replay by hand: ${fmt(handMs)} ms, ${fmt(actions / (handMs / 1000))} actions/s; by step:`)
-  steps.print(BLOCKS, handMs, 'the replay')
-} finally {
-  if (flags.dir === undefined) rmSync(dataDir, { recursive: true, force: true })
 }
 
 function timeOf(f: () => unknown): number {

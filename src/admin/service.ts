@@ -25,6 +25,7 @@ import { RateLimiter } from '../lib/rate-limit.ts'
 import { auditRoutes } from './http/routes-audit.ts'
 import { authRoutes } from './http/routes-auth.ts'
 import { healthRoutes } from './http/routes-health.ts'
+import { metricsRoutes } from './http/routes-metrics.ts'
 import { keyRoutes } from './http/routes-keys.ts'
 import { serviceRoutes } from './http/routes-services.ts'
 import { bridgeDepositSpec } from './runners/bridge-deposit.ts'
@@ -96,6 +97,8 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
 
   const minute = 60_000
   const app = createAdminApp(log, [
+    // First, so its hooks count the replies of every route after it.
+    metricsRoutes({ status: (s, b) => supervisor.status(s, b), bindings: () => bindings.all(), clock }),
     healthRoutes(ADMIN_VERSION),
     authRoutes({
       challenges: new ChallengeBook(clock), sessions, guard, rpc, db, log: log.child('auth'), clock, clientIp,

@@ -2,6 +2,7 @@
 import { NonceManager } from './nonce-manager.ts'
 import { RpcCallError, RpcClient, type ActionReply } from './rpc-client.ts'
 import { Signer } from './signer.ts'
+import type { PerpdWsClient } from './ws-client.ts'
 
 export interface PerpdClientOptions {
   readonly url: string
@@ -9,6 +10,11 @@ export interface PerpdClientOptions {
   readonly privateKey: string | Uint8Array
   /** The chain's network name (read from getExchangeConfig when omitted). */
   readonly network?: string
+  /**
+   * A WebSocket client of the same node: while it is connected, send() posts actions over it
+   * (docs/websocket.md#posting-actions) instead of one HTTP request each; otherwise over HTTP.
+   */
+  readonly ws?: PerpdWsClient
 }
 
 export class PerpdClient {
@@ -16,12 +22,14 @@ export class PerpdClient {
   readonly signer: Signer
   readonly nonces: NonceManager
   private network: string | undefined
+  private readonly ws: PerpdWsClient | undefined
 
   constructor(options: PerpdClientOptions) {
     this.rpc = new RpcClient(options.url)
     this.signer = new Signer(options.privateKey)
     this.nonces = new NonceManager(this.rpc, this.signer.address)
     this.network = options.network
+    this.ws = options.ws
   }
 
   get address(): string {
@@ -40,7 +48,8 @@ export class PerpdClient {
    * throws RpcCallError; NONCE_REPLAY also resyncs the nonces with the node.
    * build receives the nonce, for user-signed kinds that carry it inside the action.
    * onSigned receives the tx hash before the action is sent, so a caller can look the transaction
-   * up (getTx) when the reply is lost.
+   * up (getTx) when the reply is lost. With a connected WebSocket client (options.ws) the action
+   * goes over it, else over HTTP.
    */
   async send(build: Record<string, unknown> | ((nonce: number, network: string) => Record<string, unknown>), options: { onSigned?: (txHash: string) => void } = {}): Promise<ActionReply> {
     const network = await this.networkName()
@@ -57,7 +66,8 @@ export class PerpdClient {
     }
     let reply: ActionReply
     try {
-      reply = await this.rpc.action(params)
+      // The same replies and refusals either way; a lost connection is an unknown outcome, as a failed fetch.
+      reply = this.ws?.connected === true ? await this.ws.post(params) : await this.rpc.action(params)
     } catch (err) {
       if (!(err instanceof RpcCallError)) this.nonces.complete(nonce) // outcome unknown
       else if (err.reason === 'NONCE_REPLAY') await this.nonces.replayed(nonce).catch(() => {}) // a failed resync is retried on the next replay

@@ -5,9 +5,10 @@
 // reaches the handlers as one message, reassembled; a part that is missing or out of place is a loss
 // like a gap. After every (re)subscription it runs the resync hooks, where state built from
 // incremental topics is re-read over HTTP (getBootstrap / getAccountOrders); see OpenOrderSet for
-// the orderUpdates maintenance rules.
+// the orderUpdates maintenance rules. post() sends signed actions over the same connection
+// (docs/websocket.md#posting-actions) and resolves with the /action result when the reply comes.
 import { formatDecimal, parseDecimal } from '../lib/decimal.ts'
-import type { RpcClient } from './rpc-client.ts'
+import { RpcCallError, type ActionReply, type RpcClient, type RpcErrorBody } from './rpc-client.ts'
 
 /** A server frame as parsed JSON. */
 export type WsFrame = Record<string, unknown> & { seq?: number; topic?: string; op?: string; type?: string }
@@ -49,6 +50,8 @@ export function mergeParts(parts: readonly WsFrame[]): WsFrame {
       const have = out[key]
       if (!(key in out)) out[key] = Array.isArray(value) ? [...value] : value
       else if (Array.isArray(have) && Array.isArray(value)) for (const v of value) have.push(v)
+      // A post reply is split along result.events (docs/websocket.md#posting-actions).
+      else if (p.op === 'post' && key === 'result' && isPlainObject(have) && isPlainObject(value)) out[key] = { ...have, ...value, events: [...(have.events as unknown[]), ...(value.events as unknown[])] }
       else if (isPlainObject(have) && isPlainObject(value)) out[key] = { ...have, ...value }
     }
   }
@@ -87,6 +90,9 @@ export class PerpdWsClient {
   private subscribedWaiters: (() => void)[] = []
   /** The parts received so far of a split push (they arrive back to back). */
   private parts: WsFrame[] = []
+  /** Posted actions awaiting their reply, by post id. */
+  private readonly posts = new Map<number, { readonly resolve: (r: ActionReply) => void; readonly reject: (err: unknown) => void }>()
+  private nextPostId = 1
 
   constructor(private readonly options: WsClientOptions) {
     this.url = wsUrlOf(options.url)
@@ -140,9 +146,40 @@ export class PerpdWsClient {
     return () => this.resyncHooks.delete(hook)
   }
 
+  /** Posts awaiting their reply. */
+  get postsInFlight(): number {
+    return this.posts.size
+  }
+
+  /**
+   * Sends signed action params (Signer.sign(...).params) over the connection
+   * (docs/websocket.md#posting-actions): resolves with the /action result (accepted or kept
+   * reject) once the block commits, or rejects with the refusal as RpcCallError. When the
+   * connection is lost first it rejects with a plain Error: the outcome is unknown (the action may
+   * still be in a block; look it up by tx hash with getTx).
+   */
+  post<T = ActionReply>(params: unknown): Promise<T> {
+    const socket = this.socket
+    if (socket === undefined || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('post: the WebSocket is not connected'))
+    const id = this.nextPostId++
+    return new Promise<T>((resolve, reject) => {
+      this.posts.set(id, { resolve: resolve as (r: ActionReply) => void, reject })
+      socket.send(JSON.stringify({ op: 'post', id, action: params }))
+    })
+  }
+
+  /** The connection is gone: every post without a reply has an unknown outcome. */
+  private failPosts(why: string): void {
+    if (this.posts.size === 0) return
+    const held = [...this.posts.values()]
+    this.posts.clear()
+    for (const p of held) p.reject(new Error(`post: ${why} before the reply; the outcome is unknown (look the action up with getTx)`))
+  }
+
   /** Closes for good. */
   close(): void {
     this.closedByUser = true
+    this.failPosts('the client closed the connection')
     if (this.reconnectTimer !== undefined) clearTimeout(this.reconnectTimer)
     this.socket?.close(1000, 'client closed')
     this.socket = undefined
@@ -185,6 +222,7 @@ export class PerpdWsClient {
     socket.onclose = () => {
       if (socket !== this.socket) return
       this.socket = undefined
+      this.failPosts('the connection closed')
       if (this.closedByUser) return
       this.pendingReason = 'reconnect'
       this.scheduleReconnect()
@@ -204,6 +242,8 @@ export class PerpdWsClient {
   private restart(socket: WebSocket, reason: ResyncReason): void {
     this.pendingReason = reason
     this.parts = []
+    // Replies may be among the lost frames.
+    this.failPosts(`the connection was dropped after a ${reason}`)
     socket.onclose = null
     socket.close(4001, `resync after ${reason}`)
     this.socket = undefined
@@ -220,7 +260,7 @@ export class PerpdWsClient {
     const part = frame.part
     const parts = frame.parts
     const fits = typeof part === 'number' && typeof parts === 'number' && Number.isInteger(parts) && parts >= 1 && part === this.parts.length + 1 &&
-      (first === undefined || (frame.topic === first.topic && parts === first.parts && heightOf(frame) === heightOf(first)))
+      (first === undefined || (frame.topic === first.topic && frame.id === first.id && parts === first.parts && heightOf(frame) === heightOf(first)))
     if (!fits) {
       this.stats.partGaps++
       this.restart(socket, 'gap')
@@ -261,6 +301,13 @@ export class PerpdWsClient {
       for (const hook of this.resyncHooks) void hook(reason)
       for (const w of this.subscribedWaiters.splice(0)) w()
       this.resolveOpened()
+    } else if (frame.op === 'post') {
+      const pending = typeof frame.id === 'number' ? this.posts.get(frame.id) : undefined
+      if (pending !== undefined) {
+        this.posts.delete(frame.id as number)
+        if (frame.error !== undefined) pending.reject(new RpcCallError('action', frame.error as RpcErrorBody))
+        else pending.resolve(frame.result as ActionReply)
+      }
     } else if (frame.op === 'error') {
       this.options.onWarning?.(`server error: ${String(frame.message)}`)
     }

@@ -39,6 +39,8 @@ export interface ChainNodeOptions {
    * serve its probes meanwhile (src/main.ts); without it the constructor recovers before returning.
    */
   readonly deferRecovery?: boolean
+  /** Replay every stored block from genesis, ignoring the snapshots (`perpd replay --verify`). */
+  readonly fromGenesis?: boolean
 }
 
 /** Why block production stopped for good (onHalt). */
@@ -54,6 +56,8 @@ export interface NodeHalt {
 export interface CommittedBlock {
   readonly stored: StoredBlock
   readonly result: BlockResult
+  /** How long applying the block and committing it to the store took (ms; the /metrics histogram). */
+  readonly productionMs: number
 }
 
 /** Envelopes waiting at most, as a multiple of max_tx_per_block. */
@@ -115,6 +119,11 @@ export class ChainNode {
     if (options.deferRecovery !== true) for (const _ of this.recovery()) { /* to the end, without turns */ }
   }
 
+  /** Envelopes waiting in the mempool (the /metrics gauge). */
+  get mempoolDepth(): number {
+    return this.mempool.size
+  }
+
   /** The chain state: genesis until the recovery restores or replays, then the tip's. */
   get state(): ChainState {
     return this.current
@@ -161,7 +170,7 @@ export class ChainNode {
   /** The newest usable snapshot's state (snapshots.ts says which are), or undefined to start from genesis. */
   private restoreSnapshot(): ChainState | undefined {
     const tip = this.store.tipHeight()
-    if (tip === 0) return undefined
+    if (tip === 0 || this.options.fromGenesis === true) return undefined
     const started = performance.now()
     const restored = this.snapshots.restore(tip, this.genesisDigest, (height) => this.store.header(height))
     if (restored === undefined) return undefined
@@ -339,6 +348,7 @@ export class ChainNode {
 
   /** Produces, commits and announces one block from the mempool (empty blocks too). */
   produceBlock(): CommittedBlock {
+    const producing = performance.now()
     const txs = this.mempool.take(this.state.params.maxTxPerBlock)
     this.blockTxs = txs
     const height = this.state.height + 1
@@ -373,7 +383,7 @@ export class ChainNode {
     this.mempool.release(txs)
     this.reply(txs, stored, result)
     this.blockTxs = []
-    const committed = { stored, result }
+    const committed = { stored, result, productionMs: performance.now() - producing }
     for (const listener of this.listeners) listener(committed)
     const every = this.options.snapshotEveryBlocks ?? 0
     if (every > 0 && height % every === 0) this.writeSnapshot(stateRoot)

@@ -70,6 +70,6 @@ describe('perpd-admin', () => {
     expect(unknown.stderr).toContain('usage: perpd-admin keys list [options]')
     const noSub = await run('src/admin.ts', ['keys'])
     expect(noSub.code).toBe(2)
-    expect(noSub.stderr).toContain('keys needs one of: upload, list, delete')
+    expect(noSub.stderr).toContain('keys needs one of: upload, list, rename, delete')
   })
 })

@@ -3,7 +3,7 @@
 // actions. The user-signed kinds are signed by the project's client.
 import { describe, expect, test } from 'bun:test'
 import {
-  cancelWithdrawRequest, creditDeposit, forceCancelAccountOrders, grantRole, placeOrder, refundWithdrawal, registerAgent, revokeAgent,
+  cancelWithdrawRequest, claimWithdrawal, creditDeposit, forceCancelAccountOrders, grantRole, placeOrder, refundWithdrawal, registerAgent, revokeAgent,
   revokeRole, setAccountFrozen, setGlobalRebateRatio, setInviter, setSettlementPaused, settleWithdrawal, transferFunds, withdrawRequest,
 } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
@@ -74,6 +74,28 @@ describe('bridge', () => {
     acceptedEvents(await bridge.send(settleWithdrawal({ withdrawalId: fourth })))
     expect((await account(alice.address)).balance).toBe('998739.5')
     expect(keptRejectReason(await alice.send((nonce, network) => withdrawRequest({ network, destination: PAYOUT, amount: '5000000', nonce })))).toBe('InsufficientFunds')
+  })
+
+  test('a claimed withdrawal is processing: the owner\'s cancel is a kept-reject WithdrawalProcessing, the bridge settles it', async () => {
+    const requested = acceptedEvents(await alice.send((nonce, network) => withdrawRequest({ network, destination: PAYOUT, amount: '7', nonce })))
+    const id = bodyAs(requested[0]!, 'WithdrawalRequested').withdrawal_id
+    const balance = (await account(alice.address)).balance
+    expect(await withdrawals(alice.address)).toEqual([expect.objectContaining({ withdrawal_id: id, status: 'pending', claimed_by: null, claimed_height: null })])
+    // The owner may not claim; the bridge does.
+    await expect(alice.send(claimWithdrawal({ withdrawalId: id }))).rejects.toBeInstanceOf(RpcCallError)
+    const claimed = acceptedEvents(await bridge.send(claimWithdrawal({ withdrawalId: id })))
+    expect(claimed).toEqual([expect.objectContaining({ kind: 'Bridge', sub_kind: 'WithdrawalClaimed', body: expect.objectContaining({ withdrawal_id: id, amount: '7', destination: PAYOUT, signer: bridge.address }) })])
+    const listed = (await withdrawals(alice.address)).find((w) => w.withdrawal_id === id) as unknown as { status: string; claimed_by: string; claimed_height: number }
+    expect(listed).toMatchObject({ status: 'processing', claimed_by: bridge.address })
+    const pendingAll = (await rpc.query<{ withdrawal_id: number; status: string }[]>('getPendingWithdrawals', {})).data
+    expect(pendingAll.find((w) => w.withdrawal_id === id)).toMatchObject({ status: 'processing', claimed_by: bridge.address })
+    // The owner's cancel is kept as a reject (its nonce used), and nothing moves.
+    expect(keptRejectReason(await alice.send((nonce, network) => cancelWithdrawRequest({ network, withdrawalId: id, nonce })))).toBe('WithdrawalProcessing')
+    expect(keptRejectReason(await bridge.send(claimWithdrawal({ withdrawalId: id })))).toBe('WithdrawalProcessing')
+    expect((await account(alice.address)).balance).toBe(balance)
+    acceptedEvents(await bridge.send(settleWithdrawal({ withdrawalId: id, externalTx: '0xclaimed' })))
+    expect((await withdrawals(alice.address)).some((w) => w.withdrawal_id === id)).toBe(false)
+    expect((await account(alice.address)).balance).toBe(balance)
   })
 
   test('an amount with more than 6 decimals is refused at admission and names the field', async () => {

@@ -60,7 +60,7 @@ export function serviceRoutes(deps: ServiceRouteDeps) {
         if (others.length > 0) throw inUse(keyId, others)
         const roles = await chainRoles(rpc, key.address)
         if (roles.includes('Admin')) {
-          throw new HttpError(409, 'KEY_IS_ADMIN', `key ${keyId} (${key.address}) holds the Admin role on chain; a runner's key stays decrypted in this process, so it must never be an Admin key: bind a key that holds only the ${service} role (docs/admin.md#bindings)`)
+          throw new HttpError(409, 'KEY_IS_ADMIN', `key ${keyId} (${key.address}) holds the Admin role on chain; a runner's key stays decrypted in this process, so it must never be an Admin key: bind a key that holds the role ${service} needs and not Admin (docs/admin.md#bindings)`)
         }
       }
       const outcome = bindings.set({ service, keyId, enabled: body.enabled, actor: session.address })

@@ -42,10 +42,12 @@ interface ListedWithdrawal {
   readonly amount: string
   /** pending: nobody claimed it (its owner may still cancel it); processing: a BridgeWithdraw key claimed it. */
   readonly status?: 'pending' | 'processing'
+  /** The BridgeWithdraw account that claimed it; null while pending. */
+  readonly claimed_by?: string | null
 }
 
 /** A withdrawal the chain lists, with its account. */
-type OnChain = PendingWithdrawal & { readonly status: 'pending' | 'processing' }
+type OnChain = PendingWithdrawal & { readonly status: 'pending' | 'processing'; readonly claimedBy: string | null }
 
 /** What handling one withdrawal came to: nothing to report, a problem line, or the chain is paused. */
 type Step = undefined | string | 'paused'
@@ -75,6 +77,8 @@ export class BridgeWithdrawComponent implements Component {
   private settled = 0
   private refunded = 0
   private pendingSeen = 0
+  /** Withdrawals claimed by another key whose line was logged (once each). */
+  private readonly othersLogged = new Set<number>()
 
   constructor(
     private readonly ctx: ComponentContext,
@@ -106,7 +110,7 @@ export class BridgeWithdrawComponent implements Component {
     const readAccount = async (account: string): Promise<number> => {
       readAccounts.add(account)
       const rows = (await rpc.query<ListedWithdrawal[]>('getWithdrawals', { address: account })).data
-      for (const r of rows) listed.set(r.withdrawal_id, { withdrawal_id: r.withdrawal_id, account, destination: r.destination, amount: r.amount, status: r.status ?? 'pending' })
+      for (const r of rows) listed.set(r.withdrawal_id, { withdrawal_id: r.withdrawal_id, account, destination: r.destination, amount: r.amount, status: r.status ?? 'pending', claimedBy: r.claimed_by ?? null })
       return rows.length
     }
     for (const account of this.store.withdrawAccounts(ACCOUNTS_PER_CYCLE_MAX)) {
@@ -201,6 +205,13 @@ export class BridgeWithdrawComponent implements Component {
       if (claim.kind !== 'accepted') return this.failed(id, 'claim', claim)
       this.claimed++
       this.ctx.log.info(`withdrawal ${id}: claimed at height ${claim.reply.height}`)
+    } else if (this.payout !== undefined && row === undefined && w.claimedBy !== null && w.claimedBy !== this.ctx.client.address) {
+      // Claimed by a key this runner does not sign with, and no payout of ours under way: another
+      // bridge is paying it, and paying it here too could pay it twice.
+      const line = `withdrawal ${id}: claimed by ${w.claimedBy}, not by this runner; left to it (RefundWithdrawal it if nobody pays it)`
+      if (!this.othersLogged.has(id)) this.ctx.log.warn(line)
+      this.othersLogged.add(id)
+      return line
     }
     if (this.payout === undefined) return this.settle(chain, w, null, false, signal)
     let answer: TreasuryAnswer

@@ -7,7 +7,6 @@
 import type { Database } from 'bun:sqlite'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '../../lib/hex.ts'
-import type { AdminDb } from './db.ts'
 
 /** What an audit row records. */
 export type AuditAction =
@@ -68,8 +67,13 @@ export function appendAudit(tx: Database, row: { atMs: number; actor: string; ac
     .run(stored.id, stored.at_ms, stored.actor, stored.action, stored.target, stored.detail, prevHash, auditRowHash(prevHash, stored))
 }
 
+/** What listAudit reads through: AdminDb (named structurally, as db.ts imports this module for its migration). */
+export interface AuditReader {
+  read<T>(fn: (db: Database) => T): T
+}
+
 /** Newest first; `beforeId` continues a page (keyset paging). */
-export function listAudit(db: AdminDb, page: { limit: number; beforeId?: number | undefined }): AuditEntry[] {
+export function listAudit(db: AuditReader, page: { limit: number; beforeId?: number | undefined }): AuditEntry[] {
   const limit = Math.min(Math.max(page.limit, 1), AUDIT_PAGE_MAX)
   const rows = db.read((d) =>
     d.query('SELECT id, at_ms, actor, action, target, detail, prev_hash, hash FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?')

@@ -1,6 +1,6 @@
 // Read methods of the funds area: pending withdrawals and referral records of an address.
 import { Type, type Static } from '@sinclair/typebox'
-import { pendingWithdrawalsOf } from '../../chain/index.ts'
+import { pendingWithdrawalsOf, type PendingWithdrawal } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { Address20 } from '../../wire/schema-types.ts'
 import { ReferralResult, WithdrawalsResult } from '../../wire/results/funds.ts'
@@ -12,15 +12,22 @@ const AddressParams = Type.Object({ address: Address20() }, { additionalProperti
 
 const money = (v: bigint) => formatDecimal(v, 6)
 
+/** The claim fields of a pending withdrawal's view (getWithdrawals, getPendingWithdrawals). */
+export function withdrawalClaimView(w: PendingWithdrawal): { status: 'pending' | 'processing'; claimed_by: string | null; claimed_height: number | null } {
+  return w.claimedBy === undefined
+    ? { status: 'pending', claimed_by: null, claimed_height: null }
+    : { status: 'processing', claimed_by: w.claimedBy, claimed_height: w.claimedHeight ?? null }
+}
+
 export const fundsMethods = [
   method({
     name: 'getWithdrawals',
-    description: 'Pending withdrawals of an address, oldest first: {withdrawal_id, destination, amount, requested_height, requested_at_ms}. Settled, refunded and cancelled ones are in the event history.',
+    description: 'Pending withdrawals of an address, oldest first: {withdrawal_id, destination, amount, requested_height, requested_at_ms, status, claimed_by, claimed_height}; status processing once the bridge claimed one (ClaimWithdrawal). Settled, refunded and cancelled ones are in the event history.',
     params: AddressParams,
     example: { address: EXAMPLE_ADDRESS }, result: WithdrawalsResult,
     handler: (ctx, p) => ({
       data: pendingWithdrawalsOf(ctx.node.state, requireAddress(p.address)).map((w) => ({
-        withdrawal_id: w.id, destination: w.destination, amount: money(w.amount), requested_height: w.requestedHeight, requested_at_ms: w.requestedAtMs,
+        withdrawal_id: w.id, destination: w.destination, amount: money(w.amount), requested_height: w.requestedHeight, requested_at_ms: w.requestedAtMs, ...withdrawalClaimView(w),
       })) satisfies Static<typeof WithdrawalsResult>,
     }),
   }),

@@ -17,6 +17,7 @@ import { blockHeaderView, EXAMPLE_ADDRESS } from './chain-methods.ts'
 import { marketFilter, marketRefFields, requireAddress, resolveMarket } from './params.ts'
 import { method, MethodError } from './registry.ts'
 import { triggerView } from './trigger-methods.ts'
+import { withdrawalClaimView } from './funds-methods.ts'
 
 const money = (v: bigint) => formatDecimal(v, 6)
 
@@ -167,7 +168,7 @@ export const stateMethods = [
       // The map is in id order (ids only grow), so the page is a bounded walk from the start.
       for (const w of ctx.node.state.funds.withdrawals.values()) {
         if (w.id <= after) continue
-        rows.push({ withdrawal_id: w.id, account: w.account, destination: w.destination, amount: money(w.amount), requested_height: w.requestedHeight, requested_at_ms: w.requestedAtMs })
+        rows.push({ withdrawal_id: w.id, account: w.account, destination: w.destination, amount: money(w.amount), requested_height: w.requestedHeight, requested_at_ms: w.requestedAtMs, ...withdrawalClaimView(w) })
         if (rows.length > limit) break
       }
       const hasMore = rows.length > limit

@@ -8,6 +8,8 @@ import { idOf, jsonResponse, readRequestBody, rpcFailure } from '../jsonrpc.ts'
 
 export const HEALTH_PATH = '/api/v1/health'
 export const LIVE_PATH = '/api/v1/health/live'
+/** Prometheus scrapes (src/api/metrics.ts) answer in every state, recovering and halted included. */
+const METRICS_PATH = '/metrics'
 /** The JSON-RPC endpoints: while gated they answer a JSON-RPC error object per request. */
 const RPC_PATHS: ReadonlySet<string> = new Set(['/api/v1/query', '/api/v1/action'])
 
@@ -29,7 +31,7 @@ export async function gateResponse(node: ChainNode, request: Request): Promise<R
   const gate = node.health.gate()
   if (gate === undefined) return undefined
   const path = new URL(request.url).pathname.replace(/\/+$/, '')
-  if (path === HEALTH_PATH || path === LIVE_PATH) return undefined
+  if (path === HEALTH_PATH || path === LIVE_PATH || path === METRICS_PATH) return undefined
   const headers = { 'retry-after': String(Math.ceil(gate.retryAfterMs / 1000)), 'cache-control': 'no-store' }
   if (request.method === 'POST' && RPC_PATHS.has(path)) {
     const error = { code: RPC.limited, message: gate.message, data: { reason: gate.reason, retry_after_ms: gate.retryAfterMs } }

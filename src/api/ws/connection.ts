@@ -45,6 +45,10 @@ export class WsConnection {
   dropped = 0
   gaps = 0
   closed = false
+  /** The client address per-IP limits count this connection's posts under (ws/routes.ts). */
+  clientAddress = 'unknown'
+  /** Posted actions without a reply yet (docs/websocket.md#posting-actions). */
+  postsInFlight = 0
   /** Frames of the block being pushed, sent together at flushBatch (one socket write). */
   private batch: ((seq: number) => string)[] | undefined
   private readonly outbox: string[] = []

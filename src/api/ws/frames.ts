@@ -214,3 +214,29 @@ export function blocksLiveBody(block: FeedBlock, symbolOf: (marketId: number | n
     behind: status.behind,
   }
 }
+
+/**
+ * The frame texts (after `{"seq":N,`) of the reply to a post frame (docs/websocket.md#posting-actions):
+ * `"op":"post","id":…,` then the /action reply's `result` or `error`. An accepted result whose frame
+ * would pass the frame limit (a taker order's many fills) is split along `result.events` as a push
+ * is (framesOf): parts `{seq, op, id, part, parts, result}`, each result repeating every other field.
+ */
+export function postReplyFrames(id: string | number, reply: { readonly result: unknown } | { readonly error: unknown }, frameBytesMax: number): string[] {
+  const head = `"op":"post","id":${JSON.stringify(id)},`
+  if (!('result' in reply)) return [`${head}"error":${JSON.stringify(reply.error)}}`]
+  const result = reply.result
+  const whole = `${head}"result":${JSON.stringify(result)}}`
+  // `{"seq":` and up to 16 digits and a comma.
+  const budget = frameBytesMax - 25
+  if (whole.length * 3 <= budget || Buffer.byteLength(whole, 'utf8') <= budget) return [whole]
+  if (typeof result !== 'object' || result === null || !Array.isArray((result as { events?: unknown }).events)) return [whole]
+  // framesOf leaves FRAME_PREFIX_BYTES_MAX for a push's prefix; a part here spends the seq, the head
+  // and `"part":N,"parts":N,"result":{` (counted by framesOf too) before the result's fields.
+  const headBytes = Buffer.byteLength(head, 'utf8')
+  const texts = framesOf(push(result as Record<string, unknown>, ['events']), frameBytesMax - 40 - headBytes - 16 + FRAME_PREFIX_BYTES_MAX)
+  if (texts.length === 1) return [whole]
+  return texts.map((t) => {
+    const m = /^"part":(\d+),"parts":(\d+),/.exec(t)!
+    return `${head}"part":${m[1]},"parts":${m[2]},"result":{${t.slice(m[0].length)}}`
+  })
+}

@@ -65,6 +65,22 @@ export class WsHub {
     return this.connections.size
   }
 
+  /** Frames dropped for slow consumers and gap frames sent, over the hub's life (the /metrics counters). */
+  private closedDropped = 0
+  private closedGaps = 0
+
+  get droppedFramesTotal(): number {
+    let n = this.closedDropped
+    for (const conn of this.connections) n += conn.dropped
+    return n
+  }
+
+  get gapFramesTotal(): number {
+    let n = this.closedGaps
+    for (const conn of this.connections) n += conn.gaps
+    return n
+  }
+
   /** Starts the timers: heartbeat, idle and send timeouts, the account fallback push. */
   start(): void {
     if (this.timer !== undefined) return
@@ -104,6 +120,8 @@ export class WsHub {
   closed(conn: WsConnection): void {
     if (!this.connections.delete(conn)) return
     conn.closed = true
+    this.closedDropped += conn.dropped
+    this.closedGaps += conn.gaps
     for (const held of conn.topics.values()) this.unindex(conn, held)
     conn.topics.clear()
   }
@@ -116,9 +134,10 @@ export class WsHub {
   /**
    * A client message as Elysia hands it over: a text frame that starts with `{`, `[`, `"` or `/`
    * already JSON-parsed when it parses (so a JSON string literal arrives as its content), other
-   * text as it came, a binary frame as bytes.
+   * text as it came, a binary frame as bytes. post: where a `post` frame goes (ws/posts.ts,
+   * docs/websocket.md#posting-actions); without it posting is not offered.
    */
-  message(conn: WsConnection, message: unknown): void {
+  message(conn: WsConnection, message: unknown, post?: (conn: WsConnection, frame: Readonly<Record<string, unknown>>) => void): void {
     this.activity(conn)
     let value = message
     if (typeof value === 'string' || value instanceof Uint8Array) {
@@ -138,8 +157,12 @@ export class WsHub {
       return
     }
     const { op, topics } = value as { op?: unknown; topics?: unknown }
+    if (op === 'post' && post !== undefined) {
+      post(conn, value as Record<string, unknown>)
+      return
+    }
     if (op !== 'subscribe' && op !== 'unsubscribe') {
-      this.error(conn, `unknown op ${shownJson(op)}: use subscribe or unsubscribe`)
+      this.error(conn, `unknown op ${shownJson(op)}: use subscribe, unsubscribe${post === undefined ? '' : ' or post'}`)
       return
     }
     if (!Array.isArray(topics)) {

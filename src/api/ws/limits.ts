@@ -19,6 +19,8 @@ export interface WsLimits {
   readonly topicsPerConnectionMax: number
   /** The account.* fallback push interval. */
   readonly accountRefreshMs: number
+  /** Posted actions without a reply yet per connection; past it a post is answered with an error (docs/websocket.md#posting-actions). */
+  readonly postsInFlightMax: number
 }
 
 export const WS_LIMITS_DEFAULT: WsLimits = {
@@ -31,6 +33,7 @@ export const WS_LIMITS_DEFAULT: WsLimits = {
   outboxBytesMax: 8 * 1024 * 1024,
   topicsPerConnectionMax: 1_000,
   accountRefreshMs: 3_000,
+  postsInFlightMax: 1_024,
 }
 
 /** The flag's names for each limit. */
@@ -44,6 +47,7 @@ const NAMES: Readonly<Record<string, keyof WsLimits>> = {
   outbox_bytes: 'outboxBytesMax',
   topics: 'topicsPerConnectionMax',
   account_refresh_ms: 'accountRefreshMs',
+  posts_in_flight: 'postsInFlightMax',
 }
 
 /** Parses `idle_ms=1500,ping_ms=500` over the defaults; throws an Error naming a bad entry. */

@@ -2,9 +2,11 @@
 // native (Bun) WebSocket. Frame size, heartbeat and idle handling are the hub's (see
 // wsServerOptions for the server side).
 import { Elysia } from 'elysia'
+import { clientAddress, type CidrRange } from '../../lib/cidr.ts'
 import type { WsConnection, WsTransport } from './connection.ts'
 import type { WsHub } from './hub.ts'
 import type { WsLimits } from './limits.ts'
+import type { WsPosts } from './posts.ts'
 
 export const WS_PATH = '/api/v1/ws'
 
@@ -17,22 +19,35 @@ export function wsServerOptions(limits: WsLimits) {
   return { maxPayloadLength: limits.frameBytesMax, idleTimeout: 0, sendPings: false, perMessageDeflate: false }
 }
 
+/** Posting actions over the socket (docs/websocket.md#posting-actions); absent: `post` frames are unknown ops. */
+export interface WsPostOptions {
+  readonly posts: WsPosts
+  /** Proxies trusted to name the client in X-Forwarded-For (--trusted-proxy), as on /action. */
+  readonly trustedProxies?: readonly CidrRange[]
+}
+
 /** hubOf: the hub, or how to reach it when a connection opens (the app is served before the hub starts). */
-export function wsRoutes(hubOf: WsHub | (() => WsHub)) {
+export function wsRoutes(hubOf: WsHub | (() => WsHub), postOptions?: WsPostOptions) {
   const hub = typeof hubOf === 'function' ? lazyHub(hubOf) : hubOf
   // Bun hands every event of one connection the same ServerWebSocket object.
   const connections = new Map<object, WsConnection>()
   // Elysia wraps the socket for open/message/close/drain and passes it raw to ping/pong.
   const rawOf = (ws: unknown): object => ((ws as { raw?: object }).raw ?? (ws as object))
   const connOf = (ws: unknown) => connections.get(rawOf(ws))
+  const post = postOptions === undefined ? undefined : (conn: WsConnection, frame: Readonly<Record<string, unknown>>) => postOptions.posts.post(conn, frame)
   return new Elysia().ws(WS_PATH, {
     open(ws) {
       const conn = hub.open(rawOf(ws) as unknown as WsTransport)
-      if (conn !== undefined) connections.set(rawOf(ws), conn)
+      if (conn === undefined) return
+      connections.set(rawOf(ws), conn)
+      // The per-IP limit of posted actions counts the upgrade request's client, as /action does.
+      const peer = (rawOf(ws) as { remoteAddress?: string }).remoteAddress
+      const forwardedFor = (ws as { data?: { request?: Request } }).data?.request?.headers.get('x-forwarded-for')
+      if (peer !== undefined && peer !== '') conn.clientAddress = clientAddress(peer, forwardedFor, postOptions?.trustedProxies ?? [])
     },
     message(ws, message) {
       const conn = connOf(ws)
-      if (conn !== undefined) hub.message(conn, message)
+      if (conn !== undefined) hub.message(conn, message, post)
     },
     drain(ws) {
       connOf(ws)?.drain()
@@ -59,7 +74,7 @@ export function wsRoutes(hubOf: WsHub | (() => WsHub)) {
 function lazyHub(hubOf: () => WsHub): Pick<WsHub, 'open' | 'message' | 'activity' | 'closed'> {
   return {
     open: (transport) => hubOf().open(transport),
-    message: (conn, message) => hubOf().message(conn, message),
+    message: (conn, message, post) => hubOf().message(conn, message, post),
     activity: (conn) => hubOf().activity(conn),
     closed: (conn) => hubOf().closed(conn),
   }

@@ -41,6 +41,11 @@ export interface HistoryProgressSource {
 
 const runtimes = new WeakMap<ChainNode, FeedRuntime>()
 
+/** The node's feed runtime if it was created already (the metrics read it without creating it). */
+export function existingFeedRuntime(node: ChainNode): FeedRuntime | undefined {
+  return runtimes.get(node)
+}
+
 /** The node's feed runtime, created (and seeded) on first use; later options are ignored. */
 export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): FeedRuntime {
   const existing = runtimes.get(node)

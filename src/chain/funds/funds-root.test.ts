@@ -9,7 +9,7 @@ import {
   genesisState,
 } from '../../../test/support/chain/test-chain.ts'
 import {
-  BRIDGE, cancelWithdraw, checkFundsInvariants, deposit, ERIN, forceCancel, fresh, grantRole, moneyInExchange, refund, revokeAgent,
+  BRIDGE, cancelWithdraw, checkFundsInvariants, claim, deposit, ERIN, forceCancel, fresh, grantRole, moneyInExchange, refund, revokeAgent,
   revokeRole, setFrozen, setInviter, setRebateRatio, setSettlementPaused, settle, transfer, withdraw,
 } from '../../../test/support/chain/funds.ts'
 import type { ChainState } from '../core/types.ts'
@@ -50,6 +50,7 @@ class FundsWorkload {
     }
     if (r < 20) return { by: user, action: withdraw(this.amount(rng.chance(10) ? 5_000_000 : 20_000)) }
     if (r < 25 && pending.length > 0) return { by: user, action: cancelWithdraw(rng.pick(pending)) }
+    if (r < 29 && pending.length > 0) return { by: BRIDGE, action: claim(rng.pick(pending)) }
     if (r < 32 && pending.length > 0) return { by: BRIDGE, action: settle(rng.pick(pending), rng.chance(50) ? '0xbeef' : undefined) }
     if (r < 36) return { by: BRIDGE, action: refund(pending.length > 0 ? rng.pick(pending) : 9_999) }
     if (r < 44) return { by: user, action: transfer(rng.pick([...USERS, fresh(4)]), this.amount(10_000)) }
@@ -104,7 +105,7 @@ describe('funds, agents and admin in the state root', () => {
       eventKey: (e) => (e.sub_kind === 'Rejected' ? e.reason : e.sub_kind),
     })
     expectReached(seen, [
-      'DepositCredited', 'DuplicateDeposit', 'WithdrawalRequested', 'WithdrawalCancelled', 'WithdrawalSettled', 'WithdrawalRefunded',
+      'DepositCredited', 'DuplicateDeposit', 'WithdrawalRequested', 'WithdrawalClaimed', 'WithdrawalProcessing', 'WithdrawalCancelled', 'WithdrawalSettled', 'WithdrawalRefunded',
       'SettlementPaused', 'WithdrawalNotFound', 'InsufficientFunds', 'FundsTransferred', 'InviterSet', 'InviterAlreadySet', 'InvalidInviter',
       'RebatePaid', 'AccountFrozen', 'AccountFrozenChanged', 'AccountOrdersForceCancelled', 'RoleGranted', 'RoleRevoked', 'AgentRevoked',
       'AgentNotFound', 'GlobalRebateRatioChanged', 'Filled',

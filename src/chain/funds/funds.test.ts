@@ -4,6 +4,8 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatDecimal } from '../../lib/decimal.ts'
+import { bytesToHex } from '../../lib/hex.ts'
+import { fullStateRoot } from '../state/state-root.ts'
 import { ACTION_KIND_BY_NAME } from '../../wire/actions.ts'
 import { collectFee } from './fees.ts'
 import { movableCash } from './funds-ledger.ts'
@@ -12,7 +14,7 @@ import {
   ADMIN, agentAddress, ALICE, BOB, BTC, CAROL, checkInvariants, DAVE, DEV_BALANCE, ev, place, registerAgent, runRows, TestChain,
 } from '../../../test/support/chain/test-chain.ts'
 import {
-  BRIDGE, cancelWithdraw, checkFundsInvariants, deposit, EXTERNAL, fresh, moneyInExchange, refund, setInviter, setRebateRatio,
+  BRIDGE, cancelWithdraw, checkFundsInvariants, claim, deposit, EXTERNAL, fresh, moneyInExchange, refund, setInviter, setRebateRatio,
   setSettlementPaused, settle, transfer, withdraw,
 } from '../../../test/support/chain/funds.ts'
 import { ROLES } from '../core/types.ts'
@@ -84,6 +86,53 @@ describe('withdrawals', () => {
       { by: BRIDGE, action: settle(4), expect: ['WithdrawalSettled'] },
     ])
     expect(chain.balance(ALICE)).toBe(DEV_BALANCE - 101n * USD)
+    expect(chain.state.funds.withdrawals.size).toBe(0)
+    checkFundsInvariants(chain.state)
+  })
+
+  test('a claimed withdrawal is processing: its owner cannot cancel it, only the bridge settles or refunds it', () => {
+    const chain = new TestChain()
+    runRows(chain, [
+      { by: ALICE, action: withdraw('100'), expect: [ev('WithdrawalRequested', { withdrawal_id: 1 }), 'BalanceChanged'] },
+      { by: ALICE, action: withdraw('200'), expect: [ev('WithdrawalRequested', { withdrawal_id: 2 }), 'BalanceChanged'] },
+      { by: ALICE, action: withdraw('300'), expect: [ev('WithdrawalRequested', { withdrawal_id: 3 }), 'BalanceChanged'] },
+      // Only the BridgeWithdraw role claims (the owner and the Admin may not).
+      { by: ALICE, action: claim(1), expect: { reject: 'Unauthorized' } },
+      { by: ADMIN, action: claim(1), expect: { reject: 'Unauthorized' } },
+      { by: BRIDGE, action: claim(9), expect: { reject: 'WithdrawalNotFound' } },
+      { by: BRIDGE, action: claim(1), expect: [ev('WithdrawalClaimed', { account: ALICE, withdrawal_id: 1, destination: EXTERNAL, amount: 100n * USD, signer: BRIDGE })] },
+      { by: BRIDGE, action: claim(1), expect: { reject: 'WithdrawalProcessing' } },
+      // The owner's cancel is refused (a kept-reject: the nonce is used, nothing moves).
+      { by: ALICE, action: cancelWithdraw(1), expect: { reject: 'WithdrawalProcessing' } },
+      { by: BOB, action: cancelWithdraw(1), expect: { reject: 'WithdrawalNotFound' } },
+      { by: BRIDGE, action: settle(1, '0xpaid'), expect: [ev('WithdrawalSettled', { withdrawal_id: 1, amount: 100n * USD, external_tx: '0xpaid' })] },
+      { by: BRIDGE, action: claim(2), expect: ['WithdrawalClaimed'] },
+      { by: ALICE, action: cancelWithdraw(2), expect: { reject: 'WithdrawalProcessing' } },
+      { by: BRIDGE, action: refund(2, 'destination refused'), expect: [
+        ev('WithdrawalRefunded', { withdrawal_id: 2, amount: 200n * USD }), ev('BalanceChanged', { reason: 'WithdrawRefunded', amount: 200n * USD }),
+      ] },
+      // While settlement is paused nothing is claimed; an unclaimed withdrawal stays cancellable.
+      { by: ADMIN, action: setSettlementPaused(true), expect: ['SettlementPausedChanged'] },
+      { by: BRIDGE, action: claim(3), expect: { reject: 'SettlementPaused' } },
+      { by: ADMIN, action: setSettlementPaused(false), expect: ['SettlementPausedChanged'] },
+    ])
+    // The claim is state: it is in the withdrawal's leaf (the root moves) and in the record.
+    const before = chain.state.funds.withdrawals.get(3)!
+    expect(before.claimedBy).toBeUndefined()
+    const rootBefore = bytesToHex(fullStateRoot(chain.state))
+    chain.ok(BRIDGE, claim(3))
+    const claimed = chain.state.funds.withdrawals.get(3)!
+    expect({ by: claimed.claimedBy, height: claimed.claimedHeight }).toEqual({ by: BRIDGE, height: chain.state.height })
+    expect(bytesToHex(fullStateRoot(chain.state))).not.toBe(rootBefore)
+    // Settling and refunding still take an unclaimed withdrawal (bridges that do not claim).
+    runRows(chain, [
+      { by: ALICE, action: withdraw('1'), expect: [ev('WithdrawalRequested', { withdrawal_id: 4 }), 'BalanceChanged'] },
+      { by: BRIDGE, action: settle(4), expect: ['WithdrawalSettled'] },
+      { by: ALICE, action: withdraw('2'), expect: [ev('WithdrawalRequested', { withdrawal_id: 5 }), 'BalanceChanged'] },
+      { by: BRIDGE, action: refund(5), expect: ['WithdrawalRefunded', 'BalanceChanged'] },
+      { by: BRIDGE, action: settle(3), expect: ['WithdrawalSettled'] },
+    ])
+    expect(chain.balance(ALICE)).toBe(DEV_BALANCE - 401n * USD)
     expect(chain.state.funds.withdrawals.size).toBe(0)
     checkFundsInvariants(chain.state)
   })

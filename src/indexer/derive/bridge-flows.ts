@@ -1,5 +1,6 @@
-// Derives `bridge_flows` from the Bridge events: a deposit credited; a withdrawal requested, then
-// cancelled, settled or refunded (its rows share `reference`, the withdrawal id).
+// Derives `bridge_flows` from the Bridge events: a deposit credited; a withdrawal requested, maybe
+// claimed by the bridge, then cancelled, settled or refunded (its rows share `reference`, the
+// withdrawal id).
 import { units6 } from '../amounts.ts'
 import { insertBridgeFlow, type BridgeFlowInsert } from '../tables/bridge-flows.ts'
 import type { DeriveModule } from './types.ts'
@@ -14,7 +15,7 @@ interface Flow {
   readonly reason: string | null
 }
 
-const BRIDGE_SUB_KINDS = ['DepositCredited', 'WithdrawalRequested', 'WithdrawalCancelled', 'WithdrawalSettled', 'WithdrawalRefunded'] as const
+const BRIDGE_SUB_KINDS = ['DepositCredited', 'WithdrawalRequested', 'WithdrawalClaimed', 'WithdrawalCancelled', 'WithdrawalSettled', 'WithdrawalRefunded'] as const
 
 export const bridgeFlowsModule: DeriveModule = {
   table: 'bridge_flows',
@@ -29,6 +30,9 @@ export const bridgeFlowsModule: DeriveModule = {
           break
         case 'WithdrawalRequested':
           f = { direction: 'withdraw', status: 'requested', reference: String(b.withdrawal_id), counterparty: b.destination, externalTx: null, reason: null }
+          break
+        case 'WithdrawalClaimed':
+          f = { direction: 'withdraw', status: 'claimed', reference: String(b.withdrawal_id), counterparty: b.destination, externalTx: null, reason: null }
           break
         case 'WithdrawalCancelled':
           f = { direction: 'withdraw', status: 'cancelled', reference: String(b.withdrawal_id), counterparty: null, externalTx: null, reason: null }

@@ -1,5 +1,5 @@
 // Table `bridge_flows`: the cross-chain side of funds, a row per bridge event: deposits credited,
-// withdrawals requested, cancelled, settled and refunded, each with the id that ties a withdrawal's
+// withdrawals requested, claimed, cancelled, settled and refunded, each with the id that ties a withdrawal's
 // rows together (`reference`).
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { money } from '../amounts.ts'

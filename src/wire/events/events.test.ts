@@ -26,7 +26,7 @@ import {
   activate, amend, cancelMarket, completeDelist, emergencyHalt, haltMarket, nextBlockMs, quote, QUOTER, requestDelist, resumeMarket, setFeeRecipient,
 } from '../../../test/support/chain/markets.ts'
 import {
-  amendExchangeConfig, BRIDGE, cancelWithdraw, deposit, ERIN, forceCancel, FRANK, fresh, grantRole, refund, revokeAgent, revokeRole, setFrozen,
+  amendExchangeConfig, BRIDGE, cancelWithdraw, claim, deposit, ERIN, forceCancel, FRANK, fresh, grantRole, refund, revokeAgent, revokeRole, setFrozen,
   setInsuranceFund, setInviter, setRebateRatio, setSettlementPaused, settle, transfer, withdraw,
 } from '../../../test/support/chain/funds.ts'
 
@@ -343,6 +343,7 @@ describe('bodies of chain workloads pass their schemas', () => {
     const w1 = (chain.ok(ALICE, withdraw('10')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number }).withdrawal_id
     expectEvent(chain.ok(ALICE, cancelWithdraw(w1)), 'WithdrawalCancelled')
     const w2 = (chain.ok(ALICE, withdraw('20')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number }).withdrawal_id
+    expectEvent(chain.ok(BRIDGE, claim(w2)), 'WithdrawalClaimed')
     expectEvent(chain.ok(BRIDGE, settle(w2, '0xfeed')), 'WithdrawalSettled')
     const w3 = (chain.ok(ALICE, withdraw('30')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number }).withdrawal_id
     expectEvent(chain.ok(BRIDGE, refund(w3, 'destination rejected the transfer')), 'WithdrawalRefunded')

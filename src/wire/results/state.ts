@@ -3,6 +3,7 @@
 import { Type } from '@sinclair/typebox'
 import { DecimalString, RoleSchema, U32, U53 } from '../schema-types.ts'
 import { Address, Hash32, Nullable, SignedDecimalString, Strict } from './common.ts'
+import { WithdrawalClaimFields } from './funds.ts'
 import { OpenOrderViewSchema, PositionViewSchema } from './shared-account.ts'
 import { BlockHeaderSchema, EventViewSchema } from './shared-block.ts'
 import { TriggerViewSchema } from './shared-trigger.ts'
@@ -76,6 +77,7 @@ export const PendingWithdrawalsResult = Type.Array(Strict({
   amount: DecimalString('amount, debited at request (SCALE_6)'),
   requested_height: U53('height of the block that requested it'),
   requested_at_ms: U53('time of that block, ms since the Unix epoch'),
+  ...WithdrawalClaimFields,
 }, 'a pending withdrawal'), { description: 'pending withdrawals, oldest first' })
 
 export const BlocksResult = Type.Array(BlockHeaderSchema, { description: 'block headers, newest first' })

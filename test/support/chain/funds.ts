@@ -28,6 +28,7 @@ export const revokeAgent = (agent: string): Action => ({ RevokeAgent: signed({ a
 export const deposit = (account: string, amount: string, depositId: string, sourceChain?: string): Action => ({
   CreditDeposit: { account, amount, deposit_id: depositId, ...(sourceChain === undefined ? {} : { source_chain: sourceChain }) },
 })
+export const claim = (withdrawalId: number): Action => ({ ClaimWithdrawal: { withdrawal_id: withdrawalId } })
 export const settle = (withdrawalId: number, externalTx?: string): Action => ({
   SettleWithdrawal: { withdrawal_id: withdrawalId, ...(externalTx === undefined ? {} : { external_tx: externalTx }) },
 })

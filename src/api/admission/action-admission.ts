@@ -1,0 +1,78 @@
+// The admission of one signed action, shared by POST /api/v1/action (routes/action-routes.ts,
+// docs/protocol.md#envelope) and the WebSocket's post frames (ws/posts.ts,
+// docs/websocket.md#posting-actions): the per-IP limit, the stateless part (action-intake.ts,
+// inline or on an admission thread, admission-pool.ts), then ChainNode.submitPrepared (the checks
+// that read state, the per-signer limit, the mempool), resolving once the block commits. One
+// instance per app, so the HTTP and WebSocket actions of one client address share its per-IP budget.
+import type { ChainNode } from '../../node/chain-node.ts'
+import { RateLimiter } from '../../lib/rate-limit.ts'
+import { RPC } from '../../wire/rpc-errors.ts'
+import { actionIntake, type ActionIntake } from './action-intake.ts'
+import { AdmissionUnavailable, type AdmissionPool } from './admission-pool.ts'
+import { nodeMetrics } from '../metrics.ts'
+import { bodyTooLargeReply, rpcFailure, rpcResult, type JsonRpcErrorBody, type JsonRpcId } from '../jsonrpc.ts'
+
+/** A JSON-RPC reply object of /action: a result (accepted, kept reject) or a refusal. */
+export type ActionReplyBody = { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: unknown; readonly error?: undefined } | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: JsonRpcErrorBody; readonly result?: undefined }
+
+/** What admitting an action's text came to: a reply with its HTTP status, or none (a notification). */
+export type AdmissionOutcome = { readonly kind: 'reply'; readonly body: ActionReplyBody; readonly status: number } | { readonly kind: 'no-content' }
+
+export class ActionAdmission {
+  private readonly ipLimiter: RateLimiter
+  /** perpd_actions_total{outcome="refused"}; accepted and kept rejects are counted per block (api/metrics.ts). */
+  private readonly metrics: ReturnType<typeof nodeMetrics>
+
+  /**
+   * ipRatePerSec: actions per second per client IP (default 50, docs/limits.md#action-rate-limits);
+   * 0 disables. pool: the admission threads that run the stateless part; without it, it runs here
+   * on the block thread.
+   */
+  constructor(private readonly node: ChainNode, readonly ipRatePerSec = 0, private readonly pool?: AdmissionPool) {
+    this.ipLimiter = new RateLimiter(ipRatePerSec, 1_000)
+    this.metrics = nodeMetrics(node)
+  }
+
+  /** Counts one action from ip; the RATE_LIMITED reply when ip is over its limit, else undefined. */
+  ipRefusal(ip: string, id: JsonRpcId = null): ActionReplyBody | undefined {
+    if (this.ipLimiter.allow(ip)) return undefined
+    this.metrics.actionRefused(undefined, { data: { reason: 'RATE_LIMITED' } })
+    return rpcFailure(id, { code: RPC.limited, message: `${ip} is over ${this.ipRatePerSec} /action requests per second; retry shortly`, data: { reason: 'RATE_LIMITED', limit_per_sec: this.ipRatePerSec } })
+  }
+
+  /** The REQUEST_TOO_LARGE reply to a body over the cap. */
+  tooLarge(): ActionReplyBody {
+    const reply = bodyTooLargeReply()
+    this.metrics.actionRefused(undefined, reply.error)
+    return reply
+  }
+
+  /** Admits the JSON-RPC request in text; resolves with its reply once its block commits (or with the refusal). */
+  async admit(text: string): Promise<AdmissionOutcome> {
+    let intake: ActionIntake
+    if (this.pool === undefined) {
+      intake = actionIntake(text, this.node.state.params.network)
+    } else {
+      try {
+        intake = await this.pool.intake(text)
+      } catch (err) {
+        if (!(err instanceof AdmissionUnavailable)) throw err
+        this.metrics.actionRefused(undefined, { data: { reason: 'ADMISSION_UNAVAILABLE' } })
+        // Not admitted, no nonce consumed (docs/errors.md#json-rpc-codes): the client sends it again.
+        return { kind: 'reply', body: rpcFailure(null, { code: RPC.internalError, message: err.message, data: { reason: 'ADMISSION_UNAVAILABLE' } }), status: 503 }
+      }
+    }
+    if (intake.kind === 'reply') {
+      const body = intake.body as ActionReplyBody
+      this.metrics.actionRefused(undefined, body.error ?? {})
+      return { kind: 'reply', body, status: 200 }
+    }
+    if (intake.kind === 'no-content') return { kind: 'no-content' }
+    // A notification (no id) is run like any action, and answered with no reply object (HTTP 204).
+    const result = await this.node.submitPrepared(intake.prepared)
+    if (result.status === 'refused') this.metrics.actionRefused(intake.prepared.ok ? intake.prepared.kind : undefined, result.error)
+    if (intake.quiet) return { kind: 'no-content' }
+    if (result.status === 'refused') return { kind: 'reply', body: rpcFailure(intake.id, result.error), status: 200 }
+    return { kind: 'reply', body: rpcResult(intake.id, result), status: 200 }
+  }
+}
