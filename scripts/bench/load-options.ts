@@ -19,6 +19,8 @@ export const LOAD_OPTIONS = defineOptions({
   'batch-size': { type: 'integer', default: 50, min: 1, max: 50, description: 'batch: orders per BatchPlaceOrder' },
   agents: { type: 'integer', default: 150, min: 1, max: AGENTS_MAX, description: 'signers: agent keys registered for the ten dev accounts (at most 16 each), Trader role' },
   'sign-workers': { type: 'integer', default: Math.min(4, availableParallelism()), min: 0, max: 64, description: 'Worker threads that pre-sign the actions (0: sign on the main thread)' },
+  transport: { type: 'string', choices: ['http', 'ws'], default: 'http', description: 'http: one POST /api/v1/action per action; ws: post frames over --ws-connections WebSocket connections (docs/websocket.md#posting-actions)' },
+  'ws-connections': { type: 'integer', default: 4, min: 1, max: 256, description: 'ws transport: WebSocket connections the actions are spread over (round robin)' },
   'max-http-requests': { type: 'integer', default: 16_384, min: 256, max: 65_535, description: 'BUN_CONFIG_MAX_HTTP_REQUESTS of the generator: fetch requests at once (Bun\'s default 256 would queue the rest in the client)' },
 })
 

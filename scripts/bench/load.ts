@@ -212,6 +212,59 @@ let openBacklogMax = 0
 let exhaustedAt: number | undefined
 const HEADERS = { 'content-type': 'application/json' }
 
+type ActionReplyJson = { result?: { status: string; events?: { sub_kind: string }[] }; error?: { code: number; data?: { reason?: string } } }
+
+/**
+ * --transport ws: the actions go as post frames (docs/websocket.md#posting-actions) over a few
+ * connections, round robin; the frame's action is the body's params, cut from the signed body's text.
+ */
+class WsPoster {
+  private readonly sockets: WebSocket[] = []
+  private readonly pending = new Map<number, { resolve: (r: ActionReplyJson) => void; reject: (e: Error) => void }>()
+  private nextId = 1
+  private turn = 0
+
+  async open(url: string, count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/api/v1/ws`)
+      await new Promise<void>((resolve, reject) => {
+        socket.onopen = () => resolve()
+        socket.onerror = () => reject(new Error('websocket did not open'))
+      })
+      socket.onmessage = (e) => {
+        const f = JSON.parse(String(e.data)) as ActionReplyJson & { op?: string; id?: number }
+        if (f.op !== 'post' || typeof f.id !== 'number') return
+        const p = this.pending.get(f.id)
+        if (p === undefined) return
+        this.pending.delete(f.id)
+        p.resolve(f)
+      }
+      socket.onclose = () => {
+        for (const p of this.pending.values()) p.reject(new Error('websocket closed'))
+        this.pending.clear()
+      }
+      this.sockets.push(socket)
+    }
+  }
+
+  post(body: string): Promise<ActionReplyJson> {
+    const at = body.indexOf('"params":')
+    const id = this.nextId++
+    const socket = this.sockets[this.turn++ % this.sockets.length]!
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject })
+      socket.send(`{"op":"post","id":${id},"action":${body.slice(at + 9, -1)}}`)
+    })
+  }
+
+  close(): void {
+    for (const s of this.sockets) s.close()
+  }
+}
+
+const wsPoster = flags.transport === 'ws' ? new WsPoster() : undefined
+if (wsPoster !== undefined) await wsPoster.open(baseUrl, flags['ws-connections'])
+
 /** Moves the lane's firstOpen past its done steps; false when every step is done. */
 function advance(lane: Lane): boolean {
   while (lane.firstOpen < lane.steps.length && lane.state[lane.firstOpen] === 2) lane.firstOpen++
@@ -244,8 +297,7 @@ async function send(lane: Lane, i: number, dueAt: number): Promise<void> {
   if (inFlightTotal > inFlightMax) inFlightMax = inFlightTotal
   let done = true
   try {
-    const res = await fetch(ACTION_URL, { method: 'POST', headers: HEADERS, body: step.body })
-    const reply = (await res.json()) as { result?: { status: string; events?: { sub_kind: string }[] }; error?: { code: number; data?: { reason?: string } } }
+    const reply = wsPoster !== undefined ? await wsPoster.post(step.body) : ((await (await fetch(ACTION_URL, { method: 'POST', headers: HEADERS, body: step.body })).json()) as ActionReplyJson)
     const now = performance.now()
     if (reply.error !== undefined) {
       const reason = reply.error.data?.reason ?? String(reply.error.code)

@@ -12,25 +12,39 @@ import type { EnvelopeView, EventView } from '../wire/views.ts'
  * envelope count as its envelope_idx, an index no envelope has (docs/history-api.md#blocks-envelopes-transactions).
  */
 export function storedEvents(state: ChainState, height: number, result: Pick<BlockResult, 'envelopes' | 'events'>): StoredEvent[] {
+  return storedEventsAndBodies(state, height, result).events
+}
+
+/**
+ * storedEvents with each event's body object too (bodies[seq], what its bodyJson is the JSON of):
+ * the block producer's /action replies take their bodies from it instead of parsing the JSON it
+ * just wrote (a JSON.parse per event of a block, scripts/bench/replay.ts).
+ */
+export function storedEventsAndBodies(state: ChainState, height: number, result: Pick<BlockResult, 'envelopes' | 'events'>): { events: StoredEvent[]; bodies: EventBody[] } {
   const envelopeOf = eventEnvelopeIndexes(result)
   const blockLevel = result.envelopes.length
-  return result.events.map((event, seq) => {
+  const bodies: EventBody[] = []
+  const events = result.events.map((event, seq) => {
     const marketId = event.market_id ?? null
     const market = marketId === null ? undefined : state.markets.get(marketId)
+    const body = eventBody(event, market)
+    bodies.push(body)
     return {
       height, seq, envelopeIdx: envelopeOf[seq] ?? blockLevel, kind: event.kind, subKind: event.sub_kind, marketId,
-      account: event.account ?? null, bodyJson: JSON.stringify(eventBody(event, market)),
+      account: event.account ?? null, bodyJson: JSON.stringify(body),
     }
   })
+  return { events, bodies }
 }
 
 export type SymbolOf = (marketId: number | null) => string | null
 
-export function eventView(e: StoredEvent, symbolOf: SymbolOf): EventView {
+/** body: the event's body when the caller has it as an object (storedEventsAndBodies), else parsed from the row. */
+export function eventView(e: StoredEvent, symbolOf: SymbolOf, body?: EventBody): EventView {
   // The row's sub_kind is its body's (storedEvents writes both from one event), which the EventView union pairs.
   return {
     height: e.height, seq: e.seq, envelope_idx: e.envelopeIdx, kind: e.kind, sub_kind: e.subKind as EventSubKind,
-    market_id: e.marketId, symbol: symbolOf(e.marketId), account: e.account, body: JSON.parse(e.bodyJson) as EventBody,
+    market_id: e.marketId, symbol: symbolOf(e.marketId), account: e.account, body: body ?? JSON.parse(e.bodyJson) as EventBody,
   } as EventView
 }
 

@@ -14,6 +14,7 @@ import { eciesEncrypt } from '../../src/wire/ecies.ts'
 import { api, eventually, loginToken, removeAdminFiles, startAdmin, type AdminProcess } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
+import { startTreasury, treasuryKey } from '../support/treasury.ts'
 
 const QUOTER = DEV_KEYS[3] as Hex
 const DEPOSITOR = DEV_KEYS[5] as Hex
@@ -28,7 +29,7 @@ const XAU = 4
 const node = await startNode()
 const rpc = new CheckedRpcClient(node.url)
 const offered = new Set((await rpc.query<{ actions: { name: string }[] }>('getActionsMeta')).data.actions.map((a) => a.name))
-const needed = ['GrantRole', 'CreditDeposit', 'SettleWithdrawal', 'LiquidatePosition', 'SubmitOracleQuote', 'WithdrawRequest', 'SetSettlementPaused']
+const needed = ['GrantRole', 'CreditDeposit', 'ClaimWithdrawal', 'SettleWithdrawal', 'LiquidatePosition', 'SubmitOracleQuote', 'WithdrawRequest', 'SetSettlementPaused']
 const ready = needed.every((a) => offered.has(a))
 if (!ready) console.warn(`admin-runners: the node lacks one of ${needed.join(', ')}; these tests are skipped`)
 const sourceDir = mkdtempSync(join(tmpdir(), 'perpd-deposits-'))
@@ -147,43 +148,38 @@ describe.if(ready)('bridge and liquidator runners', () => {
     expect((await status('bridge_withdraw')).status.detail).toMatchObject({ settlement_paused: false, settled: 1 })
   }, 30_000)
 
-  test('with a payout endpoint a withdrawal is paid out first, retried until paid, and settled with its external tx', async () => {
-    const calls: { withdrawal_id: number; amount: string; destination: string }[] = []
-    const payout = Bun.serve({
-      hostname: '127.0.0.1', port: 0,
-      async fetch(req) {
-        calls.push((await req.json()) as (typeof calls)[number])
-        // The treasury is briefly down: the first call fails.
-        return calls.length === 1 ? new Response('try later', { status: 503 }) : Response.json({ external_tx: '0xfeed01' })
-      },
-    })
+  test('with a payout endpoint a withdrawal is paid out first, asked about until paid, and settled with its external tx', async () => {
+    // The treasury is briefly down: its first answers are 503 and it records nothing.
+    const treasury = startTreasury({ nodeUrl: node.url })
+    treasury.mode('unavailable')
     try {
       await admin.stop()
-      admin = await startAdmin({ nodeUrl: node.url, dataDir: admin.dataDir, args: [...adminArgs, '--withdraw-payout-url', `http://127.0.0.1:${payout.port}/pay`] })
+      admin = await startAdmin({ nodeUrl: node.url, dataDir: admin.dataDir, args: [...adminArgs, '--withdraw-payout-url', treasury.url] })
       token = await loginToken(admin.url, DEV_KEYS[0] as Hex)
       const request = await trader.send((nonce, network) => withdrawRequest({ network, destination: addr(DEV_KEYS[9] as Hex), amount: '25', nonce }))
       expect(request.status).toBe('accepted')
+      const id = request.status === 'accepted' ? (request.events.find((e) => e.sub_kind === 'WithdrawalRequested')!.body.withdrawal_id as number) : 0
+      const block1 = (await rpc.query<{ digest: string }[]>('getBlocks', { before_height: 2, limit: 1 })).data[0]!.digest
+      const key = treasuryKey('dev', block1, id)
+      await eventually(async () => (treasury.posts(key) >= 1 ? true : undefined), 10_000, 'the first payout request')
+      treasury.mode('ok')
       await eventually(async () => ((await rpc.query<unknown[]>('getWithdrawals', { address: trader.address })).data.length === 0 ? true : undefined), 10_000, 'the settlement')
-      expect(calls.length).toBe(2)
-      expect(calls[1]).toMatchObject({ amount: '25', destination: addr(DEV_KEYS[9] as Hex) })
-      expect(admin.output()).toContain('payout failed')
+      expect(treasury.payouts(key)).toBe(1)
+      expect(JSON.parse(treasury.records.get(key)!.body)).toMatchObject({ withdrawal_id: id, amount: '25', destination: addr(DEV_KEYS[9] as Hex) })
+      expect(admin.output()).toContain('no answer from the treasury')
       const settled = (await status('bridge_withdraw')).status.detail
       expect(settled).toMatchObject({ paid: 1, settled: 1 })
       // The runner's record names the settlement's block, whose SettleWithdrawal carries the payout's reference.
+      const externalTx = treasury.records.get(key)!.externalTx!
       const db = new Database(admin.dbFile, { readonly: true })
-      const row = db.query('SELECT status, external_tx, height FROM bridge_withdrawals WHERE withdrawal_id = ?').get(calls[1]!.withdrawal_id) as { status: string; external_tx: string; height: number }
+      const row = db.query('SELECT status, external_tx, height FROM bridge_withdrawals WHERE withdrawal_id = ?').get(id) as { status: string; external_tx: string; height: number }
       db.close()
-      expect(row).toMatchObject({ status: 'settled', external_tx: '0xfeed01' })
+      expect(row).toMatchObject({ status: 'settled', external_tx: externalTx })
       const block = (await rpc.query<{ envelopes: { action: { SettleWithdrawal?: { withdrawal_id: number; external_tx?: string } } }[] }>('getBlock', { height: row.height })).data
       const settle = block.envelopes.map((e) => e.action.SettleWithdrawal).find((a) => a !== undefined)
-      expect(settle).toEqual({ withdrawal_id: calls[1]!.withdrawal_id, external_tx: '0xfeed01' })
-      // The payout and the settlement are audit rows, in that order.
-      const rows = (await api(admin.url, '/api/audit?limit=100', { token })).body.entries
-        .filter((e: { target: string; action: string }) => e.target === String(calls[1]!.withdrawal_id) && e.action.startsWith('withdrawal.')).reverse()
-      expect(rows.map((e: { action: string }) => e.action)).toEqual(['withdrawal.payout', 'withdrawal.settle'])
-      expect(rows[0]).toMatchObject({ actor: 'bridge_withdraw', detail: { amount: '25', destination: addr(DEV_KEYS[9] as Hex), external_tx: '0xfeed01' } })
+      expect(settle).toEqual({ withdrawal_id: id, external_tx: externalTx })
     } finally {
-      payout.stop(true)
+      treasury.stop()
     }
   }, 30_000)
 })

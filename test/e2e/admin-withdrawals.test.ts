@@ -254,11 +254,13 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     await rowIn(claimedId, ['settled'])
     expect(treasury.payouts(await keyOf(claimedId))).toBe(1)
     paidOut += 1.5
-    // Right before, and racing: the cancel goes out at once or a little after the request.
-    for (let i = 0; i < 6; i++) {
+    // Right before, and racing: the cancel goes out at once or a little after the request, while
+    // the treasury takes a moment to answer (so some cancels land while the payout is under way).
+    treasury.delayPayoutReplies(300)
+    for (let i = 0; i < 8; i++) {
       const amount = 0.25 + i / 100
       const id = await request(String(amount))
-      if (i > 0) await Bun.sleep(i * 40)
+      if (i > 0) await Bun.sleep(i * 50)
       const r = await cancel(id)
       const key = await keyOf(id)
       if (r.status === 'accepted') {
@@ -275,6 +277,7 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
         paidOut += amount
       }
     }
+    treasury.delayPayoutReplies(0)
     console.log(`cancel races: ${outcomes.join(', ')}`)
     // Never both paid and credited back: the balance fell by exactly what was paid out.
     expect(Number(await balance(addr(OWNER)))).toBeCloseTo(start - paidOut, 6)

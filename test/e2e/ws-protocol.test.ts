@@ -81,7 +81,7 @@ describe('WebSocket protocol', () => {
     expect(ws.frames).toEqual([
       { seq: 1, op: 'error', message: 'invalid JSON' },
       { seq: 2, op: 'error', message: 'a frame must be a JSON object with op and topics' },
-      { seq: 3, op: 'error', message: 'unknown op "ping": use subscribe or unsubscribe' },
+      { seq: 3, op: 'error', message: 'unknown op "ping": use subscribe, unsubscribe or post' },
       { seq: 4, op: 'error', message: 'topics must be an array of strings' },
       { seq: 5, op: 'error', message: 'a frame must be a JSON object with op and topics' },
     ])
