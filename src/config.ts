@@ -6,7 +6,7 @@ import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits
 import packageJson from '../package.json' with { type: 'json' }
 import { parseCidrList, type CidrRange } from './lib/cidr.ts'
 import { LOG_OPTIONS, logSettingsFrom, type LogSettings } from './lib/log.ts'
-import { defineOptions, OptionError, parseOptions, usageText, type CommandSettings } from './lib/options.ts'
+import { defineOptions, OptionError, parseOptions, usageText, type CommandSettings, type ConfigSources, type OptionTable } from './lib/options.ts'
 import { devGenesis, DEV_ADDRESSES } from './node/dev-genesis.ts'
 import type { Genesis } from './wire/genesis.ts'
 import { GenesisSchema } from './wire/genesis.ts'
@@ -73,14 +73,28 @@ export const NODE_OPTIONS = defineOptions({
   ...LOG_OPTIONS,
 })
 
+/**
+ * Besides flags, the node's commands read PERPD_NAME variables and a TOML file (--config FILE or
+ * PERPD_CONFIG), flag > environment > file > default (docs/operator.md#configuration). PERPD_ADMIN_*
+ * belongs to the admin service; PERPD_PRIVATE_KEY and PERPD_SYMBOL to examples/place-order.ts.
+ */
+export const NODE_SOURCES: ConfigSources = {
+  envPrefix: 'PERPD_',
+  envIgnorePrefixes: ['PERPD_ADMIN_'],
+  envKnown: ['PERPD_PRIVATE_KEY', 'PERPD_SYMBOL'],
+  knownNames: () => nodeConfigurableNames(),
+  file: true,
+}
+
 /** The rest of `perpd --help`, and how the parser reports a bad command line. */
 export const NODE_COMMAND: CommandSettings = {
   usage: ['perpd --dev [options]', 'perpd --genesis FILE [options]'],
   summary: 'perpd: the chain node of a perpetual-futures exchange (JSON-RPC, REST and WebSocket API on one port).',
-  epilog: 'commands (perpd COMMAND --help for each):\n  start            run the node (the default: perpd [start] --dev | --genesis FILE [options])\n  init             write a genesis file to edit\n  replay --verify  re-execute a data directory\'s block store and check every root\n  status           ask a running node for its health and height\n  keys new         make a key pair\n  version          print the version and the code fingerprint',
+  epilog: 'commands (perpd COMMAND --help for each):\n  start            run the node (the default: perpd [start] --dev | --genesis FILE [options])\n  init             write a genesis file to edit\n  replay --verify  re-execute a data directory\'s block store and check every root\n  config print     show the effective configuration and where each value came from\n  status           ask a running node for its health and height\n  keys new         make a key pair\n  version          print the version and the code fingerprint',
   version: `perpd ${packageJson.version}`,
   program: 'perpd',
   error: (message) => new ConfigError(message),
+  sources: NODE_SOURCES,
 }
 
 /** The text of `perpd --help`. */
@@ -104,8 +118,9 @@ export const NODE_SUBCOMMANDS = {
   replay: {
     usage: 'perpd replay --verify --data-dir DIR [--genesis FILE | --dev]',
     summary: "re-executes every stored block from genesis (ignoring snapshots) and checks each state root and digest; exits 0 when all match, 65 at the first mismatch (its height, the stored and the computed root). Run it on a stopped node's data directory or a copy",
+    configurable: true,
     options: defineOptions({
-      verify: { type: 'boolean', description: 'check every root and digest (required: the only mode)' },
+      verify: { type: 'boolean', commandLineOnly: true, description: 'check every root and digest (required: the only mode)' },
       'data-dir': { type: 'string', valueName: 'DIR', required: true, description: 'the data directory whose block store (chain.sqlite) to replay' },
       genesis: { type: 'string', valueName: 'FILE', description: 'the genesis the chain must start from (default: the one the data directory stored)' },
       dev: { type: 'boolean', description: 'the chain must start from the development genesis' },
@@ -115,16 +130,26 @@ export const NODE_SUBCOMMANDS = {
   status: {
     usage: 'perpd status [--url URL] [--json]',
     summary: 'asks a running node for its health, its height and its history index; exits 0 when ok, 3 when it answers but is not ok, 1 when it does not answer',
+    configurable: true,
     options: defineOptions({
       url: { type: 'string', valueName: 'URL', default: 'http://127.0.0.1:8080', description: 'the node' },
-      json: { type: 'boolean', description: 'print the health and status bodies as one JSON object' },
+      json: { type: 'boolean', commandLineOnly: true, description: 'print the health and status bodies as one JSON object' },
       'timeout-ms': { type: 'integer', default: 5_000, min: 1, max: 600_000, description: 'give up on a request after this long' },
     }),
   },
   'keys new': {
     usage: 'perpd keys new [--json]',
     summary: 'makes a secp256k1 key pair and prints its address and private key (store the key safely; it is shown once)',
-    options: defineOptions({ json: { type: 'boolean', description: 'print {"address", "private_key"} as JSON' } }),
+    options: defineOptions({ json: { type: 'boolean', commandLineOnly: true, description: 'print {"address", "private_key"} as JSON' } }),
+  },
+  'config print': {
+    usage: 'perpd config print [--json] [--config FILE] [node options]',
+    summary: "shows the configuration `perpd start` would run with given the same flags, environment and --config file: every option's value and where it came from (flag, env NAME, FILE:LINE, default); each value is checked as at start, the genesis is not read",
+    configurable: true,
+    options: defineOptions({
+      ...NODE_OPTIONS,
+      json: { type: 'boolean', commandLineOnly: true, description: 'print {"config_file", "options": {NAME: {value, source, from}}} as JSON' },
+    }),
   },
   version: {
     usage: 'perpd version',
@@ -139,9 +164,21 @@ export type NodeSubcommand = keyof typeof NODE_SUBCOMMANDS
 export const NODE_SUBCOMMAND_WORDS: readonly string[] = ['start', ...new Set(Object.keys(NODE_SUBCOMMANDS).map((n) => n.split(' ')[0]!))]
 
 /** Parses a subcommand's options (the words after it); ConfigError and InfoRequested as parseNodeArgs. */
-export function parseSubcommand<const C extends NodeSubcommand>(name: C, argv: readonly string[]) {
+export function parseSubcommand<const C extends NodeSubcommand>(name: C, argv: readonly string[], env?: Readonly<Record<string, string | undefined>>) {
+  return parseSubcommandSources(name, argv, env).values
+}
+
+/** parseSubcommand with where each value came from (for `perpd config print`). */
+export function parseSubcommandSources<const C extends NodeSubcommand>(name: C, argv: readonly string[], env?: Readonly<Record<string, string | undefined>>) {
   const c = NODE_SUBCOMMANDS[name]
-  return parseOptions(argv, c.options as (typeof NODE_SUBCOMMANDS)[C]['options'], { usage: c.usage, summary: c.summary, program: `perpd ${name}`, error: (m) => new ConfigError(m) }).values
+  const sources = 'configurable' in c ? { ...NODE_SOURCES, ...(env === undefined ? {} : { env }) } : undefined
+  return parseOptions(argv, c.options as (typeof NODE_SUBCOMMANDS)[C]['options'], { usage: c.usage, summary: c.summary, program: `perpd ${name}`, error: (m) => new ConfigError(m), ...(sources === undefined ? {} : { sources }) })
+}
+
+/** The option names the environment and the config file may set for some perpd command. */
+function nodeConfigurableNames(): string[] {
+  const tables: OptionTable[] = [NODE_OPTIONS, ...Object.values(NODE_SUBCOMMANDS).filter((c) => 'configurable' in c).map((c) => c.options as OptionTable)]
+  return tables.flatMap((t) => Object.entries(t).filter(([, spec]) => spec.commandLineOnly !== true).map(([name]) => name))
 }
 
 /** A genesis document checked by GenesisSchema (the same check as --genesis), or a ConfigError naming `label`. */
@@ -157,11 +194,12 @@ export class ConfigError extends OptionError {
 }
 
 /**
- * Parses the node's command line (the same for `bun src/main.ts` and the compiled binary). Throws
+ * Parses the node's command line, with its environment (`env`, default process.env) and config file
+ * (docs/operator.md#configuration); the same for `bun src/main.ts` and the compiled binary. Throws
  * ConfigError for what cannot be used, InfoRequested (lib/options.ts) for --help and --version.
  */
-export function parseNodeArgs(argv: readonly string[]): NodeConfig {
-  const { values } = parseOptions(argv, NODE_OPTIONS, NODE_COMMAND)
+export function parseNodeArgs(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): NodeConfig {
+  const { values } = parseOptions(argv, NODE_OPTIONS, env === undefined ? NODE_COMMAND : { ...NODE_COMMAND, sources: { ...NODE_SOURCES, env } })
   const dev = values.dev
   const genesisFile = values.genesis
   let genesis: Genesis

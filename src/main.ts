@@ -6,18 +6,18 @@ import { nodeMetrics } from './api/metrics.ts'
 import { AdmissionPool } from './api/admission/admission-pool.ts'
 import { startHistory } from './api/history-link.ts'
 import { feedRuntime } from './api/ws/runtime.ts'
-import { ConfigError, NODE_COMMAND, NODE_SUBCOMMAND_WORDS, parseNodeArgs, parseSubcommand, readGenesis, refuseDevKeysOnMainnet, validateGenesis } from './config.ts'
+import { ConfigError, NODE_COMMAND, NODE_SUBCOMMAND_WORDS, NODE_SUBCOMMANDS, parseNodeArgs, parseSubcommand, parseSubcommandSources, readGenesis, refuseDevKeysOnMainnet, validateGenesis } from './config.ts'
 import type { HistoryIndex } from './indexer/history-index.ts'
 import { configureLogging, createLogger, errorMessage, logLine, logSettingsFrom } from './lib/log.ts'
 import { resolve } from 'node:path'
 import { devGenesis } from './node/dev-genesis.ts'
-import { readCommandLine } from './lib/options.ts'
+import { configJson, configText, readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
 import { printDevBanner } from './node/dev-banner.ts'
 import { startDevQuoter } from './node/dev-quoter.ts'
 import { replayReporter } from './node/replay-progress.ts'
 
-// `perpd [start] [options]` runs the node; `perpd init|replay|status|keys|version` are the other
+// `perpd [start] [options]` runs the node; `perpd init|replay|status|keys|config|version` are the other
 // subcommands (the tables in src/config.ts, src/node/commands.ts), loaded only when asked for.
 const argv = process.argv.slice(2)
 if (argv[0] !== undefined && argv[0] !== 'start' && NODE_SUBCOMMAND_WORDS.includes(argv[0])) {
@@ -131,10 +131,13 @@ if (recovered && !finishing) {
 async function runSubcommand(words: readonly string[]): Promise<number> {
   const commands = await import('./node/commands.ts')
   const [word, second] = words
-  const name = word === 'keys' ? (second === 'new' ? 'keys new' : undefined) : word
-  const rest = words.slice(word === 'keys' ? 2 : 1)
+  // Two-word commands: keys new, config print.
+  const pairs: Record<string, string> = { keys: 'new', config: 'print' }
+  const pair = pairs[word!]
+  const name = pair === undefined ? word : second === pair ? `${word} ${pair}` : undefined
+  const rest = words.slice(pair === undefined ? 1 : 2)
   if (name === undefined) {
-    console.error(`perpd keys: the command is perpd keys new${second === undefined ? '' : `, not perpd keys ${second}`}\n(perpd --help lists the commands)`)
+    console.error(`perpd ${word}: the command is perpd ${word} ${pair}${second === undefined ? '' : `, not perpd ${word} ${second}`}\n(perpd --help lists the commands)`)
     return 2
   }
   const parse = <R>(f: () => R) => readCommandLine(f)
@@ -144,6 +147,13 @@ async function runSubcommand(words: readonly string[]): Promise<number> {
       return commands.versionCommand(NODE_COMMAND.version!)
     case 'keys new':
       return commands.keysNewCommand(parse(() => parseSubcommand('keys new', rest)))
+    case 'config print': {
+      // docs/operator.md#configuration: the values of `perpd start`, each with its source.
+      const parsed = parse(() => parseSubcommandSources('config print', rest))
+      const table = NODE_SUBCOMMANDS['config print'].options
+      console.log(parsed.values.json ? configJson(table, parsed) : configText(table, parsed))
+      return 0
+    }
     case 'status': {
       const v = parse(() => parseSubcommand('status', rest))
       return commands.statusCommand({ url: v.url, json: v.json, timeoutMs: v['timeout-ms'] })

@@ -406,6 +406,7 @@ const h1 = await heightAt()
 // Let what is in flight land, so the node is idle when this returns (bounded).
 const drainUntil = performance.now() + 30_000
 while (inFlightTotal > 0 && performance.now() < drainUntil) await Bun.sleep(20)
+wsPoster?.close()
 
 // ---- Report ----
 
@@ -417,7 +418,7 @@ const ended = exhaustedAt === undefined ? '' : ` (ran out of signed actions afte
 const tally = `${fmt(counts.accepted)} accepted, ${fmt(counts.keptReject)} kept-reject, refused ${refused}${counts.transportErrors > 0 ? `, ${fmt(counts.transportErrors)} transport errors` : ''}, in ${elapsed.toFixed(2)} s${ended}`
 const actionsDone = counts.accepted + counts.keptReject
 if (mode === 'capacity') {
-  console.log(`capacity: ${fmt(counts.accepted / elapsed)} actions/s accepted (${tally}); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight (${agentCount} agents x ${perAgentInFlight}), each a PlaceOrder then its CancelOrder by client id`)
+  console.log(`capacity: ${fmt(counts.accepted / elapsed)} actions/s accepted over ${flags.transport === 'ws' ? `${flags['ws-connections']} WebSocket connections` : 'HTTP'} (${tally}); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight (${agentCount} agents x ${perAgentInFlight}), each a PlaceOrder then its CancelOrder by client id`)
 } else if (mode === 'open') {
   sendLag.sort((a, b) => a - b)
   console.log(`open: offered ${fmt(flags.rate)}/s, achieved ${fmt(actionsDone / elapsed)}/s in blocks, ${fmt(counts.accepted / elapsed)}/s accepted (${tally}); PlaceOrder then CancelOrder by client id`)

@@ -173,7 +173,9 @@ const checks: Record<string, (r: Reply) => void> = {
     stop: { trigger_price: '58000', trigger_direction: 'Below', order_type: 'market', limit_price: null, expires_at_ms: null },
     reduce_only: true, parent_order_id: null, limit_order_id: s.pairOrderId, stop_trigger_id: s.pairTriggerId, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), placed_height: anyHeight,
   }]),
-  getWithdrawals: (r) => expect(r.data).toEqual([{ withdrawal_id: s.withdrawalId, destination: PAYOUT, amount: '125.5', requested_height: anyHeight, requested_at_ms: anyTime }]),
+  getWithdrawals: (r) => expect(r.data).toEqual([{
+    withdrawal_id: s.withdrawalId, destination: PAYOUT, amount: '125.5', requested_height: anyHeight, requested_at_ms: anyTime, status: 'pending', claimed_by: null, claimed_height: null,
+  }]),
   // Rebates to the trader: half of 20% of 2.56, 3.25 and 0.128.
   getReferral: (r) => expect(r.data).toEqual({ address: s.trader, inviter: s.inviter, invitees: 0, rebates_earned: '0', rebates_received: '0.5938', global_rebate_ratio_bps: 2000 }),
   getBootstrap: (r) => {
@@ -219,7 +221,9 @@ const checks: Record<string, (r: Reply) => void> = {
   // less the rebates paid out (1.1876).
   getInsuranceFund: (r) => expect(r.data).toEqual({ address: DEV_ADMIN, balance: '1000018.04055' }),
   getPendingWithdrawals: (r) => {
-    expect(r.data).toEqual([{ withdrawal_id: s.withdrawalId, account: s.trader, destination: PAYOUT, amount: '125.5', requested_height: anyHeight, requested_at_ms: anyTime }])
+    expect(r.data).toEqual([{
+      withdrawal_id: s.withdrawalId, account: s.trader, destination: PAYOUT, amount: '125.5', requested_height: anyHeight, requested_at_ms: anyTime, status: 'pending', claimed_by: null, claimed_height: null,
+    }])
     expect(r.page).toMatchObject({ has_more: false, next_cursor: null })
   },
   getBlocks: (r) => {

@@ -72,7 +72,7 @@ test('500 posts on one connection from 9 signers: all accepted, each reply carri
     expect(f.result.events.some((e: { sub_kind: string }) => e.sub_kind === 'OrderAccepted')).toBe(true)
   }
   // Every frame has the connection's next seq.
-  probe.frames.forEach((f, i) => expect(f.seq).toBe(i + 1))
+  expect(probe.frames.map((f) => f.seq)).toEqual(probe.frames.map((_, i) => i + 1))
   probe.close()
 }, 180_000)
 
@@ -95,7 +95,7 @@ test('refusals over the WebSocket are the error objects /action gives for the sa
     'bad signature: v': withSig({ v: 29 }),
     'bad signature: high s': withSig({ s: '0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140' }),
     'bad signature: altered action': { ...valid, action: { PlaceOrder: { ...place, price: '30001' } } },
-    'unknown signer': new Signer('0x' + '11'.repeat(32)).sign(order(), 0, 'dev').params,
+    'unknown signer': new Signer(`0x${'11'.repeat(32)}`).sign(order(), 0, 'dev').params,
     'wrong network': s.sign(order(), base + 61, 'mainnet').params,
     'nonce replay': used,
     'nonce above the window': s.sign(order(), base + 500, 'dev').params,

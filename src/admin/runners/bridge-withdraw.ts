@@ -213,7 +213,11 @@ export class BridgeWithdrawComponent implements Component {
       this.othersLogged.add(id)
       return line
     }
-    if (this.payout === undefined) return this.settle(chain, w, null, false, signal)
+    if (this.payout === undefined) {
+      // A payout asked for under an earlier configuration: only its treasury can say whether it happened.
+      if (row !== undefined && row.status !== 'paid') return this.problem(`withdrawal ${id}: its payout (${row.status}) was asked of a treasury; restart with --withdraw-payout-url to finish it`)
+      return row === undefined ? this.settle(chain, w, null, false, signal) : this.settle(chain, w, row.external_tx, true, signal)
+    }
     let answer: TreasuryAnswer
     if (row === undefined) {
       const request = payoutRequest(chain, w)
@@ -320,7 +324,8 @@ export class BridgeWithdrawComponent implements Component {
     }
     let paid: string
     if (row.status === 'payout_requested') {
-      const answer = this.payout === undefined || row.idempotency_key === null ? { status: 'unknown' as const } : await this.payout.status(row.idempotency_key, signal)
+      if (this.payout === undefined || row.idempotency_key === null) return this.problem(`withdrawal ${id}: left the chain while its payout was asked for; restart with --withdraw-payout-url to ask the treasury what became of it`)
+      const answer = await this.payout.status(row.idempotency_key, signal)
       if (answer.status === 'no_answer') return this.problem(`withdrawal ${id}: left the chain while its payout was asked for, and the treasury does not answer (${answer.message}); asking again next cycle`)
       if (answer.status === 'unknown' || answer.status === 'failed') {
         this.store.transition(chain.chain, row, 'dropped', { reason: 'left the chain before any payout' })

@@ -22,8 +22,8 @@ test('a small reply is one frame; a refusal is never split', () => {
 })
 
 test('a result over the frame limit is split along events into parts the client merges back', () => {
-  const events = Array.from({ length: 2_000 }, (_, i) => ({ event_seq: i, sub_kind: 'Filled', body: { price: '65000.5', qty: '0.001', maker: '0x' + 'ab'.repeat(20), note: 'é' } }))
-  const result = { status: 'accepted', tx_hash: '0x' + '12'.repeat(32), height: 9, envelope_idx: 3, events }
+  const events = Array.from({ length: 2_000 }, (_, i) => ({ event_seq: i, sub_kind: 'Filled', body: { price: '65000.5', qty: '0.001', maker: `0x${'ab'.repeat(20)}`, note: 'é' } }))
+  const result = { status: 'accepted', tx_hash: `0x${'12'.repeat(32)}`, height: 9, envelope_idx: 3, events }
   const id = 'y'.repeat(POST_ID_LENGTH_MAX)
   const texts = postReplyFrames(id, { result }, 65_536)
   expect(texts.length).toBeGreaterThan(3)
