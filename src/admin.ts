@@ -11,6 +11,19 @@ import { readCommandLine } from './lib/options.ts'
 const argv = process.argv.slice(2)
 const command = argv[0]
 
+// `perpd-admin config print`: the service's configuration and where each value came from.
+if (command === 'config') {
+  const { parseAdminConfigPrint, ADMIN_CONFIG_PRINT_OPTIONS } = await import('./admin/config.ts')
+  const { configJson, configText } = await import('./lib/options.ts')
+  if (argv[1] !== 'print') {
+    console.error(`perpd-admin config: the command is perpd-admin config print${argv[1] === undefined ? '' : `, not perpd-admin config ${argv[1]}`}\n(perpd-admin --help lists the commands)`)
+    process.exit(2)
+  }
+  const parsed = readCommandLine(() => parseAdminConfigPrint(argv.slice(2)))
+  console.log(parsed.values.json ? configJson(ADMIN_CONFIG_PRINT_OPTIONS, parsed) : configText(ADMIN_CONFIG_PRINT_OPTIONS, parsed))
+  process.exit(0)
+}
+
 if (command !== undefined && CLIENT_COMMAND_WORDS.includes(command)) {
   const { runCli } = await import('./admin/cli/cli.ts')
   process.exit(await runCli(argv))

@@ -6,7 +6,7 @@ import { resolve } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { type CidrRange, parseCidrList, parseIp } from '../lib/cidr.ts'
 import { LOG_OPTIONS, logSettingsFrom, type LogSettings } from '../lib/log.ts'
-import { defineOptions, OptionError, optionRows, parseOptions, usageText, type CommandSettings } from '../lib/options.ts'
+import { defineOptions, OptionError, optionRows, parseOptions, usageText, type CommandSettings, type ConfigSources } from '../lib/options.ts'
 import { CLIENT_COMMANDS, commandSynopsis } from './cli/commands.ts'
 import { defaultKekFile } from './store/data-dir.ts'
 
@@ -66,9 +66,15 @@ export const ADMIN_OPTIONS = defineOptions({
   ...LOG_OPTIONS,
 })
 
+/**
+ * Besides flags, the service reads PERPD_ADMIN_NAME variables and a TOML file (--config FILE or
+ * PERPD_ADMIN_CONFIG), flag > environment > file > default (docs/operator.md#configuration).
+ */
+export const ADMIN_SOURCES: ConfigSources = { envPrefix: 'PERPD_ADMIN_', file: true }
+
 /** The rest of `perpd-admin --help` (the client commands are listed after the options), and how errors are reported. */
 export const ADMIN_COMMAND: CommandSettings = {
-  usage: ['perpd-admin [serve] [options]', ...Object.values(CLIENT_COMMANDS).map(commandSynopsis)],
+  usage: ['perpd-admin [serve] [options]', 'perpd-admin config print [--json] [options]', ...Object.values(CLIENT_COMMANDS).map(commandSynopsis)],
   summary: 'perpd-admin: the off-chain admin service of a perpd network (keys, oracle, liquidator, bridge runners), and its command-line client.',
   epilog: [
     'client commands (perpd-admin COMMAND --help for the options of each):',
@@ -81,6 +87,24 @@ export const ADMIN_COMMAND: CommandSettings = {
   version: `perpd-admin ${packageJson.version}`,
   program: 'perpd-admin',
   error: (message) => new AdminConfigError(message),
+  sources: ADMIN_SOURCES,
+}
+
+/** `perpd-admin config print`: the service's options plus --json (docs/operator.md#configuration). */
+export const ADMIN_CONFIG_PRINT_OPTIONS = defineOptions({
+  ...ADMIN_OPTIONS,
+  json: { type: 'boolean', commandLineOnly: true, description: 'print {"config_file", "options": {NAME: {value, source, from}}} as JSON' },
+})
+
+/** Parses `perpd-admin config print [options]`: the values the service would start with, and their sources. */
+export function parseAdminConfigPrint(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>) {
+  return parseOptions(argv, ADMIN_CONFIG_PRINT_OPTIONS, {
+    usage: 'perpd-admin config print [--json] [--config FILE] [options]',
+    summary: "shows the configuration `perpd-admin serve` would run with given the same flags, environment and --config file: every option's value and where it came from (flag, env NAME, FILE:LINE, default)",
+    program: 'perpd-admin config print',
+    error: (m) => new AdminConfigError(m),
+    sources: { ...ADMIN_SOURCES, ...(env === undefined ? {} : { env }) },
+  })
 }
 
 /** The text of `perpd-admin --help`. */
@@ -92,11 +116,12 @@ export class AdminConfigError extends OptionError {
 }
 
 /**
- * Parses the server's flags (`perpd-admin [flags]` or `perpd-admin serve [flags]`). Throws
+ * Parses the server's flags (`perpd-admin [flags]` or `perpd-admin serve [flags]`), environment and
+ * config file (docs/operator.md#configuration). Throws
  * AdminConfigError for what cannot be used, InfoRequested (lib/options.ts) for --help and --version.
  */
-export function parseAdminArgs(argv: readonly string[]): AdminConfig {
-  const { values } = parseOptions(argv, ADMIN_OPTIONS, ADMIN_COMMAND)
+export function parseAdminArgs(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): AdminConfig {
+  const { values } = parseOptions(argv, ADMIN_OPTIONS, env === undefined ? ADMIN_COMMAND : { ...ADMIN_COMMAND, sources: { ...ADMIN_SOURCES, env } })
   const dataDir = resolve(values['data-dir'])
   const dev = values.dev
   // Links carry signed actions, prices, deposits and payouts: https, or loopback, unless allowed.

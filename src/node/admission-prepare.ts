@@ -1,4 +1,4 @@
-// The stateless part of admitting a signed action (docs/protocol.md#envelope, docs/protocol.md#signing):
+// The stateless part of admitting a signed action (docs/protocol.md#envelope, docs/protocol.md#l1-actions):
 // schema, payload schema, strings that can be hashed, the signing digest, signature recovery, the tx
 // hash and the envelope as the chain takes it (edge-envelope.ts atTheEdge). It reads no chain state,
 // only the network the chain runs (fixed by its genesis), so it runs inline on the block thread or

@@ -10,7 +10,7 @@ import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { PROJECT_ROOT, spawnListening } from '../support/child-process.ts'
+import { childEnv, PROJECT_ROOT, spawnListening } from '../support/child-process.ts'
 import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
 import { eventually } from '../support/admin-process.ts'
 
@@ -28,7 +28,7 @@ afterAll(async () => {
 })
 
 async function perpd(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src/main.ts'), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src/main.ts'), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: childEnv() })
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   return { code, stdout, stderr }
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { concat, toHex, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parseJsonOrUndefined } from '../../src/lib/json.ts'
-import { PROJECT_ROOT, spawnListening, type ListeningProcess } from './child-process.ts'
+import { childEnv, PROJECT_ROOT, spawnListening, type ListeningProcess } from './child-process.ts'
 import { removeDir, startNode, type NodeProcess } from './node-process.ts'
 
 /** A running admin service with its data directory, database file and KEK file. */
@@ -53,7 +53,7 @@ export async function startAdminWithNodeForFile(): Promise<{ node: NodeProcess; 
 
 /** Runs `bun src/admin.ts ARGS` to completion (for start-up refusals and the CLI). */
 export async function runAdmin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src', 'admin.ts'), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...env } })
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src', 'admin.ts'), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: childEnv(env) })
   const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000)
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   clearTimeout(timer)

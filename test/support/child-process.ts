@@ -5,6 +5,17 @@ import { join } from 'node:path'
 /** The repository root: child processes run here. */
 export const PROJECT_ROOT = join(import.meta.dir, '..', '..')
 
+/**
+ * The environment of a child process: this one's without its PERPD_* variables (which configure
+ * perpd and perpd-admin, docs/operator.md#configuration, so a developer's shell cannot change what
+ * a test starts), plus `extra`.
+ */
+export function childEnv(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('PERPD_')) env[name] = value
+  return { ...env, ...extra }
+}
+
 /** How long a server may take to print its address. */
 const START_TIMEOUT_MS = 20_000
 
@@ -26,7 +37,7 @@ export interface ListeningProcess {
  * address in 20 s. `name` names the process in those errors.
  */
 export async function spawnListening(name: string, script: string, args: readonly string[]): Promise<ListeningProcess> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: childEnv() })
   let text = ''
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()

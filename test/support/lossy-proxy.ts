@@ -23,7 +23,7 @@ export function startLossyProxy(target: string): LossyProxy {
       headers.delete('host')
       const res = await fetch(target + url.pathname + url.search, { method: req.method, headers, body })
       const text = await res.text()
-      if (url.pathname === '/api/v1/action' && needle !== undefined && remaining > 0 && body !== undefined && body.includes(needle)) {
+      if (url.pathname === '/api/v1/action' && needle !== undefined && remaining > 0 && body?.includes(needle)) {
         remaining--
         lost++
         return new Response('reply lost', { status: 502 })
