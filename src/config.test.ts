@@ -53,3 +53,10 @@ test('--trusted-proxy takes IPv4 and IPv6 CIDRs; a bad one is a ConfigError nami
   expect(parseNodeArgs(['--dev']).devQuoter).toBe(true)
   expect(parseNodeArgs(['--dev', '--no-dev-quoter']).devQuoter).toBe(false)
 })
+
+test('the environment and --config reach the node config (docs/operator.md#configuration)', () => {
+  const config = parseNodeArgs(['--dev', '--block-time-ms', '300'], { PERPD_PORT: '9000', PERPD_BLOCK_TIME_MS: '250', PERPD_NO_DEV_QUOTER: 'true', PERPD_ADMIN_PORT: 'x' })
+  expect([config.port, config.blockTimeMs, config.devQuoter]).toEqual([9000, 300, false])
+  expect(() => parseNodeArgs(['--dev'], { PERPD_PORT: '70000' })).toThrow('PERPD_PORT must be an integer from 0 to 65535, got 70000')
+  expect(() => parseNodeArgs([], { PERPD_DEV: '1' })).not.toThrow()
+})

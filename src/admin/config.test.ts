@@ -70,3 +70,8 @@ describe('the service command line', () => {
     expect(parseAdminArgs(['--log-level=debug', '--log-format', 'json']).log).toEqual({ level: 'debug', format: 'json' })
   })
 })
+
+test('PERPD_ADMIN_* variables set the service options (docs/operator.md#configuration)', () => {
+  expect(parseAdminArgs([], { PERPD_ADMIN_PORT: '3100', PERPD_PORT: '1' }).port).toBe(3100)
+  expect(() => parseAdminArgs([], { PERPD_ADMIN_RUNNER_INTERVAL_MS: '1' })).toThrow('PERPD_ADMIN_RUNNER_INTERVAL_MS must be an integer from 50 to 600000, got 1')
+})

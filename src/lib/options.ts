@@ -446,7 +446,7 @@ export function configEntries<T extends OptionTable>(table: T, parsed: ParsedOpt
     const value = (parsed.values as Record<string, unknown>)[name] as string | number | boolean | undefined
     const source = parsed.sources[name as keyof T]
     const defaultText = spec.type !== 'boolean' && value === undefined ? spec.defaultText : undefined
-    out[name] = { value: value ?? null, source: source.kind, from: source.kind === 'env' ? source.label : source.kind === 'file' ? source.label : source.kind === 'flag' ? source.label : 'default', ...(defaultText === undefined ? {} : { default_text: defaultText }) }
+    out[name] = { value: value ?? null, source: source.kind, from: source.label, ...(defaultText === undefined ? {} : { default_text: defaultText }) }
   }
   return out
 }
