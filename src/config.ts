@@ -90,7 +90,7 @@ export const NODE_SOURCES: ConfigSources = {
 export const NODE_COMMAND: CommandSettings = {
   usage: ['perpd --dev [options]', 'perpd --genesis FILE [options]'],
   summary: 'perpd: the chain node of a perpetual-futures exchange (JSON-RPC, REST and WebSocket API on one port).',
-  epilog: 'commands (perpd COMMAND --help for each):\n  start            run the node (the default: perpd [start] --dev | --genesis FILE [options])\n  init             write a genesis file to edit\n  replay --verify  re-execute a data directory\'s block store and check every root\n  config print     show the effective configuration and where each value came from\n  status           ask a running node for its health and height\n  keys new         make a key pair\n  version          print the version and the code fingerprint',
+  epilog: 'commands (perpd COMMAND --help for each):\n  start            run the node (the default: perpd [start] --dev | --genesis FILE [options])\n  init             write a genesis file to edit\n  replay --verify  re-execute a data directory\'s block store and check every root\n  config print     show the effective configuration and where each value came from\n  status           ask a running node for its health and height\n  keys new         make a key pair\n  demo             a dev node with simulated traders (npm run demo)\n  version          print the version and the code fingerprint',
   version: `perpd ${packageJson.version}`,
   program: 'perpd',
   error: (message) => new ConfigError(message),
@@ -149,6 +149,16 @@ export const NODE_SUBCOMMANDS = {
     options: defineOptions({
       ...NODE_OPTIONS,
       json: { type: 'boolean', commandLineOnly: true, description: 'print {"config_file", "options": {NAME: {value, source, from}}} as JSON' },
+    }),
+  },
+  demo: {
+    usage: 'perpd demo [--port N] [--data-dir DIR] [--seconds N] [--seed N]',
+    summary: 'runs a development node (perpd start --dev, a child process) with simulated traders: a market maker quoting BTC-USD, ETH-USD and SOL-USD through an agent, takers crossing the spread, occasional trigger orders, and the dev quoter on XAU-USD; prints where to look and stops the node on Ctrl-C (README.md, docs/operator.md#demo)',
+    options: defineOptions({
+      port: { type: 'integer', default: 8080, min: 0, max: 65535, description: "the node's API port (0: any free port)" },
+      'data-dir': { type: 'string', valueName: 'DIR', defaultText: 'a temporary directory, removed at exit', description: "the node's data directory (kept at exit when given)" },
+      seconds: { type: 'integer', min: 1, max: 31_536_000, valueName: 'N', defaultText: 'until Ctrl-C', description: 'stop after N seconds' },
+      seed: { type: 'integer', default: 1, min: 0, max: 4_294_967_295, description: "the seed of the traders' decisions (the same seed, the same sequence of orders)" },
     }),
   },
   version: {

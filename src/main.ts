@@ -17,7 +17,7 @@ import { printDevBanner } from './node/dev-banner.ts'
 import { startDevQuoter } from './node/dev-quoter.ts'
 import { replayReporter } from './node/replay-progress.ts'
 
-// `perpd [start] [options]` runs the node; `perpd init|replay|status|keys|config|version` are the other
+// `perpd [start] [options]` runs the node; `perpd init|replay|status|keys|config|demo|version` are the other
 // subcommands (the tables in src/config.ts, src/node/commands.ts), loaded only when asked for.
 const argv = process.argv.slice(2)
 if (argv[0] !== undefined && argv[0] !== 'start' && NODE_SUBCOMMAND_WORDS.includes(argv[0])) {
@@ -153,6 +153,12 @@ async function runSubcommand(words: readonly string[]): Promise<number> {
       const table = NODE_SUBCOMMANDS['config print'].options
       console.log(parsed.values.json ? configJson(table, parsed) : configText(table, parsed))
       return 0
+    }
+    case 'demo': {
+      // A dev node (this program again, `start --dev`) plus simulated traders (src/demo/demo.ts).
+      const v = parse(() => parseSubcommand('demo', rest))
+      const { runDemo } = await import('./demo/demo.ts')
+      return runDemo({ port: v.port, dataDir: v['data-dir'], seconds: v.seconds, seed: v.seed })
     }
     case 'status': {
       const v = parse(() => parseSubcommand('status', rest))

@@ -16,9 +16,11 @@
  *
  * Replay: --runs times a new ChainNode on the directory replays it from genesis (no snapshots)
  * through recover(), as src/main.ts starts; actions/s is the envelopes replayed over the wall time.
- * Then one replay by hand on the same store, timed by step: the SQLite reads, the decoding of the
- * stored actions (JSON.parse, or the stored decoded form), the edge packing, applyBlock, the root
- * and digest checks.
+ * Then one replay by hand on the same store, timed by step: the SQLite reads (the lean rows the
+ * node reads, block-store.ts replayEnvelopesOf), the JSON.parse of the stored actions, the edge
+ * packing, applyBlock, the root and digest checks.
+ * With --dir DIR a second run on the same flags reuses the chain built there (no build, no commit
+ * breakdown).
  */
 import { mkdirSync, rmSync } from 'node:fs'
 import { applyBlock, type BlockInput, createGenesisState } from '../../src/chain/index.ts'

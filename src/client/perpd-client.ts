@@ -1,6 +1,7 @@
 // The high-level client: one signer, its nonces, and the node's JSON-RPC interface.
 import { NonceManager } from './nonce-manager.ts'
-import { RpcCallError, RpcClient, type ActionReply } from './rpc-client.ts'
+import type { QueryData, QueryMethodName, QueryParams } from './query-methods.ts'
+import { RpcCallError, RpcClient, type ActionReply, type QueryResult } from './rpc-client.ts'
 import { Signer } from './signer.ts'
 import type { PerpdWsClient } from './ws-client.ts'
 
@@ -36,8 +37,18 @@ export class PerpdClient {
     return this.signer.address
   }
 
+  /**
+   * Calls one /query read method, typed by the method table (query-methods.ts, docs/rpc.md):
+   * `client.query('getAccount', { address })` resolves to the wrapper whose `data` is the
+   * method's result. Params may be left out when the method requires none.
+   * Throws RpcCallError on an error reply.
+   */
+  query<M extends QueryMethodName>(method: M, ...params: {} extends QueryParams<M> ? [params?: QueryParams<M>] : [params: QueryParams<M>]): Promise<QueryResult<QueryData<M>>> {
+    return this.rpc.query<QueryData<M>>(method, (params[0] ?? {}) as Record<string, unknown>)
+  }
+
   async networkName(): Promise<string> {
-    if (this.network === undefined) this.network = (await this.rpc.query<{ network: string }>('getExchangeConfig')).data.network
+    if (this.network === undefined) this.network = (await this.query('getExchangeConfig')).data.network
     return this.network
   }
 
