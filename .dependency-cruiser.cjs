@@ -15,6 +15,7 @@ const allowed = {
   node: ['lib', 'wire', 'chain', 'feed', 'indexer'],
   api: ['lib', 'wire', 'chain', 'node', 'feed', 'indexer', 'client'],
   admin: ['lib', 'wire', 'client'],
+  demo: ['lib', 'wire', 'client', 'node'],
 }
 
 const layerRules = Object.entries(allowed).map(([folder, deps]) => ({

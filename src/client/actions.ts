@@ -1,5 +1,6 @@
 // Typed action builders. Field order is the signed order, so builders fix it
-// (docs/protocol.md#envelope).
+// (docs/protocol.md#envelope). One naming style: camelCase builder names (the action kind's name,
+// first letter lower case) taking the wire field names (snake_case, docs/actions.md) as input.
 import type { ActivateMarketPayload, CancelOrderPayload, CreateMarketPayload, PlaceOrderPayload } from '../wire/actions.ts'
 
 /**
@@ -15,13 +16,13 @@ function withDefined<T extends object>(payload: Record<string, unknown>, from: T
 interface UserSigned {
   network: string
   nonce: number
-  /** The EIP-712 domain chain id; default 1337 (the dev network). */
-  signatureChainId?: number
+  /** The EIP-712 domain chain id as a number (sent as hex); default 1337 (the dev network). */
+  signature_chain_id?: number
 }
 
 /** A user-signed payload in signed order: network, the kind's own fields, nonce, signature_chain_id (hex). */
 function userSignedPayload(p: UserSigned, fields: Record<string, unknown>): Record<string, unknown> {
-  return { network: p.network, ...fields, nonce: p.nonce, signature_chain_id: `0x${(p.signatureChainId ?? 1337).toString(16)}` }
+  return { network: p.network, ...fields, nonce: p.nonce, signature_chain_id: `0x${(p.signature_chain_id ?? 1337).toString(16)}` }
 }
 
 export function placeOrder(p: PlaceOrderPayload) {
@@ -62,8 +63,8 @@ export function withdrawRequest(p: UserSigned & { destination: string; amount: s
   return { WithdrawRequest: userSignedPayload(p, { destination: p.destination.toLowerCase(), amount: p.amount }) }
 }
 
-export function cancelWithdrawRequest(p: UserSigned & { withdrawalId: number }) {
-  return { CancelWithdrawRequest: userSignedPayload(p, { withdrawal_id: p.withdrawalId }) }
+export function cancelWithdrawRequest(p: UserSigned & { withdrawal_id: number }) {
+  return { CancelWithdrawRequest: userSignedPayload(p, { withdrawal_id: p.withdrawal_id }) }
 }
 
 export function transferFunds(p: UserSigned & { destination: string; amount: string }) {
@@ -74,31 +75,31 @@ export function revokeAgent(p: UserSigned & { agent: string }) {
   return { RevokeAgent: userSignedPayload(p, { agent: p.agent.toLowerCase() }) }
 }
 
-export function creditDeposit(p: { account: string; amount: string; depositId: string; sourceChain?: string }) {
-  const payload: Record<string, unknown> = { account: p.account.toLowerCase(), amount: p.amount, deposit_id: p.depositId }
-  if (p.sourceChain !== undefined) payload.source_chain = p.sourceChain
+export function creditDeposit(p: { account: string; amount: string; deposit_id: string; source_chain?: string | undefined }) {
+  const payload: Record<string, unknown> = { account: p.account.toLowerCase(), amount: p.amount, deposit_id: p.deposit_id }
+  if (p.source_chain !== undefined) payload.source_chain = p.source_chain
   return { CreditDeposit: payload }
 }
 
 /** ClaimWithdrawal (BridgeWithdraw): the bridge takes a pending withdrawal on; its owner can no longer cancel it. */
-export function claimWithdrawal(p: { withdrawalId: number }) {
-  return { ClaimWithdrawal: { withdrawal_id: p.withdrawalId } }
+export function claimWithdrawal(p: { withdrawal_id: number }) {
+  return { ClaimWithdrawal: { withdrawal_id: p.withdrawal_id } }
 }
 
-export function settleWithdrawal(p: { withdrawalId: number; externalTx?: string }) {
-  const payload: Record<string, unknown> = { withdrawal_id: p.withdrawalId }
-  if (p.externalTx !== undefined) payload.external_tx = p.externalTx
+export function settleWithdrawal(p: { withdrawal_id: number; external_tx?: string | undefined }) {
+  const payload: Record<string, unknown> = { withdrawal_id: p.withdrawal_id }
+  if (p.external_tx !== undefined) payload.external_tx = p.external_tx
   return { SettleWithdrawal: payload }
 }
 
-export function refundWithdrawal(p: { withdrawalId: number; reason?: string }) {
-  const payload: Record<string, unknown> = { withdrawal_id: p.withdrawalId }
+export function refundWithdrawal(p: { withdrawal_id: number; reason?: string | undefined }) {
+  const payload: Record<string, unknown> = { withdrawal_id: p.withdrawal_id }
   if (p.reason !== undefined) payload.reason = p.reason
   return { RefundWithdrawal: payload }
 }
 
-export function setGlobalRebateRatio(p: { ratioBps: number }) {
-  return { SetGlobalRebateRatio: { ratio_bps: p.ratioBps } }
+export function setGlobalRebateRatio(p: { ratio_bps: number }) {
+  return { SetGlobalRebateRatio: { ratio_bps: p.ratio_bps } }
 }
 
 export function setSettlementPaused(p: { paused: boolean }) {
@@ -117,9 +118,9 @@ export function setInsuranceFund(p: { address: string }) {
   return { SetInsuranceFund: { address: p.address.toLowerCase() } }
 }
 
-export function amendExchangeConfig(p: { maxTxPerBlock?: number }) {
+export function amendExchangeConfig(p: { max_tx_per_block?: number | undefined }) {
   const payload: Record<string, unknown> = {}
-  if (p.maxTxPerBlock !== undefined) payload.max_tx_per_block = p.maxTxPerBlock
+  if (p.max_tx_per_block !== undefined) payload.max_tx_per_block = p.max_tx_per_block
   return { AmendExchangeConfig: payload }
 }
 
@@ -127,9 +128,9 @@ export function setAccountFrozen(p: { account: string; frozen: boolean }) {
   return { SetAccountFrozen: { account: p.account.toLowerCase(), frozen: p.frozen } }
 }
 
-export function forceCancelAccountOrders(p: { account: string; marketId?: number }) {
+export function forceCancelAccountOrders(p: { account: string; market_id?: number | undefined }) {
   const payload: Record<string, unknown> = { account: p.account.toLowerCase() }
-  if (p.marketId !== undefined) payload.market_id = p.marketId
+  if (p.market_id !== undefined) payload.market_id = p.market_id
   return { ForceCancelAccountOrders: payload }
 }
 
@@ -275,9 +276,9 @@ export function massCancel(p: MassCancelPayload) {
   return { MassCancel: payload }
 }
 
-/** ScheduleCancel: the dead man's switch at deadlineMs (5 s to 24 h after block time), or null to clear it. */
-export function scheduleCancel(deadlineMs: number | null) {
-  return { ScheduleCancel: { deadline_ms: deadlineMs } }
+/** ScheduleCancel: the dead man's switch at deadline_ms (5 s to 24 h after block time), or null to clear it. */
+export function scheduleCancel(deadline_ms: number | null) {
+  return { ScheduleCancel: { deadline_ms } }
 }
 
 /** Noop: consumes a nonce and does nothing (invalidates an action signed with that nonce). */

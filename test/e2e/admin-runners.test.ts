@@ -89,7 +89,7 @@ describe.if(ready)('bridge and liquidator runners', () => {
 
   test('deposits from the source are credited once each; one already on chain counts as a duplicate', async () => {
     // Someone else credited dep-3 already.
-    expect((await new PerpdClient({ url: node.url, privateKey: OTHER_DEPOSITOR }).send(creditDeposit({ account: trader.address, amount: '7', depositId: 'dep-3' }))).status).toBe('accepted')
+    expect((await new PerpdClient({ url: node.url, privateKey: OTHER_DEPOSITOR }).send(creditDeposit({ account: trader.address, amount: '7', deposit_id: 'dep-3' }))).status).toBe('accepted')
     writeDeposits([{ deposit_id: 'dep-1', account: trader.address, amount: '5000' }])
     await eventually(async () => ((await account(trader.address)).balance === '5007' ? true : undefined), 10_000, 'the first deposit')
     writeDeposits([

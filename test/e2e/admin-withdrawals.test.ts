@@ -93,7 +93,7 @@ async function request(amount: string, client = owner): Promise<number> {
   if (r.status !== 'accepted') throw new Error(JSON.stringify(r))
   return r.events.find((e) => e.sub_kind === 'WithdrawalRequested')!.body.withdrawal_id as number
 }
-const cancel = (id: number, client = owner): Promise<ActionReply> => client.send((nonce, network) => cancelWithdrawRequest({ network, withdrawalId: id, nonce }))
+const cancel = (id: number, client = owner): Promise<ActionReply> => client.send((nonce, network) => cancelWithdrawRequest({ network, withdrawal_id: id, nonce }))
 
 async function uploadKey(base: string, tok: string, key: Hex, label: string): Promise<string> {
   const { public_key } = (await api(base, '/api/keys/encryption-key')).body
@@ -219,7 +219,7 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     treasury.delayPayoutReplies(2_500)
     const id = await request('8')
     await treasury.waitForPost(id)
-    expect((await outsider.send(settleWithdrawal({ withdrawalId: id }))).status).toBe('accepted')
+    expect((await outsider.send(settleWithdrawal({ withdrawal_id: id }))).status).toBe('accepted')
     const row = await rowIn(id, ['alert'])
     treasury.delayPayoutReplies(0)
     expect(row.reason).toMatch(/paid out.*left the chain without this runner's settlement/)

@@ -36,14 +36,14 @@ function units(s: string): bigint {
 
 describe('bridge', () => {
   test('a deposit opens a Trader account once per deposit_id', async () => {
-    const events = acceptedEvents(await bridge.send(creditDeposit({ account: NEWCOMER, amount: '5000.5', depositId: '0xd1:0', sourceChain: 'arbitrum' })))
+    const events = acceptedEvents(await bridge.send(creditDeposit({ account: NEWCOMER, amount: '5000.5', deposit_id: '0xd1:0', source_chain: 'arbitrum' })))
     expect(events.map((e) => [e.kind, e.sub_kind])).toEqual([['Bridge', 'DepositCredited'], ['Core', 'BalanceChanged']])
     expect(events[0]!.body).toMatchObject({ account: NEWCOMER, amount: '5000.5', deposit_id: '0xd1:0', source_chain: 'arbitrum' })
     expect(events[1]!.body).toMatchObject({ reason: 'Deposit', amount: '5000.5', balance_after: '5000.5' })
     expect(await account(NEWCOMER)).toMatchObject({ balance: '5000.5', roles: ['Trader'] })
-    expect(keptRejectReason(await bridge.send(creditDeposit({ account: NEWCOMER, amount: '1', depositId: '0xd1:0' })))).toBe('DuplicateDeposit')
+    expect(keptRejectReason(await bridge.send(creditDeposit({ account: NEWCOMER, amount: '1', deposit_id: '0xd1:0' })))).toBe('DuplicateDeposit')
     // Without the BridgeDeposit role the signer is refused at admission.
-    await expect(alice.send(creditDeposit({ account: NEWCOMER, amount: '1', depositId: '0xd1:1' }))).rejects.toBeInstanceOf(RpcCallError)
+    await expect(alice.send(creditDeposit({ account: NEWCOMER, amount: '1', deposit_id: '0xd1:1' }))).rejects.toBeInstanceOf(RpcCallError)
   })
 
   test('withdraw request, settle; another refunded; another cancelled; settlement paused', async () => {
@@ -55,23 +55,23 @@ describe('bridge', () => {
     const first = await request('1250.5')
     expect(await withdrawals(alice.address)).toEqual([expect.objectContaining({ withdrawal_id: first, destination: PAYOUT, amount: '1250.5' })])
     expect((await account(alice.address)).balance).toBe('998749.5')
-    const settled = acceptedEvents(await bridge.send(settleWithdrawal({ withdrawalId: first, externalTx: '0xfeed' })))
+    const settled = acceptedEvents(await bridge.send(settleWithdrawal({ withdrawal_id: first, external_tx: '0xfeed' })))
     expect(settled[0]).toMatchObject({ kind: 'Bridge', sub_kind: 'WithdrawalSettled', body: { withdrawal_id: first, amount: '1250.5', external_tx: '0xfeed' } })
     expect(await withdrawals(alice.address)).toEqual([])
 
     const second = await request('100')
-    acceptedEvents(await bridge.send(refundWithdrawal({ withdrawalId: second, reason: 'bounced' })))
+    acceptedEvents(await bridge.send(refundWithdrawal({ withdrawal_id: second, reason: 'bounced' })))
     const third = await request('0.000001')
-    const cancelled = acceptedEvents(await alice.send((nonce, network) => cancelWithdrawRequest({ network, withdrawalId: third, nonce })))
+    const cancelled = acceptedEvents(await alice.send((nonce, network) => cancelWithdrawRequest({ network, withdrawal_id: third, nonce })))
     expect(cancelled.map((e) => e.sub_kind)).toEqual(['WithdrawalCancelled', 'BalanceChanged'])
     expect((await account(alice.address)).balance).toBe('998749.5')
 
     acceptedEvents(await admin.send(setSettlementPaused({ paused: true })))
     expect((await rpc.query<{ settlement_paused: boolean }>('getExchangeConfig')).data.settlement_paused).toBe(true)
     const fourth = await request('10')
-    expect(keptRejectReason(await bridge.send(settleWithdrawal({ withdrawalId: fourth })))).toBe('SettlementPaused')
+    expect(keptRejectReason(await bridge.send(settleWithdrawal({ withdrawal_id: fourth })))).toBe('SettlementPaused')
     acceptedEvents(await admin.send(setSettlementPaused({ paused: false })))
-    acceptedEvents(await bridge.send(settleWithdrawal({ withdrawalId: fourth })))
+    acceptedEvents(await bridge.send(settleWithdrawal({ withdrawal_id: fourth })))
     expect((await account(alice.address)).balance).toBe('998739.5')
     expect(keptRejectReason(await alice.send((nonce, network) => withdrawRequest({ network, destination: PAYOUT, amount: '5000000', nonce })))).toBe('InsufficientFunds')
   })
@@ -82,18 +82,18 @@ describe('bridge', () => {
     const balance = (await account(alice.address)).balance
     expect(await withdrawals(alice.address)).toEqual([expect.objectContaining({ withdrawal_id: id, status: 'pending', claimed_by: null, claimed_height: null })])
     // The owner may not claim; the bridge does.
-    await expect(alice.send(claimWithdrawal({ withdrawalId: id }))).rejects.toBeInstanceOf(RpcCallError)
-    const claimed = acceptedEvents(await bridge.send(claimWithdrawal({ withdrawalId: id })))
+    await expect(alice.send(claimWithdrawal({ withdrawal_id: id }))).rejects.toBeInstanceOf(RpcCallError)
+    const claimed = acceptedEvents(await bridge.send(claimWithdrawal({ withdrawal_id: id })))
     expect(claimed).toEqual([expect.objectContaining({ kind: 'Bridge', sub_kind: 'WithdrawalClaimed', body: expect.objectContaining({ withdrawal_id: id, amount: '7', destination: PAYOUT, signer: bridge.address }) })])
     const listed = (await withdrawals(alice.address)).find((w) => w.withdrawal_id === id) as unknown as { status: string; claimed_by: string; claimed_height: number }
     expect(listed).toMatchObject({ status: 'processing', claimed_by: bridge.address })
     const pendingAll = (await rpc.query<{ withdrawal_id: number; status: string }[]>('getPendingWithdrawals', {})).data
     expect(pendingAll.find((w) => w.withdrawal_id === id)).toMatchObject({ status: 'processing', claimed_by: bridge.address })
     // The owner's cancel is kept as a reject (its nonce used), and nothing moves.
-    expect(keptRejectReason(await alice.send((nonce, network) => cancelWithdrawRequest({ network, withdrawalId: id, nonce })))).toBe('WithdrawalProcessing')
-    expect(keptRejectReason(await bridge.send(claimWithdrawal({ withdrawalId: id })))).toBe('WithdrawalProcessing')
+    expect(keptRejectReason(await alice.send((nonce, network) => cancelWithdrawRequest({ network, withdrawal_id: id, nonce })))).toBe('WithdrawalProcessing')
+    expect(keptRejectReason(await bridge.send(claimWithdrawal({ withdrawal_id: id })))).toBe('WithdrawalProcessing')
     expect((await account(alice.address)).balance).toBe(balance)
-    acceptedEvents(await bridge.send(settleWithdrawal({ withdrawalId: id, externalTx: '0xclaimed' })))
+    acceptedEvents(await bridge.send(settleWithdrawal({ withdrawal_id: id, external_tx: '0xclaimed' })))
     expect((await withdrawals(alice.address)).some((w) => w.withdrawal_id === id)).toBe(false)
     expect((await account(alice.address)).balance).toBe(balance)
   })
@@ -139,7 +139,7 @@ describe('referral', () => {
     expect(await referral(carol.address)).toMatchObject({ inviter: null, invitees: 1, rebates_earned: '1.625', rebates_received: '0' })
     expect(await referral(bob.address)).toMatchObject({ inviter: carol.address, invitees: 0, rebates_earned: '0', rebates_received: '1.625', global_rebate_ratio_bps: 1000 })
     expect(keptRejectReason(await bob.send((nonce, network) => setInviter({ network, inviter: dave.address, nonce })))).toBe('InviterAlreadySet')
-    const ratio = acceptedEvents(await admin.send(setGlobalRebateRatio({ ratioBps: 2000 })))
+    const ratio = acceptedEvents(await admin.send(setGlobalRebateRatio({ ratio_bps: 2000 })))
     expect(ratio[0]).toMatchObject({ kind: 'Ops', sub_kind: 'GlobalRebateRatioChanged', body: { old_ratio_bps: 1000, new_ratio_bps: 2000, signer: admin.address } })
   })
 })
@@ -162,7 +162,7 @@ describe('agents and admin', () => {
     expect((await account(carol.address)).frozen).toBe(true)
     expect(keptRejectReason(await carol.send(placeOrder({ market_id: BTC, side: 'Bid', price: '60000', qty: '0.1', tif: 'Gtc', reduce_only: false })))).toBe('AccountFrozen')
     expect(keptRejectReason(await carol.send((nonce, network) => transferFunds({ network, destination: dave.address, amount: '1', nonce })))).toBe('AccountFrozen')
-    const cancelled = acceptedEvents(await admin.send(forceCancelAccountOrders({ account: carol.address, marketId: BTC })))
+    const cancelled = acceptedEvents(await admin.send(forceCancelAccountOrders({ account: carol.address, market_id: BTC })))
     expect(cancelled.map((e) => [e.sub_kind, 'reason' in e.body ? e.body.reason : null])).toEqual([['OrderDone', 'ForceCancelled'], ['AccountOrdersForceCancelled', null]])
     acceptedEvents(await admin.send(setAccountFrozen({ account: carol.address, frozen: false })))
 

@@ -76,7 +76,7 @@ async function buildChain(dataDir: string): Promise<Layout> {
   for (let i = 0; i < EMPTY_BLOCKS; i++) node.produceBlock()
   // The admin's actions last, inside the audit log's 10,000-block scan; 60 a block (the nonce window is 64).
   for (let done = 0; done < ADMIN_ACTIONS; done += 60) {
-    await block(Array.from({ length: Math.min(60, ADMIN_ACTIONS - done) }, (_, i) => send(admin, setGlobalRebateRatio({ ratioBps: 1_000 + ((done + i) % 2) }))))
+    await block(Array.from({ length: Math.min(60, ADMIN_ACTIONS - done) }, (_, i) => send(admin, setGlobalRebateRatio({ ratio_bps: 1_000 + ((done + i) % 2) }))))
   }
   const tip = node.state.height
   node.stop()

@@ -86,7 +86,7 @@ export async function runRpcScenario(url: string): Promise<RpcScenario> {
     c.send(placeOrder({ market_id, side, price, qty, tif, reduce_only: false, ...(client_order_id === undefined ? {} : { client_order_id }) }))
 
   // An exchange change for the audit log; the rebates below use the new ratio (20% of each fee).
-  const first = accepted('SetGlobalRebateRatio', await admin.send(setGlobalRebateRatio({ ratioBps: 2000 })))
+  const first = accepted('SetGlobalRebateRatio', await admin.send(setGlobalRebateRatio({ ratio_bps: 2000 })))
   accepted('SetInviter', await trader.send((nonce, network) => setInviter({ network, inviter: inviter.address, nonce })))
 
   // BTC: the trader's bid rests, the counterparty sells into it, then rests an ask the trader lifts.
@@ -115,7 +115,7 @@ export async function runRpcScenario(url: string): Promise<RpcScenario> {
   const doomedId = bodyOf(doomed, 'OrderAccepted').order_id as number
   accepted('CancelOrder', await trader.send(cancelOrder({ market_id: BTC, order_id: doomedId })))
 
-  accepted('CreditDeposit', await bridge.send(creditDeposit({ account: NEWCOMER, amount: '2500', depositId: 'doc-deposit-1', sourceChain: 'arbitrum' })))
+  accepted('CreditDeposit', await bridge.send(creditDeposit({ account: NEWCOMER, amount: '2500', deposit_id: 'doc-deposit-1', source_chain: 'arbitrum' })))
 
   // XAU (external peg): a fresh quote, then a buy against Book B at the quote's ask.
   accepted('SubmitOracleQuote', await quoter.send(submitOracleQuote([{ market_id: XAU, bid_price: '2399.5', ask_price: '2400.5', mark_price: '2400', source_ts_ms: Date.now() }])))

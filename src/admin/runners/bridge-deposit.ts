@@ -50,7 +50,7 @@ export class BridgeDepositComponent implements Component {
   }
 
   private async credit(d: Deposit): Promise<string | undefined> {
-    const action = creditDeposit({ account: d.account, amount: d.amount, depositId: d.deposit_id, ...(d.source_chain === undefined ? {} : { sourceChain: d.source_chain }) })
+    const action = creditDeposit({ account: d.account, amount: d.amount, deposit_id: d.deposit_id, source_chain: d.source_chain })
     const outcome = await sendAction(this.ctx.client, action)
     const base = { depositId: d.deposit_id, account: d.account.toLowerCase(), amount: d.amount, signer: this.ctx.client.address }
     if (outcome.kind === 'accepted') {

@@ -193,7 +193,7 @@ export class BridgeWithdrawComponent implements Component {
     if (row !== undefined && !['payout_requested', 'paid', 'payout_failed'].includes(row.status)) return undefined
     if (w.status === 'pending') {
       // Claimed before anything is paid: from here on the owner's CancelWithdrawRequest is refused.
-      const claim = await sendAction(this.ctx.client, claimWithdrawal({ withdrawalId: id }))
+      const claim = await sendAction(this.ctx.client, claimWithdrawal({ withdrawal_id: id }))
       if (claim.kind === 'kept-reject' && claim.reason === 'WithdrawalNotFound') {
         this.ctx.log.info(`withdrawal ${id}: gone before the claim (cancelled by its owner); nothing paid`)
         return row === undefined ? undefined : this.resolveGone(chain, row, signal)
@@ -253,7 +253,7 @@ export class BridgeWithdrawComponent implements Component {
 
   /** Sends SettleWithdrawal; `tracked`: the withdrawal has a row, which remembers a settlement sent without a reply. */
   private async settle(chain: ChainIdentity, w: OnChain, externalTx: string | null, tracked: boolean, signal: AbortSignal): Promise<Step> {
-    const outcome = await this.sendTracked(chain, w.withdrawal_id, tracked, settleWithdrawal({ withdrawalId: w.withdrawal_id, ...(externalTx === null ? {} : { externalTx }) }))
+    const outcome = await this.sendTracked(chain, w.withdrawal_id, tracked, settleWithdrawal({ withdrawal_id: w.withdrawal_id, external_tx: externalTx ?? undefined }))
     if (outcome.kind === 'accepted') {
       this.settled++
       this.store.transition(chain.chain, w, 'settled', { externalTx, txHash: outcome.reply.tx_hash, height: outcome.reply.height })
@@ -273,7 +273,7 @@ export class BridgeWithdrawComponent implements Component {
 
   /** Sends RefundWithdrawal after the treasury said it will not pay. */
   private async refund(chain: ChainIdentity, w: OnChain, reason: string, signal: AbortSignal): Promise<Step> {
-    const outcome = await this.sendTracked(chain, w.withdrawal_id, true, refundWithdrawal({ withdrawalId: w.withdrawal_id, reason: reason.slice(0, 128) }))
+    const outcome = await this.sendTracked(chain, w.withdrawal_id, true, refundWithdrawal({ withdrawal_id: w.withdrawal_id, reason: reason.slice(0, 128) }))
     if (outcome.kind === 'accepted') {
       this.refunded++
       this.store.transition(chain.chain, w, 'refunded', { txHash: outcome.reply.tx_hash, height: outcome.reply.height })
