@@ -86,7 +86,9 @@ console.log(`signer   ${client.address}`)
 console.log('')
 
 // 2. Sign and send. The reply comes once the order's block is committed.
-console.log(`PlaceOrder ${market.symbol} ${order.side} ${order.qty} @ ${order.price} ${order.tif}, client_order_id ${order.client_order_id}`)
+console.log(
+  `PlaceOrder ${market.symbol} ${order.side} ${order.qty} @ ${order.price} ${order.tif}, client_order_id ${order.client_order_id}`,
+)
 let reply
 try {
   reply = await client.send(placeOrder(order))
@@ -106,7 +108,9 @@ const open = (await client.rpc.query<OpenOrder[]>('getAccountOrders', { address:
 const mine = open.find((o) => o.order_id === orderId)
 if (mine === undefined) fail(`order ${orderId} is not among the open orders: ${JSON.stringify(open)}`)
 console.log('getAccountOrders (POST /api/v1/query):')
-console.log(`  order_id ${mine.order_id} ${mine.symbol} ${mine.side} price ${mine.price} qty ${mine.qty} remaining ${mine.remaining} ${mine.tif} client_order_id ${mine.client_order_id} placed_height ${mine.placed_height}`)
+console.log(
+  `  order_id ${mine.order_id} ${mine.symbol} ${mine.side} price ${mine.price} qty ${mine.qty} remaining ${mine.remaining} ${mine.tif} client_order_id ${mine.client_order_id} placed_height ${mine.placed_height}`,
+)
 console.log('')
 
 // 4. The order's price level in the hot-read book (memory only; it follows committed blocks).
@@ -129,7 +133,12 @@ console.log(`  our level: bid ${level.qty} @ ${level.price}`)
 console.log('')
 
 // 5. The same by hand.
-const rpcBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAccountOrders', params: { address: client.address, symbol: market.symbol } })
+const rpcBody = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'getAccountOrders',
+  params: { address: client.address, symbol: market.symbol },
+})
 console.log('The same by hand:')
 console.log(`  curl -s -X POST ${url}/api/v1/query -H 'content-type: application/json' -d '${rpcBody}'`)
 console.log(`  curl -s ${url}${bookPath}`)

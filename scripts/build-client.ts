@@ -52,16 +52,18 @@ export async function buildClient(): Promise<void> {
     format: 'esm',
     sourcemap: 'linked',
     external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
-    plugins: [{
-      name: 'no-native-secp256k1',
-      setup(build) {
-        build.onResolve({ filter: /native-secp256k1\.ts$/ }, () => ({ path: 'native-secp256k1-stub', namespace: 'perpd-client-stub' }))
-        build.onLoad({ filter: /.*/, namespace: 'perpd-client-stub' }, () => ({
-          contents: 'export const nativeRecoveryAvailable = false\nexport function nativeRecover() { return undefined }\n',
-          loader: 'js',
-        }))
+    plugins: [
+      {
+        name: 'no-native-secp256k1',
+        setup(build) {
+          build.onResolve({ filter: /native-secp256k1\.ts$/ }, () => ({ path: 'native-secp256k1-stub', namespace: 'perpd-client-stub' }))
+          build.onLoad({ filter: /.*/, namespace: 'perpd-client-stub' }, () => ({
+            contents: 'export const nativeRecoveryAvailable = false\nexport function nativeRecover() { return undefined }\n',
+            loader: 'js',
+          }))
+        },
       },
-    }],
+    ],
   })
   if (!result.success) throw new AggregateError(result.logs, 'bun build of src/client failed')
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bun
+import { CLIENT_COMMAND_WORDS } from './admin/cli/commands.ts'
 // perpd-admin: the off-chain admin service (docs/admin.md), and a command-line client of it for
 // operators. `perpd-admin [serve] [flags]` serves; `perpd-admin login|keys|bind|services|logout`
 // talks to a running service; `perpd-admin kek rotate|audit verify` work on the data directory. Each branch loads only its own modules, so the client starts without
 // loading the server.
 import type { AdminService } from './admin/service.ts'
-import { CLIENT_COMMAND_WORDS } from './admin/cli/commands.ts'
 import { configureLogging, createLogger } from './lib/log.ts'
 import { readCommandLine } from './lib/options.ts'
 
@@ -16,7 +16,9 @@ if (command === 'config') {
   const { parseAdminConfigPrint, ADMIN_CONFIG_PRINT_OPTIONS } = await import('./admin/config.ts')
   const { configJson, configText } = await import('./lib/options.ts')
   if (argv[1] !== 'print') {
-    console.error(`perpd-admin config: the command is perpd-admin config print${argv[1] === undefined ? '' : `, not perpd-admin config ${argv[1]}`}\n(perpd-admin --help lists the commands)`)
+    console.error(
+      `perpd-admin config: the command is perpd-admin config print${argv[1] === undefined ? '' : `, not perpd-admin config ${argv[1]}`}\n(perpd-admin --help lists the commands)`,
+    )
     process.exit(2)
   }
   const parsed = readCommandLine(() => parseAdminConfigPrint(argv.slice(2)))

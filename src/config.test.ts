@@ -47,15 +47,26 @@ test('--log-level and --log-format', () => {
 
 test('--trusted-proxy takes IPv4 and IPv6 CIDRs; a bad one is a ConfigError naming it; --no-dev-quoter turns the dev quoter off', () => {
   expect(parseNodeArgs(['--dev']).trustedProxies).toEqual([])
-  expect(parseNodeArgs(['--dev', '--trusted-proxy', '127.0.0.1/32,::1,10.0.0.0/8']).trustedProxies.map((r) => r.text)).toEqual(['127.0.0.1/32', '::1', '10.0.0.0/8'])
+  expect(parseNodeArgs(['--dev', '--trusted-proxy', '127.0.0.1/32,::1,10.0.0.0/8']).trustedProxies.map((r) => r.text)).toEqual([
+    '127.0.0.1/32',
+    '::1',
+    '10.0.0.0/8',
+  ])
   expect(() => parseNodeArgs(['--dev', '--trusted-proxy', '10.0.0.0/40'])).toThrow(ConfigError)
-  expect(() => parseNodeArgs(['--dev', '--trusted-proxy', 'proxy.local'])).toThrow('--trusted-proxy: "proxy.local" is not an IPv4 or IPv6 CIDR range')
+  expect(() => parseNodeArgs(['--dev', '--trusted-proxy', 'proxy.local'])).toThrow(
+    '--trusted-proxy: "proxy.local" is not an IPv4 or IPv6 CIDR range',
+  )
   expect(parseNodeArgs(['--dev']).devQuoter).toBe(true)
   expect(parseNodeArgs(['--dev', '--no-dev-quoter']).devQuoter).toBe(false)
 })
 
 test('the environment and --config reach the node config (docs/operator.md#configuration)', () => {
-  const config = parseNodeArgs(['--dev', '--block-time-ms', '300'], { PERPD_PORT: '9000', PERPD_BLOCK_TIME_MS: '250', PERPD_NO_DEV_QUOTER: 'true', PERPD_ADMIN_PORT: 'x' })
+  const config = parseNodeArgs(['--dev', '--block-time-ms', '300'], {
+    PERPD_PORT: '9000',
+    PERPD_BLOCK_TIME_MS: '250',
+    PERPD_NO_DEV_QUOTER: 'true',
+    PERPD_ADMIN_PORT: 'x',
+  })
   expect([config.port, config.blockTimeMs, config.devQuoter]).toEqual([9000, 300, false])
   expect(() => parseNodeArgs(['--dev'], { PERPD_PORT: '70000' })).toThrow('PERPD_PORT must be an integer from 0 to 65535, got 70000')
   expect(() => parseNodeArgs([], { PERPD_DEV: '1' })).not.toThrow()

@@ -13,6 +13,7 @@ describe('docs/events.md', () => {
 
   test('lists every sub_kind under its own heading', () => {
     const doc = renderEventsDoc()
-    for (const subKind of EVENT_SUB_KINDS) expect({ subKind, listed: doc.includes(`\n### ${subKind}\n`) }).toEqual({ subKind, listed: true })
+    for (const subKind of EVENT_SUB_KINDS)
+      expect({ subKind, listed: doc.includes(`\n### ${subKind}\n`) }).toEqual({ subKind, listed: true })
   })
 })

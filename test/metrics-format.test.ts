@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { parsePrometheusText, sampleValue } from './support/prometheus-text.ts'
 import { escapeLabelValue, Registry, routeFamily } from '../src/lib/metrics.ts'
+import { parsePrometheusText, sampleValue } from './support/prometheus-text.ts'
 
 describe('metrics text format', () => {
   test('counters, gauges and histograms with labels parse back strictly', () => {
@@ -62,12 +62,18 @@ describe('metrics text format', () => {
     expect(() => parsePrometheusText('# TYPE x counter\ny 1\n')).toThrow(/not of family/)
     expect(() => parsePrometheusText('# TYPE x counter\nx{a=b} 1\n')).toThrow(/bad labels/)
     expect(() => parsePrometheusText('# TYPE x counter\nx 1')).toThrow(/newline/)
-    expect(() => parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n')).toThrow(/cumulative/)
+    expect(() => parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n')).toThrow(
+      /cumulative/,
+    )
   })
 
   test('label escaping and route families', () => {
     expect(escapeLabelValue('a\\b"c\nd')).toBe('a\\\\b\\"c\\nd')
-    const families = new Map([['markets', 'market_data'], ['query', 'query'], ['metrics', 'metrics']])
+    const families = new Map([
+      ['markets', 'market_data'],
+      ['query', 'query'],
+      ['metrics', 'metrics'],
+    ])
     expect(routeFamily('http://127.0.0.1:8080/api/v1/markets/BTC-USD?x=1', '/api/v1/', families)).toBe('market_data')
     expect(routeFamily('http://h/api/v1/query', '/api/v1/', families)).toBe('query')
     expect(routeFamily('http://h/metrics', '/api/v1/', families)).toBe('metrics')

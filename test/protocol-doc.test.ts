@@ -10,10 +10,19 @@ import { bytesToHex, concatBytes, hexToBytes, u64be } from '../src/lib/hex.ts'
 import { keccak256 } from '../src/lib/keccak.ts'
 import { encodeCanonical } from '../src/lib/msgpack.ts'
 import { checksumAddress } from '../src/node/dev-banner.ts'
-import { devGenesis, DEV_ADDRESSES } from '../src/node/dev-genesis.ts'
+import { DEV_ADDRESSES, devGenesis } from '../src/node/dev-genesis.ts'
 import { ACTION_KINDS } from '../src/wire/actions.ts'
 import { domainSeparator, encodeType, hashStruct, typedDataDigest } from '../src/wire/eip712.ts'
-import { addressOfPrivateKey, l1ConnectionId, l1Digest, parseSignature, signDigest, sourceForNetwork, txHash, type WireSignature } from '../src/wire/signing.ts'
+import {
+  addressOfPrivateKey,
+  l1ConnectionId,
+  l1Digest,
+  parseSignature,
+  signDigest,
+  sourceForNetwork,
+  txHash,
+  type WireSignature,
+} from '../src/wire/signing.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const doc = await Bun.file(join(ROOT, 'docs/protocol.md')).text()
@@ -80,7 +89,22 @@ describe('docs/protocol.md worked example', () => {
 
   test('shows every value of the chain, labelled', () => {
     expect([...ex.keys()].sort()).toEqual(
-      ['action', 'agent_struct_hash', 'connection_id', 'domain_separator', 'eip712_digest', 'msgpack_breakdown', 'msgpack_hex', 'nonce', 'private_key', 'request', 'signature', 'signer', 'source', 'tx_hash'].sort(),
+      [
+        'action',
+        'agent_struct_hash',
+        'connection_id',
+        'domain_separator',
+        'eip712_digest',
+        'msgpack_breakdown',
+        'msgpack_hex',
+        'nonce',
+        'private_key',
+        'request',
+        'signature',
+        'signer',
+        'source',
+        'tx_hash',
+      ].sort(),
     )
   })
 
@@ -97,9 +121,14 @@ describe('docs/protocol.md worked example', () => {
   test('the byte-by-byte breakdown adds up to the msgpack bytes', () => {
     const hex = get('msgpack_breakdown')
       .split('\n')
-      .map((line) => line.trim().split(/\s{2,}/)[0]!.replace(/ /g, ''))
+      .map((line) =>
+        line
+          .trim()
+          .split(/\s{2,}/)[0]!
+          .replace(/ /g, ''),
+      )
       .join('')
-    expect('0x' + hex).toBe(get('msgpack_hex'))
+    expect(`0x${hex}`).toBe(get('msgpack_hex'))
     expect(doc).toContain(`${hexToBytes(get('msgpack_hex')).length} bytes`)
   })
 
@@ -111,9 +140,17 @@ describe('docs/protocol.md worked example', () => {
     expect(bytesToHex(msgpack)).toBe(get('msgpack_hex'))
     expect(bytesToHex(keccak256(concatBytes(msgpack, u64be(nonce), Uint8Array.of(0))))).toBe(get('connection_id'))
     expect(bytesToHex(l1ConnectionId(action, nonce))).toBe(get('connection_id'))
-    const domain = domainSeparator({ name: 'Exchange', version: '1', chainId: 1337, verifyingContract: '0x0000000000000000000000000000000000000000' })
+    const domain = domainSeparator({
+      name: 'Exchange',
+      version: '1',
+      chainId: 1337,
+      verifyingContract: '0x0000000000000000000000000000000000000000',
+    })
     expect(bytesToHex(domain)).toBe(get('domain_separator'))
-    const agent = [{ name: 'source', type: 'string' }, { name: 'connectionId', type: 'bytes32' }]
+    const agent = [
+      { name: 'source', type: 'string' },
+      { name: 'connectionId', type: 'bytes32' },
+    ]
     const structHash = hashStruct('Agent', agent, { source: get('source'), connectionId: get('connection_id') })
     expect(bytesToHex(structHash)).toBe(get('agent_struct_hash'))
     expect(bytesToHex(typedDataDigest(domain, structHash))).toBe(get('eip712_digest'))
@@ -144,7 +181,7 @@ describe('docs/protocol.md worked example', () => {
 })
 
 describe('docs/protocol.md tables', () => {
-  test('the user-signed type strings are the registry\'s', () => {
+  test("the user-signed type strings are the registry's", () => {
     const text = section('User-signed actions')
     const userSigned = ACTION_KINDS.filter((k) => k.auth === 'user_signed_master')
     expect(userSigned.length).toBeGreaterThan(0)
@@ -164,7 +201,9 @@ describe('docs/protocol.md tables', () => {
       expect(text).toContain(`| ${i} | \`${checksumAddress(address)}\` | ${account.roles.join(', ')} | ${balance} |`)
     })
     for (const m of genesis.markets) {
-      expect(text).toContain(`| ${m.market_id} | \`${m.symbol}\` | ${m.routing === 'native' ? 'native' : 'external peg'} | ${m.price_decimals} / ${m.size_decimals} | ${m.max_leverage} | ${m.maker_fee_bps} / ${m.taker_fee_bps} | ${m.mark_price} |`)
+      expect(text).toContain(
+        `| ${m.market_id} | \`${m.symbol}\` | ${m.routing === 'native' ? 'native' : 'external peg'} | ${m.price_decimals} / ${m.size_decimals} | ${m.max_leverage} | ${m.maker_fee_bps} / ${m.taker_fee_bps} | ${m.mark_price} |`,
+      )
     }
     expect(text).toContain(`| network name | \`${genesis.network}\``)
     expect(text).toContain(`| genesis time | ${genesis.genesis_time_ms} `)
@@ -179,7 +218,11 @@ describe('docs/protocol.md tables', () => {
 
 /** GitHub's anchor of a heading: lowercase, punctuation dropped, spaces to hyphens. */
 function slug(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-')
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-')
 }
 
 /** The anchors of a markdown file's headings (outside fenced code). */
@@ -199,7 +242,18 @@ async function anchorsOf(path: string): Promise<Set<string>> {
 describe('stable anchors', () => {
   test('docs/protocol.md has the sections code comments cite', async () => {
     const anchors = await anchorsOf(join(ROOT, 'docs/protocol.md'))
-    for (const a of ['envelope', 'canonical-msgpack', 'l1-actions', 'user-signed-actions', 'transaction-hash', 'nonces', 'refusals-and-kept-rejects', 'decimal-strings', 'development-network', 'worked-example']) {
+    for (const a of [
+      'envelope',
+      'canonical-msgpack',
+      'l1-actions',
+      'user-signed-actions',
+      'transaction-hash',
+      'nonces',
+      'refusals-and-kept-rejects',
+      'decimal-strings',
+      'development-network',
+      'worked-example',
+    ]) {
       expect(`#${a} ${anchors.has(a)}`).toBe(`#${a} true`)
     }
   })
@@ -220,4 +274,3 @@ describe('stable anchors', () => {
     expect(missing).toEqual([])
   })
 })
-

@@ -19,12 +19,24 @@ const ROOT = join(import.meta.dir, '..', '..')
 const OPTIONS = defineOptions({
   ...LOAD_OPTIONS,
   'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'block time of the node started here' },
-  url: { type: 'string', valueName: 'URL', description: 'drive a dev node already running on 127.0.0.1 instead of starting one (its rate limits off: --rate-limit-ip 0 --rate-limit-signer 0)' },
-  'node-pid': { type: 'integer', min: 1, max: 4_194_304, valueName: 'PID', description: 'with --url: the node\'s process id, for its CPU use' },
+  url: {
+    type: 'string',
+    valueName: 'URL',
+    description:
+      'drive a dev node already running on 127.0.0.1 instead of starting one (its rate limits off: --rate-limit-ip 0 --rate-limit-signer 0)',
+  },
+  'node-pid': {
+    type: 'integer',
+    min: 1,
+    max: 4_194_304,
+    valueName: 'PID',
+    description: "with --url: the node's process id, for its CPU use",
+  },
 })
 const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
   usage: 'bun scripts/bench/actions.ts [options]',
-  summary: 'Starts a dev node and measures its /action throughput, latency and CPU with scripts/bench/load.ts (capacity, open or batch mode).',
+  summary:
+    'Starts a dev node and measures its /action throughput, latency and CPU with scripts/bench/load.ts (capacity, open or batch mode).',
   program: 'bun scripts/bench/actions.ts',
 })
 
@@ -39,8 +51,22 @@ interface StartedNode {
 
 async function startNode(): Promise<StartedNode> {
   const dataDir = mkdtempSync(join(tmpdir(), 'perpd-bench-'))
-  const args = ['--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(flags['block-time-ms']),
-    '--rate-limit-ip', '0', '--rate-limit-signer', '0', '--no-dev-quoter']
+  const args = [
+    '--dev',
+    '--data-dir',
+    dataDir,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--block-time-ms',
+    String(flags['block-time-ms']),
+    '--rate-limit-ip',
+    '0',
+    '--rate-limit-signer',
+    '0',
+    '--no-dev-quoter',
+  ]
   const proc = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts'), ...args], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
   // Its output is read all along (a full pipe would stall it) and only the end is kept.
   let text = ''
@@ -76,7 +102,10 @@ let code = 1
 try {
   const url = node?.url ?? flags.url!
   const pid = node?.pid ?? flags['node-pid']
-  if (node !== undefined) console.log(`node: pid ${node.pid}, ${node.url}, block time ${flags['block-time-ms']} ms, /action rate limits off, no dev quoter, data ${node.dataDir}`)
+  if (node !== undefined)
+    console.log(
+      `node: pid ${node.pid}, ${node.url}, block time ${flags['block-time-ms']} ms, /action rate limits off, no dev quoter, data ${node.dataDir}`,
+    )
   const args = ['--url', url, ...(pid === undefined ? [] : ['--node-pid', String(pid)]), ...loadArgs(flags)]
   const generator = Bun.spawn([process.execPath, join(import.meta.dir, 'load.ts'), ...args], {
     cwd: ROOT,
@@ -84,7 +113,8 @@ try {
     stdio: ['inherit', 'inherit', 'inherit'],
   })
   code = await generator.exited
-  if (code !== 0 && node !== undefined) console.error(`load generator exited with ${code}; the node's last output:\n${node.tail().slice(-3_000)}`)
+  if (code !== 0 && node !== undefined)
+    console.error(`load generator exited with ${code}; the node's last output:\n${node.tail().slice(-3_000)}`)
 } finally {
   await stopNode()
 }

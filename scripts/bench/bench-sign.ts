@@ -8,13 +8,21 @@ import { bytesToHex, hexToBytes } from '../../src/lib/hex.ts'
 import { l1Digest, signDigest, sourceForNetwork, type WireSignature } from '../../src/wire/signing.ts'
 
 interface NativeSigner {
-  ecdsaSign(out: { signature: Uint8Array; recid: number | null }, msg32: Uint8Array, seckey: Uint8Array, data: undefined, noncefn: undefined): number
+  ecdsaSign(
+    out: { signature: Uint8Array; recid: number | null },
+    msg32: Uint8Array,
+    seckey: Uint8Array,
+    data: undefined,
+    noncefn: undefined,
+  ): number
 }
 
 const native: NativeSigner | undefined = (() => {
   if (process.platform !== 'linux' || process.arch !== 'x64') return undefined
   try {
-    const addon = require(join(import.meta.dir, '../../node_modules/secp256k1/prebuilds/linux-x64/secp256k1.glibc.node')) as { Secp256k1: new () => NativeSigner }
+    const addon = require(join(import.meta.dir, '../../node_modules/secp256k1/prebuilds/linux-x64/secp256k1.glibc.node')) as {
+      Secp256k1: new () => NativeSigner
+    }
     return new addon.Secp256k1()
   } catch {
     return undefined
@@ -67,11 +75,22 @@ export async function signBodies(jobs: readonly SignJob[], network: string, work
   const count = Math.min(workers, jobs.length)
   // Job i goes to worker i mod count.
   const shares = Array.from({ length: count }, (_, w) => jobs.filter((_, i) => i % count === w))
-  const results = await Promise.all(shares.map((share) => new Promise<string[][]>((resolve, reject) => {
-    const worker = new Worker(new URL('./sign-worker.ts', import.meta.url).href)
-    worker.onmessage = (e: MessageEvent<string[][]>) => { worker.terminate(); resolve(e.data) }
-    worker.onerror = (e) => { worker.terminate(); reject(new Error(`sign worker: ${e.message}`)) }
-    worker.postMessage({ jobs: share, network })
-  })))
+  const results = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<string[][]>((resolve, reject) => {
+          const worker = new Worker(new URL('./sign-worker.ts', import.meta.url).href)
+          worker.onmessage = (e: MessageEvent<string[][]>) => {
+            worker.terminate()
+            resolve(e.data)
+          }
+          worker.onerror = (e) => {
+            worker.terminate()
+            reject(new Error(`sign worker: ${e.message}`))
+          }
+          worker.postMessage({ jobs: share, network })
+        }),
+    ),
+  )
   return jobs.map((_, i) => results[i % count]![Math.floor(i / count)]!)
 }

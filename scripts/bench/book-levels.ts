@@ -8,13 +8,17 @@
  *
  *   bun scripts/bench/book-levels.ts [--ops 20000]
  */
-import { OrderBook, type BookOrder } from '../../src/chain/book/book.ts'
-import { mulberry32 } from '../../src/lib/prng.ts'
+import { type BookOrder, OrderBook } from '../../src/chain/book/book.ts'
 import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { mulberry32 } from '../../src/lib/prng.ts'
 
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  ops: { type: 'integer', default: 20_000, min: 1, max: 100_000_000, description: 'operations per round' },
-}, { usage: 'bun scripts/bench/book-levels.ts [options]', program: 'bun scripts/bench/book-levels.ts' })
+const { values: flags } = parseOptionsOrExit(
+  process.argv.slice(2),
+  {
+    ops: { type: 'integer', default: 20_000, min: 1, max: 100_000_000, description: 'operations per round' },
+  },
+  { usage: 'bun scripts/bench/book-levels.ts [options]', program: 'bun scripts/bench/book-levels.ts' },
+)
 const OPS = flags.ops
 
 // 1,000 twice: the first round warms the JIT up and is not printed.
@@ -36,5 +40,8 @@ for (const [round, levels] of [1_000, 1_000, 10_000, 100_000].entries()) {
     book.insert(o)
     resting[at] = o
   }
-  if (round > 0) console.log(`book with ${levels} bid levels: ${((Bun.nanoseconds() - started) / OPS / 1000).toFixed(2)} us per level removed and added back`)
+  if (round > 0)
+    console.log(
+      `book with ${levels} bid levels: ${((Bun.nanoseconds() - started) / OPS / 1000).toFixed(2)} us per level removed and added back`,
+    )
 }

@@ -11,14 +11,18 @@
  * Prints e.g. `book: 3.2M ops/s` (median of several rounds).
  */
 
-import { OrderBook } from '../../src/chain/book/book.ts'
 import type { BookOrder, Side } from '../../src/chain/book/book.ts'
-import { mulberry32 } from '../../src/lib/prng.ts'
+import { OrderBook } from '../../src/chain/book/book.ts'
 import { integerValue, OptionError, parseOptions, readCommandLine } from '../../src/lib/options.ts'
+import { mulberry32 } from '../../src/lib/prng.ts'
 
 const OPERATIONS = readCommandLine(() => {
   const usage = 'bun scripts/bench/book.ts [OPERATIONS]'
-  const { positionals } = parseOptions(process.argv.slice(2), {}, { usage, summary: 'OPERATIONS: operations per round (default 2000000)', positionals: true, program: 'bun scripts/bench/book.ts' })
+  const { positionals } = parseOptions(
+    process.argv.slice(2),
+    {},
+    { usage, summary: 'OPERATIONS: operations per round (default 2000000)', positionals: true, program: 'bun scripts/bench/book.ts' },
+  )
   if (positionals.length > 1) throw new OptionError(`usage: ${usage}`)
   return positionals[0] === undefined ? 2_000_000 : integerValue('OPERATIONS', positionals[0], { min: 1, max: 1_000_000_000 })
 })

@@ -38,26 +38,49 @@
  * (its events and results) and drops the rest. The first blocks warm the JIT up and are not timed.
  */
 import { edenGC, fullGC } from 'bun:jsc'
-import { type Account, type BlockResult, type ChainEvent, type ChainState, commitStateRoot, createGenesisState, type DecodedOrder, type EnvelopeInput, executeBlock, fullStateRoot, type Side, type Tif } from '../../src/chain/index.ts'
-import { cancelOrder } from '../../src/chain/orders/cancel-order.ts'
-import { atTheEdge } from '../../src/node/edge-envelope.ts'
+import {
+  type Account,
+  type BlockResult,
+  type ChainEvent,
+  type ChainState,
+  commitStateRoot,
+  createGenesisState,
+  type DecodedOrder,
+  type EnvelopeInput,
+  executeBlock,
+  fullStateRoot,
+  type Side,
+  type Tif,
+} from '../../src/chain/index.ts'
 import { updateMarks } from '../../src/chain/markets/marks.ts'
+import { cancelOrder } from '../../src/chain/orders/cancel-order.ts'
 import { placeOrder } from '../../src/chain/orders/place-order.ts'
 import { formatDecimal } from '../../src/lib/decimal.ts'
-import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
-import { mulberry32 } from '../../src/lib/prng.ts'
 import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { mulberry32 } from '../../src/lib/prng.ts'
+import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
+import { atTheEdge } from '../../src/node/edge-envelope.ts'
 
 /** The command line (the table is also the --help text). */
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  blocks: { type: 'integer', default: 600, min: 1, max: 1_000_000, description: 'blocks per run (the first fifth, at most 60, warm up)' },
-  'block-ops': { type: 'integer', default: 2_000, min: 1, max: 10_000_000, description: 'operations per block (2000: the dev max_tx_per_block)' },
-  seed: { type: 'integer', default: 7, min: 0, max: 0xffff_ffff, description: 'seed of the order flow' },
-  life: { type: 'integer', default: 1_000, min: 1, max: 100_000_000, description: 'mean lifetime of a maker order in operations' },
-  only: { type: 'string', choices: ['plain', 'full'], description: 'only the direct and plain runs, or only the full mix' },
-  runs: { type: 'integer', default: 1, min: 1, max: 1_000, description: 'runs of the full mix (median, best and worst printed)' },
-  digest: { type: 'boolean', description: 'print the replay digest of the full mix' },
-}, { usage: 'bun scripts/bench/engine.ts [options]', program: 'bun scripts/bench/engine.ts' })
+const { values: flags } = parseOptionsOrExit(
+  process.argv.slice(2),
+  {
+    blocks: { type: 'integer', default: 600, min: 1, max: 1_000_000, description: 'blocks per run (the first fifth, at most 60, warm up)' },
+    'block-ops': {
+      type: 'integer',
+      default: 2_000,
+      min: 1,
+      max: 10_000_000,
+      description: 'operations per block (2000: the dev max_tx_per_block)',
+    },
+    seed: { type: 'integer', default: 7, min: 0, max: 0xffff_ffff, description: 'seed of the order flow' },
+    life: { type: 'integer', default: 1_000, min: 1, max: 100_000_000, description: 'mean lifetime of a maker order in operations' },
+    only: { type: 'string', choices: ['plain', 'full'], description: 'only the direct and plain runs, or only the full mix' },
+    runs: { type: 'integer', default: 1, min: 1, max: 1_000, description: 'runs of the full mix (median, best and worst printed)' },
+    digest: { type: 'boolean', description: 'print the replay digest of the full mix' },
+  },
+  { usage: 'bun scripts/bench/engine.ts [options]', program: 'bun scripts/bench/engine.ts' },
+)
 const BLOCKS = flags.blocks
 const SEED = flags.seed
 /** Mean lifetime of a maker order in operations, after which its owner cancels it. */
@@ -149,7 +172,12 @@ class Flow {
       tif = t < 13 ? 'Ioc' : t < 17 ? 'Gtc' : 'Fok'
       reduceOnly = this.int(8) === 0
     }
-    return { account, marketId: market.id, cancels: -1, order: { marketId: market.id, side, priceTicks: price, qtyLots: lots, tif, reduceOnly, clientOrderId: undefined } }
+    return {
+      account,
+      marketId: market.id,
+      cancels: -1,
+      order: { marketId: market.id, side, priceTicks: price, qtyLots: lots, tif, reduceOnly, clientOrderId: undefined },
+    }
   }
 }
 
@@ -226,9 +254,10 @@ function runDirect(ids: Float64Array): RunResult {
       const op = ops[i]!
       events.length = 0
       const account = accounts[op.account]!
-      const out = op.order === null
-        ? cancelOrder(state, account, { market_id: op.marketId, order_id: ids[op.cancels]! }, events)
-        : placeOrder(state, account, op.order, ctx, events)
+      const out =
+        op.order === null
+          ? cancelOrder(state, account, { market_id: op.marketId, order_id: ids[op.cancels]! }, events)
+          : placeOrder(state, account, op.order, ctx, events)
       if (typeof out === 'number') ids[b * BLOCK_OPS + i] = out
       else if (out !== undefined) rejects.set(out.reason, (rejects.get(out.reason) ?? 0) + 1)
       for (let e = 0; e < events.length; e++) {
@@ -258,7 +287,18 @@ function runDirect(ids: Float64Array): RunResult {
       commitCpuMs += c3 - c2
     }
   }
-  return { execMs, gcMs, commitMs, execCpuMs, commitCpuMs, ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS, blocks: BLOCKS - WARMUP_BLOCKS, rejects, fills, leaves }
+  return {
+    execMs,
+    gcMs,
+    commitMs,
+    execCpuMs,
+    commitCpuMs,
+    ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS,
+    blocks: BLOCKS - WARMUP_BLOCKS,
+    rejects,
+    fills,
+    leaves,
+  }
 }
 
 /** Adds the leaves the coming commit folds in (markets the marks may add are left out). */
@@ -301,19 +341,27 @@ function runApply(ids: Float64Array): RunResult {
   let commitCpuMs = 0
   let fills = 0
   for (let b = 0; b < BLOCKS; b++) {
-    const envelopes: EnvelopeInput[] = flow.block().map((op) => {
-      const o = op.order
-      const m = state.markets.get(op.marketId)!
-      const action = o === null
-        ? { CancelOrder: { market_id: op.marketId, order_id: ids[op.cancels]! } }
-        : {
-            PlaceOrder: {
-              market_id: o.marketId, side: o.side, price: formatDecimal(BigInt(o.priceTicks), m.priceDecimals),
-              qty: formatDecimal(BigInt(o.qtyLots), m.sizeDecimals), tif: o.tif, reduce_only: o.reduceOnly,
-            },
-          }
-      return { signer: DEV_ADDRESSES[op.account]!, nonce: nonces[op.account]!++, action, txHash: '0x00' }
-    }).map(asDecoded)
+    const envelopes: EnvelopeInput[] = flow
+      .block()
+      .map((op) => {
+        const o = op.order
+        const m = state.markets.get(op.marketId)!
+        const action =
+          o === null
+            ? { CancelOrder: { market_id: op.marketId, order_id: ids[op.cancels]! } }
+            : {
+                PlaceOrder: {
+                  market_id: o.marketId,
+                  side: o.side,
+                  price: formatDecimal(BigInt(o.priceTicks), m.priceDecimals),
+                  qty: formatDecimal(BigInt(o.qtyLots), m.sizeDecimals),
+                  tif: o.tif,
+                  reduce_only: o.reduceOnly,
+                },
+              }
+        return { signer: DEV_ADDRESSES[op.account]!, nonce: nonces[op.account]!++, action, txHash: '0x00' }
+      })
+      .map(asDecoded)
     collectGeneratorGarbage()
     const t0 = performance.now()
     const c0 = cpuMs()
@@ -336,7 +384,18 @@ function runApply(ids: Float64Array): RunResult {
       commitCpuMs += c2 - cc
     }
   }
-  return { execMs, gcMs, commitMs, execCpuMs, commitCpuMs, ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS, blocks: BLOCKS - WARMUP_BLOCKS, rejects, fills, leaves: { replaced: 0, ordersIn: 0, ordersOut: 0 } }
+  return {
+    execMs,
+    gcMs,
+    commitMs,
+    execCpuMs,
+    commitCpuMs,
+    ops: (BLOCKS - WARMUP_BLOCKS) * BLOCK_OPS,
+    blocks: BLOCKS - WARMUP_BLOCKS,
+    rejects,
+    fills,
+    leaves: { replaced: 0, ordersIn: 0, ordersOut: 0 },
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -443,13 +502,24 @@ class FullFlow {
     const expects: Expect[] = []
     const blockEnd = this.opIndex + BLOCK_OPS
     const send = (account: number, action: Record<string, unknown>, expect: Expect) => {
-      envelopes.push({ signer: DEV_ADDRESSES[account]!, nonce: this.nonces[account]!++, action, txHash: `0x${(++this.txCount).toString(16).padStart(64, '0')}` })
+      envelopes.push({
+        signer: DEV_ADDRESSES[account]!,
+        nonce: this.nonces[account]!++,
+        action,
+        txHash: `0x${(++this.txCount).toString(16).padStart(64, '0')}`,
+      })
       expects.push(expect)
     }
     const price = (marketId: number, ticks: number) => formatDecimal(BigInt(ticks), state.markets.get(marketId)!.priceDecimals)
     const qty = (marketId: number, lots: number) => formatDecimal(BigInt(lots), state.markets.get(marketId)!.sizeDecimals)
     /** A maker order payload; schedules its cancel (by id later, by client id when due in this block). */
-    const maker = (account: number, mi: number, side: Side, ticks: number, k: number): { payload: Record<string, unknown>; tracked: Tracked } => {
+    const maker = (
+      account: number,
+      mi: number,
+      side: Side,
+      ticks: number,
+      k: number,
+    ): { payload: Record<string, unknown>; tracked: Tracked } => {
       const market = MARKETS[mi]!
       const lots = 1 + this.int(market.maxLots)
       const at = k + 1 + this.int(2 * LIFETIME)
@@ -458,7 +528,12 @@ class FullFlow {
       // Nine in ten are cancelled when their lifetime runs out; the rest wait for fills, mass cancels or expiry.
       if (this.int(10) !== 0) this.schedule(at, { order: tracked })
       const payload: Record<string, unknown> = {
-        market_id: market.id, side, price: price(market.id, ticks), qty: qty(market.id, lots), tif: this.int(10) === 0 ? 'PostOnly' : 'Gtc', reduce_only: false,
+        market_id: market.id,
+        side,
+        price: price(market.id, ticks),
+        qty: qty(market.id, lots),
+        tif: this.int(10) === 0 ? 'PostOnly' : 'Gtc',
+        reduce_only: false,
       }
       if (cloid !== undefined) payload.client_order_id = cloid
       if (this.int(8) === 0) payload.expires_at_ms = timestampMs + 2 * (1 + this.int(6))
@@ -483,7 +558,11 @@ class FullFlow {
           const t = s.trigger
           if (t.dead || (t.id < 0 && t.cloid === undefined)) continue
           t.dead = true
-          send(t.account, { CancelTriggerOrder: { market_id: t.marketId, ...(t.id >= 0 ? { trigger_id: t.id } : { client_order_id: t.cloid }) } }, null)
+          send(
+            t.account,
+            { CancelTriggerOrder: { market_id: t.marketId, ...(t.id >= 0 ? { trigger_id: t.id } : { client_order_id: t.cloid }) } },
+            null,
+          )
           this.count('CancelTriggerOrder', 1)
         }
         ops++
@@ -508,8 +587,12 @@ class FullFlow {
         // A taker crossing the mid by up to 40 ticks.
         const t = this.int(20)
         const payload: Record<string, unknown> = {
-          market_id: market.id, side, price: price(market.id, mid + sign * this.int(40)), qty: qty(market.id, 1 + this.int(market.maxLots * 2)),
-          tif: t < 13 ? 'Ioc' : t < 17 ? 'Gtc' : 'Fok', reduce_only: this.int(8) === 0,
+          market_id: market.id,
+          side,
+          price: price(market.id, mid + sign * this.int(40)),
+          qty: qty(market.id, 1 + this.int(market.maxLots * 2)),
+          tif: t < 13 ? 'Ioc' : t < 17 ? 'Gtc' : 'Fok',
+          reduce_only: this.int(8) === 0,
         }
         send(account, { PlaceOrder: payload }, { kind: 'orders', items: [null] })
         this.count('PlaceOrder', 1)
@@ -568,8 +651,13 @@ class FullFlow {
         // wait to fire or expire.
         if (this.int(20) !== 0) this.schedule(at, { trigger: tracked })
         const payload: Record<string, unknown> = {
-          market_id: market.id, side, qty: qty(market.id, 1 + this.int(market.maxLots)), trigger_price: price(market.id, triggerTicks),
-          trigger_direction: above ? 'Above' : 'Below', order_type: limit ? 'limit' : 'market', reduce_only: this.int(2) === 0,
+          market_id: market.id,
+          side,
+          qty: qty(market.id, 1 + this.int(market.maxLots)),
+          trigger_price: price(market.id, triggerTicks),
+          trigger_direction: above ? 'Above' : 'Below',
+          order_type: limit ? 'limit' : 'market',
+          reduce_only: this.int(2) === 0,
         }
         if (limit) {
           payload.limit_price = price(market.id, triggerTicks + sign * 5)
@@ -585,7 +673,9 @@ class FullFlow {
         if (c === 0) send(account, { MassCancel: { by: 'Side', market_id: market.id, side } }, null)
         else if (c === 1) send(account, { MassCancel: { by: 'Owner', market_id: market.id } }, null)
         else {
-          const ids = this.live[account]!.filter((o) => !o.dead && o.id >= 0).slice(0, 2 + this.int(6)).map((o) => o.id)
+          const ids = this.live[account]!.filter((o) => !o.dead && o.id >= 0)
+            .slice(0, 2 + this.int(6))
+            .map((o) => o.id)
           if (ids.length === 0) continue
           send(account, { MassCancel: { by: 'Ids', order_ids: ids } }, null)
         }
@@ -653,13 +743,18 @@ class FullFlow {
       if (x.kind === 'trigger' && x.trigger.id < 0) x.trigger.dead = true
     }
     for (const ev of result.events) {
-      if (ev.sub_kind === 'OrderDone' && ev.reason !== 'Replaced' || ev.sub_kind === 'OrderExpired') {
+      if ((ev.sub_kind === 'OrderDone' && ev.reason !== 'Replaced') || ev.sub_kind === 'OrderExpired') {
         const t = this.ordersById.get(ev.order_id)
         if (t) {
           t.dead = true
           this.ordersById.delete(ev.order_id)
         }
-      } else if (ev.sub_kind === 'TriggerActivated' || ev.sub_kind === 'TriggerCancelled' || ev.sub_kind === 'TriggerExpired' || ev.sub_kind === 'TriggerFireFailed') {
+      } else if (
+        ev.sub_kind === 'TriggerActivated' ||
+        ev.sub_kind === 'TriggerCancelled' ||
+        ev.sub_kind === 'TriggerExpired' ||
+        ev.sub_kind === 'TriggerFireFailed'
+      ) {
         const t = this.triggersById.get(ev.trigger_id)
         if (t) {
           t.dead = true
@@ -749,7 +844,23 @@ function runFull(): FullResult {
     }
   }
   const rootChecked = Buffer.from(root).equals(Buffer.from(fullStateRoot(state)))
-  return { execMs, gcMs, commitMs, execCpuMs, commitCpuMs, ops, envelopes: envelopeCount, blocks: BLOCKS - WARMUP_BLOCKS, rejects, itemRejects, fills, fired, mix: flow.mix, rootChecked, digest: hasher === null ? null : hasher.digest('hex').slice(0, 16) }
+  return {
+    execMs,
+    gcMs,
+    commitMs,
+    execCpuMs,
+    commitCpuMs,
+    ops,
+    envelopes: envelopeCount,
+    blocks: BLOCKS - WARMUP_BLOCKS,
+    rejects,
+    itemRejects,
+    fills,
+    fired,
+    mix: flow.mix,
+    rootChecked,
+    digest: hasher === null ? null : hasher.digest('hex').slice(0, 16),
+  }
 }
 
 const rate = (ops: number, ms: number): string => {
@@ -757,7 +868,11 @@ const rate = (ops: number, ms: number): string => {
   return r >= 1e6 ? `${(r / 1e6).toFixed(2)}M` : `${(r / 1e6).toFixed(3)}M`
 }
 const usPerOp = (ms: number, ops: number): string => `${((ms * 1000) / ops).toFixed(2)} us/op`
-const fmtCounts = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')
+const fmtCounts = (m: Map<string, number>) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')
 /** One line per figure: execution alone, and with the root committed every block (wall clock; CPU time in brackets). */
 const figure = (name: string, r: Timing, note: string): string =>
   `engine (${name}): ${rate(r.ops, r.execMs)} ops/s execution (${usPerOp(r.execMs, r.ops)}; cpu ${rate(r.ops, r.execCpuMs)}); ` +
@@ -771,8 +886,16 @@ if (only === undefined || only === 'plain') {
   const viaApply = runApply(ids)
   const perBlock = (n: number) => Math.round(n / direct.blocks)
   console.log(figure('direct placeOrder/cancelOrder', direct, `${direct.blocks} blocks`))
-  console.log(`  leaves per block: ${perBlock(direct.leaves.replaced)} objects, ${perBlock(direct.leaves.ordersIn)} orders written, ${perBlock(direct.leaves.ordersOut)} removed (orders that rest and go within one block are never hashed)`)
-  console.log(figure('plain mix via applyBlock', viaApply, `raw PlaceOrder/CancelOrder (decimals packed at the edge): unpacking, nonces, auth, results; ${usPerOp(viaApply.execMs - direct.execMs, viaApply.ops)} over direct`))
+  console.log(
+    `  leaves per block: ${perBlock(direct.leaves.replaced)} objects, ${perBlock(direct.leaves.ordersIn)} orders written, ${perBlock(direct.leaves.ordersOut)} removed (orders that rest and go within one block are never hashed)`,
+  )
+  console.log(
+    figure(
+      'plain mix via applyBlock',
+      viaApply,
+      `raw PlaceOrder/CancelOrder (decimals packed at the edge): unpacking, nonces, auth, results; ${usPerOp(viaApply.execMs - direct.execMs, viaApply.ops)} over direct`,
+    ),
+  )
   console.log(`  flow (all ${BLOCKS} blocks): ${direct.fills} fills; rejects: ${fmtCounts(direct.rejects)}`)
   if (fmtCounts(direct.rejects) !== fmtCounts(viaApply.rejects) || direct.fills !== viaApply.fills) {
     console.log(`  WARNING: the applyBlock run diverged from the direct run: ${viaApply.fills} fills; ${fmtCounts(viaApply.rejects)}`)
@@ -787,16 +910,26 @@ if (only === undefined || only === 'full') {
     const full = runFull()
     const edgeUs = usPerOp(edgeMs, BLOCKS * BLOCK_OPS)
     runs.push(full.ops / (full.execMs / 1000))
-    console.log(figure('full mix via applyBlock', full, `${full.envelopes} envelopes, ${full.blocks} blocks; decimals packed at the edge beforehand: ${edgeUs} (node work)`))
+    console.log(
+      figure(
+        'full mix via applyBlock',
+        full,
+        `${full.envelopes} envelopes, ${full.blocks} blocks; decimals packed at the edge beforehand: ${edgeUs} (node work)`,
+      ),
+    )
     if (run > 0) continue
     console.log(`  mix (timed blocks, ops): ${fmtCounts(full.mix)}`)
-    console.log(`  flow (all ${BLOCKS} blocks): ${full.fills} fills, ${full.fired} triggers fired; rejects: ${fmtCounts(full.rejects)}; batch items rejected: ${fmtCounts(full.itemRejects)}`)
+    console.log(
+      `  flow (all ${BLOCKS} blocks): ${full.fills} fills, ${full.fired} triggers fired; rejects: ${fmtCounts(full.rejects)}; batch items rejected: ${fmtCounts(full.itemRejects)}`,
+    )
     if (!full.rootChecked) console.log('  WARNING: the incremental state root differs from a full recomputation')
     if (full.digest !== null) console.log(`  replay digest: ${full.digest}`)
   }
   if (RUNS > 1) {
     const sorted = [...runs].sort((a, b) => a - b)
     const m = (r: number) => `${(r / 1e6).toFixed(3)}M`
-    console.log(`full mix execution over ${RUNS} runs: median ${m(sorted[Math.floor((RUNS - 1) / 2)]!)} ops/s, best ${m(sorted[RUNS - 1]!)}, worst ${m(sorted[0]!)}`)
+    console.log(
+      `full mix execution over ${RUNS} runs: median ${m(sorted[Math.floor((RUNS - 1) / 2)]!)} ops/s, best ${m(sorted[RUNS - 1]!)}, worst ${m(sorted[0]!)}`,
+    )
   }
 }

@@ -19,19 +19,29 @@ import { attachHistory } from '../../src/api/history-link.ts'
 import { historyRoutes } from '../../src/api/routes/history-routes.ts'
 import { HistoryIndex } from '../../src/indexer/history-index.ts'
 import { Pipeline } from '../../src/indexer/pipeline.ts'
-import { SyntheticChain, type SyntheticMarket } from '../../test/support/synthetic-chain.ts'
+import { parseOptionsOrExit } from '../../src/lib/options.ts'
 import { BlockStore } from '../../src/node/block-store.ts'
 import type { ChainNode } from '../../src/node/chain-node.ts'
-import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { SyntheticChain, type SyntheticMarket } from '../../test/support/synthetic-chain.ts'
 import { percentile } from './stats.ts'
 
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  seconds: { type: 'integer', default: 60, min: 1, max: 86_400, description: 'seconds of block time ingested in part 1' },
-  'fills-per-second': { type: 'integer', default: 10_000, min: 1, max: 10_000_000, description: 'fills per second of the synthetic flow' },
-  'block-ms': { type: 'integer', default: 100, min: 1, max: 60_000, description: 'block time of the synthetic flow' },
-  rows: { type: 'integer', default: 1_000_000, min: 1, max: 1_000_000_000, description: 'fill rows in the index of part 2' },
-  pages: { type: 'integer', default: 2_000, min: 1, max: 10_000_000, description: 'pages read in part 2' },
-}, { usage: 'bun scripts/bench/history.ts [options]', program: 'bun scripts/bench/history.ts' })
+const { values: flags } = parseOptionsOrExit(
+  process.argv.slice(2),
+  {
+    seconds: { type: 'integer', default: 60, min: 1, max: 86_400, description: 'seconds of block time ingested in part 1' },
+    'fills-per-second': {
+      type: 'integer',
+      default: 10_000,
+      min: 1,
+      max: 10_000_000,
+      description: 'fills per second of the synthetic flow',
+    },
+    'block-ms': { type: 'integer', default: 100, min: 1, max: 60_000, description: 'block time of the synthetic flow' },
+    rows: { type: 'integer', default: 1_000_000, min: 1, max: 1_000_000_000, description: 'fill rows in the index of part 2' },
+    pages: { type: 'integer', default: 2_000, min: 1, max: 10_000_000, description: 'pages read in part 2' },
+  },
+  { usage: 'bun scripts/bench/history.ts [options]', program: 'bun scripts/bench/history.ts' },
+)
 const SECONDS = flags.seconds
 const FILLS_PER_SECOND = flags['fills-per-second']
 const BLOCK_MS = flags['block-ms']
@@ -43,8 +53,13 @@ const MARKETS: SyntheticMarket[] = [
   { marketId: 2, priceDecimals: 2, sizeDecimals: 3, midTicks: 350_000 },
   { marketId: 3, priceDecimals: 3, sizeDecimals: 2, midTicks: 150_000 },
 ]
-const MARKET_REFS = MARKETS.map((m, i) => ({ market_id: m.marketId, symbol: ['BTC-USD', 'ETH-USD', 'SOL-USD'][i]!, lifecycle: 'Active', routing: 'native' }))
-const accounts = (n: number) => Array.from({ length: n }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'))
+const MARKET_REFS = MARKETS.map((m, i) => ({
+  market_id: m.marketId,
+  symbol: ['BTC-USD', 'ETH-USD', 'SOL-USD'][i]!,
+  lifecycle: 'Active',
+  routing: 'native',
+}))
+const accounts = (n: number) => Array.from({ length: n }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`)
 
 async function sustained(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'perpd-bench-history-'))
@@ -88,7 +103,9 @@ async function sustained(): Promise<void> {
     }
     const allMs = performance.now() - stopped
     const fills = blocks * fillsPerBlock
-    console.log(`sustained: ${fills} fills in ${blocks} blocks of ${fillsPerBlock} over ${(loadMs / 1000).toFixed(1)} s = ${Math.round(fills / (loadMs / 1000))} fills/s offered (${lateBlocks} blocks committed late)`)
+    console.log(
+      `sustained: ${fills} fills in ${blocks} blocks of ${fillsPerBlock} over ${(loadMs / 1000).toFixed(1)} s = ${Math.round(fills / (loadMs / 1000))} fills/s offered (${lateBlocks} blocks committed late)`,
+    )
     console.log(`  peak derive lag (tip - derive_watermark): ${peakLag} blocks; peak derive_lag_blocks (ingest - derive): ${peakSpecLag}`)
     console.log(`  after the load stopped: derive lag 0 in ${Math.round(drainMs)} ms; candle and stats lag 0 in ${Math.round(allMs)} ms`)
     await index.stop()
@@ -103,22 +120,38 @@ async function deepPage(): Promise<void> {
   try {
     const store = new BlockStore(dir)
     // 20 accounts: each fill gives two rows, so the busiest account holds about a tenth of them.
-    const chain = new SyntheticChain(store, { markets: MARKETS, accounts: accounts(20), startTimeMs: Date.now() - 86_400_000, blockTimeMs: 50 })
+    const chain = new SyntheticChain(store, {
+      markets: MARKETS,
+      accounts: accounts(20),
+      startTimeMs: Date.now() - 86_400_000,
+      blockTimeMs: 50,
+    })
     const pipeline = new Pipeline({ dataDir: dir, log: () => {} })
     const fillsPerBlock = 2_000
     const t0 = performance.now()
     while (chain.tip * fillsPerBlock * 2 < ROWS) {
       chain.commitBlock(fillsPerBlock)
-      while (pipeline.step(chain.tip).worked) { /* index as we go, so the WAL stays small */ }
+      while (pipeline.step(chain.tip).worked) {
+        /* index as we go, so the WAL stays small */
+      }
     }
     const rows = pipeline.db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM fills').get()!.n
-    const busiest = pipeline.db.query<{ account: string; n: number }, []>('SELECT account, COUNT(*) AS n FROM fills GROUP BY account ORDER BY n DESC LIMIT 1').get()!
+    const busiest = pipeline.db
+      .query<{ account: string; n: number }, []>('SELECT account, COUNT(*) AS n FROM fills GROUP BY account ORDER BY n DESC LIMIT 1')
+      .get()!
     pipeline.close()
-    console.log(`deep page: ${rows} fill rows indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s; busiest account has ${busiest.n}`)
+    console.log(
+      `deep page: ${rows} fill rows indexed in ${((performance.now() - t0) / 1000).toFixed(1)} s; busiest account has ${busiest.n}`,
+    )
 
     const index = await HistoryIndex.start({ dataDir: dir, log: () => {} }, chain.tip, MARKET_REFS)
     // The route needs only the node's market table and height: a stand-in node carries them.
-    const node = { state: { height: chain.tip, markets: new Map(MARKET_REFS.map((m) => [m.market_id, { marketId: m.market_id, symbol: m.symbol, lifecycle: m.lifecycle }])) } } as unknown as ChainNode
+    const node = {
+      state: {
+        height: chain.tip,
+        markets: new Map(MARKET_REFS.map((m) => [m.market_id, { marketId: m.market_id, symbol: m.symbol, lifecycle: m.lifecycle }])),
+      },
+    } as unknown as ChainNode
     attachHistory(node, index)
     const app = new Elysia().use(historyRoutes(node)).listen({ hostname: '127.0.0.1', port: 0 })
     const base = `http://127.0.0.1:${app.server!.port}/api/v1/fills?account=${busiest.account}&limit=200`
@@ -139,7 +172,9 @@ async function deepPage(): Promise<void> {
       if (i >= 50) times.push(ms) // the first 50 warm the caches
     }
     times.sort((a, b) => a - b)
-    console.log(`  GET /api/v1/fills?account=...&limit=200 over HTTP, ${times.length} pages (${rowsSeen} rows): p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms, max ${times[times.length - 1]!.toFixed(2)} ms`)
+    console.log(
+      `  GET /api/v1/fills?account=...&limit=200 over HTTP, ${times.length} pages (${rowsSeen} rows): p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms, max ${times[times.length - 1]!.toFixed(2)} ms`,
+    )
     app.stop()
     await index.stop()
     store.close()

@@ -40,7 +40,7 @@ export function perfMapOf(dump: Uint8Array): { pid: number; lines: string[] } {
   const pid = view.getUint32(20, true)
   const lines: string[] = []
   // Each step consumes one record of at least a header's size, so the walk ends at the file's end.
-  for (let at = headerBytes; at + RECORD_HEADER_BYTES <= dump.length;) {
+  for (let at = headerBytes; at + RECORD_HEADER_BYTES <= dump.length; ) {
     const id = view.getUint32(at, true)
     const size = view.getUint32(at + 4, true)
     if (size < RECORD_HEADER_BYTES) break
@@ -59,7 +59,11 @@ export function perfMapOf(dump: Uint8Array): { pid: number; lines: string[] } {
 
 if (import.meta.main) {
   const usage = 'bun scripts/bench/jit-perf-map.ts JIT_DUMP_FILE...'
-  const files = parseOptionsOrExit(process.argv.slice(2), {}, { usage, positionals: true, program: 'bun scripts/bench/jit-perf-map.ts' }).positionals
+  const files = parseOptionsOrExit(
+    process.argv.slice(2),
+    {},
+    { usage, positionals: true, program: 'bun scripts/bench/jit-perf-map.ts' },
+  ).positionals
   if (files.length === 0) {
     console.error(`usage: ${usage}`)
     process.exit(2)
@@ -67,7 +71,7 @@ if (import.meta.main) {
   for (const file of files) {
     const { pid, lines } = perfMapOf(readFileSync(file))
     const out = `/tmp/perf-${pid}.map`
-    writeFileSync(out, lines.join('\n') + '\n')
+    writeFileSync(out, `${lines.join('\n')}\n`)
     console.log(`${out}: ${lines.length} compiled functions from ${file}`)
   }
 }

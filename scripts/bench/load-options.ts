@@ -10,18 +10,73 @@ export const AGENTS_MAX = 160
 export const WINDOW = 64
 
 export const LOAD_OPTIONS = defineOptions({
-  mode: { type: 'string', choices: ['capacity', 'open', 'batch'], default: 'capacity', description: 'capacity: closed loop, --in-flight requests at all times, each a PlaceOrder then a CancelOrder by client id; open: the same actions at a fixed --rate whatever the replies; batch: BatchPlaceOrder of --batch-size IOC orders, closed loop' },
+  mode: {
+    type: 'string',
+    choices: ['capacity', 'open', 'batch'],
+    default: 'capacity',
+    description:
+      'capacity: closed loop, --in-flight requests at all times, each a PlaceOrder then a CancelOrder by client id; open: the same actions at a fixed --rate whatever the replies; batch: BatchPlaceOrder of --batch-size IOC orders, closed loop',
+  },
   seconds: { type: 'integer', default: 10, min: 1, max: 3_600, description: 'length of the timed section' },
-  'warmup-seconds': { type: 'integer', default: 2, min: 0, max: 600, description: 'the same load before the timed section, not counted (JIT, connections, a book)' },
-  'max-actions': { type: 'integer', min: 1, max: 5_000_000, defaultText: 'capacity 60000, open 1.1 x rate x (warm-up + seconds), batch 3000', description: 'actions signed before the timed section, which ends early if they run out' },
-  'in-flight': { type: 'integer', min: 1, max: AGENTS_MAX * (WINDOW / 2), defaultText: 'capacity 1200, batch 150', description: 'capacity and batch: requests in flight, spread over the agents (at most 32 per agent)' },
+  'warmup-seconds': {
+    type: 'integer',
+    default: 2,
+    min: 0,
+    max: 600,
+    description: 'the same load before the timed section, not counted (JIT, connections, a book)',
+  },
+  'max-actions': {
+    type: 'integer',
+    min: 1,
+    max: 5_000_000,
+    defaultText: 'capacity 60000, open 1.1 x rate x (warm-up + seconds), batch 3000',
+    description: 'actions signed before the timed section, which ends early if they run out',
+  },
+  'in-flight': {
+    type: 'integer',
+    min: 1,
+    max: AGENTS_MAX * (WINDOW / 2),
+    defaultText: 'capacity 1200, batch 150',
+    description: 'capacity and batch: requests in flight, spread over the agents (at most 32 per agent)',
+  },
   rate: { type: 'integer', default: 2_000, min: 1, max: 1_000_000, description: 'open: actions offered per second' },
   'batch-size': { type: 'integer', default: 50, min: 1, max: 50, description: 'batch: orders per BatchPlaceOrder' },
-  agents: { type: 'integer', default: 150, min: 1, max: AGENTS_MAX, description: 'signers: agent keys registered for the ten dev accounts (at most 16 each), Trader role' },
-  'sign-workers': { type: 'integer', default: Math.min(4, availableParallelism()), min: 0, max: 64, description: 'Worker threads that pre-sign the actions (0: sign on the main thread)' },
-  transport: { type: 'string', choices: ['http', 'ws'], default: 'http', description: 'http: one POST /api/v1/action per action; ws: post frames over --ws-connections WebSocket connections (docs/websocket.md#posting-actions)' },
-  'ws-connections': { type: 'integer', default: 4, min: 1, max: 256, description: 'ws transport: WebSocket connections the actions are spread over (round robin)' },
-  'max-http-requests': { type: 'integer', default: 16_384, min: 256, max: 65_535, description: 'BUN_CONFIG_MAX_HTTP_REQUESTS of the generator: fetch requests at once (Bun\'s default 256 would queue the rest in the client)' },
+  agents: {
+    type: 'integer',
+    default: 150,
+    min: 1,
+    max: AGENTS_MAX,
+    description: 'signers: agent keys registered for the ten dev accounts (at most 16 each), Trader role',
+  },
+  'sign-workers': {
+    type: 'integer',
+    default: Math.min(4, availableParallelism()),
+    min: 0,
+    max: 64,
+    description: 'Worker threads that pre-sign the actions (0: sign on the main thread)',
+  },
+  transport: {
+    type: 'string',
+    choices: ['http', 'ws'],
+    default: 'http',
+    description:
+      'http: one POST /api/v1/action per action; ws: post frames over --ws-connections WebSocket connections (docs/websocket.md#posting-actions)',
+  },
+  'ws-connections': {
+    type: 'integer',
+    default: 4,
+    min: 1,
+    max: 256,
+    description: 'ws transport: WebSocket connections the actions are spread over (round robin)',
+  },
+  'max-http-requests': {
+    type: 'integer',
+    default: 16_384,
+    min: 256,
+    max: 65_535,
+    description:
+      "BUN_CONFIG_MAX_HTTP_REQUESTS of the generator: fetch requests at once (Bun's default 256 would queue the rest in the client)",
+  },
 })
 
 export type LoadValues = OptionValues<typeof LOAD_OPTIONS>

@@ -24,7 +24,7 @@
 // Fetch is capped at BUN_CONFIG_MAX_HTTP_REQUESTS requests at once, read when fetch is first used,
 // so without it in the environment the script runs itself again with it set.
 import { availableParallelism, loadavg } from 'node:os'
-import { cancelOrder, batchPlaceOrder, massCancel, placeOrder, registerAgent } from '../../src/client/actions.ts'
+import { batchPlaceOrder, cancelOrder, massCancel, placeOrder, registerAgent } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { RpcCallError, RpcClient } from '../../src/client/rpc-client.ts'
 import { bytesToHex } from '../../src/lib/hex.ts'
@@ -33,14 +33,20 @@ import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { mulberry32Unit } from '../../src/lib/prng.ts'
 import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
 import { addressOfPrivateKey } from '../../src/wire/signing.ts'
-import { signBodies, signingLibrary, type SignJob } from './bench-sign.ts'
+import { type SignJob, signBodies, signingLibrary } from './bench-sign.ts'
 import { AGENTS_MAX, LOAD_OPTIONS, WINDOW } from './load-options.ts'
-import { cpuBetween, describeCpu, sampleCpu, type CpuSample } from './proc-cpu.ts'
+import { type CpuSample, cpuBetween, describeCpu, sampleCpu } from './proc-cpu.ts'
 import { percentile } from './stats.ts'
 
 const OPTIONS = defineOptions({
   url: { type: 'string', required: true, valueName: 'URL', description: 'the node, http://127.0.0.1:PORT (only 127.0.0.1 / localhost)' },
-  'node-pid': { type: 'integer', min: 1, max: 4_194_304, valueName: 'PID', description: 'the node\'s process id, for its CPU use from /proc (without it, no CPU figures for the node)' },
+  'node-pid': {
+    type: 'integer',
+    min: 1,
+    max: 4_194_304,
+    valueName: 'PID',
+    description: "the node's process id, for its CPU use from /proc (without it, no CPU figures for the node)",
+  },
   ...LOAD_OPTIONS,
 })
 const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
@@ -76,8 +82,10 @@ const rpc = new RpcClient(baseUrl, 120_000)
 const network = (await rpc.query<{ network: string }>('getExchangeConfig')).data.network
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
-console.log(`perpd /action bench, mode ${mode}: ${baseUrl}${nodePid === undefined ? '' : ` (node pid ${nodePid})`}, ${agentCount} agent signers of ${DEV_PRIVATE_KEYS.length} dev accounts, ` +
-  `BUN_CONFIG_MAX_HTTP_REQUESTS=${process.env.BUN_CONFIG_MAX_HTTP_REQUESTS}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs (the node and this generator share them)`)
+console.log(
+  `perpd /action bench, mode ${mode}: ${baseUrl}${nodePid === undefined ? '' : ` (node pid ${nodePid})`}, ${agentCount} agent signers of ${DEV_PRIVATE_KEYS.length} dev accounts, ` +
+    `BUN_CONFIG_MAX_HTTP_REQUESTS=${process.env.BUN_CONFIG_MAX_HTTP_REQUESTS}; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs (the node and this generator share them)`,
+)
 
 // ---- Signers: agents of the dev accounts ----
 
@@ -109,19 +117,34 @@ async function sendRetrying(client: PerpdClient, build: Parameters<PerpdClient['
 
 const registerStarted = performance.now()
 let registered = 0
-await Promise.all(masters.map(async (client, m) => {
-  const mine = agents.filter((a) => a.master === m)
-  if (mine.length === 0) return
-  const have = new Set((await rpc.query<{ agents: { address: string }[] }>('getAgents', { address: client.address })).data.agents.map((g) => g.address))
-  // At most 16 per account, so inside one nonce window; the master's client keeps it anyway.
-  await Promise.all(mine.filter((a) => !have.has(a.address)).map(async (a) => {
-    const reply = await sendRetrying(client, (nonce, net) => registerAgent({ network: net, nonce, agent: a.address, role: 'Trader', name: `bench-${a.index}` }))
-    if (reply.status !== 'accepted') throw new Error(`RegisterAgent of bench agent ${a.index} for dev account #${m}: ${reply.reason.code} ${reply.reason.message}`)
-    registered++
-  }))
-}))
-const firstNonce = await Promise.all(agents.map(async (a) => (await rpc.query<{ nonce: number }>('getNonce', { address: a.address })).data.nonce))
-console.log(`signers: ${registered} agents registered now, ${agentCount - registered} already there (${((performance.now() - registerStarted) / 1000).toFixed(1)} s, not timed)`)
+await Promise.all(
+  masters.map(async (client, m) => {
+    const mine = agents.filter((a) => a.master === m)
+    if (mine.length === 0) return
+    const have = new Set(
+      (await rpc.query<{ agents: { address: string }[] }>('getAgents', { address: client.address })).data.agents.map((g) => g.address),
+    )
+    // At most 16 per account, so inside one nonce window; the master's client keeps it anyway.
+    await Promise.all(
+      mine
+        .filter((a) => !have.has(a.address))
+        .map(async (a) => {
+          const reply = await sendRetrying(client, (nonce, net) =>
+            registerAgent({ network: net, nonce, agent: a.address, role: 'Trader', name: `bench-${a.index}` }),
+          )
+          if (reply.status !== 'accepted')
+            throw new Error(`RegisterAgent of bench agent ${a.index} for dev account #${m}: ${reply.reason.code} ${reply.reason.message}`)
+          registered++
+        }),
+    )
+  }),
+)
+const firstNonce = await Promise.all(
+  agents.map(async (a) => (await rpc.query<{ nonce: number }>('getNonce', { address: a.address })).data.nonce),
+)
+console.log(
+  `signers: ${registered} agents registered now, ${agentCount - registered} already there (${((performance.now() - registerStarted) / 1000).toFixed(1)} s, not timed)`,
+)
 
 // ---- The plan: each agent's actions, nonce after nonce ----
 
@@ -136,11 +159,14 @@ interface Step {
 
 const perAgentInFlight = Math.ceil((flags['in-flight'] ?? (mode === 'batch' ? 150 : 1_200)) / agentCount)
 if (mode !== 'open' && perAgentInFlight > WINDOW / 2) {
-  console.error(`--in-flight allows at most ${WINDOW / 2} per agent: ${agentCount * (WINDOW / 2)} with ${agentCount} agents (more agents: --agents, up to ${AGENTS_MAX})`)
+  console.error(
+    `--in-flight allows at most ${WINDOW / 2} per agent: ${agentCount * (WINDOW / 2)} with ${agentCount} agents (more agents: --agents, up to ${AGENTS_MAX})`,
+  )
   process.exit(2)
 }
 const warmupSeconds = flags['warmup-seconds']
-const maxActions = flags['max-actions'] ?? (mode === 'capacity' ? 60_000 : mode === 'open' ? Math.ceil(flags.rate * (warmupSeconds + seconds) * 1.1) : 3_000)
+const maxActions =
+  flags['max-actions'] ?? (mode === 'capacity' ? 60_000 : mode === 'open' ? Math.ceil(flags.rate * (warmupSeconds + seconds) * 1.1) : 3_000)
 const stepsPerAgent = mode === 'batch' ? Math.ceil(maxActions / agentCount) : 2 * Math.ceil(maxActions / agentCount / 2)
 
 /** Client ids of this run: `RUN-agent-pair`, so a rerun on the same node reuses none. */
@@ -158,12 +184,31 @@ const plans: { after: number; orders: number; action: Record<string, unknown> }[
     if (mode === 'batch') {
       const orders = Array.from({ length: flags['batch-size'] }, () => {
         const bid = rand() < 0.5
-        return { market_id: MARKET, side: bid ? 'Bid' as const : 'Ask' as const, price: restingPrice(bid), qty: '0.001', tif: 'Ioc' as const, reduce_only: false }
+        return {
+          market_id: MARKET,
+          side: bid ? ('Bid' as const) : ('Ask' as const),
+          price: restingPrice(bid),
+          qty: '0.001',
+          tif: 'Ioc' as const,
+          reduce_only: false,
+        }
       })
       steps.push({ after: -1, orders: orders.length, action: batchPlaceOrder(orders) })
     } else if (i % 2 === 0) {
       const bid = rand() < 0.5
-      steps.push({ after: -1, orders: 1, action: placeOrder({ market_id: MARKET, side: bid ? 'Bid' : 'Ask', price: restingPrice(bid), qty: '0.001', tif: 'Gtc', reduce_only: false, client_order_id: `${RUN}-${a.index}-${i >> 1}` }) })
+      steps.push({
+        after: -1,
+        orders: 1,
+        action: placeOrder({
+          market_id: MARKET,
+          side: bid ? 'Bid' : 'Ask',
+          price: restingPrice(bid),
+          qty: '0.001',
+          tif: 'Gtc',
+          reduce_only: false,
+          client_order_id: `${RUN}-${a.index}-${i >> 1}`,
+        }),
+      })
     } else {
       steps.push({ after: i - 1, orders: 1, action: cancelOrder({ market_id: MARKET, client_order_id: `${RUN}-${a.index}-${i >> 1}` }) })
     }
@@ -172,7 +217,10 @@ const plans: { after: number; orders: number; action: Record<string, unknown> }[
 })
 
 const signStarted = performance.now()
-const jobs: SignJob[] = agents.map((a, ai) => ({ key: a.key, items: plans[ai]!.map((s, i) => ({ action: s.action, nonce: firstNonce[ai]! + i })) }))
+const jobs: SignJob[] = agents.map((a, ai) => ({
+  key: a.key,
+  items: plans[ai]!.map((s, i) => ({ action: s.action, nonce: firstNonce[ai]! + i })),
+}))
 const bodies = await signBodies(jobs, network, flags['sign-workers'])
 const lanes = agents.map((a, ai) => ({
   agent: a,
@@ -191,7 +239,9 @@ type Lane = (typeof lanes)[number]
 plans.length = 0
 jobs.length = 0
 const totalSteps = stepsPerAgent * agentCount
-console.log(`signed ${fmt(totalSteps)} actions (${mode === 'batch' ? `${fmt(totalSteps * flags['batch-size'])} orders, ` : ''}${stepsPerAgent} per agent) in ${((performance.now() - signStarted) / 1000).toFixed(1)} s with ${signingLibrary} on ${flags['sign-workers']} Worker threads (not timed)`)
+console.log(
+  `signed ${fmt(totalSteps)} actions (${mode === 'batch' ? `${fmt(totalSteps * flags['batch-size'])} orders, ` : ''}${stepsPerAgent} per agent) in ${((performance.now() - signStarted) / 1000).toFixed(1)} s with ${signingLibrary} on ${flags['sign-workers']} Worker threads (not timed)`,
+)
 
 // ---- The timed section ----
 
@@ -212,7 +262,10 @@ let openBacklogMax = 0
 let exhaustedAt: number | undefined
 const HEADERS = { 'content-type': 'application/json' }
 
-type ActionReplyJson = { result?: { status: string; events?: { sub_kind: string }[] }; error?: { code: number; data?: { reason?: string } } }
+type ActionReplyJson = {
+  result?: { status: string; events?: { sub_kind: string }[] }
+  error?: { code: number; data?: { reason?: string } }
+}
 
 /**
  * --transport ws: the actions go as post frames (docs/websocket.md#posting-actions) over a few
@@ -297,7 +350,10 @@ async function send(lane: Lane, i: number, dueAt: number): Promise<void> {
   if (inFlightTotal > inFlightMax) inFlightMax = inFlightTotal
   let done = true
   try {
-    const reply = wsPoster !== undefined ? await wsPoster.post(step.body) : ((await (await fetch(ACTION_URL, { method: 'POST', headers: HEADERS, body: step.body })).json()) as ActionReplyJson)
+    const reply =
+      wsPoster !== undefined
+        ? await wsPoster.post(step.body)
+        : ((await (await fetch(ACTION_URL, { method: 'POST', headers: HEADERS, body: step.body })).json()) as ActionReplyJson)
     const now = performance.now()
     if (reply.error !== undefined) {
       const reason = reply.error.data?.reason ?? String(reply.error.code)
@@ -308,7 +364,9 @@ async function send(lane: Lane, i: number, dueAt: number): Promise<void> {
     } else {
       // Latency of every action sent in the timed section; the counts of those in a block in it.
       if (dueAt >= tStart) latencies.push(now - dueAt)
-      if (now < tStart || now > tEnd) { /* warm-up, or after the timed section */ } else if (reply.result!.status === 'accepted') {
+      if (now < tStart || now > tEnd) {
+        /* warm-up, or after the timed section */
+      } else if (reply.result!.status === 'accepted') {
         counts.accepted++
         let rejected = 0
         if (step.orders > 1) for (const e of reply.result!.events ?? []) if (e.sub_kind === 'BatchItemRejected') rejected++
@@ -414,25 +472,39 @@ const elapsed = (tEnd - tStart) / 1000
 latencies.sort((a, b) => a - b)
 const pct = (p: number) => percentile(latencies, p).toFixed(1)
 const refused = [...refusals].map(([r, n]) => `${fmt(n)} ${r}`).join(', ') || '0'
-const ended = exhaustedAt === undefined ? '' : ` (ran out of signed actions after ${((exhaustedAt - tStart) / 1000).toFixed(1)} s: raise --max-actions)`
+const ended =
+  exhaustedAt === undefined ? '' : ` (ran out of signed actions after ${((exhaustedAt - tStart) / 1000).toFixed(1)} s: raise --max-actions)`
 const tally = `${fmt(counts.accepted)} accepted, ${fmt(counts.keptReject)} kept-reject, refused ${refused}${counts.transportErrors > 0 ? `, ${fmt(counts.transportErrors)} transport errors` : ''}, in ${elapsed.toFixed(2)} s${ended}`
 const actionsDone = counts.accepted + counts.keptReject
 if (mode === 'capacity') {
-  console.log(`capacity: ${fmt(counts.accepted / elapsed)} actions/s accepted over ${flags.transport === 'ws' ? `${flags['ws-connections']} WebSocket connections` : 'HTTP'} (${tally}); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight (${agentCount} agents x ${perAgentInFlight}), each a PlaceOrder then its CancelOrder by client id`)
+  console.log(
+    `capacity: ${fmt(counts.accepted / elapsed)} actions/s accepted over ${flags.transport === 'ws' ? `${flags['ws-connections']} WebSocket connections` : 'HTTP'} (${tally}); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight (${agentCount} agents x ${perAgentInFlight}), each a PlaceOrder then its CancelOrder by client id`,
+  )
 } else if (mode === 'open') {
   sendLag.sort((a, b) => a - b)
-  console.log(`open: offered ${fmt(flags.rate)}/s, achieved ${fmt(actionsDone / elapsed)}/s in blocks, ${fmt(counts.accepted / elapsed)}/s accepted (${tally}); PlaceOrder then CancelOrder by client id`)
-  console.log(`  sending: up to ${fmt(inFlightMax)} in flight; p99 send lag ${percentile(sendLag, 99).toFixed(1)} ms behind schedule; ${openBacklogMax === 0 ? 'no action held back by a full nonce window' : `up to ${fmt(openBacklogMax)} actions due but held back by full nonce windows (the node is not keeping up)`}`)
+  console.log(
+    `open: offered ${fmt(flags.rate)}/s, achieved ${fmt(actionsDone / elapsed)}/s in blocks, ${fmt(counts.accepted / elapsed)}/s accepted (${tally}); PlaceOrder then CancelOrder by client id`,
+  )
+  console.log(
+    `  sending: up to ${fmt(inFlightMax)} in flight; p99 send lag ${percentile(sendLag, 99).toFixed(1)} ms behind schedule; ${openBacklogMax === 0 ? 'no action held back by a full nonce window' : `up to ${fmt(openBacklogMax)} actions due but held back by full nonce windows (the node is not keeping up)`}`,
+  )
 } else {
-  console.log(`batch: ${fmt(counts.orders / elapsed)} orders/s accepted, ${fmt(counts.accepted / elapsed)} BatchPlaceOrder/s of ${flags['batch-size']} IOC orders (${tally}; ${fmt(counts.itemsRejected)} items rejected); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight`)
+  console.log(
+    `batch: ${fmt(counts.orders / elapsed)} orders/s accepted, ${fmt(counts.accepted / elapsed)} BatchPlaceOrder/s of ${flags['batch-size']} IOC orders (${tally}; ${fmt(counts.itemsRejected)} items rejected); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight`,
+  )
 }
-console.log(`  /action latency${mode === 'open' ? ' from when due' : ''}: p50 ${pct(50)} ms, p90 ${pct(90)} ms, p99 ${pct(99)} ms, max ${latencies.length === 0 ? 'NaN' : latencies[latencies.length - 1]!.toFixed(1)} ms`)
+console.log(
+  `  /action latency${mode === 'open' ? ' from when due' : ''}: p50 ${pct(50)} ms, p90 ${pct(90)} ms, p99 ${pct(99)} ms, max ${latencies.length === 0 ? 'NaN' : latencies[latencies.length - 1]!.toFixed(1)} ms`,
+)
 const blocks = h1 - h0
-console.log(`  blocks: ${blocks} in the timed section (${blocks > 0 ? fmt(actionsDone / blocks) : 0} actions per block), after ${warmupSeconds} s of warm-up`)
+console.log(
+  `  blocks: ${blocks} in the timed section (${blocks > 0 ? fmt(actionsDone / blocks) : 0} actions per block), after ${warmupSeconds} s of warm-up`,
+)
 if (node0 !== undefined && node1 !== undefined) {
   const units = mode === 'batch' ? counts.orders : actionsDone
   console.log(`  ${describeCpu('node', cpuBetween(node0, node1), units, mode === 'batch' ? 'order' : 'action')}`)
-  if (mode === 'batch') console.log(`  node: ${fmt((cpuBetween(node0, node1).cpuSeconds * 1e6) / Math.max(1, actionsDone))} µs CPU per BatchPlaceOrder`)
+  if (mode === 'batch')
+    console.log(`  node: ${fmt((cpuBetween(node0, node1).cpuSeconds * 1e6) / Math.max(1, actionsDone))} µs CPU per BatchPlaceOrder`)
 } else if (nodePid !== undefined) {
   console.log(`  node CPU: /proc/${nodePid} could not be read`)
 } else {

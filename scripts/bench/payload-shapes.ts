@@ -13,15 +13,19 @@
  * seven orders cost resting orders 0.5-26% and cancels 8-22% more than one (four pairs).
  */
 import { commitStateRoot, createGenesisState, type EnvelopeInput, executeBlock } from '../../src/chain/index.ts'
-import { atTheEdge } from '../../src/node/edge-envelope.ts'
-import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
 import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { DEV_ADDRESSES, devGenesis } from '../../src/node/dev-genesis.ts'
+import { atTheEdge } from '../../src/node/edge-envelope.ts'
 import { percentile } from './stats.ts'
 
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  orders: { type: 'integer', default: 5_000, min: 1, max: 10_000_000, description: 'orders per block' },
-  blocks: { type: 'integer', default: 60, min: 6, max: 1_000_000, description: 'blocks per shape (the first sixth warm up)' },
-}, { usage: 'bun scripts/bench/payload-shapes.ts [options]', program: 'bun scripts/bench/payload-shapes.ts' })
+const { values: flags } = parseOptionsOrExit(
+  process.argv.slice(2),
+  {
+    orders: { type: 'integer', default: 5_000, min: 1, max: 10_000_000, description: 'orders per block' },
+    blocks: { type: 'integer', default: 60, min: 6, max: 1_000_000, description: 'blocks per shape (the first sixth warm up)' },
+  },
+  { usage: 'bun scripts/bench/payload-shapes.ts [options]', program: 'bun scripts/bench/payload-shapes.ts' },
+)
 const ORDERS = flags.orders
 const BLOCKS = flags.blocks
 const WARMUP = Math.floor(BLOCKS / 6)
@@ -58,7 +62,12 @@ function run(keyOrders: number): { place: number; cancel: number } {
     const orders = Array.from({ length: ORDERS }, (_, i) => {
       const side = i % 2 === 0 ? 'Ask' : 'Bid'
       const payload: Record<string, unknown> = {
-        market_id: 1 + (i % 3), side, price: String(side === 'Bid' ? 600 - (i % 50) : 800 + (i % 50)), qty: '1', tif: 'Gtc', reduce_only: false,
+        market_id: 1 + (i % 3),
+        side,
+        price: String(side === 'Bid' ? 600 - (i % 50) : 800 + (i % 50)),
+        qty: '1',
+        tif: 'Gtc',
+        reduce_only: false,
       }
       if (i % 4 === 0) payload.client_order_id = `c${b}-${i}`
       return envelope(i % DEV_ADDRESSES.length, 'PlaceOrder', payload)
@@ -67,7 +76,9 @@ function run(keyOrders: number): { place: number; cancel: number } {
     const cancels: EnvelopeInput[] = []
     for (const e of placed.result.events) {
       if (e.sub_kind !== 'OrderAccepted') continue
-      cancels.push(envelope((DEV_ADDRESSES as readonly string[]).indexOf(e.account), 'CancelOrder', { market_id: e.market_id, order_id: e.order_id }))
+      cancels.push(
+        envelope((DEV_ADDRESSES as readonly string[]).indexOf(e.account), 'CancelOrder', { market_id: e.market_id, order_id: e.order_id }),
+      )
     }
     if (cancels.length !== ORDERS) throw new Error(`block ${b}: ${cancels.length} of ${ORDERS} orders rested`)
     const cancelled = apply(cancels)
@@ -76,11 +87,17 @@ function run(keyOrders: number): { place: number; cancel: number } {
       cancel.push((cancelled.ms * 1000) / ORDERS)
     }
   }
-  const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50)
+  const median = (xs: number[]) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    )
   return { place: median(place), cancel: median(cancel) }
 }
 
 for (const keyOrders of [1, 7, 1, 7]) {
   const r = run(keyOrders)
-  console.log(`payload keys in ${keyOrders} order${keyOrders === 1 ? '' : 's'}: PlaceOrder (rests) ${r.place.toFixed(3)} us, CancelOrder ${r.cancel.toFixed(3)} us (median per envelope over ${BLOCKS - WARMUP} blocks of ${ORDERS})`)
+  console.log(
+    `payload keys in ${keyOrders} order${keyOrders === 1 ? '' : 's'}: PlaceOrder (rests) ${r.place.toFixed(3)} us, CancelOrder ${r.cancel.toFixed(3)} us (median per envelope over ${BLOCKS - WARMUP} blocks of ${ORDERS})`,
+  )
 }

@@ -115,10 +115,17 @@ export function cpuBetween(before: CpuSample, after: CpuSample): CpuUse {
   }
   workers.sort((a, b) => a.tid - b.tid)
   return {
-    wallSeconds, cpuSeconds, cores: cpuSeconds / wallSeconds,
-    groups: [...groups].map(([group, g]) => ({ group, cores: g.seconds / wallSeconds, threads: g.threads })).sort((a, b) => b.cores - a.cores),
+    wallSeconds,
+    cpuSeconds,
+    cores: cpuSeconds / wallSeconds,
+    groups: [...groups]
+      .map(([group, g]) => ({ group, cores: g.seconds / wallSeconds, threads: g.threads }))
+      .sort((a, b) => b.cores - a.cores),
     workers,
-    mainWaitShare: before.mainWaitSeconds === undefined || after.mainWaitSeconds === undefined ? undefined : (after.mainWaitSeconds - before.mainWaitSeconds) / wallSeconds,
+    mainWaitShare:
+      before.mainWaitSeconds === undefined || after.mainWaitSeconds === undefined
+        ? undefined
+        : (after.mainWaitSeconds - before.mainWaitSeconds) / wallSeconds,
   }
 }
 
@@ -129,7 +136,9 @@ export function describeCpu(who: string, use: CpuUse, units: number, unitName: s
     .filter((g) => g.cores >= 0.005)
     .map((g) => `${g.group}${g.threads > 1 ? ` (${g.threads} threads)` : ''} ${g.cores.toFixed(2)}`)
     .join(', ')
-  const workers = use.workers.length > 0 ? `; Worker threads one by one: ${use.workers.map((w) => `${w.tid} ${w.cores.toFixed(2)}`).join(', ')}` : ''
-  const wait = use.mainWaitShare === undefined ? '' : `; main thread waited for a CPU ${Math.round(use.mainWaitShare * 100)}% of the wall time`
+  const workers =
+    use.workers.length > 0 ? `; Worker threads one by one: ${use.workers.map((w) => `${w.tid} ${w.cores.toFixed(2)}`).join(', ')}` : ''
+  const wait =
+    use.mainWaitShare === undefined ? '' : `; main thread waited for a CPU ${Math.round(use.mainWaitShare * 100)}% of the wall time`
   return `${who} CPU: ${use.cores.toFixed(2)} cores${perUnit} [cores by thread: ${groups}${workers}]${wait}`
 }

@@ -15,7 +15,9 @@ self.onmessage = async (e: MessageEvent<{ url: string; body: string; seconds: nu
       try {
         const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
         const text = await res.text()
-        if (res.status !== 200 || text.includes('"error"')) { if (errors++ === 0) console.error(`first error: ${res.status} ${text.slice(0, 300)}`) }
+        if (res.status !== 200 || text.includes('"error"')) {
+          if (errors++ === 0) console.error(`first error: ${res.status} ${text.slice(0, 300)}`)
+        }
       } catch (err) {
         if (errors++ === 0) console.error(`first error: ${(err as Error).message}`)
       }

@@ -9,21 +9,38 @@ import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { parseOptionsOrExit } from '../../src/lib/options.ts'
 import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
 
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  seconds: { type: 'integer', default: 10, min: 1, max: 3_600, description: 'seconds per phase' },
-  connections: { type: 'integer', default: 64, min: 1, max: 10_000, description: 'concurrent request loops' },
-}, { usage: 'bun scripts/bench/query.ts [options]', program: 'bun scripts/bench/query.ts' })
+const { values: flags } = parseOptionsOrExit(
+  process.argv.slice(2),
+  {
+    seconds: { type: 'integer', default: 10, min: 1, max: 3_600, description: 'seconds per phase' },
+    connections: { type: 'integer', default: 64, min: 1, max: 10_000, description: 'concurrent request loops' },
+  },
+  { usage: 'bun scripts/bench/query.ts [options]', program: 'bun scripts/bench/query.ts' },
+)
 const seconds = flags.seconds
 const connections = flags.connections
 
-interface PhaseResult { requests: number; errors: number; seconds: number; p50: number; p99: number; connections: number }
+interface PhaseResult {
+  requests: number
+  errors: number
+  seconds: number
+  p50: number
+  p99: number
+  connections: number
+}
 
 /** Runs one phase in a worker: `connections` loops sending `body` for `seconds`. */
 function runPhase(url: string, body: string, phaseSeconds: number): Promise<PhaseResult> {
   const worker = new Worker(new URL('./query-load-worker.ts', import.meta.url).href)
   return new Promise((resolve, reject) => {
-    worker.onmessage = (e: MessageEvent<PhaseResult>) => { worker.terminate(); resolve(e.data) }
-    worker.onerror = (e) => { worker.terminate(); reject(e) }
+    worker.onmessage = (e: MessageEvent<PhaseResult>) => {
+      worker.terminate()
+      resolve(e.data)
+    }
+    worker.onerror = (e) => {
+      worker.terminate()
+      reject(e)
+    }
     worker.postMessage({ url, body, seconds: phaseSeconds, connections })
   })
 }
@@ -42,8 +59,30 @@ try {
   const background = (async () => {
     let i = 0
     while (trading) {
-      await taker.send(placeOrder({ market_id: 1, side: i % 2 === 0 ? 'Bid' : 'Ask', price: i % 2 === 0 ? '66000' : '64000', qty: '0.001', tif: 'Ioc', reduce_only: false })).catch(() => {})
-      await maker.send(placeOrder({ market_id: 1, side: i % 2 === 0 ? 'Ask' : 'Bid', price: i % 2 === 0 ? '66000' : '64000', qty: '0.001', tif: 'Gtc', reduce_only: false })).catch(() => {})
+      await taker
+        .send(
+          placeOrder({
+            market_id: 1,
+            side: i % 2 === 0 ? 'Bid' : 'Ask',
+            price: i % 2 === 0 ? '66000' : '64000',
+            qty: '0.001',
+            tif: 'Ioc',
+            reduce_only: false,
+          }),
+        )
+        .catch(() => {})
+      await maker
+        .send(
+          placeOrder({
+            market_id: 1,
+            side: i % 2 === 0 ? 'Ask' : 'Bid',
+            price: i % 2 === 0 ? '66000' : '64000',
+            qty: '0.001',
+            tif: 'Gtc',
+            reduce_only: false,
+          }),
+        )
+        .catch(() => {})
       i++
     }
   })()
@@ -51,20 +90,37 @@ try {
   const rpc = (method: string, params: object, id = 1) => ({ jsonrpc: '2.0', id, method, params })
   const book = JSON.stringify(rpc('getOrderbook', { market_id: 1, depth: 20 }))
   const account = JSON.stringify(rpc('getAccount', { address: maker.address }))
-  const batch = JSON.stringify(Array.from({ length: 20 }, (_, i) => [
-    rpc('getOrderbook', { market_id: 1 + (i % 3) }, i), rpc('getAccount', { address: maker.address }, i), rpc('getMarkets', {}, i),
-    rpc('getAccountOrders', { address: maker.address }, i), rpc('getMarket', { symbol: 'ETH' }, i),
-  ][i % 5]))
+  const batch = JSON.stringify(
+    Array.from(
+      { length: 20 },
+      (_, i) =>
+        [
+          rpc('getOrderbook', { market_id: 1 + (i % 3) }, i),
+          rpc('getAccount', { address: maker.address }, i),
+          rpc('getMarkets', {}, i),
+          rpc('getAccountOrders', { address: maker.address }, i),
+          rpc('getMarket', { symbol: 'ETH' }, i),
+        ][i % 5],
+    ),
+  )
 
   const report = (name: string, r: PhaseResult) =>
-    console.log(`${name}: ${Math.round(r.requests / r.seconds).toLocaleString('en-US')} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms (${r.requests} requests, ${r.errors} errors, ${r.connections} connections, ${r.seconds.toFixed(1)} s)`)
+    console.log(
+      `${name}: ${Math.round(r.requests / r.seconds).toLocaleString('en-US')} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms (${r.requests} requests, ${r.errors} errors, ${r.connections} connections, ${r.seconds.toFixed(1)} s)`,
+    )
   report('getOrderbook', await runPhase(node.url, book, seconds))
   report('getAccount', await runPhase(node.url, account, seconds))
   // Batch latency is measured without saturating the server: a few connections only.
   const batchRun = await new Promise<PhaseResult>((resolve, reject) => {
     const worker = new Worker(new URL('./query-load-worker.ts', import.meta.url).href)
-    worker.onmessage = (e: MessageEvent<PhaseResult>) => { worker.terminate(); resolve(e.data) }
-    worker.onerror = (e) => { worker.terminate(); reject(e) }
+    worker.onmessage = (e: MessageEvent<PhaseResult>) => {
+      worker.terminate()
+      resolve(e.data)
+    }
+    worker.onerror = (e) => {
+      worker.terminate()
+      reject(e)
+    }
     worker.postMessage({ url: node.url, body: batch, seconds: Math.min(seconds, 5), connections: 2 })
   })
   report('batch of 20 mixed reads', batchRun)

@@ -23,29 +23,33 @@
  * breakdown).
  */
 import { mkdirSync, rmSync } from 'node:fs'
-import { applyBlock, type BlockInput, createGenesisState } from '../../src/chain/index.ts'
 import { feedRuntime } from '../../src/api/ws/runtime.ts'
+import { applyBlock, type BlockInput, createGenesisState } from '../../src/chain/index.ts'
 import { bytesToHex } from '../../src/lib/hex.ts'
 import { parseOptionsOrExit } from '../../src/lib/options.ts'
 import { mulberry32 } from '../../src/lib/prng.ts'
-import { atTheEdge } from '../../src/node/edge-envelope.ts'
 import type { PreparedAction } from '../../src/node/admission-prepare.ts'
 import { blockDigest, genesisDigest } from '../../src/node/block-digest.ts'
 import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock } from '../../src/node/block-store.ts'
 import { ChainNode, type CommittedBlock } from '../../src/node/chain-node.ts'
 import { devGenesis } from '../../src/node/dev-genesis.ts'
+import { atTheEdge } from '../../src/node/edge-envelope.ts'
 import { eventView, storedEventsAndBodies, symbolLookup } from '../../src/node/views.ts'
 import type { Genesis } from '../../src/wire/genesis.ts'
 import { fastTempDir } from '../../test/support/stored-chain.ts'
 
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  blocks: { type: 'integer', default: 300, min: 1, max: 1_000_000, description: 'blocks of the stored chain' },
-  'block-ops': { type: 'integer', default: 2_000, min: 1, max: 2_000, description: 'order actions per block (at most max_tx_per_block)' },
-  accounts: { type: 'integer', default: 100, min: 40, max: 100_000, description: 'funded traders sending them (a nonce window is 64)' },
-  runs: { type: 'integer', default: 3, min: 1, max: 100, description: 'replays from genesis (median printed)' },
-  seed: { type: 'integer', default: 7, min: 0, max: 0xffff_ffff, description: 'seed of the order flow' },
-  dir: { type: 'string', description: 'data directory to build into and keep (default: a temporary one, removed)' },
-}, { usage: 'bun scripts/bench/replay.ts [options]', program: 'bun scripts/bench/replay.ts' })
+const { values: flags } = parseOptionsOrExit(
+  process.argv.slice(2),
+  {
+    blocks: { type: 'integer', default: 300, min: 1, max: 1_000_000, description: 'blocks of the stored chain' },
+    'block-ops': { type: 'integer', default: 2_000, min: 1, max: 2_000, description: 'order actions per block (at most max_tx_per_block)' },
+    accounts: { type: 'integer', default: 100, min: 40, max: 100_000, description: 'funded traders sending them (a nonce window is 64)' },
+    runs: { type: 'integer', default: 3, min: 1, max: 100, description: 'replays from genesis (median printed)' },
+    seed: { type: 'integer', default: 7, min: 0, max: 0xffff_ffff, description: 'seed of the order flow' },
+    dir: { type: 'string', description: 'data directory to build into and keep (default: a temporary one, removed)' },
+  },
+  { usage: 'bun scripts/bench/replay.ts [options]', program: 'bun scripts/bench/replay.ts' },
+)
 const BLOCKS = flags.blocks
 const OPS = flags['block-ops']
 
@@ -85,17 +89,22 @@ class Parts {
     return out
   }
   print(blocks: number, total: number, totalLabel: string): void {
-    for (const [part, ms] of this.ms) console.log(`  ${part.padEnd(52)} ${(ms / blocks).toFixed(2).padStart(8)} ms/block  ${((100 * ms) / total).toFixed(1).padStart(5)}% of ${totalLabel}`)
+    for (const [part, ms] of this.ms)
+      console.log(
+        `  ${part.padEnd(52)} ${(ms / blocks).toFixed(2).padStart(8)} ms/block  ${((100 * ms) / total).toFixed(1).padStart(5)}% of ${totalLabel}`,
+      )
   }
 }
 
 /** With --dir holding the chain already (a build of the same flags), the build is skipped. */
-const built = flags.dir !== undefined && (() => {
-  const s = new BlockStore(dataDir)
-  const tip = s.tipHeight()
-  s.close()
-  return tip === BLOCKS
-})()
+const built =
+  flags.dir !== undefined &&
+  (() => {
+    const s = new BlockStore(dataDir)
+    const tip = s.tipHeight()
+    s.close()
+    return tip === BLOCKS
+  })()
 const actions = BLOCKS * OPS
 
 try {
@@ -107,13 +116,22 @@ try {
     Bun.gc(true)
     const lines: string[] = []
     const t = performance.now()
-    const replayer = new ChainNode({ dataDir, genesis, blockTimeMs: 200, log: (l) => lines.push(l), snapshotEveryBlocks: 0, deferRecovery: true })
+    const replayer = new ChainNode({
+      dataDir,
+      genesis,
+      blockTimeMs: 200,
+      log: (l) => lines.push(l),
+      snapshotEveryBlocks: 0,
+      deferRecovery: true,
+    })
     await replayer.recover()
     const ms = performance.now() - t
     if (replayer.state.height !== BLOCKS) throw new Error(`replayed to ${replayer.state.height}`)
     replayer.stop()
     rates.push(actions / (ms / 1000))
-    console.log(`replay from genesis, run ${run}: ${fmt(ms)} ms, ${fmt(actions / (ms / 1000))} actions/s (${lines.find((l) => l.startsWith('replayed')) ?? ''})`)
+    console.log(
+      `replay from genesis, run ${run}: ${fmt(ms)} ms, ${fmt(actions / (ms / 1000))} actions/s (${lines.find((l) => l.startsWith('replayed')) ?? ''})`,
+    )
   }
   console.log(`replay from genesis: median ${fmt(median(rates))} actions/s over ${flags.runs} runs`)
 
@@ -129,14 +147,25 @@ try {
     const headers = steps.time('SQLite reads (headers, envelopes)', () => store.headers(from, to, REPLAY_BATCH_BLOCKS))
     for (const header of headers) {
       const mine = steps.time('SQLite reads (headers, envelopes)', () => store.replayEnvelopesOf(header.height))
-      const decoded = steps.time('decode the stored actions (JSON.parse)', () => mine.map((x) => JSON.parse(x[4]) as Record<string, unknown>))
-      const envelopes = steps.time('edge packing (atTheEdge)', () => mine.map((x, i) => atTheEdge({ signer: x[1], nonce: x[2], action: decoded[i]!, txHash: x[0] }, x[3])))
+      const decoded = steps.time('decode the stored actions (JSON.parse)', () =>
+        mine.map((x) => JSON.parse(x[4]) as Record<string, unknown>),
+      )
+      const envelopes = steps.time('edge packing (atTheEdge)', () =>
+        mine.map((x, i) => atTheEdge({ signer: x[1], nonce: x[2], action: decoded[i]!, txHash: x[0] }, x[3])),
+      )
       const input: BlockInput = { height: header.height, timestampMs: header.timestampMs, envelopes }
       const result = steps.time('applyBlock (execute, state root)', () => applyBlock(state, input))
       steps.time('root and digest checks', () => {
         const root = bytesToHex(result.stateRoot)
         if (root !== header.stateRoot) throw new Error(`root of ${header.height}`)
-        const digest = blockDigest({ height: header.height, parent: state.lastDigest, timestampMs: header.timestampMs, stateRoot: root, envelopes: mine.map((x) => [x[0], x[5]] as const), eventCount: result.events.length })
+        const digest = blockDigest({
+          height: header.height,
+          parent: state.lastDigest,
+          timestampMs: header.timestampMs,
+          stateRoot: root,
+          envelopes: mine.map((x) => [x[0], x[5]] as const),
+          eventCount: result.events.length,
+        })
         if (digest !== header.digest) throw new Error(`digest of ${header.height}`)
         state.lastDigest = digest
       })
@@ -156,10 +185,14 @@ function build(): void {
   const node = new ChainNode({ dataDir, genesis, blockTimeMs: 200, now: () => (clock += 200), log: () => {}, snapshotEveryBlocks: 0 })
   node.startManual()
   let listenersStart = 0
-  node.onBlock(() => { listenersStart = performance.now() })
+  node.onBlock(() => {
+    listenersStart = performance.now()
+  })
   feedRuntime(node, { log: () => {} })
   let listenersMs = 0
-  node.onBlock(() => { listenersMs = performance.now() - listenersStart })
+  node.onBlock(() => {
+    listenersMs = performance.now() - listenersStart
+  })
   const scratch = [fastTempDir('perpd-bench-replay-scratch-'), fastTempDir('perpd-bench-replay-scratch-')]
   const envelopeStore = new BlockStore(scratch[0]!)
   const eventStore = new BlockStore(scratch[1]!)
@@ -177,7 +210,11 @@ function build(): void {
     const nonce = nonces[account]!++
     const txHash = `0x${(++txCount).toString(16).padStart(64, '0')}`
     const prepared: PreparedAction = {
-      ok: true, kind, nonce, action, signature: sig,
+      ok: true,
+      kind,
+      nonce,
+      action,
+      signature: sig,
       recovered: { ok: true, signer, txHash, input: atTheEdge({ signer, nonce, action, txHash }, kind) },
     }
     void node.submitPrepared(prepared).then((r) => {
@@ -206,10 +243,37 @@ function build(): void {
       const list = due.get(at)
       if (list === undefined) due.set(at, [{ account, market: m.id, cloid }])
       else list.push({ account, market: m.id, cloid })
-      submit(account, { PlaceOrder: { market_id: m.id, side, price: dec(mid - sign * (5 + int(40)), m.pd), qty: dec(1 + int(m.maxLots), m.sd), tif: int(10) === 0 ? 'PostOnly' : 'Gtc', reduce_only: false, client_order_id: cloid } }, 'PlaceOrder')
+      submit(
+        account,
+        {
+          PlaceOrder: {
+            market_id: m.id,
+            side,
+            price: dec(mid - sign * (5 + int(40)), m.pd),
+            qty: dec(1 + int(m.maxLots), m.sd),
+            tif: int(10) === 0 ? 'PostOnly' : 'Gtc',
+            reduce_only: false,
+            client_order_id: cloid,
+          },
+        },
+        'PlaceOrder',
+      )
     } else {
       const t = int(20)
-      submit(account, { PlaceOrder: { market_id: m.id, side, price: dec(mid + sign * int(40), m.pd), qty: dec(1 + int(m.maxLots * 2), m.sd), tif: t < 13 ? 'Ioc' : t < 17 ? 'Gtc' : 'Fok', reduce_only: false } }, 'PlaceOrder')
+      submit(
+        account,
+        {
+          PlaceOrder: {
+            market_id: m.id,
+            side,
+            price: dec(mid + sign * int(40), m.pd),
+            qty: dec(1 + int(m.maxLots * 2), m.sd),
+            tif: t < 13 ? 'Ioc' : t < 17 ? 'Gtc' : 'Fok',
+            reduce_only: false,
+          },
+        },
+        'PlaceOrder',
+      )
     }
   }
 
@@ -234,20 +298,57 @@ function build(): void {
     commit.add('onBlock listeners (hot feed, WebSocket hub)', listenersMs)
     // The parts of produceBlock after applyBlock, again on the same block.
     const pending = stored.envelopes
-    commit.time('envelope JSON (action, signature, reason)', () => pending.map((e) => [JSON.stringify(JSON.parse(e.actionJson)), JSON.stringify(JSON.parse(e.signatureJson)), e.reasonJson === null ? null : JSON.stringify(JSON.parse(e.reasonJson))]))
-    commit.add('  (less the JSON.parse of the re-run)', -timeOf(() => pending.map((e) => [JSON.parse(e.actionJson), JSON.parse(e.signatureJson), e.reasonJson === null ? null : JSON.parse(e.reasonJson)])))
-    const { bodies } = commit.time('stored events (bodies to decimal strings, JSON)', () => storedEventsAndBodies(node.state, stored.header.height, result))
-    commit.time('block digest (keccak of tx hashes)', () => blockDigest({ height: stored.header.height, parent: stored.header.parent, timestampMs: stored.header.timestampMs, stateRoot: stored.header.stateRoot, envelopes: stored.envelopes.map((e) => [e.txHash, e.status] as const), eventCount: stored.events.length }))
+    commit.time('envelope JSON (action, signature, reason)', () =>
+      pending.map((e) => [
+        JSON.stringify(JSON.parse(e.actionJson)),
+        JSON.stringify(JSON.parse(e.signatureJson)),
+        e.reasonJson === null ? null : JSON.stringify(JSON.parse(e.reasonJson)),
+      ]),
+    )
+    commit.add(
+      '  (less the JSON.parse of the re-run)',
+      -timeOf(() =>
+        pending.map((e) => [
+          JSON.parse(e.actionJson),
+          JSON.parse(e.signatureJson),
+          e.reasonJson === null ? null : JSON.parse(e.reasonJson),
+        ]),
+      ),
+    )
+    const { bodies } = commit.time('stored events (bodies to decimal strings, JSON)', () =>
+      storedEventsAndBodies(node.state, stored.header.height, result),
+    )
+    commit.time('block digest (keccak of tx hashes)', () =>
+      blockDigest({
+        height: stored.header.height,
+        parent: stored.header.parent,
+        timestampMs: stored.header.timestampMs,
+        stateRoot: stored.header.stateRoot,
+        envelopes: stored.envelopes.map((e) => [e.txHash, e.status] as const),
+        eventCount: stored.events.length,
+      }),
+    )
     const headerOnly = (eventCount: number): StoredBlock['header'] => ({ ...stored.header, eventCount, envelopeCount: 0 })
-    commit.time('SQLite commit: header + envelope rows', () => envelopeStore.commitBlock({ header: { ...headerOnly(0), envelopeCount: stored.envelopes.length }, envelopes: stored.envelopes, events: [] }))
-    commit.time('SQLite commit: header + event rows', () => eventStore.commitBlock({ header: headerOnly(stored.events.length), envelopes: [], events: stored.events }))
+    commit.time('SQLite commit: header + envelope rows', () =>
+      envelopeStore.commitBlock({
+        header: { ...headerOnly(0), envelopeCount: stored.envelopes.length },
+        envelopes: stored.envelopes,
+        events: [],
+      }),
+    )
+    commit.time('SQLite commit: header + event rows', () =>
+      eventStore.commitBlock({ header: headerOnly(stored.events.length), envelopes: [], events: stored.events }),
+    )
     commit.time('/action reply views (bodies shared from the stored events)', () => {
       const symbolOf = symbolLookup(node.state)
-      for (const r of result.envelopes) if (r.status === 'accepted') stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount).map((e) => eventView(e, symbolOf, bodies[e.seq]))
+      for (const r of result.envelopes)
+        if (r.status === 'accepted')
+          stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount).map((e) => eventView(e, symbolOf, bodies[e.seq]))
     })
     reparse += timeOf(() => {
       const symbolOf = symbolLookup(node.state)
-      for (const r of result.envelopes) if (r.status === 'accepted') stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount).map((e) => eventView(e, symbolOf))
+      for (const r of result.envelopes)
+        if (r.status === 'accepted') stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount).map((e) => eventView(e, symbolOf))
     })
   }
   const timedBlocks = BLOCKS - warm
@@ -255,13 +356,20 @@ function build(): void {
   envelopeStore.close()
   eventStore.close()
   for (const d of scratch) rmSync(d, { recursive: true, force: true })
-  console.log(`chain: ${BLOCKS} blocks x ${OPS} actions (${fmt(accepted)} accepted, ${fmt(events)} events) built in ${((performance.now() - started) / 1000).toFixed(1)} s in ${dataDir}`)
+  console.log(
+    `chain: ${BLOCKS} blocks x ${OPS} actions (${fmt(accepted)} accepted, ${fmt(events)} events) built in ${((performance.now() - started) / 1000).toFixed(1)} s in ${dataDir}`,
+  )
   const sumParts = [...commit.ms.values()].reduce((a, b) => a + b, 0)
-  console.log(`block commit on the block thread: produceBlock ${(produceMs / timedBlocks).toFixed(1)} ms/block (${timedBlocks} blocks after ${warm} warm-up); its parts outside applyBlock, each timed again on the same block:`)
+  console.log(
+    `block commit on the block thread: produceBlock ${(produceMs / timedBlocks).toFixed(1)} ms/block (${timedBlocks} blocks after ${warm} warm-up); its parts outside applyBlock, each timed again on the same block:`,
+  )
   commit.print(timedBlocks, produceMs, 'produceBlock')
-  console.log(`  reply views with a JSON.parse per body (before this change; not part of produceBlock now): ${(reparse / timedBlocks).toFixed(2)} ms/block`)
-  console.log(`  ${'applyBlock and the rest (by difference)'.padEnd(52)} ${((produceMs - sumParts) / timedBlocks).toFixed(2).padStart(8)} ms/block  ${((100 * (produceMs - sumParts)) / produceMs).toFixed(1).padStart(5)}% of produceBlock`)
-
+  console.log(
+    `  reply views with a JSON.parse per body (before this change; not part of produceBlock now): ${(reparse / timedBlocks).toFixed(2)} ms/block`,
+  )
+  console.log(
+    `  ${'applyBlock and the rest (by difference)'.padEnd(52)} ${((produceMs - sumParts) / timedBlocks).toFixed(2).padStart(8)} ms/block  ${((100 * (produceMs - sumParts)) / produceMs).toFixed(1).padStart(5)}% of produceBlock`,
+  )
 }
 
 function timeOf(f: () => unknown): number {

@@ -1,6 +1,6 @@
 // A signing Worker of scripts/bench/bench-sign.ts: signs the jobs it is given and posts back
 // their request bodies.
-import { signJobsHere, type SignJob } from './bench-sign.ts'
+import { type SignJob, signJobsHere } from './bench-sign.ts'
 
 declare const self: Worker
 

@@ -5,12 +5,16 @@
  *   bun scripts/bench/trigger-ladder.ts [--ops 20000]
  */
 import { TriggerLadder } from '../../src/chain/triggers/trigger-ladder.ts'
-import { mulberry32 } from '../../src/lib/prng.ts'
 import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { mulberry32 } from '../../src/lib/prng.ts'
 
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  ops: { type: 'integer', default: 20_000, min: 1, max: 100_000_000, description: 'operations per size' },
-}, { usage: 'bun scripts/bench/trigger-ladder.ts [options]', program: 'bun scripts/bench/trigger-ladder.ts' })
+const { values: flags } = parseOptionsOrExit(
+  process.argv.slice(2),
+  {
+    ops: { type: 'integer', default: 20_000, min: 1, max: 100_000_000, description: 'operations per size' },
+  },
+  { usage: 'bun scripts/bench/trigger-ladder.ts [options]', program: 'bun scripts/bench/trigger-ladder.ts' },
+)
 const OPS = flags.ops
 /** Distinct trigger prices (ticks) the random triggers spread over. */
 const PRICES = 100_000

@@ -11,15 +11,19 @@
 // block's push across all connections) is the fan-out time after the commit.
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
 import { parseOptionsOrExit } from '../../src/lib/options.ts'
+import { DEV_KEYS, removeDir, startNode } from '../../test/support/node-process.ts'
 import { percentile } from './stats.ts'
 
-const { values: flags } = parseOptionsOrExit(process.argv.slice(2), {
-  connections: { type: 'integer', default: 1_000, min: 1, max: 100_000, description: 'WebSocket connections' },
-  seconds: { type: 'integer', default: 15, min: 1, max: 3_600, description: 'seconds measured' },
-  'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'block time of the node started here' },
-}, { usage: 'bun scripts/bench/ws.ts [options]', program: 'bun scripts/bench/ws.ts' })
+const { values: flags } = parseOptionsOrExit(
+  process.argv.slice(2),
+  {
+    connections: { type: 'integer', default: 1_000, min: 1, max: 100_000, description: 'WebSocket connections' },
+    seconds: { type: 'integer', default: 15, min: 1, max: 3_600, description: 'seconds measured' },
+    'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'block time of the node started here' },
+  },
+  { usage: 'bun scripts/bench/ws.ts [options]', program: 'bun scripts/bench/ws.ts' },
+)
 const connections = flags.connections
 const seconds = flags.seconds
 const blockTimeMs = flags['block-time-ms']
@@ -49,44 +53,47 @@ try {
   const deliveries = new Map<string, { ts: number; times: number[] }>()
   let measuring = false
 
-  const openOne = (i: number) => new Promise<void>((resolve, reject) => {
-    const s: Seen = { lastSeq: 0, seqGaps: 0, gapFrames: 0, closed: false, book: new Map(), trades: new Map() }
-    seen[i] = s
-    const ws = new WebSocket(wsUrl)
-    sockets[i] = ws
-    ws.onopen = () => ws.send(JSON.stringify({ op: 'subscribe', topics: TOPICS }))
-    ws.onerror = () => reject(new Error(`connection ${i} failed`))
-    ws.onclose = () => { s.closed = true }
-    ws.onmessage = (e) => {
-      const now = Date.now()
-      const text = String(e.data)
-      if (text.startsWith('{"type":"gap"')) {
-        s.gapFrames++
-        return
+  const openOne = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const s: Seen = { lastSeq: 0, seqGaps: 0, gapFrames: 0, closed: false, book: new Map(), trades: new Map() }
+      seen[i] = s
+      const ws = new WebSocket(wsUrl)
+      sockets[i] = ws
+      ws.onopen = () => ws.send(JSON.stringify({ op: 'subscribe', topics: TOPICS }))
+      ws.onerror = () => reject(new Error(`connection ${i} failed`))
+      ws.onclose = () => {
+        s.closed = true
       }
-      const head = HEAD.exec(text)
-      if (head === null) {
-        // The subscription confirmation.
-        const seq = (JSON.parse(text) as { seq: number }).seq
+      ws.onmessage = (e) => {
+        const now = Date.now()
+        const text = String(e.data)
+        if (text.startsWith('{"type":"gap"')) {
+          s.gapFrames++
+          return
+        }
+        const head = HEAD.exec(text)
+        if (head === null) {
+          // The subscription confirmation.
+          const seq = (JSON.parse(text) as { seq: number }).seq
+          if (seq !== s.lastSeq + 1) s.seqGaps++
+          s.lastSeq = seq
+          resolve()
+          return
+        }
+        const seq = Number(head[1])
         if (seq !== s.lastSeq + 1) s.seqGaps++
         s.lastSeq = seq
-        resolve()
-        return
+        const topic = head[2]!
+        const height = Number(head[3])
+        const ts = Number(head[4])
+        ;(topic === 'book.BTC-USD' ? s.book : s.trades).set(height, now - ts)
+        if (!measuring) return
+        const key = `${height}:${topic}`
+        let d = deliveries.get(key)
+        if (d === undefined) deliveries.set(key, (d = { ts, times: [] }))
+        d.times.push(now)
       }
-      const seq = Number(head[1])
-      if (seq !== s.lastSeq + 1) s.seqGaps++
-      s.lastSeq = seq
-      const topic = head[2]!
-      const height = Number(head[3])
-      const ts = Number(head[4])
-      ;(topic === 'book.BTC-USD' ? s.book : s.trades).set(height, now - ts)
-      if (!measuring) return
-      const key = `${height}:${topic}`
-      let d = deliveries.get(key)
-      if (d === undefined) deliveries.set(key, (d = { ts, times: [] }))
-      d.times.push(now)
-    }
-  })
+    })
 
   const openedAt = performance.now()
   for (let i = 0; i < connections; i += 100) {
@@ -106,15 +113,19 @@ try {
     }
   }
   const drivers = [
-    drive(maker, (i) => placeOrder({ market_id: 1, side: 'Bid', price: String(64_000 + (i % 20) * 10), qty: '0.01', tif: 'Gtc', reduce_only: false })),
+    drive(maker, (i) =>
+      placeOrder({ market_id: 1, side: 'Bid', price: String(64_000 + (i % 20) * 10), qty: '0.01', tif: 'Gtc', reduce_only: false }),
+    ),
     drive(taker, () => placeOrder({ market_id: 1, side: 'Ask', price: '60000', qty: '0.002', tif: 'Ioc', reduce_only: false })),
   ]
   await Bun.sleep(WARMUP_MS)
-  const startHeight = Number((await (await fetch(`${node.url}/api/v1/market/orderbook/BTC-USD`)).json() as { chain_height: number }).chain_height) + 1
+  const startHeight =
+    Number(((await (await fetch(`${node.url}/api/v1/market/orderbook/BTC-USD`)).json()) as { chain_height: number }).chain_height) + 1
   measuring = true
   await Bun.sleep(seconds * 1_000)
   measuring = false
-  const endHeight = Number((await (await fetch(`${node.url}/api/v1/market/orderbook/BTC-USD`)).json() as { chain_height: number }).chain_height) - 1
+  const endHeight =
+    Number(((await (await fetch(`${node.url}/api/v1/market/orderbook/BTC-USD`)).json()) as { chain_height: number }).chain_height) - 1
   driving = false
   await Promise.all(drivers)
   await Bun.sleep(500)
@@ -141,10 +152,16 @@ try {
   const gaps = seen.reduce((n, s) => n + s.seqGaps + s.gapFrames, 0)
   const closed = seen.filter((s) => s.closed).length
 
-  console.log(`window: blocks ${startHeight}..${endHeight} (${blocksInWindow} blocks in ${seconds} s = ${(blocksInWindow / seconds).toFixed(2)} blocks/s), ${heights.length} with a trade`)
-  console.log(`pushes checked: ${connections} connections x ${heights.length} blocks x 2 topics = ${connections * heights.length * 2}; missing ${missing}; seq gaps + gap frames ${gaps}; closed ${closed}`)
+  console.log(
+    `window: blocks ${startHeight}..${endHeight} (${blocksInWindow} blocks in ${seconds} s = ${(blocksInWindow / seconds).toFixed(2)} blocks/s), ${heights.length} with a trade`,
+  )
+  console.log(
+    `pushes checked: ${connections} connections x ${heights.length} blocks x 2 topics = ${connections * heights.length * 2}; missing ${missing}; seq gaps + gap frames ${gaps}; closed ${closed}`,
+  )
   console.log(`delay block timestamp -> delivery (ms): p50 ${percentile(delays, 50)}  p99 ${percentile(delays, 99)}  max ${delays.at(-1)}`)
-  console.log(`fan-out spread per push across connections (ms): p50 ${percentile(spreads, 50)}  p99 ${percentile(spreads, 99)}  max ${spreads.at(-1)}`)
+  console.log(
+    `fan-out spread per push across connections (ms): p50 ${percentile(spreads, 50)}  p99 ${percentile(spreads, 99)}  max ${spreads.at(-1)}`,
+  )
   console.log(`actions driven: ${blocksDriven}`)
   if (missing > 0 || gaps > 0 || closed > 0 || heights.length === 0) process.exitCode = 1
 } finally {

@@ -9,14 +9,26 @@ export function typeLabel(schema: TSchema): string {
   if (schema.const !== undefined) return JSON.stringify(schema.const)
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as TSchema[]).map(typeLabel).join(' \\| ')
   switch (schema.type) {
-    case 'string': return schema.pattern === '^(0|[1-9][0-9]*)(\\.[0-9]+)?$' ? 'decimal string' : schema.pattern === '^0x[0-9a-fA-F]{40}$' ? 'address' : 'string'
-    case 'integer': return 'integer'
-    case 'number': return 'number'
-    case 'boolean': return 'boolean'
-    case 'null': return 'null'
-    case 'array': return `${typeLabel(schema.items as TSchema)}[]`
-    case 'object': return 'object'
-    default: return 'any'
+    case 'string':
+      return schema.pattern === '^(0|[1-9][0-9]*)(\\.[0-9]+)?$'
+        ? 'decimal string'
+        : schema.pattern === '^0x[0-9a-fA-F]{40}$'
+          ? 'address'
+          : 'string'
+    case 'integer':
+      return 'integer'
+    case 'number':
+      return 'number'
+    case 'boolean':
+      return 'boolean'
+    case 'null':
+      return 'null'
+    case 'array':
+      return `${typeLabel(schema.items as TSchema)}[]`
+    case 'object':
+      return 'object'
+    default:
+      return 'any'
   }
 }
 
@@ -38,7 +50,8 @@ function fieldRows(schema: TSchema, prefix = ''): string[] {
     const desc = [prop.description, limits(prop)].filter(Boolean).join('; ')
     rows.push(`| \`${prefix}${name}\` | ${typeLabel(prop)} | ${required.has(name) ? 'yes' : 'no'} | ${desc.replaceAll('|', '\\|')} |`)
     if (prop.type === 'object') rows.push(...fieldRows(prop, `${prefix}${name}.`))
-    if (prop.type === 'array' && (prop.items as TSchema).type === 'object') rows.push(...fieldRows(prop.items as TSchema, `${prefix}${name}[].`))
+    if (prop.type === 'array' && (prop.items as TSchema).type === 'object')
+      rows.push(...fieldRows(prop.items as TSchema, `${prefix}${name}[].`))
   }
   return rows
 }
@@ -59,8 +72,17 @@ export function renderActionsDoc(kinds: readonly ActionKindSpec[]): string {
     '',
   ]
   for (const k of kinds) {
-    out.push(`## ${k.name}`, '', k.description, '', `- auth: \`${k.auth}\`${k.role ? `, role \`${k.role}\`` : ''}${k.masterOnly ? ', master only' : ''}`)
-    if (k.typedFields) out.push(`- EIP-712 type: \`${encodeType(`Perpd:${k.name}`, k.typedFields)}\` ([user-signed actions](protocol.md#user-signed-actions))`)
+    out.push(
+      `## ${k.name}`,
+      '',
+      k.description,
+      '',
+      `- auth: \`${k.auth}\`${k.role ? `, role \`${k.role}\`` : ''}${k.masterOnly ? ', master only' : ''}`,
+    )
+    if (k.typedFields)
+      out.push(
+        `- EIP-712 type: \`${encodeType(`Perpd:${k.name}`, k.typedFields)}\` ([user-signed actions](protocol.md#user-signed-actions))`,
+      )
     out.push('', '| field | type | required | notes |', '|---|---|---|---|', ...fieldRows(k.schema), '')
     out.push('Example:', '', '```json', JSON.stringify({ [k.name]: k.example }), '```', '')
     out.push(`Kept-reject reasons: ${k.rejects.length === 0 ? 'none' : k.rejects.map((r) => `\`${r}\``).join(', ')}.`, '')

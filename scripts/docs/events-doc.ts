@@ -27,13 +27,20 @@ export function typeLabel(schema: TSchema): string {
       if (schema.pattern === '^0x[0-9a-f]{40}$') return 'address'
       if (typeof schema.pattern === 'string' && schema.pattern.startsWith('^(0|[1-9][0-9]*)')) return 'decimal'
       return 'string'
-    case 'integer': return 'integer'
-    case 'number': return 'number'
-    case 'boolean': return 'boolean'
-    case 'null': return '`null`'
-    case 'array': return `${typeLabel(schema.items as TSchema)}[]`
-    case 'object': return 'object'
-    default: return 'any'
+    case 'integer':
+      return 'integer'
+    case 'number':
+      return 'number'
+    case 'boolean':
+      return 'boolean'
+    case 'null':
+      return '`null`'
+    case 'array':
+      return `${typeLabel(schema.items as TSchema)}[]`
+    case 'object':
+      return 'object'
+    default:
+      return 'any'
   }
 }
 
@@ -63,14 +70,14 @@ export function renderEventsDoc(): string {
       '(getBlockEvents, the events of a transaction, the /action reply) whose `body` is the event itself, described here by its `sub_kind`. ' +
       'The body carries every field of the event, `kind` and `sub_kind` included:',
     '',
-    '- prices, sizes and money are decimal strings, minimal (no trailing zeros): a **price** at the market\'s `price_decimals`, ' +
+    "- prices, sizes and money are decimal strings, minimal (no trailing zeros): a **price** at the market's `price_decimals`, " +
       'a **size** at its `size_decimals`, an **amount** at 6 decimals (SCALE_6). In the engine these fields are integers named ' +
       '`x_ticks` (prices) and `x_lots` (sizes); on the wire they are named `x`.',
     '- a field marked *optional* is absent from the body when it has no value; a field whose type includes `null` is always present.',
     '- `account` is the account the event is about (the taker of a fill); the events the chain raises about no account (quote staleness, the reject-storm alarm) have a `null` one.',
     '',
     'The EventView around a body places it: `height`, `seq` (its order in the block) and `envelope_idx`, always a number. An event an envelope caused carries ' +
-      'that envelope\'s index; an event the block raised itself (order and trigger expiry and the dead man\'s switch before the envelopes; quote-stale halts ' +
+      "that envelope's index; an event the block raised itself (order and trigger expiry and the dead man's switch before the envelopes; quote-stale halts " +
       'and resumes, trigger fires, liquidations and bad debt after them) carries the block\'s `envelope_count`, an index no envelope has ("after the last ' +
       'envelope"), and its `seq` says where it ran ([history-api.md](history-api.md#blocks-envelopes-transactions)).',
     '',

@@ -1,8 +1,8 @@
 // Writes docs/events.md from the event body schemas (src/wire/events/).
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { renderEventsDoc } from './events-doc.ts'
 import { EVENT_SUB_KINDS } from '../../src/wire/events/index.ts'
+import { renderEventsDoc } from './events-doc.ts'
 
 const path = join(import.meta.dir, '..', '..', 'docs', 'events.md')
 writeFileSync(path, renderEventsDoc())

@@ -5,9 +5,9 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { queryMethodTable } from '../../src/api/routes/query-routes.ts'
-import { renderRpcDoc, type RpcExample } from './rpc-doc.ts'
 import { removeDir, startNode } from '../../test/support/node-process.ts'
 import { captureExample, runRpcScenario, waitForHistory } from '../../test/support/rpc-scenario.ts'
+import { type RpcExample, renderRpcDoc } from './rpc-doc.ts'
 
 const methods = [...queryMethodTable.values()]
 const node = await startNode({ blockTimeMs: 40 })

@@ -4,9 +4,9 @@
 // everything else comes from the table, and test/docs-rpc.test.ts checks the doc is current with it.
 import type { TSchema } from '@sinclair/typebox'
 import { WrapperFields } from '../../src/api/methods/openrpc.ts'
-import { PageSchema, type CompiledMethod } from '../../src/api/methods/registry.ts'
-import { QUERY_BATCH_MAX, QUERY_TIMEOUT_MS } from '../../src/api/routes/query-routes.ts'
+import { type CompiledMethod, PageSchema } from '../../src/api/methods/registry.ts'
 import { REQUEST_BODY_MAX_BYTES } from '../../src/api/request-body.ts'
+import { QUERY_BATCH_MAX, QUERY_TIMEOUT_MS } from '../../src/api/routes/query-routes.ts'
 import { OFFSET_MAX } from '../../src/indexer/paging.ts'
 import { typeLabel } from './actions-doc.ts'
 
@@ -92,7 +92,8 @@ function innerRows(schema: TSchema, path: string): string[] {
     const rows = Object.entries(propertiesOf(schema)).flatMap(([name, p]) => resultRows(p, `${path}.${name}`, !required.has(name)))
     // A record's values get a row unless they may be anything and say nothing (an event body's fields).
     for (const value of Object.values((schema.patternProperties ?? {}) as Record<string, TSchema>)) {
-      if (value.type !== undefined || value.anyOf !== undefined || value.description !== undefined) rows.push(...resultRows(value, `${path}.*`, false))
+      if (value.type !== undefined || value.anyOf !== undefined || value.description !== undefined)
+        rows.push(...resultRows(value, `${path}.*`, false))
     }
     return rows
   }
@@ -125,26 +126,42 @@ function methodSection(m: CompiledMethod, example: RpcExample | undefined): stri
   out.push('Result:', '', '| field | type | notes |', '|---|---|---|', ...resultRows(m.result, 'data', false), '')
   if (m.paged === true) out.push('The reply carries `page`.', '')
   if (example === undefined) out.push('Example: pending (run `bun scripts/docs/gen-rpc-doc.ts`).', '')
-  else out.push(REQUEST_LABEL, '', '```json', prettyJson(example.request), '```', '', RESPONSE_LABEL, '', '```json', prettyJson(example.response), '```', '')
+  else
+    out.push(
+      REQUEST_LABEL,
+      '',
+      '```json',
+      prettyJson(example.request),
+      '```',
+      '',
+      RESPONSE_LABEL,
+      '',
+      '```json',
+      prettyJson(example.response),
+      '```',
+      '',
+    )
   return out
 }
 
 function wrapperSection(): string[] {
   return [
-    '| field | type | notes |', '|---|---|---|',
+    '| field | type | notes |',
+    '|---|---|---|',
     ...Object.entries(WrapperFields).flatMap(([name, s]) => resultRows(s, name, false)),
-    '| `data` | per method | the method\'s result, described under each method below |',
+    "| `data` | per method | the method's result, described under each method below |",
     ...resultRows(PageSchema, 'page', true),
   ]
 }
 
 function errorSection(): string[] {
   return [
-    '| code | HTTP | when | `data.reason` |', '|---|---|---|---|',
+    '| code | HTTP | when | `data.reason` |',
+    '|---|---|---|---|',
     '| -32700 | 200 | the body is not JSON | `PARSE_ERROR` |',
     `| -32600 | 200 | not a JSON-RPC 2.0 request object (\`jsonrpc\` must be "2.0", \`method\` a string, \`id\` a string, number or null); an empty batch; a batch of more than ${QUERY_BATCH_MAX} items (the whole batch is refused with one error reply, \`id\` null); a body over ${REQUEST_BODY_MAX_BYTES} bytes (\`id\` null) | \`INVALID_REQUEST\`, \`BATCH_TOO_LARGE\`, \`REQUEST_TOO_LARGE\` |`,
     '| -32601 | 200 | no method of that name | `METHOD_NOT_FOUND` |',
-    '| -32602 | 200 | `params` is not an object, or fails the method\'s schema (`data.field` names the first offending field, e.g. `params.address`); or it names something that does not exist (`MarketNotFound`, `BlockNotFound`, a malformed cursor) | `INVALID_PARAMS`, `MarketNotFound`, ... |',
+    "| -32602 | 200 | `params` is not an object, or fails the method's schema (`data.field` names the first offending field, e.g. `params.address`); or it names something that does not exist (`MarketNotFound`, `BlockNotFound`, a malformed cursor) | `INVALID_PARAMS`, `MarketNotFound`, ... |",
     `| -32602 | 400 | \`offset\` above ${OFFSET_MAX} on \`getUserFills\` and \`getOrderFills\` (\`data.max\` ${OFFSET_MAX}): page deeper with \`cursor\`. HTTP 400 for a single request; in a batch it is that item's error reply and the batch is HTTP 200 | \`OFFSET_TOO_DEEP\` |`,
     '| -32603 | 200 | an internal error, or the history index is not running (history reads) | `HISTORY_UNAVAILABLE` |',
     `| -32000 | 200 | the query did not finish within ${QUERY_TIMEOUT_MS / 1000} s, queueing included | \`TIMEOUT\` |`,
@@ -153,7 +170,9 @@ function errorSection(): string[] {
 
 /** The markdown of docs/rpc.md; `examples` by method name (methods without one say so). */
 export function renderRpcDoc(methods: readonly CompiledMethod[], examples: ReadonlyMap<string, RpcExample>): string {
-  const withMarket = methods.filter((m) => 'market_id' in propertiesOf(m.params) && 'symbol' in propertiesOf(m.params)).map((m) => `\`${m.name}\``)
+  const withMarket = methods
+    .filter((m) => 'market_id' in propertiesOf(m.params) && 'symbol' in propertiesOf(m.params))
+    .map((m) => `\`${m.name}\``)
   const out: string[] = [
     '# JSON-RPC read API',
     '',
@@ -165,14 +184,14 @@ export function renderRpcDoc(methods: readonly CompiledMethod[], examples: Reado
     '',
     '- A request is `{"jsonrpc": "2.0", "id": 1, "method": "getAccount", "params": {"address": "0x..."}}`. Params are by name, in an object; a method without params may leave `params` out. An unknown param is refused (-32602).',
     `- A batch is an array of at most ${QUERY_BATCH_MAX} requests, answered by an array of replies in the same order (HTTP 200). Every item answers on its own: an item that fails, whatever the error, gets its own error reply and the others their results. More than ${QUERY_BATCH_MAX} items refuse the whole batch (-32600).`,
-    '- A request object without an `id` member is a notification (JSON-RPC 2.0): it gets no reply object. A read nobody waits for is not run. A single notification, or a batch of only notifications, is answered HTTP 204 with no body; in a mixed batch the notifications are left out of the reply array. (On `/api/v1/action` a notification\'s action is admitted and run like any other, and the reply is HTTP 204.)',
+    "- A request object without an `id` member is a notification (JSON-RPC 2.0): it gets no reply object. A read nobody waits for is not run. A single notification, or a batch of only notifications, is answered HTTP 204 with no body; in a mixed batch the notifications are left out of the reply array. (On `/api/v1/action` a notification's action is admitted and run like any other, and the reply is HTTP 204.)",
     '- Errors come back with HTTP 200 and an `error` object `{code, message, data: {reason, field?}}`; the one exception is the too-deep `offset` of a single request below (HTTP 400).',
     `- A query times out after ${QUERY_TIMEOUT_MS / 1000} s, queueing included (-32000); the node's \`--query-timeout-ms\` flag changes that.`,
-    '- A market is named by `market_id` or `symbol`; `market_id` takes precedence and may name a Delisted market; `symbol` matches exactly or by prefix, case-insensitive (the shortest match wins) and skips Delisted markets ([symbol resolution](markets.md#symbol-resolution)). '
-      + `Without either, a list applies no market filter and a read about one market is refused (-32602). Methods that take both: ${withMarket.join(', ')}.`,
-    '- Amounts are decimal strings: balances, fees and notionals with up to 6 decimals, prices and sizes at the market\'s precision. Addresses come back lower-case.',
+    '- A market is named by `market_id` or `symbol`; `market_id` takes precedence and may name a Delisted market; `symbol` matches exactly or by prefix, case-insensitive (the shortest match wins) and skips Delisted markets ([symbol resolution](markets.md#symbol-resolution)). ' +
+      `Without either, a list applies no market filter and a read about one market is refused (-32602). Methods that take both: ${withMarket.join(', ')}.`,
+    "- Amounts are decimal strings: balances, fees and notionals with up to 6 decimals, prices and sizes at the market's precision. Addresses come back lower-case.",
     '',
-    'A reply\'s `result` is the chain wrapper:',
+    "A reply's `result` is the chain wrapper:",
     '',
     ...wrapperSection(),
     '',
@@ -184,8 +203,16 @@ export function renderRpcDoc(methods: readonly CompiledMethod[], examples: Reado
     '',
     '## Methods',
     '',
-    '| method | params |', '|---|---|',
-    ...methods.map((m) => `| [${m.name}](#${m.name.toLowerCase()}) | ${Object.keys(propertiesOf(m.params)).map((p) => `\`${p}\``).join(', ') || 'none'} |`),
+    '| method | params |',
+    '|---|---|',
+    ...methods.map(
+      (m) =>
+        `| [${m.name}](#${m.name.toLowerCase()}) | ${
+          Object.keys(propertiesOf(m.params))
+            .map((p) => `\`${p}\``)
+            .join(', ') || 'none'
+        } |`,
+    ),
     '',
   ]
   for (const m of methods) out.push(...methodSection(m, examples.get(m.name)))

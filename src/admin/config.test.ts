@@ -7,18 +7,52 @@ import { ADMIN_OPTIONS, ADMIN_USAGE, AdminConfigError, parseAdminArgs } from './
 describe('parseAdminArgs', () => {
   test('defaults: port 3000, localhost, no TLS, the KEK beside the data directory (inside it with --dev)', () => {
     const c = parseAdminArgs([])
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', nodeUrl: 'http://127.0.0.1:8080', priceSourceUrl: undefined, dev: false, tls: undefined, trustedProxies: [] })
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      nodeUrl: 'http://127.0.0.1:8080',
+      priceSourceUrl: undefined,
+      dev: false,
+      tls: undefined,
+      trustedProxies: [],
+    })
     expect(c.kekFile).toBe(`${resolve('perpd-admin-data')}.kek`)
     expect(parseAdminArgs(['--dev']).kekFile).toBe(join(resolve('perpd-admin-data'), 'admin.kek'))
   })
 
   test('reads every flag, in both --flag value and --flag=value forms', () => {
-    const c = parseAdminArgs(['--node-url=http://127.0.0.1:9/', '--data-dir', '/tmp/x', '--port', '0', '--kek-file', '/tmp/k', '--price-source-url', 'http://127.0.0.1:1/p', '--oracle-interval-ms', '100'])
-    expect(c).toMatchObject({ nodeUrl: 'http://127.0.0.1:9', dataDir: '/tmp/x', port: 0, kekFile: '/tmp/k', priceSourceUrl: 'http://127.0.0.1:1/p', oracleIntervalMs: 100 })
+    const c = parseAdminArgs([
+      '--node-url=http://127.0.0.1:9/',
+      '--data-dir',
+      '/tmp/x',
+      '--port',
+      '0',
+      '--kek-file',
+      '/tmp/k',
+      '--price-source-url',
+      'http://127.0.0.1:1/p',
+      '--oracle-interval-ms',
+      '100',
+    ])
+    expect(c).toMatchObject({
+      nodeUrl: 'http://127.0.0.1:9',
+      dataDir: '/tmp/x',
+      port: 0,
+      kekFile: '/tmp/k',
+      priceSourceUrl: 'http://127.0.0.1:1/p',
+      oracleIntervalMs: 100,
+    })
   })
 
   test('refuses unknown flags, missing values, bad numbers and non-http URLs', () => {
-    for (const argv of [['--nope'], ['--port'], ['--port', '70000'], ['--port', 'x'], ['--node-url', 'ftp://x'], ['--oracle-interval-ms', '1']]) {
+    for (const argv of [
+      ['--nope'],
+      ['--port'],
+      ['--port', '70000'],
+      ['--port', 'x'],
+      ['--node-url', 'ftp://x'],
+      ['--oracle-interval-ms', '1'],
+    ]) {
       expect(() => parseAdminArgs(argv)).toThrow(AdminConfigError)
     }
   })
@@ -33,7 +67,8 @@ describe('links and listening (docs/admin.md#tls-and-links)', () => {
       expect(() => parseAdminArgs([flag, remote, '--dev'])).not.toThrow()
       expect(() => parseAdminArgs([flag, 'https://prices.example.com/x'])).not.toThrow()
     }
-    for (const local of ['http://127.0.0.1:9', 'http://localhost:9', 'http://[::1]:9', 'http://127.3.2.1:9']) expect(parseAdminArgs(['--node-url', local]).nodeUrl).toBe(local)
+    for (const local of ['http://127.0.0.1:9', 'http://localhost:9', 'http://[::1]:9', 'http://127.3.2.1:9'])
+      expect(parseAdminArgs(['--node-url', local]).nodeUrl).toBe(local)
     // A deposit source that is a file is not a link.
     expect(parseAdminArgs(['--deposit-source', '/var/lib/deposits.json']).depositSource).toBe('/var/lib/deposits.json')
   })
@@ -42,7 +77,10 @@ describe('links and listening (docs/admin.md#tls-and-links)', () => {
     expect(() => parseAdminArgs(['--host', '0.0.0.0'])).toThrow('--host 0.0.0.0 is not a loopback address')
     expect(() => parseAdminArgs(['--host', '::'])).toThrow(AdminConfigError)
     expect(parseAdminArgs(['--host', '0.0.0.0', '--insecure-listen']).host).toBe('0.0.0.0')
-    expect(parseAdminArgs(['--host', '0.0.0.0', '--tls-cert', 'c.pem', '--tls-key', 'k.pem']).tls).toEqual({ certFile: resolve('c.pem'), keyFile: resolve('k.pem') })
+    expect(parseAdminArgs(['--host', '0.0.0.0', '--tls-cert', 'c.pem', '--tls-key', 'k.pem']).tls).toEqual({
+      certFile: resolve('c.pem'),
+      keyFile: resolve('k.pem'),
+    })
     expect(() => parseAdminArgs(['--tls-cert', 'c.pem'])).toThrow('--tls-cert and --tls-key go together')
     for (const host of ['127.0.0.1', 'localhost', '::1']) expect(parseAdminArgs(['--host', host]).host).toBe(host)
   })
@@ -57,7 +95,18 @@ describe('links and listening (docs/admin.md#tls-and-links)', () => {
 describe('the service command line', () => {
   test('--help lists every option and the client commands; --version names the package version', () => {
     for (const name of Object.keys(ADMIN_OPTIONS)) expect(ADMIN_USAGE).toContain(`--${name}`)
-    for (const c of ['login', 'keys upload', 'keys rename KEY_ID', 'keys delete KEY_ID', 'bind SERVICE KEY_ID|none', 'services', 'logout', 'kek rotate', 'audit verify']) expect(ADMIN_USAGE).toContain(c)
+    for (const c of [
+      'login',
+      'keys upload',
+      'keys rename KEY_ID',
+      'keys delete KEY_ID',
+      'bind SERVICE KEY_ID|none',
+      'services',
+      'logout',
+      'kek rotate',
+      'audit verify',
+    ])
+      expect(ADMIN_USAGE).toContain(c)
     expect(() => parseAdminArgs(['--help'])).toThrow(InfoRequested)
     expect(() => parseAdminArgs(['--version'])).toThrow(`perpd-admin ${packageJson.version}`)
   })
@@ -73,5 +122,7 @@ describe('the service command line', () => {
 
 test('PERPD_ADMIN_* variables set the service options (docs/operator.md#configuration)', () => {
   expect(parseAdminArgs([], { PERPD_ADMIN_PORT: '3100', PERPD_PORT: '1' }).port).toBe(3100)
-  expect(() => parseAdminArgs([], { PERPD_ADMIN_RUNNER_INTERVAL_MS: '1' })).toThrow('PERPD_ADMIN_RUNNER_INTERVAL_MS must be an integer from 50 to 600000, got 1')
+  expect(() => parseAdminArgs([], { PERPD_ADMIN_RUNNER_INTERVAL_MS: '1' })).toThrow(
+    'PERPD_ADMIN_RUNNER_INTERVAL_MS must be an integer from 50 to 600000, got 1',
+  )
 })

@@ -5,8 +5,16 @@
 import { resolve } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { type CidrRange, parseCidrList, parseIp } from '../lib/cidr.ts'
-import { LOG_OPTIONS, logSettingsFrom, type LogSettings } from '../lib/log.ts'
-import { defineOptions, OptionError, optionRows, parseOptions, usageText, type CommandSettings, type ConfigSources } from '../lib/options.ts'
+import { LOG_OPTIONS, type LogSettings, logSettingsFrom } from '../lib/log.ts'
+import {
+  type CommandSettings,
+  type ConfigSources,
+  defineOptions,
+  OptionError,
+  optionRows,
+  parseOptions,
+  usageText,
+} from '../lib/options.ts'
 import { CLIENT_COMMANDS, commandSynopsis } from './cli/commands.ts'
 import { defaultKekFile } from './store/data-dir.ts'
 
@@ -48,21 +56,72 @@ export const ADMIN_OPTIONS = defineOptions({
   'data-dir': { type: 'string', valueName: 'DIR', default: 'perpd-admin-data', description: 'the admin database (admin.sqlite)' },
   host: { type: 'string', valueName: 'HOST', default: '127.0.0.1', description: 'the address the admin API listens on' },
   port: { type: 'integer', default: 3000, min: 0, max: 65535, description: 'the admin API port (0: any free port)' },
-  'kek-file': { type: 'string', valueName: 'FILE', defaultText: 'DATA_DIR.kek (DATA_DIR/admin.kek with --dev)', description: 'the key-encryption key of the stored keys: outside the data directory (best on another volume)' },
-  dev: { type: 'boolean', description: 'development mode: a KEK inside the data directory, loose file modes tightened, plain-http links allowed' },
-  'tls-cert': { type: 'string', valueName: 'FILE', description: 'serve the API over TLS with this PEM certificate (chain), with --tls-key' },
+  'kek-file': {
+    type: 'string',
+    valueName: 'FILE',
+    defaultText: 'DATA_DIR.kek (DATA_DIR/admin.kek with --dev)',
+    description: 'the key-encryption key of the stored keys: outside the data directory (best on another volume)',
+  },
+  dev: {
+    type: 'boolean',
+    description: 'development mode: a KEK inside the data directory, loose file modes tightened, plain-http links allowed',
+  },
+  'tls-cert': {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'serve the API over TLS with this PEM certificate (chain), with --tls-key',
+  },
   'tls-key': { type: 'string', valueName: 'FILE', description: 'the PEM private key of --tls-cert' },
-  'insecure-listen': { type: 'boolean', description: 'allow listening on a non-loopback address without TLS (behind a TLS-terminating proxy on the same host)' },
-  'allow-insecure-links': { type: 'boolean', description: 'allow plain-http node, price source, deposit source and payout URLs on other hosts (default with --dev)' },
-  'trusted-proxy': { type: 'string', valueName: 'CIDR[,CIDR]', description: 'reverse proxies whose X-Forwarded-For names the client, for the per-IP limits' },
-  'price-source-url': { type: 'string', valueName: 'URL', description: 'where the oracle reads prices (HTTP JSON); without it the oracle waits' },
+  'insecure-listen': {
+    type: 'boolean',
+    description: 'allow listening on a non-loopback address without TLS (behind a TLS-terminating proxy on the same host)',
+  },
+  'allow-insecure-links': {
+    type: 'boolean',
+    description: 'allow plain-http node, price source, deposit source and payout URLs on other hosts (default with --dev)',
+  },
+  'trusted-proxy': {
+    type: 'string',
+    valueName: 'CIDR[,CIDR]',
+    description: 'reverse proxies whose X-Forwarded-For names the client, for the per-IP limits',
+  },
+  'price-source-url': {
+    type: 'string',
+    valueName: 'URL',
+    description: 'where the oracle reads prices (HTTP JSON); without it the oracle waits',
+  },
   'deposit-source': { type: 'string', valueName: 'FILE|URL', description: 'a JSON file or an http(s) URL listing the deposits to credit' },
-  'withdraw-payout-url': { type: 'string', valueName: 'URL', description: 'the treasury that pays a withdrawal out before it is settled on chain (docs/admin.md#treasury-interface)' },
-  'withdraw-payout-timeout-ms': { type: 'integer', default: 15_000, min: 100, max: 120_000, description: 'timeout of one call to the treasury; a call that times out is asked about, never repeated blindly' },
-  'settle-without-payout': { type: 'boolean', description: 'without --withdraw-payout-url, settle withdrawals on a network other than dev (nothing is paid out)' },
+  'withdraw-payout-url': {
+    type: 'string',
+    valueName: 'URL',
+    description: 'the treasury that pays a withdrawal out before it is settled on chain (docs/admin.md#treasury-interface)',
+  },
+  'withdraw-payout-timeout-ms': {
+    type: 'integer',
+    default: 15_000,
+    min: 100,
+    max: 120_000,
+    description: 'timeout of one call to the treasury; a call that times out is asked about, never repeated blindly',
+  },
+  'settle-without-payout': {
+    type: 'boolean',
+    description: 'without --withdraw-payout-url, settle withdrawals on a network other than dev (nothing is paid out)',
+  },
   'oracle-interval-ms': { type: 'integer', default: 1000, min: 50, max: 600_000, description: "the oracle's poll interval" },
-  'quote-refresh-ms': { type: 'integer', default: 3000, min: 0, max: 3_600_000, description: "a market's quote is pushed again after this long even when its prices did not change" },
-  'runner-interval-ms': { type: 'integer', default: 2000, min: 50, max: 600_000, description: 'the poll interval of the liquidator and bridge runners' },
+  'quote-refresh-ms': {
+    type: 'integer',
+    default: 3000,
+    min: 0,
+    max: 3_600_000,
+    description: "a market's quote is pushed again after this long even when its prices did not change",
+  },
+  'runner-interval-ms': {
+    type: 'integer',
+    default: 2000,
+    min: 50,
+    max: 600_000,
+    description: 'the poll interval of the liquidator and bridge runners',
+  },
   ...LOG_OPTIONS,
 })
 
@@ -74,8 +133,13 @@ export const ADMIN_SOURCES: ConfigSources = { envPrefix: 'PERPD_ADMIN_', file: t
 
 /** The rest of `perpd-admin --help` (the client commands are listed after the options), and how errors are reported. */
 export const ADMIN_COMMAND: CommandSettings = {
-  usage: ['perpd-admin [serve] [options]', 'perpd-admin config print [--json] [options]', ...Object.values(CLIENT_COMMANDS).map(commandSynopsis)],
-  summary: 'perpd-admin: the off-chain admin service of a perpd network (keys, oracle, liquidator, bridge runners), and its command-line client.',
+  usage: [
+    'perpd-admin [serve] [options]',
+    'perpd-admin config print [--json] [options]',
+    ...Object.values(CLIENT_COMMANDS).map(commandSynopsis),
+  ],
+  summary:
+    'perpd-admin: the off-chain admin service of a perpd network (keys, oracle, liquidator, bridge runners), and its command-line client.',
   epilog: [
     'client commands (perpd-admin COMMAND --help for the options of each):',
     ...optionRows(Object.values(CLIENT_COMMANDS).map((c) => [[c.name, ...c.args].join(' '), c.summary] as const)),
@@ -100,7 +164,8 @@ export const ADMIN_CONFIG_PRINT_OPTIONS = defineOptions({
 export function parseAdminConfigPrint(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>) {
   return parseOptions(argv, ADMIN_CONFIG_PRINT_OPTIONS, {
     usage: 'perpd-admin config print [--json] [--config FILE] [options]',
-    summary: "shows the configuration `perpd-admin serve` would run with given the same flags, environment and --config file: every option's value and where it came from (flag, env NAME, FILE:LINE, default)",
+    summary:
+      "shows the configuration `perpd-admin serve` would run with given the same flags, environment and --config file: every option's value and where it came from (flag, env NAME, FILE:LINE, default)",
     program: 'perpd-admin config print',
     error: (m) => new AdminConfigError(m),
     sources: { ...ADMIN_SOURCES, ...(env === undefined ? {} : { env }) },
@@ -121,7 +186,11 @@ export class AdminConfigError extends OptionError {
  * AdminConfigError for what cannot be used, InfoRequested (lib/options.ts) for --help and --version.
  */
 export function parseAdminArgs(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): AdminConfig {
-  const { values } = parseOptions(argv, ADMIN_OPTIONS, env === undefined ? ADMIN_COMMAND : { ...ADMIN_COMMAND, sources: { ...ADMIN_SOURCES, env } })
+  const { values } = parseOptions(
+    argv,
+    ADMIN_OPTIONS,
+    env === undefined ? ADMIN_COMMAND : { ...ADMIN_COMMAND, sources: { ...ADMIN_SOURCES, env } },
+  )
   const dataDir = resolve(values['data-dir'])
   const dev = values.dev
   // Links carry signed actions, prices, deposits and payouts: https, or loopback, unless allowed.
@@ -130,11 +199,14 @@ export function parseAdminArgs(argv: readonly string[], env?: Readonly<Record<st
   const depositSource = values['deposit-source']
   const certFile = values['tls-cert']
   const keyFile = values['tls-key']
-  if ((certFile === undefined) !== (keyFile === undefined)) throw new AdminConfigError('--tls-cert and --tls-key go together: give both, or neither')
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new AdminConfigError('--tls-cert and --tls-key go together: give both, or neither')
   const tls = certFile === undefined ? undefined : { certFile: resolve(certFile), keyFile: resolve(keyFile!) }
   if (tls === undefined && !isLoopbackHost(values.host) && !values['insecure-listen']) {
-    throw new AdminConfigError(`--host ${values.host} is not a loopback address: serving logins and keys to the network needs TLS (--tls-cert FILE --tls-key FILE), ` +
-      'or --insecure-listen when a TLS-terminating proxy on this host is the only way in')
+    throw new AdminConfigError(
+      `--host ${values.host} is not a loopback address: serving logins and keys to the network needs TLS (--tls-cert FILE --tls-key FILE), ` +
+        'or --insecure-listen when a TLS-terminating proxy on this host is the only way in',
+    )
   }
   let trustedProxies: CidrRange[] = []
   if (values['trusted-proxy'] !== undefined) {
@@ -156,7 +228,10 @@ export function parseAdminArgs(argv: readonly string[], env?: Readonly<Record<st
     tls,
     trustedProxies,
     priceSourceUrl: values['price-source-url'] === undefined ? undefined : link('price-source-url', values['price-source-url']),
-    depositSource: depositSource === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(depositSource) ? depositSource : link('deposit-source', depositSource),
+    depositSource:
+      depositSource === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(depositSource)
+        ? depositSource
+        : link('deposit-source', depositSource),
     withdrawPayoutUrl: values['withdraw-payout-url'] === undefined ? undefined : link('withdraw-payout-url', values['withdraw-payout-url']),
     withdrawPayoutTimeoutMs: values['withdraw-payout-timeout-ms'],
     settleWithoutPayout: values['settle-without-payout'],
@@ -182,7 +257,9 @@ export function isLoopbackHost(host: string): boolean {
 function secureLink(name: string, url: string, insecureAllowed: boolean): string {
   const u = new URL(url)
   if (u.protocol === 'https:' || insecureAllowed || isLoopbackHost(u.hostname)) return url
-  throw new AdminConfigError(`--${name} ${url} is plain http to another host: use https (or a loopback address), or --allow-insecure-links on a network you trust`)
+  throw new AdminConfigError(
+    `--${name} ${url} is plain http to another host: use https (or a loopback address), or --allow-insecure-links on a network you trust`,
+  )
 }
 
 /** An http(s) URL without its trailing slashes. */

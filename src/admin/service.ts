@@ -1,47 +1,53 @@
 // Builds the admin service from its configuration: data directory, KEK, database, key store, ECIES
 // key, sessions, runners and the HTTP app; starts the components of the stored bindings; serves
 // (over TLS with --tls-cert / --tls-key).
-import packageJson from '../../package.json' with { type: 'json' }
-import { RpcClient } from '../client/rpc-client.ts'
-import { createAdminApp } from './http/app.ts'
-import { AuthGuard } from './http/auth-guard.ts'
-import { BindingStore, SERVICE_NAMES } from './store/bindings.ts'
-import { BridgeStore } from './store/bridge-store.ts'
-import { ChallengeBook } from './auth/challenges.ts'
-import type { AdminConfig } from './config.ts'
-import { AdminDb } from './store/db.ts'
-import { depositSourceFor } from './runners/deposit-source.ts'
+
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { appendAudit, verifyAuditChain } from './store/audit.ts'
-import { checkDatabaseFileModes, prepareDataDir } from './store/data-dir.ts'
-import { ADMIN_PID_FILE } from './store/kek-rotation.ts'
-import { StartRefused } from './start-refused.ts'
-import { clientIpResolver } from './http/helpers.ts'
-import { KeyStore } from './store/key-store.ts'
+import packageJson from '../../package.json' with { type: 'json' }
+import { RpcClient } from '../client/rpc-client.ts'
 import type { Logger } from '../lib/log.ts'
-import { HttpPriceSource } from './runners/price-source.ts'
 import { RateLimiter } from '../lib/rate-limit.ts'
+import { ChallengeBook } from './auth/challenges.ts'
+import { SessionStore } from './auth/sessions.ts'
+import type { AdminConfig } from './config.ts'
+import { ServerKey } from './crypto/server-key.ts'
+import { createAdminApp } from './http/app.ts'
+import { AuthGuard } from './http/auth-guard.ts'
+import { clientIpResolver } from './http/helpers.ts'
 import { auditRoutes } from './http/routes-audit.ts'
 import { authRoutes } from './http/routes-auth.ts'
 import { healthRoutes } from './http/routes-health.ts'
-import { metricsRoutes } from './http/routes-metrics.ts'
 import { keyRoutes } from './http/routes-keys.ts'
+import { metricsRoutes } from './http/routes-metrics.ts'
 import { serviceRoutes } from './http/routes-services.ts'
 import { bridgeDepositSpec } from './runners/bridge-deposit.ts'
 import { bridgeWithdrawSpec } from './runners/bridge-withdraw.ts'
+import { depositSourceFor } from './runners/deposit-source.ts'
 import { liquidatorSpec } from './runners/liquidator.ts'
 import { oracleSpec } from './runners/oracle.ts'
+import { HttpPriceSource } from './runners/price-source.ts'
 import { RunnerSupervisor } from './runners/supervisor.ts'
 import { HttpWithdrawalPayout } from './runners/withdraw-payout.ts'
-import { ServerKey } from './crypto/server-key.ts'
-import { SessionStore } from './auth/sessions.ts'
+import { StartRefused } from './start-refused.ts'
+import { appendAudit, verifyAuditChain } from './store/audit.ts'
+import { BindingStore, SERVICE_NAMES } from './store/bindings.ts'
+import { BridgeStore } from './store/bridge-store.ts'
+import { checkDatabaseFileModes, prepareDataDir } from './store/data-dir.ts'
+import { AdminDb } from './store/db.ts'
+import { ADMIN_PID_FILE } from './store/kek-rotation.ts'
+import { KeyStore } from './store/key-store.ts'
 
 /** The service's package version, reported by GET /api/health. */
 export const ADMIN_VERSION: string = packageJson.version
 
 /** Login limits (docs/admin.md#limits): per minute, as token buckets of that many tokens refilled over a minute. */
-export const LOGIN_LIMITS = { challengesPerIpPerMin: 120, loginsPerIpPerMin: 120, loginFailuresPerIpAndAddressPerMin: 10, failedLoginAuditRowsPerMin: 600 } as const
+export const LOGIN_LIMITS = {
+  challengesPerIpPerMin: 120,
+  loginsPerIpPerMin: 120,
+  loginFailuresPerIpAndAddressPerMin: 10,
+  failedLoginAuditRowsPerMin: 600,
+} as const
 
 /** Timeout of the service's own reads of the chain (role checks). */
 const CHAIN_READ_TIMEOUT_MS = 5_000
@@ -77,52 +83,82 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
   const serverKey = new ServerKey(clock)
 
   const supervisor = new RunnerSupervisor({
-    nodeUrl: config.nodeUrl, keys, log, clock,
+    nodeUrl: config.nodeUrl,
+    keys,
+    log,
+    clock,
     specs: {
       oracle: oracleSpec({
         priceSource: config.priceSourceUrl === undefined ? undefined : new HttpPriceSource(config.priceSourceUrl),
-        intervalMs: config.oracleIntervalMs, refreshMs: config.quoteRefreshMs,
+        intervalMs: config.oracleIntervalMs,
+        refreshMs: config.quoteRefreshMs,
       }),
       liquidator: liquidatorSpec({ intervalMs: config.runnerIntervalMs }),
       bridge_deposit: bridgeDepositSpec({
         source: config.depositSource === undefined ? undefined : depositSourceFor(config.depositSource),
-        store: bridge, intervalMs: config.runnerIntervalMs,
+        store: bridge,
+        intervalMs: config.runnerIntervalMs,
       }),
       bridge_withdraw: bridgeWithdrawSpec({
-        store: bridge, intervalMs: config.runnerIntervalMs, settleWithoutPayout: config.settleWithoutPayout,
-        payout: config.withdrawPayoutUrl === undefined ? undefined : new HttpWithdrawalPayout(config.withdrawPayoutUrl, config.withdrawPayoutTimeoutMs),
+        store: bridge,
+        intervalMs: config.runnerIntervalMs,
+        settleWithoutPayout: config.settleWithoutPayout,
+        payout:
+          config.withdrawPayoutUrl === undefined
+            ? undefined
+            : new HttpWithdrawalPayout(config.withdrawPayoutUrl, config.withdrawPayoutTimeoutMs),
       }),
     },
   })
 
   const minute = 60_000
-  const app = createAdminApp(log, [
-    // First, so its hooks count the replies of every route after it.
-    metricsRoutes({ status: (s, b) => supervisor.status(s, b), bindings: () => bindings.all(), clock }),
-    healthRoutes(ADMIN_VERSION),
-    authRoutes({
-      challenges: new ChallengeBook(clock), sessions, guard, rpc, db, log: log.child('auth'), clock, clientIp,
-      limits: {
-        challengePerIp: new RateLimiter(LOGIN_LIMITS.challengesPerIpPerMin, minute, clock),
-        loginPerIp: new RateLimiter(LOGIN_LIMITS.loginsPerIpPerMin, minute, clock),
-        loginFailuresPerIpAndAddress: new RateLimiter(LOGIN_LIMITS.loginFailuresPerIpAndAddressPerMin, minute, clock),
-        failureAuditRows: new RateLimiter(LOGIN_LIMITS.failedLoginAuditRowsPerMin, minute, clock),
+  const app = createAdminApp(
+    log,
+    [
+      // First, so its hooks count the replies of every route after it.
+      metricsRoutes({ status: (s, b) => supervisor.status(s, b), bindings: () => bindings.all(), clock }),
+      healthRoutes(ADMIN_VERSION),
+      authRoutes({
+        challenges: new ChallengeBook(clock),
+        sessions,
+        guard,
+        rpc,
+        db,
+        log: log.child('auth'),
+        clock,
+        clientIp,
+        limits: {
+          challengePerIp: new RateLimiter(LOGIN_LIMITS.challengesPerIpPerMin, minute, clock),
+          loginPerIp: new RateLimiter(LOGIN_LIMITS.loginsPerIpPerMin, minute, clock),
+          loginFailuresPerIpAndAddress: new RateLimiter(LOGIN_LIMITS.loginFailuresPerIpAndAddressPerMin, minute, clock),
+          failureAuditRows: new RateLimiter(LOGIN_LIMITS.failedLoginAuditRowsPerMin, minute, clock),
+        },
+      }),
+      keyRoutes({ guard, keys, serverKey, log: log.child('keys') }),
+      serviceRoutes({ guard, rpc, keys, bindings, supervisor, log: log.child('services') }),
+      auditRoutes({ guard, db }),
+    ],
+    {
+      // A session whose address lost the Admin role was refused: audited (docs/admin.md#audit-log).
+      onDenied(err, request, server) {
+        const path = new URL(request.url).pathname
+        db.write((tx) =>
+          appendAudit(tx, {
+            atMs: clock(),
+            actor: err.actor!,
+            action: 'access.denied',
+            target: `${request.method} ${path}`.slice(0, 200),
+            detail: { ip: clientIp(server, request), reason: err.reason },
+          }),
+        )
       },
-    }),
-    keyRoutes({ guard, keys, serverKey, log: log.child('keys') }),
-    serviceRoutes({ guard, rpc, keys, bindings, supervisor, log: log.child('services') }),
-    auditRoutes({ guard, db }),
-  ], {
-    // A session whose address lost the Admin role was refused: audited (docs/admin.md#audit-log).
-    onDenied(err, request, server) {
-      const path = new URL(request.url).pathname
-      db.write((tx) => appendAudit(tx, { atMs: clock(), actor: err.actor!, action: 'access.denied', target: `${request.method} ${path}`.slice(0, 200), detail: { ip: clientIp(server, request), reason: err.reason } }))
     },
-  })
+  )
   app.listen({ hostname: config.host, port: config.port, ...(tls === undefined ? {} : { tls }) })
   const url = `${tls === undefined ? 'http' : 'https'}://${config.host}:${app.server!.port}`
   onListening(url)
-  if (kek.created) log.info(`created the key-encryption key ${config.kekFile} (mode 0600) with the new database; back it up apart from ${config.dataDir}`)
+  if (kek.created)
+    log.info(`created the key-encryption key ${config.kekFile} (mode 0600) with the new database; back it up apart from ${config.dataDir}`)
   const chain = db.read((d) => verifyAuditChain(d))
   if (chain.ok) log.info(`audit log: ${chain.rows} rows, chain head ${chain.head}`)
   else log.error(`audit log: the hash chain is broken at row ${chain.brokenId}: ${chain.problem} (perpd-admin audit verify)`)
@@ -134,7 +170,10 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
     const b = stored[s]
     const first = b.key_id === null || !b.enabled ? undefined : firstUser.get(b.key_id)
     if (first !== undefined) {
-      supervisor.refuse(s, `key ${b.key_id} is also bound to ${first}; a key serves one service (one nonce sequence per runner): bind another key to ${s}`)
+      supervisor.refuse(
+        s,
+        `key ${b.key_id} is also bound to ${first}; a key serves one service (one nonce sequence per runner): bind another key to ${s}`,
+      )
       continue
     }
     if (b.key_id !== null && b.enabled) firstUser.set(b.key_id, s)

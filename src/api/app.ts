@@ -1,26 +1,26 @@
 // Composition of the node's HTTP interface: one Elysia instance per concern.
 import { Elysia } from 'elysia'
-import type { ChainNode } from '../node/chain-node.ts'
-import { actionRoutes } from './routes/action-routes.ts'
-import type { AdmissionPool } from './admission/admission-pool.ts'
-import { ActionAdmission } from './admission/action-admission.ts'
-import { feedRoutes } from './routes/feed-routes.ts'
-import { aliasRoutes } from './routes/alias-routes.ts'
-import { candleRoutes } from './routes/candle-routes.ts'
-import { historyRoutes } from './routes/history-routes.ts'
-import { gateResponse, healthRoutes } from './routes/health-routes.ts'
-import { jsonResponse } from './jsonrpc.ts'
-import { marketStatsReader } from './methods/market-methods.ts'
-import { queryRoutes } from './routes/query-routes.ts'
-import { metricsRoutes } from './metrics.ts'
-import { REQUEST_BODY_BACKSTOP_BYTES } from './request-body.ts'
-import { clientGoneResponse, isClientGone } from './client-gone.ts'
-import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
-import { wsRoutes, wsServerOptions } from './ws/routes.ts'
-import { WsPosts } from './ws/posts.ts'
-import { feedRuntime, type FeedRuntime } from './ws/runtime.ts'
 import type { CidrRange } from '../lib/cidr.ts'
 import { createLogger, errorMessage, logLine } from '../lib/log.ts'
+import type { ChainNode } from '../node/chain-node.ts'
+import { ActionAdmission } from './admission/action-admission.ts'
+import type { AdmissionPool } from './admission/admission-pool.ts'
+import { clientGoneResponse, isClientGone } from './client-gone.ts'
+import { jsonResponse } from './jsonrpc.ts'
+import { marketStatsReader } from './methods/market-methods.ts'
+import { metricsRoutes } from './metrics.ts'
+import { REQUEST_BODY_BACKSTOP_BYTES } from './request-body.ts'
+import { actionRoutes } from './routes/action-routes.ts'
+import { aliasRoutes } from './routes/alias-routes.ts'
+import { candleRoutes } from './routes/candle-routes.ts'
+import { feedRoutes } from './routes/feed-routes.ts'
+import { gateResponse, healthRoutes } from './routes/health-routes.ts'
+import { historyRoutes } from './routes/history-routes.ts'
+import { queryRoutes } from './routes/query-routes.ts'
+import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
+import { WsPosts } from './ws/posts.ts'
+import { wsRoutes, wsServerOptions } from './ws/routes.ts'
+import { type FeedRuntime, feedRuntime } from './ws/runtime.ts'
 
 export interface AppOptions {
   /** /action requests per second per client IP; 0 disables. */
@@ -58,8 +58,12 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
   if (node.isRecovered) startFeed(node, options)
   // The routes reach the feed when they run, by then started.
   const feed: FeedRuntime = {
-    get feed() { return feedRuntime(node).feed },
-    get hub() { return feedRuntime(node).hub },
+    get feed() {
+      return feedRuntime(node).feed
+    },
+    get hub() {
+      return feedRuntime(node).hub
+    },
     setHistoryStatus: (read) => feedRuntime(node).setHistoryStatus(read),
     followHistory: (index) => feedRuntime(node).followHistory(index),
     setMarketStats: (read) => feedRuntime(node).setMarketStats(read),
@@ -68,23 +72,25 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
   const admission = new ActionAdmission(node, options.actionIpRatePerSec ?? 0, options.admissionPool)
   const trustedProxies = options.trustedProxies ?? []
   const posts = new WsPosts(admission, options.ws ?? WS_LIMITS_DEFAULT, logLine(log))
-  return new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_BACKSTOP_BYTES }, websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT) })
-    .onError(({ code, error, request }) => {
-      if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
-      if (isClientGone(error, request)) return clientGoneResponse()
-      log.error(`http error: ${errorMessage(error)}`, { error })
-      return jsonResponse({ error: 'internal error' }, 500)
-    })
-    // GET /metrics and the counting of every reply; its request hook runs before the gate's.
-    .use(metricsRoutes(node))
-    // Recovering or halted: every route but the probes and /metrics answers 503 (the WebSocket upgrade too).
-    .onRequest(({ request }) => gateResponse(node, request))
-    .use(healthRoutes(node))
-    .use(queryRoutes(node, options.queryTimeoutMs))
-    .use(actionRoutes(admission, trustedProxies))
-    .use(aliasRoutes(node))
-    .use(historyRoutes(node))
-    .use(candleRoutes(node))
-    .use(feedRoutes(feed))
-    .use(wsRoutes(() => feed.hub, { posts, trustedProxies }))
+  return (
+    new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_BACKSTOP_BYTES }, websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT) })
+      .onError(({ code, error, request }) => {
+        if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
+        if (isClientGone(error, request)) return clientGoneResponse()
+        log.error(`http error: ${errorMessage(error)}`, { error })
+        return jsonResponse({ error: 'internal error' }, 500)
+      })
+      // GET /metrics and the counting of every reply; its request hook runs before the gate's.
+      .use(metricsRoutes(node))
+      // Recovering or halted: every route but the probes and /metrics answers 503 (the WebSocket upgrade too).
+      .onRequest(({ request }) => gateResponse(node, request))
+      .use(healthRoutes(node))
+      .use(queryRoutes(node, options.queryTimeoutMs))
+      .use(actionRoutes(admission, trustedProxies))
+      .use(aliasRoutes(node))
+      .use(historyRoutes(node))
+      .use(candleRoutes(node))
+      .use(feedRoutes(feed))
+      .use(wsRoutes(() => feed.hub, { posts, trustedProxies }))
+  )
 }

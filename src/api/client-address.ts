@@ -1,6 +1,6 @@
 // The client address of an HTTP request for per-IP limits: the socket peer, or behind a trusted
 // reverse proxy (--trusted-proxy) the address X-Forwarded-For names (lib/cidr.ts clientAddress).
-import { clientAddress, type CidrRange } from '../lib/cidr.ts'
+import { type CidrRange, clientAddress } from '../lib/cidr.ts'
 
 /** What Bun's server offers to read a request's socket peer. */
 export interface PeerSource {

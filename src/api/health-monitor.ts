@@ -84,7 +84,10 @@ export class HealthMonitor {
       return
     }
     if (now - this.lagHigh.sinceMs >= this.options.indexerLagMs) {
-      health.setProblem('INDEXER_LAGGING', `the history index is ${lag} blocks behind the chain tip ${tip} (ingest ${wm.ingest}, derive ${wm.derive}) and has not caught up any for ${Math.round((now - this.lagHigh.sinceMs) / 1000)} s`)
+      health.setProblem(
+        'INDEXER_LAGGING',
+        `the history index is ${lag} blocks behind the chain tip ${tip} (ingest ${wm.ingest}, derive ${wm.derive}) and has not caught up any for ${Math.round((now - this.lagHigh.sinceMs) / 1000)} s`,
+      )
     }
   }
 
@@ -95,7 +98,10 @@ export class HealthMonitor {
     // Stale on its own (no block for a while) is the chain's state, not the feed's problem; stale
     // while the chain went on without it is.
     if (feed.stale && feed.height < tip) {
-      health.setProblem('FEED_STALE', `the hot feed is at height ${feed.height}, the chain at ${tip}; it has not followed the chain for over its stale window`)
+      health.setProblem(
+        'FEED_STALE',
+        `the hot feed is at height ${feed.height}, the chain at ${tip}; it has not followed the chain for over its stale window`,
+      )
     } else {
       health.clearProblem('FEED_STALE')
     }

@@ -2,12 +2,12 @@
 // block (its trades and closed orders for the in-memory parts, its height for the indexer), keeps
 // its market table current, and makes it findable from the node for the routes and methods.
 import type { Market } from '../chain/index.ts'
-import { formatDecimal } from '../lib/decimal.ts'
 import { FINE_DECIMALS } from '../indexer/amounts.ts'
-import { HistoryIndex, type HistoryIndexOptions, type LiveBlock } from '../indexer/history-index.ts'
 import type { LiveTrade } from '../indexer/candles/live-candles.ts'
+import { HistoryIndex, type HistoryIndexOptions, type LiveBlock } from '../indexer/history-index.ts'
 import type { ClosedOrder } from '../indexer/order-hot-cache.ts'
 import type { MarketRef } from '../indexer/symbols.ts'
+import { formatDecimal } from '../lib/decimal.ts'
 import type { ChainNode, CommittedBlock } from '../node/chain-node.ts'
 
 const indexes = new WeakMap<ChainNode, HistoryIndex>()
@@ -19,7 +19,12 @@ export function historyOf(node: ChainNode): HistoryIndex | undefined {
 
 /** Every market, delisted included (history shows their symbols), as the readers' market table. */
 export function marketRefs(node: ChainNode): MarketRef[] {
-  return [...node.state.markets.values()].map((m) => ({ market_id: m.marketId, symbol: m.symbol, lifecycle: m.lifecycle, routing: m.routing }))
+  return [...node.state.markets.values()].map((m) => ({
+    market_id: m.marketId,
+    symbol: m.symbol,
+    lifecycle: m.lifecycle,
+    routing: m.routing,
+  }))
 }
 
 /** Starts the history index for node (after its replay) and subscribes it to committed blocks. */
@@ -47,13 +52,26 @@ function liveBlock(node: ChainNode, block: CommittedBlock): { block: LiveBlock; 
     if (e.kind === 'Ops' && e.market_id !== null) marketsChanged = true
     if (e.sub_kind === 'Filled') {
       const m = node.state.markets.get(e.market_id)
-      if (m !== undefined) trades.push({ marketId: e.market_id, timestampMs, price: fineOf(e.price_ticks, m.priceDecimals), qty: fineOf(e.qty_lots, m.sizeDecimals) })
+      if (m !== undefined)
+        trades.push({
+          marketId: e.market_id,
+          timestampMs,
+          price: fineOf(e.price_ticks, m.priceDecimals),
+          qty: fineOf(e.qty_lots, m.sizeDecimals),
+        })
     } else if (e.sub_kind === 'OrderDone' || e.sub_kind === 'OrderExpired') {
       const m: Market | undefined = node.state.markets.get(e.market_id)
       const size = (lots: number) => (m === undefined ? String(lots) : formatDecimal(BigInt(lots), m.sizeDecimals))
       closedOrders.push({
-        orderId: e.order_id, owner: e.account, marketId: e.market_id, reason: e.reason, remaining: size(e.remaining_lots),
-        filled: size(e.filled_lots), clientOrderId: e.client_order_id ?? null, height, timestampMs,
+        orderId: e.order_id,
+        owner: e.account,
+        marketId: e.market_id,
+        reason: e.reason,
+        remaining: size(e.remaining_lots),
+        filled: size(e.filled_lots),
+        clientOrderId: e.client_order_id ?? null,
+        height,
+        timestampMs,
       })
     }
   }

@@ -1,6 +1,6 @@
 // JSON-RPC 2.0 framing shared by /query and /action: parse the raw body, shape replies.
 import { RPC } from '../wire/rpc-errors.ts'
-import { bodyTooLargeMessage, readBodyCapped, REQUEST_BODY_MAX_BYTES } from './request-body.ts'
+import { bodyTooLargeMessage, REQUEST_BODY_MAX_BYTES, readBodyCapped } from './request-body.ts'
 
 export type JsonRpcId = string | number | null
 
@@ -18,7 +18,10 @@ export function parseBody(text: string): { ok: true; value: unknown } | { ok: fa
   try {
     return { ok: true, value: JSON.parse(text) }
   } catch (err) {
-    return { ok: false, reply: rpcFailure(null, { code: RPC.parseError, message: `parse error: ${(err as Error).message}`, data: { reason: 'PARSE_ERROR' } }) }
+    return {
+      ok: false,
+      reply: rpcFailure(null, { code: RPC.parseError, message: `parse error: ${(err as Error).message}`, data: { reason: 'PARSE_ERROR' } }),
+    }
   }
 }
 
@@ -30,7 +33,12 @@ export async function readRequestBody(request: Request): Promise<ReturnType<type
 }
 
 /** The -32600 reply to a body over REQUEST_BODY_MAX_BYTES (HTTP 200, like every JSON-RPC error). */
-export const bodyTooLargeReply = () => rpcFailure(null, { code: RPC.invalidRequest, message: bodyTooLargeMessage(), data: { reason: 'REQUEST_TOO_LARGE', max_bytes: REQUEST_BODY_MAX_BYTES } })
+export const bodyTooLargeReply = () =>
+  rpcFailure(null, {
+    code: RPC.invalidRequest,
+    message: bodyTooLargeMessage(),
+    data: { reason: 'REQUEST_TOO_LARGE', max_bytes: REQUEST_BODY_MAX_BYTES },
+  })
 
 /** The id of a request object if it is a valid JSON-RPC id, else null. */
 export function idOf(req: unknown): JsonRpcId {
@@ -54,13 +62,21 @@ export function noContent(): Response {
 
 /** Checks the JSON-RPC 2.0 envelope of one request object; returns an error body or undefined. */
 export function envelopeError(req: unknown): JsonRpcErrorBody | undefined {
-  if (typeof req !== 'object' || req === null || Array.isArray(req)) return { code: RPC.invalidRequest, message: 'a request must be a JSON object', data: { reason: 'INVALID_REQUEST' } }
+  if (typeof req !== 'object' || req === null || Array.isArray(req))
+    return { code: RPC.invalidRequest, message: 'a request must be a JSON object', data: { reason: 'INVALID_REQUEST' } }
   const r = req as Record<string, unknown>
-  if (r.jsonrpc !== '2.0') return { code: RPC.invalidRequest, message: 'jsonrpc must be "2.0"', data: { reason: 'INVALID_REQUEST', field: 'jsonrpc' } }
-  if (typeof r.method !== 'string') return { code: RPC.invalidRequest, message: 'method must be a string', data: { reason: 'INVALID_REQUEST', field: 'method' } }
-  if (r.id !== undefined && r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number') return { code: RPC.invalidRequest, message: 'id must be a string, a number or null', data: { reason: 'INVALID_REQUEST', field: 'id' } }
+  if (r.jsonrpc !== '2.0')
+    return { code: RPC.invalidRequest, message: 'jsonrpc must be "2.0"', data: { reason: 'INVALID_REQUEST', field: 'jsonrpc' } }
+  if (typeof r.method !== 'string')
+    return { code: RPC.invalidRequest, message: 'method must be a string', data: { reason: 'INVALID_REQUEST', field: 'method' } }
+  if (r.id !== undefined && r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number')
+    return { code: RPC.invalidRequest, message: 'id must be a string, a number or null', data: { reason: 'INVALID_REQUEST', field: 'id' } }
   if (r.params !== undefined && (typeof r.params !== 'object' || r.params === null || Array.isArray(r.params))) {
-    return { code: RPC.invalidParams, message: 'params must be an object of named parameters', data: { reason: 'INVALID_PARAMS', field: 'params' } }
+    return {
+      code: RPC.invalidParams,
+      message: 'params must be an object of named parameters',
+      data: { reason: 'INVALID_PARAMS', field: 'params' },
+    }
   }
   return undefined
 }

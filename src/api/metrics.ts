@@ -5,7 +5,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { Elysia } from 'elysia'
 import type { HistoryIndex } from '../indexer/history-index.ts'
-import { Registry, routeFamily, type HistogramChild, type Sample } from '../lib/metrics.ts'
+import { type HistogramChild, Registry, routeFamily, type Sample } from '../lib/metrics.ts'
 import type { ChainNode } from '../node/chain-node.ts'
 import type { HealthStatus } from '../node/health.ts'
 import { existingFeedRuntime } from './ws/runtime.ts'
@@ -16,11 +16,34 @@ const HEALTH_STATUSES: readonly HealthStatus[] = ['ok', 'recovering', 'degraded'
 
 /** The route_family label: the first path word after /api/v1/ (docs/operator.md#metrics lists them). */
 const ROUTE_FAMILIES: ReadonlyMap<string, string> = new Map([
-  ['action', 'action'], ['query', 'query'], ['health', 'health'], ['ws', 'ws'], ['metrics', 'metrics'], ['status', 'status'],
-  ['markets', 'market_data'], ['market', 'market_data'], ['orderbook', 'market_data'], ['marks', 'market_data'], ['bbos', 'market_data'], ['stats', 'market_data'],
-  ['candles', 'candles'], ['chain', 'chain'],
-  ['blocks', 'history'], ['tx', 'history'], ['envelopes', 'history'], ['search', 'history'], ['fills', 'history'], ['orders', 'history'], ['positions', 'history'],
-  ['account', 'history'], ['account-stats', 'history'], ['fund-flows', 'history'], ['bridge-flows', 'history'], ['referral', 'history'], ['rebate', 'history'], ['leaderboard', 'history'],
+  ['action', 'action'],
+  ['query', 'query'],
+  ['health', 'health'],
+  ['ws', 'ws'],
+  ['metrics', 'metrics'],
+  ['status', 'status'],
+  ['markets', 'market_data'],
+  ['market', 'market_data'],
+  ['orderbook', 'market_data'],
+  ['marks', 'market_data'],
+  ['bbos', 'market_data'],
+  ['stats', 'market_data'],
+  ['candles', 'candles'],
+  ['chain', 'chain'],
+  ['blocks', 'history'],
+  ['tx', 'history'],
+  ['envelopes', 'history'],
+  ['search', 'history'],
+  ['fills', 'history'],
+  ['orders', 'history'],
+  ['positions', 'history'],
+  ['account', 'history'],
+  ['account-stats', 'history'],
+  ['fund-flows', 'history'],
+  ['bridge-flows', 'history'],
+  ['referral', 'history'],
+  ['rebate', 'history'],
+  ['leaderboard', 'history'],
   ['info', 'query'],
 ])
 
@@ -29,21 +52,42 @@ const SNAPSHOT_FILE = /^state-\d{12}\.snap$/
 export class NodeMetrics {
   readonly registry = new Registry()
   private history: HistoryIndex | undefined
-  private readonly actions = this.registry.counter('perpd_actions_total', 'actions sent to /api/v1/action by kind and outcome: accepted and kept_reject (in a block), refused (before one); reason: the reject or refusal reason', ['kind', 'outcome', 'reason'])
-  private readonly blockSeconds = this.registry.histogram('perpd_block_production_seconds', 'time to apply a block and commit it to the block store').labels()
-  private readonly httpRequests = this.registry.counter('perpd_http_requests_total', 'HTTP requests answered, by route family and status', ['route_family', 'status'])
-  private readonly httpSeconds = this.registry.histogram('perpd_http_request_duration_seconds', 'time from a request to its reply, by route family', ['route_family'])
+  private readonly actions = this.registry.counter(
+    'perpd_actions_total',
+    'actions sent to /api/v1/action by kind and outcome: accepted and kept_reject (in a block), refused (before one); reason: the reject or refusal reason',
+    ['kind', 'outcome', 'reason'],
+  )
+  private readonly blockSeconds = this.registry
+    .histogram('perpd_block_production_seconds', 'time to apply a block and commit it to the block store')
+    .labels()
+  private readonly httpRequests = this.registry.counter('perpd_http_requests_total', 'HTTP requests answered, by route family and status', [
+    'route_family',
+    'status',
+  ])
+  private readonly httpSeconds = this.registry.histogram(
+    'perpd_http_request_duration_seconds',
+    'time from a request to its reply, by route family',
+    ['route_family'],
+  )
   /** Children by family and status, so counting a request allocates nothing once they exist. */
   private readonly httpChildren = new Map<string, Map<number, Sample>>()
   private readonly httpDuration = new Map<string, HistogramChild>()
 
   constructor(private readonly node: ChainNode) {
     const r = this.registry
-    r.gauge('perpd_block_height', 'height of the node state: the tip, or the replayed height while recovering').collect((set) => set(undefined, node.state.height))
+    r.gauge('perpd_block_height', 'height of the node state: the tip, or the replayed height while recovering').collect((set) =>
+      set(undefined, node.state.height),
+    )
     r.gauge('perpd_mempool_depth', 'envelopes waiting in the mempool').collect((set) => set(undefined, node.mempoolDepth))
-    r.gauge('perpd_ws_connections', 'open WebSocket connections').collect((set) => set(undefined, existingFeedRuntime(node)?.hub.connectionCount ?? 0))
-    r.counter('perpd_ws_dropped_frames_total', 'WebSocket frames dropped for slow consumers (each drop sends a gap frame)').collect((set) => set(undefined, existingFeedRuntime(node)?.hub.droppedFramesTotal ?? 0))
-    r.counter('perpd_ws_gap_frames_total', 'WebSocket gap frames sent (the client must resynchronize)').collect((set) => set(undefined, existingFeedRuntime(node)?.hub.gapFramesTotal ?? 0))
+    r.gauge('perpd_ws_connections', 'open WebSocket connections').collect((set) =>
+      set(undefined, existingFeedRuntime(node)?.hub.connectionCount ?? 0),
+    )
+    r.counter('perpd_ws_dropped_frames_total', 'WebSocket frames dropped for slow consumers (each drop sends a gap frame)').collect((set) =>
+      set(undefined, existingFeedRuntime(node)?.hub.droppedFramesTotal ?? 0),
+    )
+    r.counter('perpd_ws_gap_frames_total', 'WebSocket gap frames sent (the client must resynchronize)').collect((set) =>
+      set(undefined, existingFeedRuntime(node)?.hub.gapFramesTotal ?? 0),
+    )
     r.gauge('perpd_indexer_lag_blocks', 'blocks each history index stage is behind the chain tip', ['stage']).collect((set) => {
       if (this.history === undefined) return
       const tip = node.state.height
@@ -53,10 +97,18 @@ export class NodeMetrics {
       set({ stage: 'candle' }, tip - wm.candle)
       set({ stage: 'stats' }, tip - wm.stats)
     })
-    r.gauge('perpd_replay_height', 'the height replayed so far at start-up (the tip once recovered)').collect((set) => set(undefined, node.health.replay?.replayedHeight ?? node.state.height))
-    r.gauge('perpd_replay_target_height', 'the block store tip the start-up replay ends at').collect((set) => set(undefined, node.health.replay?.targetHeight ?? node.state.height))
-    r.gauge('perpd_snapshot_age_seconds', 'seconds since the newest state snapshot was written (NaN: none)').collect((set) => set(undefined, this.snapshotAgeSeconds()))
-    r.gauge('perpd_health_status', 'the health status (docs/operations.md#health): 1 for the current one, 0 for the others', ['status']).collect((set) => {
+    r.gauge('perpd_replay_height', 'the height replayed so far at start-up (the tip once recovered)').collect((set) =>
+      set(undefined, node.health.replay?.replayedHeight ?? node.state.height),
+    )
+    r.gauge('perpd_replay_target_height', 'the block store tip the start-up replay ends at').collect((set) =>
+      set(undefined, node.health.replay?.targetHeight ?? node.state.height),
+    )
+    r.gauge('perpd_snapshot_age_seconds', 'seconds since the newest state snapshot was written (NaN: none)').collect((set) =>
+      set(undefined, this.snapshotAgeSeconds()),
+    )
+    r.gauge('perpd_health_status', 'the health status (docs/operations.md#health): 1 for the current one, 0 for the others', [
+      'status',
+    ]).collect((set) => {
       const now = node.health.status
       for (const s of HEALTH_STATUSES) set({ status: s }, s === now ? 1 : 0)
     })
@@ -129,7 +181,7 @@ export function metricsRoutes(node: ChainNode) {
   const metrics = nodeMetrics(node)
   return new Elysia({ name: 'perpd-metrics' })
     .onRequest(({ request }) => {
-      (request as unknown as Record<symbol, number>)[STARTED] = performance.now()
+      ;(request as unknown as Record<symbol, number>)[STARTED] = performance.now()
     })
     .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
       const started = (request as unknown as Record<symbol, number | undefined>)[STARTED]

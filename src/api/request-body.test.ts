@@ -2,7 +2,13 @@
 import { expect, test } from 'bun:test'
 import { readBodyCapped } from './request-body.ts'
 
-const streamOf = (text: string) => new ReadableStream<Uint8Array>({ start(c) { c.enqueue(new TextEncoder().encode(text)); c.close() } })
+const streamOf = (text: string) =>
+  new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new TextEncoder().encode(text))
+      c.close()
+    },
+  })
 
 test('a body within the cap is read as text', async () => {
   expect(await readBodyCapped(new Request('http://x/', { method: 'POST', body: '{"a":"é"}' }), 16)).toBe('{"a":"é"}')

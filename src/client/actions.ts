@@ -7,7 +7,11 @@ import type { ActivateMarketPayload, CancelOrderPayload, CreateMarketPayload, Pl
  * Adds to `payload` the fields of `from` named in `keys` that are not undefined, in the order of
  * `keys` (the signed order: an absent optional field is left out, not sent as null).
  */
-function withDefined<T extends object>(payload: Record<string, unknown>, from: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
+function withDefined<T extends object>(
+  payload: Record<string, unknown>,
+  from: T,
+  keys: readonly (keyof T & string)[],
+): Record<string, unknown> {
   for (const key of keys) if (from[key] !== undefined) payload[key] = from[key]
   return payload
 }
@@ -136,13 +140,27 @@ export function forceCancelAccountOrders(p: { account: string; market_id?: numbe
 
 // Trigger orders and OCO pairs (area: triggers). Optional fields are omitted when absent; an
 // explicit expires_at_ms null (never expires) is kept, as it is hashed as nil.
-import type { AmendTriggerOrderPayload, CancelOcoPairPayload, CancelTriggerOrderPayload, PlaceOcoPairPayload, PlaceTriggerOrderPayload } from '../wire/actions/triggers.ts'
+import type {
+  AmendTriggerOrderPayload,
+  CancelOcoPairPayload,
+  CancelTriggerOrderPayload,
+  PlaceOcoPairPayload,
+  PlaceTriggerOrderPayload,
+} from '../wire/actions/triggers.ts'
 
 export function placeTriggerOrder(p: PlaceTriggerOrderPayload) {
-  const payload = withDefined({
-    market_id: p.market_id, side: p.side, qty: p.qty, trigger_price: p.trigger_price, trigger_direction: p.trigger_direction,
-    order_type: p.order_type,
-  }, p, ['limit_price', 'tif'])
+  const payload = withDefined(
+    {
+      market_id: p.market_id,
+      side: p.side,
+      qty: p.qty,
+      trigger_price: p.trigger_price,
+      trigger_direction: p.trigger_direction,
+      order_type: p.order_type,
+    },
+    p,
+    ['limit_price', 'tif'],
+  )
   payload.reduce_only = p.reduce_only
   return { PlaceTriggerOrder: withDefined(payload, p, ['client_order_id', 'expires_at_ms']) }
 }
@@ -157,9 +175,19 @@ export function cancelTriggerOrder(p: CancelTriggerOrderPayload) {
 }
 
 export function placeOcoPair(p: PlaceOcoPairPayload) {
-  const stop = withDefined({ trigger_price: p.stop.trigger_price, trigger_direction: p.stop.trigger_direction, order_type: p.stop.order_type }, p.stop, ['limit_price', 'expires_at_ms'])
+  const stop = withDefined(
+    { trigger_price: p.stop.trigger_price, trigger_direction: p.stop.trigger_direction, order_type: p.stop.order_type },
+    p.stop,
+    ['limit_price', 'expires_at_ms'],
+  )
   const payload = {
-    market_id: p.market_id, side: p.side, qty: p.qty, limit_price: p.limit_price, stop, reduce_only: p.reduce_only, client_pair_id: p.client_pair_id,
+    market_id: p.market_id,
+    side: p.side,
+    qty: p.qty,
+    limit_price: p.limit_price,
+    stop,
+    reduce_only: p.reduce_only,
+    client_pair_id: p.client_pair_id,
   }
   return { PlaceOcoPair: withDefined(payload, p, ['parent_order_id']) }
 }

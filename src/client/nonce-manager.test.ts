@@ -9,14 +9,22 @@ import type { QueryResult } from './rpc-client.ts'
 /** A getNonce stub: the record it answers can be changed between calls; counts the reads. */
 function stubNode(nonce = 0, usedAbove: number[] = []) {
   const node = {
-    nonce, usedAbove, reads: 0, fail: false,
+    nonce,
+    usedAbove,
+    reads: 0,
+    fail: false,
     async query<T>(method: string, params: Record<string, unknown> = {}): Promise<QueryResult<T>> {
       expect(method).toBe('getNonce')
       expect(params.address).toBe('0xabc')
       node.reads++
       await Promise.resolve()
       if (node.fail) throw new Error('node down')
-      return { height: 1, chain_height: 1, stale: false, data: { address: '0xabc', nonce: node.nonce, window: 64, used_above: [...node.usedAbove] } as T }
+      return {
+        height: 1,
+        chain_height: 1,
+        stale: false,
+        data: { address: '0xabc', nonce: node.nonce, window: 64, used_above: [...node.usedAbove] } as T,
+      }
     },
   } satisfies NonceSource & Record<string, unknown>
   return node
@@ -28,7 +36,14 @@ const settle = () => new Promise((r) => setTimeout(r, 0))
 /** A take() whose result can be checked without awaiting it. */
 function tracked(m: NonceManager) {
   const t = { value: undefined as number | undefined, error: undefined as unknown }
-  m.take().then((v) => { t.value = v }, (e) => { t.error = e })
+  m.take().then(
+    (v) => {
+      t.value = v
+    },
+    (e) => {
+      t.error = e
+    },
+  )
   return t
 }
 
@@ -39,7 +54,7 @@ async function takeMany(m: NonceManager, n: number): Promise<number[]> {
 }
 
 describe('NonceManager', () => {
-  test('starts at the node\'s lowest unused nonce and hands out increasing nonces', async () => {
+  test("starts at the node's lowest unused nonce and hands out increasing nonces", async () => {
     const node = stubNode(7)
     const m = new NonceManager(node, '0xabc')
     expect(await Promise.all([m.take(), m.take(), m.take()])).toEqual([7, 8, 9])
@@ -103,7 +118,12 @@ describe('NonceManager', () => {
     const m = new NonceManager(stubNode(0), '0xabc', 4)
     await takeMany(m, 4)
     const order: number[] = []
-    const calls = [m.take(), m.take(), m.take()].map((p, i) => p.then((n) => { order.push(i); return n }))
+    const calls = [m.take(), m.take(), m.take()].map((p, i) =>
+      p.then((n) => {
+        order.push(i)
+        return n
+      }),
+    )
     await settle()
     expect(order).toEqual([])
     m.complete(0)

@@ -44,7 +44,11 @@ export class NonceManager {
   /** Counts completed resyncs. */
   private epoch = 0
 
-  constructor(private readonly rpc: NonceSource, readonly address: string, readonly window = NONCE_WINDOW) {}
+  constructor(
+    private readonly rpc: NonceSource,
+    readonly address: string,
+    readonly window = NONCE_WINDOW,
+  ) {}
 
   /** Nonces handed out and not completed yet. */
   get inFlightCount(): number {

@@ -1,7 +1,7 @@
 // The high-level client: one signer, its nonces, and the node's JSON-RPC interface.
 import { NonceManager } from './nonce-manager.ts'
 import type { QueryData, QueryMethodName, QueryParams } from './query-methods.ts'
-import { RpcCallError, RpcClient, type ActionReply, type QueryResult } from './rpc-client.ts'
+import { type ActionReply, type QueryResult, RpcCallError, RpcClient } from './rpc-client.ts'
 import { Signer } from './signer.ts'
 import type { PerpdWsClient } from './ws-client.ts'
 
@@ -44,7 +44,10 @@ export class PerpdClient {
    * Throws RpcCallError on an error reply.
    */
   // biome-ignore lint/complexity/noBannedTypes: `{} extends P` tells whether P's fields are all optional
-  query<M extends QueryMethodName>(method: M, ...params: {} extends QueryParams<M> ? [params?: QueryParams<M>] : [params: QueryParams<M>]): Promise<QueryResult<QueryData<M>>> {
+  query<M extends QueryMethodName>(
+    method: M,
+    ...params: {} extends QueryParams<M> ? [params?: QueryParams<M>] : [params: QueryParams<M>]
+  ): Promise<QueryResult<QueryData<M>>> {
     return this.rpc.query<QueryData<M>>(method, (params[0] ?? {}) as Record<string, unknown>)
   }
 
@@ -63,7 +66,10 @@ export class PerpdClient {
    * up (getTx) when the reply is lost. With a connected WebSocket client (options.ws) the action
    * goes over it, else over HTTP.
    */
-  async send(build: Record<string, unknown> | ((nonce: number, network: string) => Record<string, unknown>), options: { onSigned?: (txHash: string) => void } = {}): Promise<ActionReply> {
+  async send(
+    build: Record<string, unknown> | ((nonce: number, network: string) => Record<string, unknown>),
+    options: { onSigned?: (txHash: string) => void } = {},
+  ): Promise<ActionReply> {
     const network = await this.networkName()
     const nonce = await this.nonces.take()
     let params: unknown
@@ -81,8 +87,10 @@ export class PerpdClient {
       // The same replies and refusals either way; a lost connection is an unknown outcome, as a failed fetch.
       reply = this.ws?.connected === true ? await this.ws.post(params) : await this.rpc.action(params)
     } catch (err) {
-      if (!(err instanceof RpcCallError)) this.nonces.complete(nonce) // outcome unknown
-      else if (err.reason === 'NONCE_REPLAY') await this.nonces.replayed(nonce).catch(() => {}) // a failed resync is retried on the next replay
+      if (!(err instanceof RpcCallError))
+        this.nonces.complete(nonce) // outcome unknown
+      else if (err.reason === 'NONCE_REPLAY')
+        await this.nonces.replayed(nonce).catch(() => {}) // a failed resync is retried on the next replay
       else this.nonces.giveBack(nonce)
       throw err
     }

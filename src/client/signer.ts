@@ -1,8 +1,18 @@
 // A signer: a private key that signs actions with the L1 and user-signed schemes
 // (docs/protocol.md#l1-actions, docs/protocol.md#user-signed-actions).
-import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
+
 import { hexToBytes } from '../lib/hex.ts'
-import { addressOfPrivateKey, eip191Digest, l1Digest, signDigest, sourceForNetwork, txHash, userSignedDigest, type WireSignature } from '../wire/signing.ts'
+import { ACTION_KIND_BY_NAME } from '../wire/actions.ts'
+import {
+  addressOfPrivateKey,
+  eip191Digest,
+  l1Digest,
+  signDigest,
+  sourceForNetwork,
+  txHash,
+  userSignedDigest,
+  type WireSignature,
+} from '../wire/signing.ts'
 
 export interface SignedAction {
   readonly params: { action: Record<string, unknown>; nonce: number; signature: WireSignature }
@@ -36,11 +46,15 @@ export class Signer {
     const kindName = Object.keys(action)[0]!
     const kind = ACTION_KIND_BY_NAME.get(kindName)
     const payload = action[kindName] as Record<string, unknown>
-    const digest = kind?.auth === 'user_signed_master'
-      ? userSignedDigest(kindName, kind.typedFields ?? [], payload, BigInt(String(payload.signature_chain_id)))
-      : l1Digest(action, nonce, sourceForNetwork(network))
+    const digest =
+      kind?.auth === 'user_signed_master'
+        ? userSignedDigest(kindName, kind.typedFields ?? [], payload, BigInt(String(payload.signature_chain_id)))
+        : l1Digest(action, nonce, sourceForNetwork(network))
     const signature = signDigest(this.key, digest)
-    return { params: { action, nonce, signature }, txHash: txHash(digest, BigInt(signature.r), BigInt(signature.s), signature.v as 27 | 28) }
+    return {
+      params: { action, nonce, signature },
+      txHash: txHash(digest, BigInt(signature.r), BigInt(signature.s), signature.v as 27 | 28),
+    }
   }
 
   /**

@@ -8,7 +8,7 @@
 // the orderUpdates maintenance rules. post() sends signed actions over the same connection
 // (docs/websocket.md#posting-actions) and resolves with the /action result when the reply comes.
 import { formatDecimal, parseDecimal } from '../lib/decimal.ts'
-import { RpcCallError, type ActionReply, type RpcClient, type RpcErrorBody } from './rpc-client.ts'
+import { type ActionReply, RpcCallError, type RpcClient, type RpcErrorBody } from './rpc-client.ts'
 
 /** A server frame as parsed JSON. */
 export type WsFrame = Record<string, unknown> & { seq?: number; topic?: string; op?: string; type?: string }
@@ -51,7 +51,8 @@ export function mergeParts(parts: readonly WsFrame[]): WsFrame {
       if (!(key in out)) out[key] = Array.isArray(value) ? [...value] : value
       else if (Array.isArray(have) && Array.isArray(value)) for (const v of value) have.push(v)
       // A post reply is split along result.events (docs/websocket.md#posting-actions).
-      else if (p.op === 'post' && key === 'result' && isPlainObject(have) && isPlainObject(value)) out[key] = { ...have, ...value, events: [...(have.events as unknown[]), ...(value.events as unknown[])] }
+      else if (p.op === 'post' && key === 'result' && isPlainObject(have) && isPlainObject(value))
+        out[key] = { ...have, ...value, events: [...(have.events as unknown[]), ...(value.events as unknown[])] }
       else if (isPlainObject(have) && isPlainObject(value)) out[key] = { ...have, ...value }
     }
   }
@@ -97,7 +98,9 @@ export class PerpdWsClient {
   constructor(private readonly options: WsClientOptions) {
     this.url = wsUrlOf(options.url)
     this.delayMs = options.reconnectDelayMs ?? 250
-    this.opened = new Promise((resolve) => { this.resolveOpened = resolve })
+    this.opened = new Promise((resolve) => {
+      this.resolveOpened = resolve
+    })
   }
 
   /** Opens the connection; resolves once the first subscription (possibly empty) is confirmed. */
@@ -160,7 +163,8 @@ export class PerpdWsClient {
    */
   post<T = ActionReply>(params: unknown): Promise<T> {
     const socket = this.socket
-    if (socket === undefined || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('post: the WebSocket is not connected'))
+    if (socket === undefined || socket.readyState !== WebSocket.OPEN)
+      return Promise.reject(new Error('post: the WebSocket is not connected'))
     const id = this.nextPostId++
     return new Promise<T>((resolve, reject) => {
       this.posts.set(id, { resolve: resolve as (r: ActionReply) => void, reject })
@@ -259,8 +263,14 @@ export class PerpdWsClient {
     const first = this.parts[0]
     const part = frame.part
     const parts = frame.parts
-    const fits = typeof part === 'number' && typeof parts === 'number' && Number.isInteger(parts) && parts >= 1 && part === this.parts.length + 1 &&
-      (first === undefined || (frame.topic === first.topic && frame.id === first.id && parts === first.parts && heightOf(frame) === heightOf(first)))
+    const fits =
+      typeof part === 'number' &&
+      typeof parts === 'number' &&
+      Number.isInteger(parts) &&
+      parts >= 1 &&
+      part === this.parts.length + 1 &&
+      (first === undefined ||
+        (frame.topic === first.topic && frame.id === first.id && parts === first.parts && heightOf(frame) === heightOf(first)))
     if (!fits) {
       this.stats.partGaps++
       this.restart(socket, 'gap')
@@ -393,7 +403,11 @@ export class OpenOrderSet {
   readonly orderTopic: string
   readonly fillTopic: string
 
-  constructor(private readonly client: PerpdWsClient, private readonly rpc: RpcClient, readonly address: string) {
+  constructor(
+    private readonly client: PerpdWsClient,
+    private readonly rpc: RpcClient,
+    readonly address: string,
+  ) {
     this.orderTopic = `orderUpdates.${address.toLowerCase()}`
     this.fillTopic = `userFills.${address.toLowerCase()}`
     client.on(this.orderTopic, (frame) => this.receive({ kind: 'orders', rows: frame.updates as OrderUpdateRow[] }))
@@ -416,11 +430,34 @@ export class OpenOrderSet {
     const generation = ++this.generation
     if (this.syncing === undefined) this.held = []
     const run = async () => {
-      const r = await this.rpc.query<{ order_id: number; market_id: number; symbol: string; side: string; price: string; qty: string; remaining: string; tif: string; reduce_only: boolean; client_order_id: string | null }[]>('getAccountOrders', { address: this.address })
+      const r = await this.rpc.query<
+        {
+          order_id: number
+          market_id: number
+          symbol: string
+          side: string
+          price: string
+          qty: string
+          remaining: string
+          tif: string
+          reduce_only: boolean
+          client_order_id: string | null
+        }[]
+      >('getAccountOrders', { address: this.address })
       if (generation !== this.generation) return
       this.orders.clear()
       for (const o of r.data) {
-        const row: OpenOrder = { order_id: o.order_id, market_id: o.market_id, symbol: o.symbol, side: o.side, price: o.price, qty: o.qty, remaining: o.remaining, tif: o.tif, reduce_only: o.reduce_only }
+        const row: OpenOrder = {
+          order_id: o.order_id,
+          market_id: o.market_id,
+          symbol: o.symbol,
+          side: o.side,
+          price: o.price,
+          qty: o.qty,
+          remaining: o.remaining,
+          tif: o.tif,
+          reduce_only: o.reduce_only,
+        }
         if (o.client_order_id !== null) row.client_order_id = o.client_order_id
         this.orders.set(o.order_id, row)
       }
@@ -432,9 +469,12 @@ export class OpenOrderSet {
       for (const frame of held) this.apply(frame)
     }
     // A failed read is retried shortly (rows keep being held); the promise settles with the retry.
-    const p = run().catch(() => new Promise<void>((resolve) => {
-      setTimeout(() => resolve(generation === this.generation ? this.resync() : undefined), RESYNC_RETRY_MS)
-    }))
+    const p = run().catch(
+      () =>
+        new Promise<void>((resolve) => {
+          setTimeout(() => resolve(generation === this.generation ? this.resync() : undefined), RESYNC_RETRY_MS)
+        }),
+    )
     this.syncing = p
     return p
   }
@@ -460,11 +500,19 @@ export class OpenOrderSet {
       if (u.kind === 'resting') {
         let remaining = u.remaining
         for (const f of this.blockFills) {
-          if (f.block_height === u.block_height && f.order_id === u.order_id && f.event_seq > u.event_seq) remaining = subtractDecimal(remaining, f.qty)
+          if (f.block_height === u.block_height && f.order_id === u.order_id && f.event_seq > u.event_seq)
+            remaining = subtractDecimal(remaining, f.qty)
         }
         const row: OpenOrder = {
-          order_id: u.order_id, market_id: u.market_id, symbol: u.symbol, side: u.side!, price: u.price!, qty: u.qty!, remaining,
-          tif: u.tif!, reduce_only: u.reduce_only === true,
+          order_id: u.order_id,
+          market_id: u.market_id,
+          symbol: u.symbol,
+          side: u.side!,
+          price: u.price!,
+          qty: u.qty!,
+          remaining,
+          tif: u.tif!,
+          reduce_only: u.reduce_only === true,
         }
         if (u.client_order_id !== undefined) row.client_order_id = u.client_order_id
         this.orders.set(u.order_id, row)

@@ -2,9 +2,9 @@
 // bodies) moves the feed's books, trades, candles, counters and per-account rows, and the books
 // always equal the chain's own books.
 import { describe, expect, test } from 'bun:test'
-import { ALICE, BOB, BTC, CAROL, ETH, place, Rng, SOL, TestChain, XAU, type Action } from '../../test/support/chain/test-chain.ts'
-import { DEV_QUOTER } from '../node/dev-genesis.ts'
+import { type Action, ALICE, BOB, BTC, CAROL, ETH, place, Rng, SOL, TestChain, XAU } from '../../test/support/chain/test-chain.ts'
 import { FeedHarness } from '../../test/support/feed.ts'
+import { DEV_QUOTER } from '../node/dev-genesis.ts'
 
 const orderIdOf = (h: FeedHarness, by: string, action: Action): number => {
   const { delta } = h.block([{ by, action }])
@@ -21,8 +21,10 @@ describe('hot feed', () => {
     expect(h.feed.height).toBe(2)
     const fm = h.feed.resolve('btc')!
     expect(h.feed.orderbook(fm, 50)).toMatchObject({
-      symbol: 'BTC-USD', height: 2,
-      bids: [{ price: '64000', qty: '0.5', cumulative_qty: '0.5' }], asks: [{ price: '66000', qty: '0.25', cumulative_qty: '0.25' }],
+      symbol: 'BTC-USD',
+      height: 2,
+      bids: [{ price: '64000', qty: '0.5', cumulative_qty: '0.5' }],
+      asks: [{ price: '66000', qty: '0.25', cumulative_qty: '0.25' }],
     })
     h.send(CAROL, place(BTC, 'Ask', '64000', '0.2', { tif: 'Ioc' }))
     h.expectBooksMatchChain()
@@ -35,26 +37,93 @@ describe('hot feed', () => {
     const { delta } = h.block([{ by: BOB, action: place(BTC, 'Ask', '64000', '0.2', { tif: 'Ioc', cloid: 'taker-1' }) }])
     const height = h.feed.height
     const ts = h.feed.timestampMs
-    expect(delta.trades.get(BTC)).toEqual([{ block_height: height, event_seq: 1, timestamp_ms: ts, market_id: BTC, symbol: 'BTC-USD', price: '65000', qty: '0.2', notional: '13000', side: 'Ask' }])
+    expect(delta.trades.get(BTC)).toEqual([
+      {
+        block_height: height,
+        event_seq: 1,
+        timestamp_ms: ts,
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        price: '65000',
+        qty: '0.2',
+        notional: '13000',
+        side: 'Ask',
+      },
+    ])
     expect([...delta.booksChanged]).toEqual([BTC])
     expect(delta.bboChanged.has(BTC)).toBe(true)
-    expect(delta.userFills.get(BOB)).toEqual([{
-      block_height: height, event_seq: 1, timestamp_ms: ts, market_id: BTC, symbol: 'BTC-USD', order_id: bidId + 1, client_order_id: 'taker-1',
-      price: '65000', qty: '0.2', notional: '13000', fee: '6.5', is_taker: true, aggressor_side: 'Ask',
-    }])
-    expect(delta.userFills.get(ALICE)).toEqual([{
-      block_height: height, event_seq: 1, timestamp_ms: ts, market_id: BTC, symbol: 'BTC-USD', order_id: bidId, client_order_id: 'maker-1',
-      price: '65000', qty: '0.2', notional: '13000', fee: '2.6', is_taker: false, aggressor_side: 'Ask',
-    }])
+    expect(delta.userFills.get(BOB)).toEqual([
+      {
+        block_height: height,
+        event_seq: 1,
+        timestamp_ms: ts,
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        order_id: bidId + 1,
+        client_order_id: 'taker-1',
+        price: '65000',
+        qty: '0.2',
+        notional: '13000',
+        fee: '6.5',
+        is_taker: true,
+        aggressor_side: 'Ask',
+      },
+    ])
+    expect(delta.userFills.get(ALICE)).toEqual([
+      {
+        block_height: height,
+        event_seq: 1,
+        timestamp_ms: ts,
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        order_id: bidId,
+        client_order_id: 'maker-1',
+        price: '65000',
+        qty: '0.2',
+        notional: '13000',
+        fee: '2.6',
+        is_taker: false,
+        aggressor_side: 'Ask',
+      },
+    ])
     expect(delta.orderUpdates.get(BOB)).toEqual([
-      { block_height: height, event_seq: 0, order_id: bidId + 1, market_id: BTC, symbol: 'BTC-USD', kind: 'accepted', remaining: '0.2', side: 'Ask', price: '64000', qty: '0.2', tif: 'Ioc' },
-      { block_height: height, event_seq: 2, order_id: bidId + 1, market_id: BTC, symbol: 'BTC-USD', kind: 'done', remaining: '0', reason: 'Filled' },
+      {
+        block_height: height,
+        event_seq: 0,
+        order_id: bidId + 1,
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        kind: 'accepted',
+        remaining: '0.2',
+        side: 'Ask',
+        price: '64000',
+        qty: '0.2',
+        tif: 'Ioc',
+      },
+      {
+        block_height: height,
+        event_seq: 2,
+        order_id: bidId + 1,
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        kind: 'done',
+        remaining: '0',
+        reason: 'Filled',
+      },
     ])
     expect(delta.touched.has(ALICE) && delta.touched.has(BOB)).toBe(true)
     const fm = h.feed.market(BTC)!
     expect(h.feed.summary(fm)).toMatchObject({
-      symbol: 'BTC-USD', best_bid: '65000', best_ask: null, spread: null, fills_in_block: 1, bid_levels: 1, ask_levels: 0, open_orders: 1,
-      day_ntl_volume: '13000', day_base_volume: '0.2',
+      symbol: 'BTC-USD',
+      best_bid: '65000',
+      best_ask: null,
+      spread: null,
+      fills_in_block: 1,
+      bid_levels: 1,
+      ask_levels: 0,
+      open_orders: 1,
+      day_ntl_volume: '13000',
+      day_base_volume: '0.2',
     })
     expect(fm.trades.page(0, 10)).toHaveLength(1)
     expect(h.feed.currentCandle(fm, '1m')).toMatchObject({ s: 'BTC-USD', i: '1m', o: '65000', c: '65000', v: '0.2', n: 1 })
@@ -65,11 +134,41 @@ describe('hot feed', () => {
     const h = new FeedHarness()
     const { delta } = h.block([{ by: ALICE, action: place(ETH, 'Ask', '3600', '1', { cloid: 'c-9' }) }])
     const [accepted, resting] = delta.orderUpdates.get(ALICE)!
-    expect(Object.keys(accepted!)).toEqual(['block_height', 'event_seq', 'order_id', 'market_id', 'symbol', 'kind', 'remaining', 'side', 'price', 'qty', 'tif'])
-    expect(resting).toMatchObject({ kind: 'resting', remaining: '1', side: 'Ask', price: '3600', qty: '1', tif: 'Gtc', reduce_only: false, client_order_id: 'c-9' })
+    expect(Object.keys(accepted!)).toEqual([
+      'block_height',
+      'event_seq',
+      'order_id',
+      'market_id',
+      'symbol',
+      'kind',
+      'remaining',
+      'side',
+      'price',
+      'qty',
+      'tif',
+    ])
+    expect(resting).toMatchObject({
+      kind: 'resting',
+      remaining: '1',
+      side: 'Ask',
+      price: '3600',
+      qty: '1',
+      tif: 'Gtc',
+      reduce_only: false,
+      client_order_id: 'c-9',
+    })
     const cancelled = h.send(ALICE, { CancelOrder: { market_id: ETH, order_id: accepted!.order_id } })
     expect(cancelled.orderUpdates.get(ALICE)).toEqual([
-      { block_height: h.feed.height, event_seq: 0, order_id: accepted!.order_id, market_id: ETH, symbol: 'ETH-USD', kind: 'done', remaining: '1', reason: 'Cancelled' },
+      {
+        block_height: h.feed.height,
+        event_seq: 0,
+        order_id: accepted!.order_id,
+        market_id: ETH,
+        symbol: 'ETH-USD',
+        kind: 'done',
+        remaining: '1',
+        reason: 'Cancelled',
+      },
     ])
     expect(cancelled.booksChanged.has(ETH)).toBe(true)
     h.expectBooksMatchChain()
@@ -108,8 +207,10 @@ describe('hot feed', () => {
       const { delta } = h.block(txs)
       for (const [by, updates] of delta.orderUpdates) {
         for (const u of updates) {
-          if (u.kind === 'resting') { if (!open.some((o) => o.id === u.order_id)) open.push({ id: u.order_id, market: u.market_id, by }) }
-          else if (u.kind === 'done' || u.kind === 'expired') open.splice(open.findIndex((o) => o.id === u.order_id) >>> 0, open.some((o) => o.id === u.order_id) ? 1 : 0)
+          if (u.kind === 'resting') {
+            if (!open.some((o) => o.id === u.order_id)) open.push({ id: u.order_id, market: u.market_id, by })
+          } else if (u.kind === 'done' || u.kind === 'expired')
+            open.splice(open.findIndex((o) => o.id === u.order_id) >>> 0, open.some((o) => o.id === u.order_id) ? 1 : 0)
         }
       }
       // Makers filled to zero leave the book without an order update of their own in this list.
@@ -128,7 +229,12 @@ describe('hot feed', () => {
     expect(h.feed.summary(fm)).toMatchObject({ day_base_volume: '0.4', day_ntl_volume: '26000' })
     const closingMark = fm.row.mark_price
     h.block([{ by: BOB, action: place(BTC, 'Ask', '65000', '0.1', { tif: 'Ioc' }) }], { timestampMs: day })
-    expect(h.feed.summary(fm)).toMatchObject({ prev_day_price: closingMark, day_base_volume: '0.1', day_ntl_volume: '6500', fills_in_block: 1 })
+    expect(h.feed.summary(fm)).toMatchObject({
+      prev_day_price: closingMark,
+      day_base_volume: '0.1',
+      day_ntl_volume: '6500',
+      fills_in_block: 1,
+    })
     h.block([], { timestampMs: day + 1_000 })
     expect(h.feed.summary(fm)).toMatchObject({ day_base_volume: '0.1', fills_in_block: 0 })
   })
@@ -136,8 +242,35 @@ describe('hot feed', () => {
   test('an accepted oracle quote: the external_quote row carries last_price and volume from the signed item; BBO is the quote', () => {
     const h = new FeedHarness()
     const ts = h.chain.state.timestampMs + 1_000
-    const { delta } = h.block([{ by: DEV_QUOTER, action: { SubmitOracleQuote: { quotes: [{ market_id: XAU, bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: ts, last_price: '2400.2', volume: '12.5' }] } } }])
-    expect(delta.quotes.get(XAU)).toEqual({ bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: ts, quoter: DEV_QUOTER, last_price: '2400.2', volume: '12.5' })
+    const { delta } = h.block([
+      {
+        by: DEV_QUOTER,
+        action: {
+          SubmitOracleQuote: {
+            quotes: [
+              {
+                market_id: XAU,
+                bid_price: '2400.1',
+                ask_price: '2400.5',
+                mark_price: '2400.3',
+                source_ts_ms: ts,
+                last_price: '2400.2',
+                volume: '12.5',
+              },
+            ],
+          },
+        },
+      },
+    ])
+    expect(delta.quotes.get(XAU)).toEqual({
+      bid_price: '2400.1',
+      ask_price: '2400.5',
+      mark_price: '2400.3',
+      source_ts_ms: ts,
+      quoter: DEV_QUOTER,
+      last_price: '2400.2',
+      volume: '12.5',
+    })
     const xau = h.feed.market(XAU)!
     expect(h.feed.bbo(xau)).toEqual({ best_bid: '2400.1', best_ask: '2400.5', spread: '0.4' })
     expect(delta.bboChanged.has(XAU)).toBe(true)

@@ -4,20 +4,28 @@
 // through the read API. applyBlock returns what changed, which the WebSocket hub turns into pushes.
 import { assert } from '../lib/assert.ts'
 import { formatDecimal } from '../lib/decimal.ts'
+import { createLogger, type LogLine, logLine } from '../lib/log.ts'
+import { type CandleInterval, isCandleInterval } from '../wire/candles.ts'
+import { decodeEventBody, type EventBodyOf } from '../wire/events/index.ts'
 import { resolveSymbol } from '../wire/symbols.ts'
 import { FeedBook } from './book.ts'
-import { isCandleInterval, type CandleInterval } from '../wire/candles.ts'
 import { candleBucket, utcDayStart } from './candle-buckets.ts'
-import { LiveCandles, type LiveBar } from './live-candles.ts'
+import type { FeedDayState } from './day-state.ts'
+import { type LiveBar, LiveCandles } from './live-candles.ts'
 import type { FeedSource } from './source.ts'
 import { TRADE_RING_SIZE, TradeRing } from './trade-ring.ts'
 import type { CandleJson, FeedBlock, FeedLifecycle, FeedMarketRow, LevelJson, ParsedEvent, RecentTrade, SeedFill, Slot } from './types.ts'
-import type { FeedDayState } from './day-state.ts'
 import { FEED_MARKETS_MAX } from './types.ts'
 import { fromUnits, toUnits } from './units.ts'
-import { fillRows, orderUpdateRow, touchedAddresses, triggerUpdateRow, type OrderUpdateRow, type TriggerUpdateRow, type UserFillRow } from './user-streams.ts'
-import { decodeEventBody, type EventBodyOf } from '../wire/events/index.ts'
-import { createLogger, logLine, type LogLine } from '../lib/log.ts'
+import {
+  fillRows,
+  type OrderUpdateRow,
+  orderUpdateRow,
+  type TriggerUpdateRow,
+  touchedAddresses,
+  triggerUpdateRow,
+  type UserFillRow,
+} from './user-streams.ts'
 
 /** Levels per side of the hot-read REST orderbook (docs/limits.md#hot-read-rest). */
 export const REST_BOOK_DEPTH_MAX = 50
@@ -115,8 +123,15 @@ type FilledBody = EventBodyOf<'Filled'>
 
 /** The RecentTrade row of a Filled event body (decimal strings) in market m. */
 const tradeOf = (m: FeedMarket, height: number, seq: number, timestampMs: number, b: FilledBody): RecentTrade => ({
-  block_height: height, event_seq: seq, timestamp_ms: timestampMs, market_id: m.marketId, symbol: m.symbol,
-  price: b.price, qty: b.qty, notional: b.notional, side: b.taker_side,
+  block_height: height,
+  event_seq: seq,
+  timestamp_ms: timestampMs,
+  market_id: m.marketId,
+  symbol: m.symbol,
+  price: b.price,
+  qty: b.qty,
+  notional: b.notional,
+  side: b.taker_side,
 })
 
 /** The body of a stored Filled event (the seed and resume reads select Filled events only). */
@@ -147,7 +162,10 @@ export class HotFeed {
   /** Books resynced from the chain after their order count drifted (a missing event mapping). */
   resyncs = 0
 
-  constructor(private readonly source: FeedSource, options: HotFeedOptions = {}) {
+  constructor(
+    private readonly source: FeedSource,
+    options: HotFeedOptions = {},
+  ) {
     this.now = options.now ?? Date.now
     this.staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS_DEFAULT
     this.log = options.log ?? logLine(createLogger('feed'))
@@ -178,8 +196,11 @@ export class HotFeed {
 
   status(): HotFeedStatus {
     return {
-      native_ready: this.ready.native, ext_ready: this.ready.external_peg, stale: this.stale,
-      chain_height: this.height, book_updated_at_ms: this.timestampMs,
+      native_ready: this.ready.native,
+      ext_ready: this.ready.external_peg,
+      stale: this.stale,
+      chain_height: this.height,
+      book_updated_at_ms: this.timestampMs,
     }
   }
 
@@ -214,8 +235,19 @@ export class HotFeed {
     this.refreshMarkets(dayStart)
 
     const delta: BlockDelta = {
-      block, height, timestampMs, booksChanged: new Set(), bboChanged: new Set(), trades: new Map(), marksChanged: new Map(), candlesChanged: new Set(),
-      quotes: new Map(), userFills: new Map(), orderUpdates: new Map(), triggerUpdates: new Map(), touched: new Set(),
+      block,
+      height,
+      timestampMs,
+      booksChanged: new Set(),
+      bboChanged: new Set(),
+      trades: new Map(),
+      marksChanged: new Map(),
+      candlesChanged: new Set(),
+      quotes: new Map(),
+      userFills: new Map(),
+      orderUpdates: new Map(),
+      triggerUpdates: new Map(),
+      touched: new Set(),
     }
     for (const env of block.envelopes) delta.touched.add(env.signer)
     const versions = new Map<number, number>()
@@ -224,8 +256,13 @@ export class HotFeed {
     const acceptedCloids = new Map<number, string | null>()
     for (const stored of block.events) {
       const e: ParsedEvent = {
-        seq: stored.seq, envelopeIdx: stored.envelopeIdx, kind: stored.kind, subKind: stored.subKind,
-        marketId: stored.marketId, account: stored.account, body: decodeEventBody(stored.bodyJson),
+        seq: stored.seq,
+        envelopeIdx: stored.envelopeIdx,
+        kind: stored.kind,
+        subKind: stored.subKind,
+        marketId: stored.marketId,
+        account: stored.account,
+        body: decodeEventBody(stored.bodyJson),
       }
       touchedAddresses(e, delta.touched)
       const m = e.marketId === null ? undefined : this.markets.get(e.marketId)
@@ -236,8 +273,15 @@ export class HotFeed {
       if (m.row.open_orders !== m.book.orderCount) this.resyncBook(m)
       if (m.book.version !== versions.get(m.marketId)) delta.booksChanged.add(m.marketId)
       const before = previous.get(m.marketId)
-      if (m.lifecycle !== 'Delisted' && before !== undefined && before.mark_price !== m.row.mark_price) delta.marksChanged.set(m.marketId, m.row.mark_price)
-      if (delta.booksChanged.has(m.marketId) || before === undefined || before.quote_bid !== m.row.quote_bid || before.quote_ask !== m.row.quote_ask) delta.bboChanged.add(m.marketId)
+      if (m.lifecycle !== 'Delisted' && before !== undefined && before.mark_price !== m.row.mark_price)
+        delta.marksChanged.set(m.marketId, m.row.mark_price)
+      if (
+        delta.booksChanged.has(m.marketId) ||
+        before === undefined ||
+        before.quote_bid !== m.row.quote_bid ||
+        before.quote_ask !== m.row.quote_ask
+      )
+        delta.bboChanged.add(m.marketId)
     }
     this.height = height
     this.timestampMs = timestampMs
@@ -256,8 +300,12 @@ export class HotFeed {
         break
       case 'OrderResting':
         m.book.upsert({
-          orderId: b.order_id, side: b.side, priceTicks: toUnits(b.price, px), lots: toUnits(b.remaining, sz),
-          owner: b.account, clientOrderId: b.client_order_id ?? null,
+          orderId: b.order_id,
+          side: b.side,
+          priceTicks: toUnits(b.price, px),
+          lots: toUnits(b.remaining, sz),
+          owner: b.account,
+          clientOrderId: b.client_order_id ?? null,
         })
         break
       case 'OrderDone':
@@ -278,7 +326,10 @@ export class HotFeed {
         m.book.setRemaining(makerId, toUnits(b.maker_remaining, sz))
         this.recordTrade(m, e, b, height, timestampMs, delta)
         const takerId = b.taker_order_id
-        const rows = fillRows(e, b, height, timestampMs, m.symbol, { taker: acceptedCloids.get(takerId) ?? m.book.get(takerId)?.clientOrderId ?? null, maker: makerCloid })
+        const rows = fillRows(e, b, height, timestampMs, m.symbol, {
+          taker: acceptedCloids.get(takerId) ?? m.book.get(takerId)?.clientOrderId ?? null,
+          maker: makerCloid,
+        })
         pushTo(delta.userFills, b.taker, rows.taker)
         pushTo(delta.userFills, b.maker, rows.maker)
         break
@@ -318,7 +369,20 @@ export class HotFeed {
         const body = decodeEventBody(stored.bodyJson)
         if (body.sub_kind !== 'OracleQuoteAccepted') continue
         // The block's last accepted quote of the market is its latest.
-        m.lastQuote = this.quoteOf(m, { seq: stored.seq, envelopeIdx: stored.envelopeIdx, kind: stored.kind, subKind: stored.subKind, marketId: stored.marketId, account: stored.account, body }, body, block)
+        m.lastQuote = this.quoteOf(
+          m,
+          {
+            seq: stored.seq,
+            envelopeIdx: stored.envelopeIdx,
+            kind: stored.kind,
+            subKind: stored.subKind,
+            marketId: stored.marketId,
+            account: stored.account,
+            body,
+          },
+          body,
+          block,
+        )
       }
     }
   }
@@ -347,8 +411,12 @@ export class HotFeed {
     return {
       height: this.height,
       markets: [...this.markets.values()].map((m) => ({
-        market_id: m.marketId, day_start_ms: m.dayStartMs, day_notional: m.dayNotional.toString(), day_base_lots: m.dayBaseLots,
-        prev_day_price: m.prevDayPrice, bars: m.candles.entries(),
+        market_id: m.marketId,
+        day_start_ms: m.dayStartMs,
+        day_notional: m.dayNotional.toString(),
+        day_base_lots: m.dayBaseLots,
+        prev_day_price: m.prevDayPrice,
+        bars: m.candles.entries(),
       })),
     }
   }
@@ -387,15 +455,23 @@ export class HotFeed {
   /** The quote of an OracleQuoteAccepted event, with last_price and volume from the signed item. */
   private quoteOf(m: FeedMarket, e: ParsedEvent, b: EventBodyOf<'OracleQuoteAccepted'>, block: FeedBlock): QuoteJson {
     const quote: QuoteJson = {
-      bid_price: b.bid_price, ask_price: b.ask_price, mark_price: b.mark_price,
-      source_ts_ms: b.source_ts_ms, quoter: b.account, last_price: null, volume: null,
+      bid_price: b.bid_price,
+      ask_price: b.ask_price,
+      mark_price: b.mark_price,
+      source_ts_ms: b.source_ts_ms,
+      quoter: b.account,
+      last_price: null,
+      volume: null,
     }
     // The chain keeps neither last_price nor volume; they travel in the SubmitOracleQuote item.
     const env = e.envelopeIdx === null ? undefined : block.envelopes[e.envelopeIdx]
     if (env === undefined || env.actionKind !== 'SubmitOracleQuote') return quote
     const action = JSON.parse(env.actionJson) as { SubmitOracleQuote?: { quotes?: Record<string, unknown>[] } }
     for (const item of action.SubmitOracleQuote?.quotes ?? []) {
-      const forMarket = item.market_id !== undefined ? item.market_id === m.marketId : typeof item.symbol === 'string' && this.resolve(item.symbol)?.marketId === m.marketId
+      const forMarket =
+        item.market_id !== undefined
+          ? item.market_id === m.marketId
+          : typeof item.symbol === 'string' && this.resolve(item.symbol)?.marketId === m.marketId
       if (!forMarket || Number(item.source_ts_ms) !== quote.source_ts_ms) continue
       if (typeof item.last_price === 'string') quote.last_price = item.last_price
       if (typeof item.volume === 'string') quote.volume = item.volume
@@ -425,20 +501,43 @@ export class HotFeed {
         continue
       }
       this.markets.set(row.market_id, {
-        marketId: row.market_id, symbol: row.symbol, lifecycle: row.lifecycle, row,
-        book: new FeedBook(), trades: new TradeRing(this.tradeRingSize), candles: new LiveCandles(),
-        dayStartMs: dayStart ?? utcDayStart(this.timestampMs), dayNotional: 0n, dayBaseLots: 0, prevDayPrice: null,
-        fillsInBlock: 0, lastQuote: null, snapshotVersion: -1, snapshots: new Map(),
+        marketId: row.market_id,
+        symbol: row.symbol,
+        lifecycle: row.lifecycle,
+        row,
+        book: new FeedBook(),
+        trades: new TradeRing(this.tradeRingSize),
+        candles: new LiveCandles(),
+        dayStartMs: dayStart ?? utcDayStart(this.timestampMs),
+        dayNotional: 0n,
+        dayBaseLots: 0,
+        prevDayPrice: null,
+        fillsInBlock: 0,
+        lastQuote: null,
+        snapshotVersion: -1,
+        snapshots: new Map(),
       })
     }
   }
 
-  private restSeedOrder(o: { order_id: number; market_id: number; owner: string; side: 'Bid' | 'Ask'; price: string; remaining: string; client_order_id: string | null }): void {
+  private restSeedOrder(o: {
+    order_id: number
+    market_id: number
+    owner: string
+    side: 'Bid' | 'Ask'
+    price: string
+    remaining: string
+    client_order_id: string | null
+  }): void {
     const m = this.markets.get(o.market_id)
     if (m === undefined) return
     m.book.upsert({
-      orderId: o.order_id, side: o.side, priceTicks: toUnits(o.price, m.row.price_decimals), lots: toUnits(o.remaining, m.row.size_decimals),
-      owner: o.owner, clientOrderId: o.client_order_id,
+      orderId: o.order_id,
+      side: o.side,
+      priceTicks: toUnits(o.price, m.row.price_decimals),
+      lots: toUnits(o.remaining, m.row.size_decimals),
+      owner: o.owner,
+      clientOrderId: o.client_order_id,
     })
   }
 
@@ -449,7 +548,10 @@ export class HotFeed {
    */
   private resyncBook(m: FeedMarket): void {
     this.resyncs++
-    this.log(`hot feed: ${m.symbol} book drifted (${m.book.orderCount} orders, chain ${m.row.open_orders}); resynced from the chain`, 'warn')
+    this.log(
+      `hot feed: ${m.symbol} book drifted (${m.book.orderCount} orders, chain ${m.row.open_orders}); resynced from the chain`,
+      'warn',
+    )
     m.book.clear()
     for (const o of this.source.restingOrders(m.marketId)) this.restSeedOrder(o)
   }
@@ -468,7 +570,11 @@ export class HotFeed {
       let cumulative = 0
       return m.book.levels(s, depth).map(([ticks, lots]): LevelJson => {
         cumulative += lots
-        return { price: fromUnits(ticks, m.row.price_decimals), qty: fromUnits(lots, m.row.size_decimals), cumulative_qty: fromUnits(cumulative, m.row.size_decimals) }
+        return {
+          price: fromUnits(ticks, m.row.price_decimals),
+          qty: fromUnits(lots, m.row.size_decimals),
+          cumulative_qty: fromUnits(cumulative, m.row.size_decimals),
+        }
       })
     }
     const bids = side('Bid')
@@ -492,7 +598,11 @@ export class HotFeed {
     const px = m.row.price_decimals
     if (m.row.routing === 'external_peg') {
       const { quote_bid: bid, quote_ask: ask } = m.row
-      return { best_bid: bid, best_ask: ask, spread: bid === null || ask === null ? null : fromUnits(toUnits(ask, px) - toUnits(bid, px), px) }
+      return {
+        best_bid: bid,
+        best_ask: ask,
+        spread: bid === null || ask === null ? null : fromUnits(toUnits(ask, px) - toUnits(bid, px), px),
+      }
     }
     const bid = m.book.bestBid()
     const ask = m.book.bestAsk()
@@ -522,7 +632,12 @@ export class HotFeed {
 
   /** The four-field market list (docs/websocket.md#hot-read-rest). */
   marketInfos() {
-    return this.liveMarkets().map((m) => ({ market_id: m.marketId, symbol: m.symbol, price_decimals: m.row.price_decimals, size_decimals: m.row.size_decimals }))
+    return this.liveMarkets().map((m) => ({
+      market_id: m.marketId,
+      symbol: m.symbol,
+      price_decimals: m.row.price_decimals,
+      size_decimals: m.row.size_decimals,
+    }))
   }
 
   /** MarketSummary (docs/websocket.md#hot-read-rest). */
@@ -550,9 +665,16 @@ export class HotFeed {
   candle(m: FeedMarket, interval: CandleInterval, bar: LiveBar): CandleJson {
     const px = m.row.price_decimals
     return {
-      t: bar.t, T: bar.T, s: m.symbol, i: interval,
-      o: fromUnits(bar.o, px), c: fromUnits(bar.c, px), h: fromUnits(bar.h, px), l: fromUnits(bar.l, px),
-      v: fromUnits(bar.v, m.row.size_decimals), n: bar.n,
+      t: bar.t,
+      T: bar.T,
+      s: m.symbol,
+      i: interval,
+      o: fromUnits(bar.o, px),
+      c: fromUnits(bar.c, px),
+      h: fromUnits(bar.h, px),
+      l: fromUnits(bar.l, px),
+      v: fromUnits(bar.v, m.row.size_decimals),
+      n: bar.n,
     }
   }
 

@@ -22,7 +22,8 @@ describe('LiveCandles', () => {
     c.addFill(110, 1, T0 + 60_000)
     expect(c.current('1m', T0 + 60_000)).toMatchObject({ t: T0 + 60_000, o: 110, c: 110, v: 1, n: 1 })
     // 00:00 starts a new hour, day and month too: each with this fill as its own bar.
-    for (const interval of ['1h', '1d', '1M'] as const) expect(c.current(interval, T0 + 60_000)).toMatchObject({ t: Date.UTC(2026, 1, 1), o: 110, n: 1 })
+    for (const interval of ['1h', '1d', '1M'] as const)
+      expect(c.current(interval, T0 + 60_000)).toMatchObject({ t: Date.UTC(2026, 1, 1), o: 110, n: 1 })
     expect(c.current('1m', T0 + 180_000)).toBeUndefined()
   })
 

@@ -4,7 +4,15 @@ import { TRADE_RING_SIZE, TradeRing } from './trade-ring.ts'
 import type { RecentTrade } from './types.ts'
 
 const trade = (i: number): RecentTrade => ({
-  block_height: i, event_seq: 0, timestamp_ms: i, market_id: 1, symbol: 'BTC-USD', price: String(i), qty: '1', notional: String(i), side: 'Bid',
+  block_height: i,
+  event_seq: 0,
+  timestamp_ms: i,
+  market_id: 1,
+  symbol: 'BTC-USD',
+  price: String(i),
+  qty: '1',
+  notional: String(i),
+  side: 'Bid',
 })
 
 describe('TradeRing', () => {

@@ -43,13 +43,30 @@ export interface OrderUpdateRow {
 export type TriggerUpdateRow = Record<string, unknown>
 
 /** The taker's and the maker's rows of one Filled event (`b` is e's body). */
-export function fillRows(e: ParsedEvent, b: EventBodyOf<'Filled'>, height: number, timestampMs: number, symbol: string, cloids: { taker: string | null; maker: string | null }): { taker: UserFillRow; maker: UserFillRow } {
+export function fillRows(
+  e: ParsedEvent,
+  b: EventBodyOf<'Filled'>,
+  height: number,
+  timestampMs: number,
+  symbol: string,
+  cloids: { taker: string | null; maker: string | null },
+): { taker: UserFillRow; maker: UserFillRow } {
   const side = b.taker_side
   // Field order as documented: client_order_id (when the order has one) follows order_id.
   const row = (orderId: number, fee: string, isTaker: boolean, cloid: string | null): UserFillRow => ({
-    block_height: height, event_seq: e.seq, timestamp_ms: timestampMs, market_id: e.marketId!, symbol, order_id: orderId,
+    block_height: height,
+    event_seq: e.seq,
+    timestamp_ms: timestampMs,
+    market_id: e.marketId!,
+    symbol,
+    order_id: orderId,
     ...(cloid === null ? {} : { client_order_id: cloid }),
-    price: b.price, qty: b.qty, notional: b.notional, fee, is_taker: isTaker, aggressor_side: side,
+    price: b.price,
+    qty: b.qty,
+    notional: b.notional,
+    fee,
+    is_taker: isTaker,
+    aggressor_side: side,
   })
   return {
     taker: row(b.taker_order_id, b.taker_fee, true, cloids.taker),
@@ -66,8 +83,14 @@ export function orderUpdateRow(e: ParsedEvent, height: number, symbol: string): 
       return { ...base(b.order_id), kind: 'accepted', remaining: b.qty, side: b.side, price: b.price, qty: b.qty, tif: b.tif }
     case 'OrderResting': {
       const row: OrderUpdateRow = {
-        ...base(b.order_id), kind: 'resting', remaining: b.remaining, side: b.side, price: b.price, qty: b.qty,
-        tif: b.tif, reduce_only: b.reduce_only,
+        ...base(b.order_id),
+        kind: 'resting',
+        remaining: b.remaining,
+        side: b.side,
+        price: b.price,
+        qty: b.qty,
+        tif: b.tif,
+        reduce_only: b.reduce_only,
       }
       if (b.client_order_id !== undefined) row.client_order_id = b.client_order_id
       return row

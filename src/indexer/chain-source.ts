@@ -48,7 +48,9 @@ export function chainMeta(db: Database, key: string): string | undefined {
 
 /** Block headers of the block store in [from, to]. */
 export function chainBlocks(db: Database, from: number, to: number): SourceBlock[] {
-  return db.query<SourceBlock, [number, number]>(
-    'SELECT height, parent, digest, timestamp_ms, envelope_count, event_count, state_root FROM chain.blocks WHERE height BETWEEN ? AND ? ORDER BY height',
-  ).all(from, to)
+  return db
+    .query<SourceBlock, [number, number]>(
+      'SELECT height, parent, digest, timestamp_ms, envelope_count, event_count, state_root FROM chain.blocks WHERE height BETWEEN ? AND ? ORDER BY height',
+    )
+    .all(from, to)
 }

@@ -2,13 +2,13 @@
 // orders exactly as docs/history-api.md#fills-and-orders shows them, and the flows, positions,
 // referral, rebate and account event tables from the funds and margin events.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../../test/support/chain/test-chain.ts'
 import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../../test/support/chain/funds.ts'
 import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode } from '../../test/support/chain/margin.ts'
+import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../../test/support/chain/test-chain.ts'
+import { IndexedChain, indexAll } from '../../test/support/history.ts'
 import type { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { symbolLookup } from './symbols.ts'
-import { IndexedChain, indexAll } from '../../test/support/history.ts'
 
 const PAGE = { offset: 0, limit: 200, cursor: undefined, includeTotal: true }
 const symbolOf = symbolLookup([{ market_id: BTC, symbol: 'BTC-USD', lifecycle: 'Active', routing: 'native' }])
@@ -59,13 +59,37 @@ describe('derive over real chain blocks', () => {
     expect(bob.page.total).toBe(3)
     const [rebateFill, closeFill, openFill] = bob.data as Record<string, unknown>[]
     expect(openFill).toEqual({
-      height: heights.fill1, seq: 1, is_taker: true, timestamp_ms: expect.any(Number), market_id: BTC, order_id: bidId + 1,
-      account: BOB, counterparty: ALICE, price: '65000', qty: '0.2', notional: '13000', fee: '6.5', symbol: 'BTC-USD',
-      realized_pnl: '0', realized_pnl_pct: '0', position_action: 'open_short',
+      height: heights.fill1,
+      seq: 1,
+      is_taker: true,
+      timestamp_ms: expect.any(Number),
+      market_id: BTC,
+      order_id: bidId + 1,
+      account: BOB,
+      counterparty: ALICE,
+      price: '65000',
+      qty: '0.2',
+      notional: '13000',
+      fee: '6.5',
+      symbol: 'BTC-USD',
+      realized_pnl: '0',
+      realized_pnl_pct: '0',
+      position_action: 'open_short',
     })
-    expect(closeFill).toMatchObject({ height: heights.fill2, is_taker: true, price: '66000', qty: '0.1', notional: '6600', fee: '3.3', realized_pnl: '-100', realized_pnl_pct: '-1.5384', position_action: 'close_short' })
+    expect(closeFill).toMatchObject({
+      height: heights.fill2,
+      is_taker: true,
+      price: '66000',
+      qty: '0.1',
+      notional: '6600',
+      fee: '3.3',
+      realized_pnl: '-100',
+      realized_pnl_pct: '-1.5384',
+      position_action: 'close_short',
+    })
     expect(rebateFill).toMatchObject({ height: heights.rebate, position_action: 'close_short' })
-    for (const removed of ['aggressor_side', 'position_old_size', 'position_new_size', 'is_close']) expect(openFill).not.toHaveProperty(removed)
+    for (const removed of ['aggressor_side', 'position_old_size', 'position_new_size', 'is_close'])
+      expect(openFill).not.toHaveProperty(removed)
     const alice = READ_OPS.fills(ctx, { filter: { account: ALICE }, page: PAGE }).data as Record<string, unknown>[]
     expect(alice.map((f) => [f.is_taker, f.qty, f.fee, f.realized_pnl, f.realized_pnl_pct, f.position_action])).toEqual([
       [false, '0.01', '0.131', '5', '0.7692', 'close_long'],
@@ -79,16 +103,64 @@ describe('derive over real chain blocks', () => {
     const closed = READ_OPS.orders(ctx, { filter: { owner: ALICE, includeOpen: false }, page: PAGE }).data as Record<string, unknown>[]
     const bid = closed.filter((r) => r.order_id === bidId)
     expect(bid).toEqual([
-      { height: heights.fill2 + 1, seq: 0, timestamp_ms: expect.any(Number), order_id: bidId, owner: ALICE, market_id: BTC, event_type: 'Done', side: null, price: null, qty: null, remaining: '0.3', reason: 'Cancelled', symbol: 'BTC-USD', client_order_id: 'a-1' },
-      { height: heights.open, seq: 1, timestamp_ms: expect.any(Number), order_id: bidId, owner: ALICE, market_id: BTC, event_type: 'Resting', side: null, price: null, qty: null, remaining: null, reason: null, symbol: 'BTC-USD', client_order_id: 'a-1' },
-      { height: heights.open, seq: 0, timestamp_ms: expect.any(Number), order_id: bidId, owner: ALICE, market_id: BTC, event_type: 'Accepted', side: 'Bid', price: '65000', qty: '0.5', remaining: null, reason: null, symbol: 'BTC-USD', client_order_id: 'a-1' },
+      {
+        height: heights.fill2 + 1,
+        seq: 0,
+        timestamp_ms: expect.any(Number),
+        order_id: bidId,
+        owner: ALICE,
+        market_id: BTC,
+        event_type: 'Done',
+        side: null,
+        price: null,
+        qty: null,
+        remaining: '0.3',
+        reason: 'Cancelled',
+        symbol: 'BTC-USD',
+        client_order_id: 'a-1',
+      },
+      {
+        height: heights.open,
+        seq: 1,
+        timestamp_ms: expect.any(Number),
+        order_id: bidId,
+        owner: ALICE,
+        market_id: BTC,
+        event_type: 'Resting',
+        side: null,
+        price: null,
+        qty: null,
+        remaining: null,
+        reason: null,
+        symbol: 'BTC-USD',
+        client_order_id: 'a-1',
+      },
+      {
+        height: heights.open,
+        seq: 0,
+        timestamp_ms: expect.any(Number),
+        order_id: bidId,
+        owner: ALICE,
+        market_id: BTC,
+        event_type: 'Accepted',
+        side: 'Bid',
+        price: '65000',
+        qty: '0.5',
+        remaining: null,
+        reason: null,
+        symbol: 'BTC-USD',
+        client_order_id: 'a-1',
+      },
     ])
     const all = READ_OPS.orders(ctx, { filter: { owner: ALICE, includeOpen: true }, page: PAGE }).data as Record<string, unknown>[]
     expect(all.length).toBeGreaterThanOrEqual(closed.length)
     const bobRows = READ_OPS.orders(ctx, { filter: { owner: BOB, includeOpen: false }, page: PAGE }).data as Record<string, unknown>[]
     // An IOC that fills completely: Accepted then Done(Filled), no Resting.
     const ioc = bobRows.filter((r) => r.order_id === bidId + 1).map((r) => [r.event_type, r.reason])
-    expect(ioc).toEqual([['Done', 'Filled'], ['Accepted', null]])
+    expect(ioc).toEqual([
+      ['Done', 'Filled'],
+      ['Accepted', null],
+    ])
   })
 
   test('fund flows, bridge flows, referral and rebate events come from the funds events', () => {
@@ -97,15 +169,23 @@ describe('derive over real chain blocks', () => {
     expect(flows.map((f) => f.flow_type)).toEqual(expect.arrayContaining(['Deposit', 'WithdrawRequested', 'TransferOut']))
     expect(flows.find((f) => f.flow_type === 'Deposit')).toMatchObject({ amount: '1000', account: ALICE })
     expect(flows.find((f) => f.flow_type === 'TransferOut')).toMatchObject({ amount: '-10' })
-    expect((READ_OPS.fundFlows(ctx, { account: BOB, page: PAGE }).data as Record<string, unknown>[]).find((f) => f.flow_type === 'TransferIn')).toMatchObject({ amount: '10' })
+    expect(
+      (READ_OPS.fundFlows(ctx, { account: BOB, page: PAGE }).data as Record<string, unknown>[]).find((f) => f.flow_type === 'TransferIn'),
+    ).toMatchObject({ amount: '10' })
     const bridge = READ_OPS.bridgeFlows(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
-    expect(bridge.map((b) => [b.direction, b.status, b.amount])).toEqual([['withdraw', 'settled', '250'], ['withdraw', 'requested', '250'], ['deposit', 'credited', '1000']])
+    expect(bridge.map((b) => [b.direction, b.status, b.amount])).toEqual([
+      ['withdraw', 'settled', '250'],
+      ['withdraw', 'requested', '250'],
+      ['deposit', 'credited', '1000'],
+    ])
     expect(bridge[0]).toMatchObject({ reference: String(withdrawalId), external_tx: '0xfeed', counterparty: EXTERNAL })
     expect(bridge[2]).toMatchObject({ reference: '0xdep:1', counterparty: 'arbitrum' })
     const referrals = READ_OPS.referralEvents(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
     expect(referrals).toEqual([expect.objectContaining({ role: 'inviter', inviter: ALICE, invitee: BOB, event_type: 'InviterSet' })])
     const rebates = READ_OPS.rebateEvents(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
-    expect(rebates).toEqual([expect.objectContaining({ role: 'inviter', inviter: ALICE, invitee: BOB, market_id: BTC, height: heights.rebate })])
+    expect(rebates).toEqual([
+      expect.objectContaining({ role: 'inviter', inviter: ALICE, invitee: BOB, market_id: BTC, height: heights.rebate }),
+    ])
     expect(Number(rebates[0]!.amount)).toBeGreaterThan(0)
   })
 
@@ -150,9 +230,22 @@ describe('positions through a liquidation', () => {
       indexAll(lp, height)
       const ctx = { db: lp.db, symbolOf }
       const alice = READ_OPS.positions(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
-      expect(alice[0]).toMatchObject({ height, size_before: '1', size_after: '0', cause: 'liquidation', position_action: 'close_long', fills: 0 })
+      expect(alice[0]).toMatchObject({
+        height,
+        size_before: '1',
+        size_after: '0',
+        cause: 'liquidation',
+        position_action: 'close_long',
+        fills: 0,
+      })
       const fund = READ_OPS.positions(ctx, { account: ADMIN, page: PAGE }).data as Record<string, unknown>[]
-      expect(fund[0]).toMatchObject({ height, size_before: '0', size_after: '1', cause: 'liquidation_takeover', position_action: 'open_long' })
+      expect(fund[0]).toMatchObject({
+        height,
+        size_before: '0',
+        size_after: '1',
+        cause: 'liquidation_takeover',
+        position_action: 'open_long',
+      })
       const events = (READ_OPS.accountEvents(ctx, { account: LIQ, page: PAGE }).data as { sub_kind: string }[]).map((e) => e.sub_kind)
       expect(events).toContain('PositionLiquidated')
       lp.close()

@@ -51,7 +51,10 @@ test('the reader thread ending fails the reads at once with 503', async () => {
   threads.reader.terminate()
   await until(() => heard.length > 0)
   expect(heard.map((f) => f.thread)).toEqual(['reader'])
-  const err = await index.read('blocks' as never, {} as never).then(() => undefined, (e: unknown) => e)
+  const err = await index.read('blocks' as never, {} as never).then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(err).toBeInstanceOf(ReadError)
   expect((err as ReadError).status).toBe(503)
   await index.stop()

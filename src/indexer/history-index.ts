@@ -2,17 +2,18 @@
 // history.sqlite) and the reader thread (a read-only connection answering history reads), tells
 // the indexer of each committed block, keeps the latest watermarks for /status, and holds the two
 // small in-memory parts: the trades not yet in candles and the 24-hour closed-order cache.
+
+import { createLogger, type LogLine, logLine } from '../lib/log.ts'
+import { type LiveTrade, PendingTrades } from './candles/live-candles.ts'
+import { type ClosedOrder, ClosedOrderCache } from './order-hot-cache.ts'
 import { ReadError } from './paging.ts'
-import { historyPath } from './schema.ts'
 import type { PipelineProgress } from './pipeline.ts'
-import type { IndexerMessage, IndexerRequest, ReaderMessage, ReaderRequest } from './worker/protocol.ts'
 import type { PagedOp, ReadArgs, ReadOp, ReadValue } from './read/ops.ts'
+import { historyPath } from './schema.ts'
 import type { CandleUpdate } from './stages/candle.ts'
 import type { MarketRef } from './symbols.ts'
 import type { Watermarks } from './watermarks.ts'
-import { PendingTrades, type LiveTrade } from './candles/live-candles.ts'
-import { ClosedOrderCache, type ClosedOrder } from './order-hot-cache.ts'
-import { createLogger, logLine, type LogLine } from '../lib/log.ts'
+import type { IndexerMessage, IndexerRequest, ReaderMessage, ReaderRequest } from './worker/protocol.ts'
 
 export interface HistoryIndexOptions {
   readonly dataDir: string
@@ -54,7 +55,8 @@ const START_TIMEOUT_MS = 30_000
  * A worker file of ./worker/: beside this module when run from source; in a compiled binary
  * (compile.sh lists the workers as extra entrypoints) at its path under the entrypoints' root, src/.
  */
-const workerUrl = (file: string) => (import.meta.url.startsWith('file:///$bunfs/') ? `./indexer/worker/${file}` : new URL(`./worker/${file}`, import.meta.url).href)
+const workerUrl = (file: string) =>
+  import.meta.url.startsWith('file:///$bunfs/') ? `./indexer/worker/${file}` : new URL(`./worker/${file}`, import.meta.url).href
 
 export class HistoryIndex {
   /** Trades of committed blocks the candle stage has not folded yet. */
@@ -72,7 +74,11 @@ export class HistoryIndex {
   private stopped = false
   private readonly log: LogLine
 
-  private constructor(private readonly indexer: Worker, private readonly reader: Worker, options: HistoryIndexOptions) {
+  private constructor(
+    private readonly indexer: Worker,
+    private readonly reader: Worker,
+    options: HistoryIndexOptions,
+  ) {
     this.log = options.log ?? logLine(createLogger('history'))
   }
 
@@ -104,16 +110,26 @@ export class HistoryIndex {
               index.watchThread(indexer, 'indexer')
               index.watchThread(reader, 'reader')
               resolve()
+            } else if (r.type === 'fatal') {
+              clearTimeout(timer)
+              reject(new Error(r.message))
             }
-            else if (r.type === 'fatal') { clearTimeout(timer); reject(new Error(r.message)) }
           }
           reader.postMessage({ type: 'init', path: historyPath(options.dataDir), markets: [...markets] } satisfies ReaderRequest)
           indexer.onmessage = (e) => index.onIndexer(e.data)
         } else if (m.type === 'log') log(m.line, m.level)
-        else if (m.type === 'fatal') { clearTimeout(timer); reject(new Error(m.message)) }
+        else if (m.type === 'fatal') {
+          clearTimeout(timer)
+          reject(new Error(m.message))
+        }
       }
     })
-    indexer.postMessage({ type: 'init', dataDir: options.dataDir, tip, leaderboardRefreshMs: options.leaderboardRefreshMs } satisfies IndexerRequest)
+    indexer.postMessage({
+      type: 'init',
+      dataDir: options.dataDir,
+      tip,
+      leaderboardRefreshMs: options.leaderboardRefreshMs,
+    } satisfies IndexerRequest)
     try {
       await ready
     } catch (err) {
@@ -136,7 +152,10 @@ export class HistoryIndex {
     }
     worker.addEventListener('close', (e) => {
       const code = (e as Event & { code?: number }).code
-      this.threadFailed(thread, `the history ${thread} thread exited${code === undefined ? '' : ` with code ${code}`}${lastError === undefined ? '' : `: ${lastError}`}`)
+      this.threadFailed(
+        thread,
+        `the history ${thread} thread exited${code === undefined ? '' : ` with code ${code}`}${lastError === undefined ? '' : `: ${lastError}`}`,
+      )
     })
   }
 
@@ -233,7 +252,8 @@ export class HistoryIndex {
     if (this.stopped) return Promise.reject(new ReadError(503, 'the history index is stopped'))
     const down = this.failed.get('reader')
     if (down !== undefined) return Promise.reject(new ReadError(503, down.message))
-    if (this.reads.size >= READS_IN_FLIGHT_MAX) return Promise.reject(new ReadError(503, `more than ${READS_IN_FLIGHT_MAX} history reads are waiting; retry shortly`))
+    if (this.reads.size >= READS_IN_FLIGHT_MAX)
+      return Promise.reject(new ReadError(503, `more than ${READS_IN_FLIGHT_MAX} history reads are waiting; retry shortly`))
     const id = this.nextId++
     return new Promise((resolve, reject) => {
       // A read the reader never answers (the thread died) fails instead of hanging its request.
@@ -241,8 +261,14 @@ export class HistoryIndex {
         if (this.reads.delete(id)) reject(new ReadError(503, `history read ${op} took more than ${READ_TIMEOUT_MS} ms`))
       }, READ_TIMEOUT_MS)
       this.reads.set(id, {
-        resolve: (v) => { clearTimeout(timer); resolve(v) },
-        reject: (e) => { clearTimeout(timer); reject(e) },
+        resolve: (v) => {
+          clearTimeout(timer)
+          resolve(v)
+        },
+        reject: (e) => {
+          clearTimeout(timer)
+          reject(e)
+        },
       })
       this.reader.postMessage({ type: 'read', id, op, args, paged } satisfies ReaderRequest)
     })
@@ -290,7 +316,10 @@ export class HistoryIndex {
       if (this.failed.has('indexer')) return resolve()
       const timer = setTimeout(resolve, 2_000)
       this.indexer.onmessage = (ev: MessageEvent<IndexerMessage>) => {
-        if (ev.data.type === 'stopped') { clearTimeout(timer); resolve() }
+        if (ev.data.type === 'stopped') {
+          clearTimeout(timer)
+          resolve()
+        }
       }
     })
     this.indexer.postMessage({ type: 'stop' } satisfies IndexerRequest)

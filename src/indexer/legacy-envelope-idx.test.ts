@@ -6,12 +6,12 @@ import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { indexAll } from '../../test/support/history.ts'
 import { BlockStore, type StoredEvent } from '../node/block-store.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { symbolLookup } from './symbols.ts'
-import { indexAll } from '../../test/support/history.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -27,21 +27,67 @@ function legacyStore(): { dir: string; store: BlockStore } {
   dirs.push(dir)
   const store = new BlockStore(dir)
   const envelope = (i: number) => ({
-    height: 1, envelopeIdx: i, txHash: `0x${String(i + 1).padStart(64, '0')}`, signer: SIGNER, nonce: i, actionKind: 'CancelOrder', marketId: 1,
-    actionJson: '{"CancelOrder":{"market_id":1,"order_id":9}}', signatureJson: '{}', status: 'kept-reject' as const, reasonJson: '{"code":"OrderNotFound","message":"no order 9"}',
+    height: 1,
+    envelopeIdx: i,
+    txHash: `0x${String(i + 1).padStart(64, '0')}`,
+    signer: SIGNER,
+    nonce: i,
+    actionKind: 'CancelOrder',
+    marketId: 1,
+    actionJson: '{"CancelOrder":{"market_id":1,"order_id":9}}',
+    signatureJson: '{}',
+    status: 'kept-reject' as const,
+    reasonJson: '{"code":"OrderNotFound","message":"no order 9"}',
   })
   const rejected = (i: number): StoredEvent => ({
-    height: 1, seq: i, envelopeIdx: i, kind: 'Core', subKind: 'Rejected', marketId: 1, account: SIGNER,
-    bodyJson: JSON.stringify({ kind: 'Core', sub_kind: 'Rejected', market_id: 1, account: SIGNER, action_kind: 'CancelOrder', reason: 'OrderNotFound', message: 'no order 9' }),
+    height: 1,
+    seq: i,
+    envelopeIdx: i,
+    kind: 'Core',
+    subKind: 'Rejected',
+    marketId: 1,
+    account: SIGNER,
+    bodyJson: JSON.stringify({
+      kind: 'Core',
+      sub_kind: 'Rejected',
+      market_id: 1,
+      account: SIGNER,
+      action_kind: 'CancelOrder',
+      reason: 'OrderNotFound',
+      message: 'no order 9',
+    }),
   })
   const halt = {
-    height: 1, seq: 2, envelopeIdx: null as unknown as number, kind: 'Ops', subKind: 'MarketHaltedQuoteStale', marketId: 4, account: null,
-    bodyJson: JSON.stringify({ kind: 'Ops', sub_kind: 'MarketHaltedQuoteStale', market_id: 4, account: null, lag_ms: 20_000, max_quote_lag_ms: 10_000, last_source_ts_ms: null }),
+    height: 1,
+    seq: 2,
+    envelopeIdx: null as unknown as number,
+    kind: 'Ops',
+    subKind: 'MarketHaltedQuoteStale',
+    marketId: 4,
+    account: null,
+    bodyJson: JSON.stringify({
+      kind: 'Ops',
+      sub_kind: 'MarketHaltedQuoteStale',
+      market_id: 4,
+      account: null,
+      lag_ms: 20_000,
+      max_quote_lag_ms: 10_000,
+      last_source_ts_ms: null,
+    }),
   }
   const digest = `0x${'ab'.repeat(32)}`
   store.commitBlock({
-    header: { height: 1, parent: `0x${'00'.repeat(32)}`, digest, timestampMs: 1_767_225_600_000, envelopeCount: 2, eventCount: 3, stateRoot: digest },
-    envelopes: [envelope(0), envelope(1)], events: [rejected(0), rejected(1), halt],
+    header: {
+      height: 1,
+      parent: `0x${'00'.repeat(32)}`,
+      digest,
+      timestampMs: 1_767_225_600_000,
+      envelopeCount: 2,
+      eventCount: 3,
+      stateRoot: digest,
+    },
+    envelopes: [envelope(0), envelope(1)],
+    events: [rejected(0), rejected(1), halt],
   })
   return { dir, store }
 }
@@ -49,11 +95,31 @@ function legacyStore(): { dir: string; store: BlockStore } {
 test('the block store reads a NULL envelope_idx as the envelope count; the audit log names the block producer', () => {
   const { store } = legacyStore()
   expect(store.eventsOf(1, 0, 10).map((e) => e.envelopeIdx)).toEqual([0, 1, 2])
-  const audit = store.auditEvents({ fromHeight: 1, toHeight: 1, startMs: 0, endMs: Number.MAX_SAFE_INTEGER, signer: null, offset: 0, limit: 10 })
+  const audit = store.auditEvents({
+    fromHeight: 1,
+    toHeight: 1,
+    startMs: 0,
+    endMs: Number.MAX_SAFE_INTEGER,
+    signer: null,
+    offset: 0,
+    limit: 10,
+  })
   expect(audit.map((r) => [r.subKind, r.envelopeIdx, r.signer])).toEqual([['MarketHaltedQuoteStale', 2, BLOCK_PRODUCER_SIGNER]])
   // Filtering by the marker selects the chain's own events; by an envelope signer, not them.
-  expect(store.auditEvents({ fromHeight: 1, toHeight: 1, startMs: 0, endMs: Number.MAX_SAFE_INTEGER, signer: BLOCK_PRODUCER_SIGNER, offset: 0, limit: 10 })).toHaveLength(1)
-  expect(store.auditEvents({ fromHeight: 1, toHeight: 1, startMs: 0, endMs: Number.MAX_SAFE_INTEGER, signer: SIGNER, offset: 0, limit: 10 })).toHaveLength(0)
+  expect(
+    store.auditEvents({
+      fromHeight: 1,
+      toHeight: 1,
+      startMs: 0,
+      endMs: Number.MAX_SAFE_INTEGER,
+      signer: BLOCK_PRODUCER_SIGNER,
+      offset: 0,
+      limit: 10,
+    }),
+  ).toHaveLength(1)
+  expect(
+    store.auditEvents({ fromHeight: 1, toHeight: 1, startMs: 0, endMs: Number.MAX_SAFE_INTEGER, signer: SIGNER, offset: 0, limit: 10 }),
+  ).toHaveLength(0)
   store.close()
 })
 
@@ -64,9 +130,15 @@ test('the history index reads it as the envelope count, ingested after the upgra
   const ctx = { db: p.db, symbolOf }
   const page = { offset: 0, limit: 10, cursor: undefined, includeTotal: false }
   const read = () => READ_OPS.blockEvents(ctx, { height: 1, page })!.data.map((e) => [e.sub_kind, e.envelope_idx])
-  const expected = [['Rejected', 0], ['Rejected', 1], ['MarketHaltedQuoteStale', 2]]
+  const expected = [
+    ['Rejected', 0],
+    ['Rejected', 1],
+    ['MarketHaltedQuoteStale', 2],
+  ]
   // Ingest copies the row with the count.
-  expect(p.db.query<{ i: number | null }, []>("SELECT envelope_idx AS i FROM main.events WHERE sub_kind = 'MarketHaltedQuoteStale'").get()!.i).toBe(2)
+  expect(
+    p.db.query<{ i: number | null }, []>("SELECT envelope_idx AS i FROM main.events WHERE sub_kind = 'MarketHaltedQuoteStale'").get()!.i,
+  ).toBe(2)
   expect(read()).toEqual(expected)
   // An index row an older version ingested as NULL.
   p.db.query("UPDATE main.events SET envelope_idx = NULL WHERE sub_kind = 'MarketHaltedQuoteStale'").run()

@@ -3,7 +3,15 @@ import { ClosedOrderCache, HOT_CACHE_WINDOW_MS } from './order-hot-cache.ts'
 
 describe('closed-order hot cache', () => {
   const closed = (orderId: number, timestampMs: number, clientOrderId: string | null = null) => ({
-    orderId, owner: '0xa', marketId: 1, reason: 'Filled', remaining: '0', filled: '1', clientOrderId, height: orderId, timestampMs,
+    orderId,
+    owner: '0xa',
+    marketId: 1,
+    reason: 'Filled',
+    remaining: '0',
+    filled: '1',
+    clientOrderId,
+    height: orderId,
+    timestampMs,
   })
 
   test('keeps 24 hours of block time and finds orders by id or client id', () => {

@@ -25,7 +25,10 @@ export interface PageInfo {
 /** A history read that the caller got wrong: the HTTP status and a message. */
 export class ReadError extends Error {
   override readonly name = 'ReadError'
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message)
   }
 }
@@ -35,7 +38,8 @@ export const encodeCursor = (key: readonly number[]) => key.join('.')
 /** Decodes a cursor of `parts` non-negative integers; a malformed one is a 400. */
 export function decodeCursor(raw: string, parts: number): number[] {
   const out = raw.split('.').map((p) => (/^\d{1,16}$/.test(p) ? Number(p) : NaN))
-  if (out.length !== parts || out.some((n) => !Number.isSafeInteger(n))) throw new ReadError(400, `cursor ${raw.slice(0, 40)} is not a cursor of this endpoint`)
+  if (out.length !== parts || out.some((n) => !Number.isSafeInteger(n)))
+    throw new ReadError(400, `cursor ${raw.slice(0, 40)} is not a cursor of this endpoint`)
   return out
 }
 
@@ -54,7 +58,13 @@ export interface KeysetQuery {
 }
 
 /** At most `limit` rows of q after `cursor` in key order, skipping `offset`; keys as _k0, _k1, ... */
-function keysetRows(db: Database, q: KeysetQuery, cursor: readonly number[] | undefined, limit: number, offset: number): Record<string, unknown>[] {
+function keysetRows(
+  db: Database,
+  q: KeysetQuery,
+  cursor: readonly number[] | undefined,
+  limit: number,
+  offset: number,
+): Record<string, unknown>[] {
   const where = [...q.where]
   const params = [...q.params]
   if (cursor !== undefined) {
@@ -74,7 +84,12 @@ function countRows(db: Database, q: KeysetQuery): number {
 }
 
 /** Cuts a fetched run of limit + 1 rows into the page, its info and next_cursor; drops the key columns. */
-function finishPage<T>(rows: Record<string, unknown>[], keys: number, page: PageRequest, total: () => number): { rows: T[]; page: PageInfo } {
+function finishPage<T>(
+  rows: Record<string, unknown>[],
+  keys: number,
+  page: PageRequest,
+  total: () => number,
+): { rows: T[]; page: PageInfo } {
   const hasMore = rows.length > page.limit
   if (hasMore) rows.length = page.limit
   const last = rows[rows.length - 1]
@@ -103,7 +118,11 @@ export function keysetPage<T extends object>(db: Database, q: KeysetQuery, page:
  * part, e.g. one per market of an account), merged by key: each part gives at most
  * offset + limit + 1 rows, so the work is bounded by the page, not by the table.
  */
-export function mergedKeysetPage<T extends object>(db: Database, parts: readonly KeysetQuery[], page: PageRequest): { rows: T[]; page: PageInfo } {
+export function mergedKeysetPage<T extends object>(
+  db: Database,
+  parts: readonly KeysetQuery[],
+  page: PageRequest,
+): { rows: T[]; page: PageInfo } {
   if (parts.length === 1) return keysetPage<T>(db, parts[0]!, page)
   const first = parts[0]
   if (first === undefined) return finishPage<T>([], 0, page, () => 0)

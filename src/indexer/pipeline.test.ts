@@ -6,21 +6,24 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DERIVED_TABLES, indexAll, tableRows } from '../../test/support/history.ts'
+import { SyntheticChain } from '../../test/support/synthetic-chain.ts'
 import { BlockStore } from '../node/block-store.ts'
 import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { setMeta } from './schema.ts'
 import { symbolLookup } from './symbols.ts'
-import { SyntheticChain } from '../../test/support/synthetic-chain.ts'
-import { DERIVED_TABLES, indexAll, tableRows } from '../../test/support/history.ts'
 import { writeWatermark } from './watermarks.ts'
 
 const MARKETS = [
   { marketId: 1, priceDecimals: 1, sizeDecimals: 4, midTicks: 650_000 },
   { marketId: 2, priceDecimals: 2, sizeDecimals: 3, midTicks: 350_000 },
 ]
-const ACCOUNTS = Array.from({ length: 6 }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'))
-const symbolOf = symbolLookup([{ market_id: 1, symbol: 'BTC-USD', lifecycle: 'Active', routing: 'native' }, { market_id: 2, symbol: 'ETH-USD', lifecycle: 'Active', routing: 'native' }])
+const ACCOUNTS = Array.from({ length: 6 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`)
+const symbolOf = symbolLookup([
+  { market_id: 1, symbol: 'BTC-USD', lifecycle: 'Active', routing: 'native' },
+  { market_id: 2, symbol: 'ETH-USD', lifecycle: 'Active', routing: 'native' },
+])
 
 const dirs: string[] = []
 afterEach(() => {
@@ -32,7 +35,13 @@ function syntheticStore(blocks: number, fillsPerBlock = 7): { dir: string; store
   const dir = mkdtempSync(join(tmpdir(), 'perpd-pipeline-test-'))
   dirs.push(dir)
   const store = new BlockStore(dir)
-  const chain = new SyntheticChain(store, { markets: MARKETS, accounts: ACCOUNTS, startTimeMs: Date.UTC(2026, 0, 31, 23, 55), blockTimeMs: 20_000, seed: 7 })
+  const chain = new SyntheticChain(store, {
+    markets: MARKETS,
+    accounts: ACCOUNTS,
+    startTimeMs: Date.UTC(2026, 0, 31, 23, 55),
+    blockTimeMs: 20_000,
+    seed: 7,
+  })
   for (let i = 0; i < blocks; i++) chain.commitBlock(i % 5 === 3 ? 0 : fillsPerBlock)
   return { dir, store, tip: chain.tip }
 }
@@ -47,9 +56,15 @@ describe('pipeline', () => {
     const trades = p.db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM trades').get()!.n
     expect(trades).toBe(32 * 7)
     expect(p.db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM fills').get()!.n).toBe(2 * trades)
-    for (const row of p.db.query<{ interval: string; n: number }, []>('SELECT interval, SUM(n) AS n FROM candles GROUP BY interval').all()) expect(row.n).toBe(trades)
+    for (const row of p.db.query<{ interval: string; n: number }, []>('SELECT interval, SUM(n) AS n FROM candles GROUP BY interval').all())
+      expect(row.n).toBe(trades)
     // The blocks run from Jan 31 23:55 into February: two calendar-month buckets.
-    expect(p.db.query<{ t: number }, []>("SELECT t FROM candles WHERE interval = '1M' AND market_id = 1 ORDER BY t").all().map((r) => r.t)).toEqual([Date.UTC(2026, 0, 1), Date.UTC(2026, 1, 1)])
+    expect(
+      p.db
+        .query<{ t: number }, []>("SELECT t FROM candles WHERE interval = '1M' AND market_id = 1 ORDER BY t")
+        .all()
+        .map((r) => r.t),
+    ).toEqual([Date.UTC(2026, 0, 1), Date.UTC(2026, 1, 1)])
     expect(p.progress()).toMatchObject({ blockCount: 40, envelopeTotal: 0 })
     p.close()
   })
@@ -127,8 +142,12 @@ describe('pipeline', () => {
     indexAll(p, tip)
     const ctx = { db: p.db, symbolOf }
     const account = ACCOUNTS[0]!
-    const everything = READ_OPS.fills(ctx, { filter: { account }, page: { offset: 0, limit: 10_000, cursor: undefined, includeTotal: true } })
-    const keys = (rows: unknown[]) => (rows as { height: number; seq: number; is_taker: boolean }[]).map((r) => `${r.height}.${r.seq}.${Number(r.is_taker)}`)
+    const everything = READ_OPS.fills(ctx, {
+      filter: { account },
+      page: { offset: 0, limit: 10_000, cursor: undefined, includeTotal: true },
+    })
+    const keys = (rows: unknown[]) =>
+      (rows as { height: number; seq: number; is_taker: boolean }[]).map((r) => `${r.height}.${r.seq}.${Number(r.is_taker)}`)
     const all = keys(everything.data)
     expect(all.length).toBe(everything.page.total!)
     const paged: string[] = []
@@ -148,7 +167,10 @@ describe('pipeline', () => {
     const byOffset = READ_OPS.fills(ctx, { filter: { account }, page: { offset: 7, limit: 7, cursor: undefined, includeTotal: false } })
     expect(keys(byOffset.data)).toEqual(all.slice(7, 14))
     // A market filter reads one (account, market) range.
-    const btc = READ_OPS.fills(ctx, { filter: { account, marketId: 1 }, page: { offset: 0, limit: 10_000, cursor: undefined, includeTotal: true } })
+    const btc = READ_OPS.fills(ctx, {
+      filter: { account, marketId: 1 },
+      page: { offset: 0, limit: 10_000, cursor: undefined, includeTotal: true },
+    })
     expect((btc.data as { market_id: number }[]).every((r) => r.market_id === 1)).toBe(true)
     expect(btc.page.total).toBeLessThan(everything.page.total!)
     p.close()

@@ -2,17 +2,17 @@
 // batches of whole blocks, each batch one transaction with the stage's watermark. It runs the same
 // way after a restart (catching up from the watermarks) as while following the tip.
 import type { Database } from 'bun:sqlite'
-import { assert } from '../lib/assert.ts'
 import { existsSync, rmSync } from 'node:fs'
+import { assert } from '../lib/assert.ts'
+import { createLogger, type LogLine, logLine } from '../lib/log.ts'
 import { attachChain, chainBlocks, chainMeta, chainTip } from './chain-source.ts'
 import { getMeta, historyPath, INDEX_VERSION, openHistoryWriter, setMeta } from './schema.ts'
-import { candleBlocks, type CandleUpdate } from './stages/candle.ts'
+import { type CandleUpdate, candleBlocks } from './stages/candle.ts'
 import { readCounter } from './stages/counters.ts'
 import { deriveBlocks } from './stages/derive.ts'
 import { ingestBlocks } from './stages/ingest.ts'
 import { statsBlocks } from './stages/stats.ts'
 import { readWatermarks, type Watermarks } from './watermarks.ts'
-import { createLogger, logLine, type LogLine } from '../lib/log.ts'
 
 /** Blocks one batch takes at most. */
 export const BATCH_BLOCKS_MAX = 1_000
@@ -94,7 +94,11 @@ export class Pipeline {
   }
 
   progress(): PipelineProgress {
-    return { watermarks: this.watermarks, blockCount: readCounter(this.db, 'block_count'), envelopeTotal: readCounter(this.db, 'envelope_total') }
+    return {
+      watermarks: this.watermarks,
+      blockCount: readCounter(this.db, 'block_count'),
+      envelopeTotal: readCounter(this.db, 'envelope_total'),
+    }
   }
 
   /** The block store's tip, read directly (for a start without a notification). */
@@ -156,7 +160,10 @@ export class Pipeline {
 
   /** Last height of a batch of ingested blocks from `from`, at most `limit`. */
   private batchEnd(from: number, limit: number): number {
-    const rows = this.db.query<{ height: number; event_count: number }, [number, number]>('SELECT height, event_count FROM main.blocks WHERE height BETWEEN ? AND ? ORDER BY height')
+    const rows = this.db
+      .query<{ height: number; event_count: number }, [number, number]>(
+        'SELECT height, event_count FROM main.blocks WHERE height BETWEEN ? AND ? ORDER BY height',
+      )
       .all(from, Math.min(limit, from + BATCH_BLOCKS_MAX - 1))
     let events = 0
     for (let i = 0; i < rows.length; i++) {

@@ -14,5 +14,5 @@ export interface MarketRef {
 
 export function symbolLookup(markets: readonly MarketRef[]): SymbolOf {
   const byId = new Map(markets.map((m) => [m.market_id, m.symbol]))
-  return (id) => (id === null ? null : byId.get(id) ?? null)
+  return (id) => (id === null ? null : (byId.get(id) ?? null))
 }

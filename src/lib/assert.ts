@@ -5,10 +5,10 @@
 
 /** Thrown when an internal invariant does not hold; always indicates a bug. */
 export class AssertionError extends Error {
-  override readonly name = 'AssertionError';
+  override readonly name = 'AssertionError'
 }
 
 /** Throws an {@link AssertionError} with `message` unless `cond` is truthy. */
 export function assert(cond: unknown, message: string): asserts cond {
-  if (!cond) throw new AssertionError(message);
+  if (!cond) throw new AssertionError(message)
 }

@@ -15,7 +15,19 @@ describe('parseIp and formatIp', () => {
   })
 
   test('what is not an address', () => {
-    for (const bad of ['', 'localhost', '1.2.3', '1.2.3.256', '1.2.3.4.5', '01234.1.1.1', '1::2::3', '1:2:3:4:5:6:7:8:9', '12345::', 'g::1', ':::']) {
+    for (const bad of [
+      '',
+      'localhost',
+      '1.2.3',
+      '1.2.3.256',
+      '1.2.3.4.5',
+      '01234.1.1.1',
+      '1::2::3',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::',
+      'g::1',
+      ':::',
+    ]) {
       expect(parseIp(bad)).toBeUndefined()
     }
   })

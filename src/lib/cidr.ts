@@ -98,7 +98,10 @@ export function parseCidr(text: string): CidrRange {
 
 /** Parses a comma-separated list of CIDR ranges (`10.0.0.0/8,::1`). Throws naming the bad one. */
 export function parseCidrList(text: string): CidrRange[] {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '')
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
   if (items.length === 0) throw new Error('no CIDR range given')
   return items.map(parseCidr)
 }

@@ -22,54 +22,52 @@
  */
 
 /** Outcome of {@link parseDecimal}: the fixed-point value, or why the string was refused. */
-export type DecimalResult =
-  | { ok: true; value: bigint }
-  | { ok: false; error: 'syntax' | 'precision' | 'range'; message: string };
+export type DecimalResult = { ok: true; value: bigint } | { ok: false; error: 'syntax' | 'precision' | 'range'; message: string }
 
 /** Longest accepted string; bounds the work done on untrusted input before any bigint math. */
-export const DECIMAL_MAX_LENGTH = 40;
+export const DECIMAL_MAX_LENGTH = 40
 
 /** Fixed-point results must fit a signed 64-bit integer (|value| < 2^63). */
-const LIMIT = 1n << 63n;
+const LIMIT = 1n << 63n
 
 /** decimalPoint's answer for a string outside the grammar. */
-const NOT_DECIMAL = -1;
+const NOT_DECIMAL = -1
 
-const isDigit = (c: number): boolean => c >= 48 && c <= 57; // '0'..'9'
+const isDigit = (c: number): boolean => c >= 48 && c <= 57 // '0'..'9'
 
 /**
  * The grammar: where the integer digits of s end (the index of its point, or its length when it has
  * none) when s is a decimal string, else NOT_DECIMAL. A leading "-" is read only if allowNegative.
  */
 function decimalPoint(s: string, allowNegative: boolean): number {
-  const len = s.length;
-  if (len > DECIMAL_MAX_LENGTH) return NOT_DECIMAL;
-  let i = allowNegative && s.charCodeAt(0) === 45 ? 1 : 0; // '-'
-  if (i === len) return NOT_DECIMAL; // empty, or a bare sign
-  const first = s.charCodeAt(i++);
+  const len = s.length
+  if (len > DECIMAL_MAX_LENGTH) return NOT_DECIMAL
+  let i = allowNegative && s.charCodeAt(0) === 45 ? 1 : 0 // '-'
+  if (i === len) return NOT_DECIMAL // empty, or a bare sign
+  const first = s.charCodeAt(i++)
   // "0" stands alone before the point; any other integer part starts with 1-9.
   if (first !== 48) {
-    if (first < 49 || first > 57) return NOT_DECIMAL;
-    while (i < len && isDigit(s.charCodeAt(i))) i++;
+    if (first < 49 || first > 57) return NOT_DECIMAL
+    while (i < len && isDigit(s.charCodeAt(i))) i++
   }
-  if (i === len) return len;
-  if (s.charCodeAt(i) !== 46) return NOT_DECIMAL; // '.'
-  const point = i++;
-  if (i === len) return NOT_DECIMAL; // "1." has no fraction digits
-  for (; i < len; i++) if (!isDigit(s.charCodeAt(i))) return NOT_DECIMAL;
-  return point;
+  if (i === len) return len
+  if (s.charCodeAt(i) !== 46) return NOT_DECIMAL // '.'
+  const point = i++
+  if (i === len) return NOT_DECIMAL // "1." has no fraction digits
+  for (; i < len; i++) if (!isDigit(s.charCodeAt(i))) return NOT_DECIMAL
+  return point
 }
 
 /** The places a decimal string needs: its fraction digits up to the last non-zero one. */
 function placesOf(s: string, point: number): number {
-  let end = s.length;
-  while (end > point + 1 && s.charCodeAt(end - 1) === 48) end--;
-  return end > point ? end - point - 1 : 0;
+  let end = s.length
+  while (end > point + 1 && s.charCodeAt(end - 1) === 48) end--
+  return end > point ? end - point - 1 : 0
 }
 
 /** Short, printable rendering of untrusted input for an error message. */
 function quote(s: string): string {
-  return JSON.stringify(s.length > DECIMAL_MAX_LENGTH ? s.slice(0, DECIMAL_MAX_LENGTH) + '…' : s);
+  return JSON.stringify(s.length > DECIMAL_MAX_LENGTH ? `${s.slice(0, DECIMAL_MAX_LENGTH)}…` : s)
 }
 
 /**
@@ -77,41 +75,41 @@ function quote(s: string): string {
  * Extra fractional digits are accepted only when they are zeros ("65000.50" at 1 decimal).
  */
 export function parseDecimal(s: string, decimals: number, opts?: { allowNegative?: boolean }): DecimalResult {
-  if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError(`parseDecimal: invalid decimals ${decimals}`);
-  if (typeof s !== 'string') return { ok: false, error: 'syntax', message: 'expected a decimal string' };
-  if (s.length === 0) return { ok: false, error: 'syntax', message: 'empty decimal string' };
+  if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError(`parseDecimal: invalid decimals ${decimals}`)
+  if (typeof s !== 'string') return { ok: false, error: 'syntax', message: 'expected a decimal string' }
+  if (s.length === 0) return { ok: false, error: 'syntax', message: 'empty decimal string' }
   if (s.length > DECIMAL_MAX_LENGTH) {
-    return { ok: false, error: 'syntax', message: `${quote(s)} is longer than ${DECIMAL_MAX_LENGTH} characters` };
+    return { ok: false, error: 'syntax', message: `${quote(s)} is longer than ${DECIMAL_MAX_LENGTH} characters` }
   }
-  const allowNegative = opts?.allowNegative === true;
-  const point = decimalPoint(s, allowNegative);
+  const allowNegative = opts?.allowNegative === true
+  const point = decimalPoint(s, allowNegative)
   if (point === NOT_DECIMAL) {
-    const what = !allowNegative && s.startsWith('-') ? 'must not be negative' : 'is not a plain decimal number';
-    return { ok: false, error: 'syntax', message: `${quote(s)} ${what}` };
+    const what = !allowNegative && s.startsWith('-') ? 'must not be negative' : 'is not a plain decimal number'
+    return { ok: false, error: 'syntax', message: `${quote(s)} ${what}` }
   }
   // Digits past the precision are tolerated only as trailing zeros, which change nothing.
-  const places = placesOf(s, point);
+  const places = placesOf(s, point)
   if (places > decimals) {
-    return { ok: false, error: 'precision', message: `${quote(s)} has more than ${decimals} decimal places` };
+    return { ok: false, error: 'precision', message: `${quote(s)} has more than ${decimals} decimal places` }
   }
-  const negative = s.charCodeAt(0) === 45;
-  const digits = s.slice(negative ? 1 : 0, point) + s.slice(point + 1, point + 1 + places);
-  const magnitude = BigInt(digits + '0'.repeat(decimals - places));
+  const negative = s.charCodeAt(0) === 45
+  const digits = s.slice(negative ? 1 : 0, point) + s.slice(point + 1, point + 1 + places)
+  const magnitude = BigInt(digits + '0'.repeat(decimals - places))
   if (magnitude >= LIMIT) {
-    return { ok: false, error: 'range', message: `${quote(s)} is out of range` };
+    return { ok: false, error: 'range', message: `${quote(s)} is out of range` }
   }
-  return { ok: true, value: negative ? -magnitude : magnitude };
+  return { ok: true, value: negative ? -magnitude : magnitude }
 }
 
 /** packDecimal's answer for a string it does not pack: the chain parses the string itself. */
-export const NOT_PACKED = -1;
+export const NOT_PACKED = -1
 
 /** Places sit below the digits: digits * 16 + places. Market precisions are 0-12. */
-const PLACES_RADIX = 16;
-const PLACES_MAX = 12;
+const PLACES_RADIX = 16
+const PLACES_MAX = 12
 /** Digits below 2^49 keep digits * 16 + places, and every step of reading them, exact below 2^53. */
-const DIGITS_PACKABLE_MAX = 2 ** 49;
-const POW10: readonly number[] = Array.from({ length: PLACES_MAX + 1 }, (_, k) => 10 ** k);
+const DIGITS_PACKABLE_MAX = 2 ** 49
+const POW10: readonly number[] = Array.from({ length: PLACES_MAX + 1 }, (_, k) => 10 ** k)
 
 /**
  * A positive decimal string (the grammar, unsigned) packed into one number without knowing the
@@ -120,17 +118,17 @@ const POW10: readonly number[] = Array.from({ length: PLACES_MAX + 1 }, (_, k) =
  * string, zero, more than 12 places, or digits of 2^49 or more.
  */
 export function packDecimal(s: unknown): number {
-  if (typeof s !== 'string') return NOT_PACKED;
-  const point = decimalPoint(s, false);
-  if (point === NOT_DECIMAL) return NOT_PACKED;
-  const places = placesOf(s, point);
-  if (places > PLACES_MAX) return NOT_PACKED;
-  let digits = 0;
-  for (let i = 0; i < point; i++) digits = digits * 10 + (s.charCodeAt(i) - 48);
-  for (let i = point + 1; i <= point + places; i++) digits = digits * 10 + (s.charCodeAt(i) - 48);
+  if (typeof s !== 'string') return NOT_PACKED
+  const point = decimalPoint(s, false)
+  if (point === NOT_DECIMAL) return NOT_PACKED
+  const places = placesOf(s, point)
+  if (places > PLACES_MAX) return NOT_PACKED
+  let digits = 0
+  for (let i = 0; i < point; i++) digits = digits * 10 + (s.charCodeAt(i) - 48)
+  for (let i = point + 1; i <= point + places; i++) digits = digits * 10 + (s.charCodeAt(i) - 48)
   // Exact while below 2^49; a longer run rounds, but never back below it.
-  if (digits === 0 || digits >= DIGITS_PACKABLE_MAX) return NOT_PACKED;
-  return digits * PLACES_RADIX + places;
+  if (digits === 0 || digits >= DIGITS_PACKABLE_MAX) return NOT_PACKED
+  return digits * PLACES_RADIX + places
 }
 
 /**
@@ -140,12 +138,12 @@ export function packDecimal(s: unknown): number {
  * a positive decimal, is more precise than `decimals`, or is too large to pack or to be safe.
  */
 export function decimalUnits(s: string, decimals: number, packed?: number): number {
-  const p = packed ?? packDecimal(s);
-  if (p < 0) return -1;
-  const places = p % PLACES_RADIX;
-  if (places > decimals) return -1;
-  const units = ((p - places) / PLACES_RADIX) * POW10[decimals - places]!;
-  return units <= Number.MAX_SAFE_INTEGER ? units : -1;
+  const p = packed ?? packDecimal(s)
+  if (p < 0) return -1
+  const places = p % PLACES_RADIX
+  if (places > decimals) return -1
+  const units = ((p - places) / PLACES_RADIX) * POW10[decimals - places]!
+  return units <= Number.MAX_SAFE_INTEGER ? units : -1
 }
 
 /**
@@ -153,16 +151,16 @@ export function decimalUnits(s: string, decimals: number, packed?: number): numb
  * Trailing fractional zeros and a bare trailing dot are dropped; negatives get a leading "-".
  */
 export function formatDecimal(v: bigint, decimals: number): string {
-  if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError(`formatDecimal: invalid decimals ${decimals}`);
-  const negative = v < 0n;
-  const digits = (negative ? -v : v).toString();
-  if (decimals === 0) return negative ? '-' + digits : digits;
-  const padded = digits.padStart(decimals + 1, '0');
-  const intPart = padded.slice(0, padded.length - decimals);
-  let end = padded.length;
-  while (end > intPart.length && padded.charCodeAt(end - 1) === 48) end--;
-  const body = end > intPart.length ? intPart + '.' + padded.slice(intPart.length, end) : intPart;
-  return negative ? '-' + body : body;
+  if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError(`formatDecimal: invalid decimals ${decimals}`)
+  const negative = v < 0n
+  const digits = (negative ? -v : v).toString()
+  if (decimals === 0) return negative ? `-${digits}` : digits
+  const padded = digits.padStart(decimals + 1, '0')
+  const intPart = padded.slice(0, padded.length - decimals)
+  let end = padded.length
+  while (end > intPart.length && padded.charCodeAt(end - 1) === 48) end--
+  const body = end > intPart.length ? `${intPart}.${padded.slice(intPart.length, end)}` : intPart
+  return negative ? `-${body}` : body
 }
 
 /**
@@ -171,13 +169,13 @@ export function formatDecimal(v: bigint, decimals: number): string {
  * when given (a schema may bound them tighter than the grammar).
  */
 export function decimalPattern(opts: { signed?: boolean; integerDigits?: number; decimals?: number } = {}): string {
-  const sign = opts.signed === true ? '-?' : '';
-  const moreDigits = opts.integerDigits === undefined ? '*' : `{0,${opts.integerDigits - 1}}`;
-  const fraction = opts.decimals === undefined ? '+' : `{1,${opts.decimals}}`;
-  return `^${sign}(0|[1-9][0-9]${moreDigits})(\\.[0-9]${fraction})?$`;
+  const sign = opts.signed === true ? '-?' : ''
+  const moreDigits = opts.integerDigits === undefined ? '*' : `{0,${opts.integerDigits - 1}}`
+  const fraction = opts.decimals === undefined ? '+' : `{1,${opts.decimals}}`
+  return `^${sign}(0|[1-9][0-9]${moreDigits})(\\.[0-9]${fraction})?$`
 }
 
 /** The normal form formatDecimal writes of a value >= 0, as a JSON Schema pattern. */
-export const NORMAL_DECIMAL_PATTERN = '^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$';
+export const NORMAL_DECIMAL_PATTERN = '^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$'
 /** The normal form formatDecimal writes of any value (never "-0"), as a JSON Schema pattern. */
-export const SIGNED_NORMAL_DECIMAL_PATTERN = '^(0|-?[1-9][0-9]*(\\.[0-9]*[1-9])?|-?0\\.[0-9]*[1-9])$';
+export const SIGNED_NORMAL_DECIMAL_PATTERN = '^(0|-?[1-9][0-9]*(\\.[0-9]*[1-9])?|-?0\\.[0-9]*[1-9])$'

@@ -1,7 +1,17 @@
 // The servers' logger: JSON lines and plain lines, the level filter, components and fields, and the
 // one-argument form the node's modules take.
 import { afterEach, describe, expect, test } from 'bun:test'
-import { configureLogging, consoleWriter, createLogger, errorMessage, LOG_OPTIONS, logLine, loggingSettings, logSettingsFrom, type LogLevel } from './log.ts'
+import {
+  configureLogging,
+  consoleWriter,
+  createLogger,
+  errorMessage,
+  LOG_OPTIONS,
+  type LogLevel,
+  loggingSettings,
+  logLine,
+  logSettingsFrom,
+} from './log.ts'
 import { parseOptions } from './options.ts'
 
 const saved = loggingSettings()
@@ -19,12 +29,21 @@ afterEach(() => {
 describe('JSON lines', () => {
   test('ts, level and msg first, then the component and the fields', () => {
     capture('json')
-    createLogger('admin').child('oracle', { market: 'BTC-USD' }).warn('quote "rejected"', { height: 12, big: 10n ** 20n })
+    createLogger('admin')
+      .child('oracle', { market: 'BTC-USD' })
+      .warn('quote "rejected"', { height: 12, big: 10n ** 20n })
     expect(lines).toHaveLength(1)
     expect(lines[0]!.level).toBe('warn')
     const parsed = JSON.parse(lines[0]!.line)
     expect(Object.keys(parsed)).toEqual(['ts', 'level', 'msg', 'component', 'market', 'height', 'big'])
-    expect(parsed).toMatchObject({ level: 'warn', msg: 'quote "rejected"', component: 'admin/oracle', market: 'BTC-USD', height: 12, big: '100000000000000000000' })
+    expect(parsed).toMatchObject({
+      level: 'warn',
+      msg: 'quote "rejected"',
+      component: 'admin/oracle',
+      market: 'BTC-USD',
+      height: 12,
+      big: '100000000000000000000',
+    })
     expect(new Date(parsed.ts).toISOString()).toBe(parsed.ts)
   })
 
@@ -44,7 +63,9 @@ describe('plain lines', () => {
   test('TS LEVEL [component] message key=value', () => {
     capture('plain')
     createLogger('admin').child('auth').info('login 0xab from 127.0.0.1', { ip: '127.0.0.1', note: 'two words' })
-    expect(lines[0]!.line).toMatch(/^\d{4}-\d\d-\d\dT\S+Z info \[admin\/auth\] login 0xab from 127\.0\.0\.1 ip=127\.0\.0\.1 note="two words"$/)
+    expect(lines[0]!.line).toMatch(
+      /^\d{4}-\d\d-\d\dT\S+Z info \[admin\/auth\] login 0xab from 127\.0\.0\.1 ip=127\.0\.0\.1 note="two words"$/,
+    )
   })
 })
 
@@ -70,11 +91,17 @@ test('logLine: one argument is info, a second names the level', () => {
   const line = logLine(createLogger('node'))
   line('replayed 3 blocks')
   line('fatal: block production failed', 'error')
-  expect(lines.map((l) => [l.level, JSON.parse(l.line).msg])).toEqual([['info', 'replayed 3 blocks'], ['error', 'fatal: block production failed']])
+  expect(lines.map((l) => [l.level, JSON.parse(l.line).msg])).toEqual([
+    ['info', 'replayed 3 blocks'],
+    ['error', 'fatal: block production failed'],
+  ])
 })
 
 test('--log-level and --log-format', () => {
-  expect(logSettingsFrom(parseOptions(['--log-level', 'debug', '--log-format=json'], LOG_OPTIONS).values)).toEqual({ level: 'debug', format: 'json' })
+  expect(logSettingsFrom(parseOptions(['--log-level', 'debug', '--log-format=json'], LOG_OPTIONS).values)).toEqual({
+    level: 'debug',
+    format: 'json',
+  })
   const byDefault = logSettingsFrom(parseOptions([], LOG_OPTIONS).values)
   expect(byDefault).toEqual({ level: 'info', format: process.stdout.isTTY === true ? 'plain' : 'json' })
   expect(() => parseOptions(['--log-format', 'xml'], LOG_OPTIONS)).toThrow('--log-format must be one of json, plain, got xml')

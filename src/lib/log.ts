@@ -52,7 +52,11 @@ export function defaultLogFormat(): LogFormat {
   return process.stdout.isTTY === true ? 'plain' : 'json'
 }
 
-const current: { level: LogLevel; format: LogFormat; write: LogWriter } = { level: 'info', format: defaultLogFormat(), write: consoleWriter }
+const current: { level: LogLevel; format: LogFormat; write: LogWriter } = {
+  level: 'info',
+  format: defaultLogFormat(),
+  write: consoleWriter,
+}
 
 /** Sets the level, the format and (for tests) the writer of every logger. */
 export function configureLogging(settings: Partial<LogSettings> & { readonly write?: LogWriter }): void {
@@ -69,7 +73,12 @@ export function loggingSettings(): LogSettings {
 /** The --log-level and --log-format options, for the option table of each server. */
 export const LOG_OPTIONS = defineOptions({
   'log-level': { type: 'string', choices: LOG_LEVELS, default: 'info', description: 'the least severe log lines written' },
-  'log-format': { type: 'string', choices: LOG_FORMATS, defaultText: 'plain on a terminal, else json', description: 'log lines as JSON objects, one a line, or as plain text' },
+  'log-format': {
+    type: 'string',
+    choices: LOG_FORMATS,
+    defaultText: 'plain on a terminal, else json',
+    description: 'log lines as JSON objects, one a line, or as plain text',
+  },
 })
 
 /** The log settings a server's parsed --log-level / --log-format give. */
@@ -89,7 +98,8 @@ export function createLogger(component?: string, fields: LogFields = {}): Logger
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),
-    child: (sub, more) => createLogger(component === undefined ? sub : `${component}/${sub}`, more === undefined ? fields : { ...fields, ...more }),
+    child: (sub, more) =>
+      createLogger(component === undefined ? sub : `${component}/${sub}`, more === undefined ? fields : { ...fields, ...more }),
   }
 }
 
@@ -115,7 +125,8 @@ export function errorMessage(err: unknown): string {
 
 function jsonValue(_key: string, value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString()
-  if (value instanceof Error) return { name: value.name, message: value.message, ...(value.stack === undefined ? {} : { stack: value.stack }) }
+  if (value instanceof Error)
+    return { name: value.name, message: value.message, ...(value.stack === undefined ? {} : { stack: value.stack }) }
   return value
 }
 
@@ -130,7 +141,8 @@ function plainLine(level: LogLevel, component: string | undefined, message: stri
   let line = `${new Date().toISOString()} ${level}${component === undefined ? '' : ` [${component}]`} ${message}`
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue
-    const text = typeof value === 'string' ? value : value instanceof Error ? (value.stack ?? value.message) : JSON.stringify(value, jsonValue)
+    const text =
+      typeof value === 'string' ? value : value instanceof Error ? (value.stack ?? value.message) : JSON.stringify(value, jsonValue)
     line += /^[^\s"=]+$/.test(text) ? ` ${key}=${text}` : ` ${key}=${JSON.stringify(text)}`
   }
   return line

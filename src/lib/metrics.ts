@@ -53,7 +53,12 @@ abstract class Scalar<L extends readonly string[]> implements Metric {
   private readonly children = new Map<string, { values: readonly string[]; sample: Sample }>()
   private collectFn: ((set: (labels: Readonly<Record<L[number], string>> | undefined, value: number) => void) => void) | undefined
 
-  constructor(readonly name: string, readonly help: string, readonly labelNames: L, private readonly type: 'counter' | 'gauge') {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: L,
+    private readonly type: 'counter' | 'gauge',
+  ) {
     checkNames(name, labelNames)
   }
 
@@ -62,7 +67,8 @@ abstract class Scalar<L extends readonly string[]> implements Metric {
     const key = values.length === 1 ? values[0]! : values.join('\u0000')
     let child = this.children.get(key)
     if (child === undefined) {
-      if (values.length !== this.labelNames.length) throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`)
+      if (values.length !== this.labelNames.length)
+        throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`)
       child = { values: [...values], sample: new Sample() }
       this.children.set(key, child)
     }
@@ -86,13 +92,16 @@ abstract class Scalar<L extends readonly string[]> implements Metric {
   write(out: string[]): void {
     if (this.collectFn !== undefined) {
       this.collectFn((labels, value) => {
-        const values = this.labelNames.map((n) => (labels as Record<string, string> | undefined)?.[n] ?? '') as unknown as { [K in keyof L]: string }
+        const values = this.labelNames.map((n) => (labels as Record<string, string> | undefined)?.[n] ?? '') as unknown as {
+          [K in keyof L]: string
+        }
         this.labels(...values).value = value
       })
     }
     out.push(`# HELP ${this.name} ${escapeHelp(this.help)}`, `# TYPE ${this.name} ${this.type}`)
     if (this.labelNames.length === 0 && this.children.size === 0) out.push(`${this.name} 0`)
-    for (const { values, sample } of this.children.values()) out.push(`${this.name}${labelText(this.labelNames, values)} ${formatValue(sample.value)}`)
+    for (const { values, sample } of this.children.values())
+      out.push(`${this.name}${labelText(this.labelNames, values)} ${formatValue(sample.value)}`)
   }
 }
 
@@ -132,7 +141,12 @@ export class Histogram<L extends readonly string[] = []> implements Metric {
   private readonly children = new Map<string, { values: readonly string[]; child: HistogramChild }>()
   readonly bounds: readonly number[]
 
-  constructor(readonly name: string, readonly help: string, labelNames: L = [] as unknown as L, buckets: readonly number[] = DURATION_BUCKETS_SECONDS) {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    labelNames: L = [] as unknown as L,
+    buckets: readonly number[] = DURATION_BUCKETS_SECONDS,
+  ) {
     checkNames(name, labelNames)
     if (labelNames.includes('le')) throw new Error(`${name}: "le" is reserved in a histogram`)
     for (let i = 1; i < buckets.length; i++) if (!(buckets[i]! > buckets[i - 1]!)) throw new Error(`${name}: buckets must increase`)
@@ -146,7 +160,8 @@ export class Histogram<L extends readonly string[] = []> implements Metric {
     const key = values.length === 1 ? values[0]! : values.join('\u0000')
     let entry = this.children.get(key)
     if (entry === undefined) {
-      if (values.length !== this.labelNames.length) throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`)
+      if (values.length !== this.labelNames.length)
+        throw new Error(`${this.name}: ${this.labelNames.length} label values expected, got ${values.length}`)
       entry = { values: [...values], child: new HistogramChild(this.bounds) }
       this.children.set(key, entry)
     }

@@ -5,7 +5,18 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { configEntries, configJson, configText, defineOptions, envName, keyLine, OptionError, parseOptions, usageText, type ConfigSources } from './options.ts'
+import {
+  type ConfigSources,
+  configEntries,
+  configJson,
+  configText,
+  defineOptions,
+  envName,
+  keyLine,
+  OptionError,
+  parseOptions,
+  usageText,
+} from './options.ts'
 
 const TABLE = defineOptions({
   dev: { type: 'boolean', description: 'a switch' },
@@ -82,10 +93,18 @@ describe('precedence: flag > environment > file > default', () => {
 
 describe('booleans', () => {
   test('from the environment: true, false, 1, 0 (any case); anything else is refused by name', () => {
-    for (const [text, value] of [['true', true], ['1', true], ['TRUE', true], ['false', false], ['0', false]] as const) {
+    for (const [text, value] of [
+      ['true', true],
+      ['1', true],
+      ['TRUE', true],
+      ['false', false],
+      ['0', false],
+    ] as const) {
       expect(parseOptions([], TABLE, { sources: sources({ T_DEV: text }) }).values.dev).toBe(value)
     }
-    expect(thrown(() => parseOptions([], TABLE, { sources: sources({ T_DEV: 'yes' }) })).message).toStartWith('T_DEV must be true, false, 1 or 0, got "yes"')
+    expect(thrown(() => parseOptions([], TABLE, { sources: sources({ T_DEV: 'yes' }) })).message).toStartWith(
+      'T_DEV must be true, false, 1 or 0, got "yes"',
+    )
   })
 
   test('the environment can turn off what the file turns on; a flag turns it on', () => {
@@ -104,8 +123,12 @@ describe('booleans', () => {
 describe('every error names its source and the allowed values', () => {
   test('a flag, a variable, a file line', () => {
     const s = sources({ T_BLOCK_TIME_MS: '5' })
-    expect(thrown(() => parseOptions(['--block-time-ms', '5'], TABLE, { sources: sources({}) })).message).toStartWith('--block-time-ms must be an integer from 10 to 60000, got 5')
-    expect(thrown(() => parseOptions([], TABLE, { sources: s })).message).toStartWith('T_BLOCK_TIME_MS must be an integer from 10 to 60000, got 5')
+    expect(thrown(() => parseOptions(['--block-time-ms', '5'], TABLE, { sources: sources({}) })).message).toStartWith(
+      '--block-time-ms must be an integer from 10 to 60000, got 5',
+    )
+    expect(thrown(() => parseOptions([], TABLE, { sources: s })).message).toStartWith(
+      'T_BLOCK_TIME_MS must be an integer from 10 to 60000, got 5',
+    )
     const toml = file('r.toml', '# comment\nhost = "h"\n\nblock-time-ms = 70000\n')
     const err = thrown(() => parseOptions(['--config', toml], TABLE, { sources: sources({}), error: (m) => new OptionError(m) }))
     expect(err).toBeInstanceOf(OptionError)
@@ -113,34 +136,56 @@ describe('every error names its source and the allowed values', () => {
   })
 
   test('the wrong TOML type, a value outside the choices', () => {
-    expect(thrown(() => parseOptions(['--config', file('t.toml', 'block-time-ms = "300"\n')], TABLE, { sources: sources({}) })).message)
-      .toStartWith(`${dir}/t.toml:1: block-time-ms must be an integer from 10 to 60000, got "300"`)
-    expect(thrown(() => parseOptions(['--config', file('s.toml', 'host = 5\n')], TABLE, { sources: sources({}) })).message).toStartWith(`${dir}/s.toml:1: host must be a string, got 5`)
-    expect(thrown(() => parseOptions([], TABLE, { sources: sources({ T_LEVEL: 'loud' }) })).message).toStartWith('T_LEVEL must be one of debug, info, got loud')
+    expect(
+      thrown(() => parseOptions(['--config', file('t.toml', 'block-time-ms = "300"\n')], TABLE, { sources: sources({}) })).message,
+    ).toStartWith(`${dir}/t.toml:1: block-time-ms must be an integer from 10 to 60000, got "300"`)
+    expect(thrown(() => parseOptions(['--config', file('s.toml', 'host = 5\n')], TABLE, { sources: sources({}) })).message).toStartWith(
+      `${dir}/s.toml:1: host must be a string, got 5`,
+    )
+    expect(thrown(() => parseOptions([], TABLE, { sources: sources({ T_LEVEL: 'loud' }) })).message).toStartWith(
+      'T_LEVEL must be one of debug, info, got loud',
+    )
   })
 
   test('an unknown key is refused with its file and line; a key of another command is skipped', () => {
     const toml = file('k.toml', 'host = "h"\nother = 1\n\n  nope = 3\n')
-    expect(thrown(() => parseOptions(['--config', toml], TABLE, { sources: sources({}) })).message).toStartWith(`${toml}:4: unknown option nope`)
+    expect(thrown(() => parseOptions(['--config', toml], TABLE, { sources: sources({}) })).message).toStartWith(
+      `${toml}:4: unknown option nope`,
+    )
     expect(parseOptions(['--config', file('k2.toml', 'other = 1\n')], TABLE, { sources: sources({}) }).values.host).toBe('127.0.0.1')
   })
 
   test('a table, a command-line-only option, a key twice, a file that is not TOML or is missing', () => {
-    expect(thrown(() => parseOptions(['--config', file('tb.toml', 'host = "h"\n[node]\nport = 1\n')], TABLE, { sources: sources({}) })).message).toStartWith(`${dir}/tb.toml:2: [node]: a config file holds options as top-level keys`)
-    expect(thrown(() => parseOptions(['--config', file('j.toml', 'json = true\n')], TABLE, { sources: sources({}) })).message).toStartWith(`${dir}/j.toml:1: json is given on the command line only`)
-    expect(thrown(() => parseOptions(['--config', file('d.toml', 'data-dir = "a"\ndata_dir = "b"\n')], TABLE, { sources: sources({}) })).message).toStartWith(`${dir}/d.toml:2: data_dir is also set at ${dir}/d.toml:1`)
-    expect(thrown(() => parseOptions(['--config', file('bad.toml', 'host = [\n')], TABLE, { sources: sources({}) })).message).toStartWith(`${dir}/bad.toml: not a TOML file`)
-    expect(thrown(() => parseOptions(['--config', join(dir, 'absent.toml')], TABLE, { sources: sources({}) })).message).toStartWith(`--config ${dir}/absent.toml: cannot read the config file`)
+    expect(
+      thrown(() => parseOptions(['--config', file('tb.toml', 'host = "h"\n[node]\nport = 1\n')], TABLE, { sources: sources({}) })).message,
+    ).toStartWith(`${dir}/tb.toml:2: [node]: a config file holds options as top-level keys`)
+    expect(thrown(() => parseOptions(['--config', file('j.toml', 'json = true\n')], TABLE, { sources: sources({}) })).message).toStartWith(
+      `${dir}/j.toml:1: json is given on the command line only`,
+    )
+    expect(
+      thrown(() => parseOptions(['--config', file('d.toml', 'data-dir = "a"\ndata_dir = "b"\n')], TABLE, { sources: sources({}) })).message,
+    ).toStartWith(`${dir}/d.toml:2: data_dir is also set at ${dir}/d.toml:1`)
+    expect(thrown(() => parseOptions(['--config', file('bad.toml', 'host = [\n')], TABLE, { sources: sources({}) })).message).toStartWith(
+      `${dir}/bad.toml: not a TOML file`,
+    )
+    expect(thrown(() => parseOptions(['--config', join(dir, 'absent.toml')], TABLE, { sources: sources({}) })).message).toStartWith(
+      `--config ${dir}/absent.toml: cannot read the config file`,
+    )
   })
 })
 
 test('unknown PREFIX_ variables are warned about once each; ignored prefixes and known names are not', () => {
   const warnings: string[] = []
-  const s = sources({ T_NOPE: '1', T_OTHER: 'x', T_SUB_PORT: '1', T_EXAMPLE: 'y', UNRELATED: '1' }, warnings, { envIgnorePrefixes: ['T_SUB_'], envKnown: ['T_EXAMPLE'] })
+  const s = sources({ T_NOPE: '1', T_OTHER: 'x', T_SUB_PORT: '1', T_EXAMPLE: 'y', UNRELATED: '1' }, warnings, {
+    envIgnorePrefixes: ['T_SUB_'],
+    envKnown: ['T_EXAMPLE'],
+  })
   parseOptions([], TABLE, { sources: s })
   parseOptions([], TABLE, { sources: s })
   expect(warnings).toEqual(['warning: ignoring the environment variable T_NOPE: it names no option (docs/operator.md#configuration)'])
-  expect(thrown(() => parseOptions([], TABLE, { sources: sources({ T_JSON: '1' }) })).message).toStartWith('T_JSON: --json is given on the command line only')
+  expect(thrown(() => parseOptions([], TABLE, { sources: sources({ T_JSON: '1' }) })).message).toStartWith(
+    'T_JSON: --json is given on the command line only',
+  )
 })
 
 test('a required option may come from the environment; its error names both', () => {

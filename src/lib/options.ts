@@ -53,10 +53,16 @@ export type OptionTable = Readonly<Record<string, OptionSpec>>
 type ValueOf<S> = S extends BooleanOption
   ? boolean
   : S extends IntegerOption
-    ? S extends { readonly default: number } | { readonly required: true } ? number : number | undefined
+    ? S extends { readonly default: number } | { readonly required: true }
+      ? number
+      : number | undefined
     : S extends { readonly choices: readonly (infer C extends string)[] }
-      ? S extends { readonly default: string } | { readonly required: true } ? C : C | undefined
-      : S extends { readonly default: string } | { readonly required: true } ? string : string | undefined
+      ? S extends { readonly default: string } | { readonly required: true }
+        ? C
+        : C | undefined
+      : S extends { readonly default: string } | { readonly required: true }
+        ? string
+        : string | undefined
 
 /** The parsed values of a table: absent options take their default (booleans: false). */
 export type OptionValues<T extends OptionTable> = { -readonly [K in keyof T]: ValueOf<T[K]> }
@@ -159,7 +165,11 @@ const VERSION_DESCRIPTION = 'print the version and exit'
  * an integer that is not one or is out of its range, a value outside its choices, a missing
  * required option or an unexpected word.
  */
-export function parseOptions<const T extends OptionTable>(argv: readonly string[], table: T, settings: CommandSettings = {}): ParsedOptions<T> {
+export function parseOptions<const T extends OptionTable>(
+  argv: readonly string[],
+  table: T,
+  settings: CommandSettings = {},
+): ParsedOptions<T> {
   const fail = (message: string): Error => (settings.error ?? ((m: string) => new OptionError(m)))(`${message}${helpHint(settings)}`)
   const config: Record<string, { type: 'string' | 'boolean'; short?: string }> = {}
   for (const [name, spec] of Object.entries(table)) {
@@ -196,12 +206,17 @@ export function parseOptions<const T extends OptionTable>(argv: readonly string[
   const origins: Record<string, ValueSource> = {}
   for (const [name, spec] of Object.entries(table)) {
     const raw = parsed.values[name]
-    const given: Given | undefined = raw !== undefined && (spec.type !== 'boolean' || raw === true)
-      ? { value: raw, source: { kind: 'flag', label: `--${name}` } }
-      : env.get(name) ?? file.get(name)
+    const given: Given | undefined =
+      raw !== undefined && (spec.type !== 'boolean' || raw === true)
+        ? { value: raw, source: { kind: 'flag', label: `--${name}` } }
+        : (env.get(name) ?? file.get(name))
     if (given === undefined) {
       if (spec.type !== 'boolean' && spec.required === true) {
-        throw fail(sources === undefined || spec.commandLineOnly === true ? `--${name} is required` : `--${name} (or ${envName(sources.envPrefix, name)}) is required`)
+        throw fail(
+          sources === undefined || spec.commandLineOnly === true
+            ? `--${name} is required`
+            : `--${name} (or ${envName(sources.envPrefix, name)}) is required`,
+        )
       }
       values[name] = spec.type === 'boolean' ? false : spec.default
       origins[name] = { kind: 'default', label: 'default' }
@@ -210,7 +225,12 @@ export function parseOptions<const T extends OptionTable>(argv: readonly string[
     values[name] = checkedValue(name, spec, given, fail)
     origins[name] = given.source
   }
-  return { values: values as OptionValues<T>, positionals: parsed.positionals, sources: origins as ParsedOptions<T>['sources'], ...(configFile === undefined ? {} : { configFile }) }
+  return {
+    values: values as OptionValues<T>,
+    positionals: parsed.positionals,
+    sources: origins as ParsedOptions<T>['sources'],
+    ...(configFile === undefined ? {} : { configFile }),
+  }
 }
 
 /** A value before its check: a flag's or variable's text, or a TOML value. */
@@ -243,7 +263,8 @@ function checkedValue(name: string, spec: OptionSpec, given: Given, fail: (messa
     throw fail(`${label} must be an integer from ${spec.min} to ${spec.max}, got ${shown(value)}`)
   }
   if (typeof value !== 'string') throw fail(`${label} must be a string, got ${shown(value)}`)
-  if (spec.choices !== undefined && !spec.choices.includes(value)) throw fail(`${label} must be one of ${spec.choices.join(', ')}, got ${quoted(value)}`)
+  if (spec.choices !== undefined && !spec.choices.includes(value))
+    throw fail(`${label} must be one of ${spec.choices.join(', ')}, got ${quoted(value)}`)
   return value
 }
 
@@ -296,7 +317,12 @@ function environmentValues(table: OptionTable, sources: ConfigSources, fail: (me
  * The options a TOML config file sets. Keys are option names, with '-' or '_' (block-time-ms or
  * block_time_ms); a key that names no option of the binary is refused with its file and line.
  */
-function fileValues(table: OptionTable, file: ConfigFileSource, sources: ConfigSources, fail: (message: string) => Error): Map<string, Given> {
+function fileValues(
+  table: OptionTable,
+  file: ConfigFileSource,
+  sources: ConfigSources,
+  fail: (message: string) => Error,
+): Map<string, Given> {
   let text: string
   try {
     text = readFileSync(file.path, 'utf8')
@@ -347,16 +373,22 @@ export function keyLine(text: string, key: string): number {
  * A whole number in [spec.min, spec.max] read from `text`, for options and for numeric positional
  * arguments alike; `label` names it in the error (`--port`, `OPERATIONS`).
  */
-export function integerValue(label: string, text: string, spec: { readonly min: number; readonly max: number }, fail: (message: string) => Error = (m) => new OptionError(m)): number {
+export function integerValue(
+  label: string,
+  text: string,
+  spec: { readonly min: number; readonly max: number },
+  fail: (message: string) => Error = (m) => new OptionError(m),
+): number {
   if (!/^-?\d+$/.test(text.trim())) throw fail(`${label} must be an integer from ${spec.min} to ${spec.max}, got ${quoted(text)}`)
   const n = Number(text)
-  if (!Number.isSafeInteger(n) || n < spec.min || n > spec.max) throw fail(`${label} must be an integer from ${spec.min} to ${spec.max}, got ${text.trim()}`)
+  if (!Number.isSafeInteger(n) || n < spec.min || n > spec.max)
+    throw fail(`${label} must be an integer from ${spec.min} to ${spec.max}, got ${text.trim()}`)
   return n
 }
 
 /** The --help text of a table: synopsis, summary, one aligned line per option (with its default and range), epilog. */
 export function usageText(table: OptionTable, settings: CommandSettings = {}): string {
-  const usage = typeof settings.usage === 'string' ? [settings.usage] : settings.usage ?? [`${settings.program ?? 'command'} [options]`]
+  const usage = typeof settings.usage === 'string' ? [settings.usage] : (settings.usage ?? [`${settings.program ?? 'command'} [options]`])
   const lines = usage.map((u, i) => `${i === 0 ? 'usage: ' : '       '}${u}`)
   if (settings.summary !== undefined) lines.push('', settings.summary)
   const rows: [string, string][] = []
@@ -367,8 +399,11 @@ export function usageText(table: OptionTable, settings: CommandSettings = {}): s
   if (settings.version !== undefined && !('version' in table)) rows.push(['--version', VERSION_DESCRIPTION])
   lines.push('', 'options:', ...optionRows(rows))
   if (sources !== undefined) {
-    lines.push('', `Each option can also be set by the environment (${envName(sources.envPrefix, 'block-time-ms').replace(/BLOCK_TIME_MS$/, 'NAME')}: the name upper-cased, '-' as '_')` +
-      `${sources.file === true ? ` or the --config file (${envName(sources.envPrefix, 'config')})` : ''}; a flag wins over the environment, the environment over the file.`)
+    lines.push(
+      '',
+      `Each option can also be set by the environment (${envName(sources.envPrefix, 'block-time-ms').replace(/BLOCK_TIME_MS$/, 'NAME')}: the name upper-cased, '-' as '_')` +
+        `${sources.file === true ? ` or the --config file (${envName(sources.envPrefix, 'config')})` : ''}; a flag wins over the environment, the environment over the file.`,
+    )
   }
   if (settings.epilog !== undefined) lines.push('', settings.epilog)
   return lines.join('\n')
@@ -377,7 +412,9 @@ export function usageText(table: OptionTable, settings: CommandSettings = {}): s
 /** The rows of an option list, labels padded to one column. */
 export function optionRows(rows: readonly (readonly [string, string])[]): string[] {
   const width = Math.min(34, Math.max(...rows.map(([label]) => label.length)) + 2)
-  return rows.map(([label, description]) => `  ${label.length + 2 > width ? `${label}\n  ${' '.repeat(width)}` : label.padEnd(width)}${description}`)
+  return rows.map(
+    ([label, description]) => `  ${label.length + 2 > width ? `${label}\n  ${' '.repeat(width)}` : label.padEnd(width)}${description}`,
+  )
 }
 
 /** `--name VALUE` as --help and synopses show it (`-x, --name VALUE` with an alias). */
@@ -446,7 +483,12 @@ export function configEntries<T extends OptionTable>(table: T, parsed: ParsedOpt
     const value = (parsed.values as Record<string, unknown>)[name] as string | number | boolean | undefined
     const source = parsed.sources[name as keyof T]
     const defaultText = spec.type !== 'boolean' && value === undefined ? spec.defaultText : undefined
-    out[name] = { value: value ?? null, source: source.kind, from: source.label, ...(defaultText === undefined ? {} : { default_text: defaultText }) }
+    out[name] = {
+      value: value ?? null,
+      source: source.kind,
+      from: source.label,
+      ...(defaultText === undefined ? {} : { default_text: defaultText }),
+    }
   }
   return out
 }
@@ -454,15 +496,24 @@ export function configEntries<T extends OptionTable>(table: T, parsed: ParsedOpt
 /** `config print` as aligned text: option, value, source (flag --NAME, env NAME, FILE:LINE, default). */
 export function configText<T extends OptionTable>(table: T, parsed: ParsedOptions<T>): string {
   const entries = configEntries(table, parsed)
-  const rows = Object.entries(entries).map(([name, e]) => [
-    name,
-    e.value === null ? (e.default_text === undefined ? '(unset)' : `(${e.default_text})`) : String(e.value),
-    e.source === 'env' ? `env ${e.from}` : e.source === 'flag' ? `flag ${e.from}` : e.from,
-  ] as const)
+  const rows = Object.entries(entries).map(
+    ([name, e]) =>
+      [
+        name,
+        e.value === null ? (e.default_text === undefined ? '(unset)' : `(${e.default_text})`) : String(e.value),
+        e.source === 'env' ? `env ${e.from}` : e.source === 'flag' ? `flag ${e.from}` : e.from,
+      ] as const,
+  )
   const w0 = Math.max(6, ...rows.map((r) => r[0].length)) + 2
   const w1 = Math.max(5, ...rows.map((r) => r[1].length)) + 2
-  const file = parsed.configFile === undefined ? 'config file: none' : `config file: ${parsed.configFile.path} (from ${parsed.configFile.from})`
-  return [file, '', `${'option'.padEnd(w0)}${'value'.padEnd(w1)}source`, ...rows.map(([a, b, c]) => `${a.padEnd(w0)}${b.padEnd(w1)}${c}`)].join('\n')
+  const file =
+    parsed.configFile === undefined ? 'config file: none' : `config file: ${parsed.configFile.path} (from ${parsed.configFile.from})`
+  return [
+    file,
+    '',
+    `${'option'.padEnd(w0)}${'value'.padEnd(w1)}source`,
+    ...rows.map(([a, b, c]) => `${a.padEnd(w0)}${b.padEnd(w1)}${c}`),
+  ].join('\n')
 }
 
 /** `config print --json`: {"config_file": {path, from} | null, "options": {NAME: ConfigEntry}}. */
@@ -492,6 +543,10 @@ export function readCommandLine<R>(parse: () => R): R {
 }
 
 /** parseOptions for scripts: --help and a bad command line end the process (see readCommandLine). */
-export function parseOptionsOrExit<const T extends OptionTable>(argv: readonly string[], table: T, settings: CommandSettings = {}): ParsedOptions<T> {
+export function parseOptionsOrExit<const T extends OptionTable>(
+  argv: readonly string[],
+  table: T,
+  settings: CommandSettings = {},
+): ParsedOptions<T> {
   return readCommandLine(() => parseOptions(argv, table, settings))
 }

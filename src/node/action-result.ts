@@ -2,6 +2,4 @@
 // before one.
 import type { ActionReply } from '../wire/views.ts'
 
-export type ActionResult =
-  | ActionReply
-  | { status: 'refused'; error: { code: number; message: string; data?: unknown } }
+export type ActionResult = ActionReply | { status: 'refused'; error: { code: number; message: string; data?: unknown } }

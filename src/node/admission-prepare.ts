@@ -8,12 +8,12 @@
 // A Worker imports this file, so it imports from the chain only types: the chain stays off the
 // admission threads.
 import type { EnvelopeInput } from '../chain/index.ts'
-import { atTheEdge } from './edge-envelope.ts'
 import { ACTION_KIND_BY_NAME, type ActionKindSpec } from '../wire/actions.ts'
 import { ActionParamsSchema } from '../wire/envelope.ts'
-import { RPC, rpcError, type RpcError } from '../wire/rpc-errors.ts'
+import { RPC, type RpcError, rpcError } from '../wire/rpc-errors.ts'
 import { l1Digest, parseSignature, recoverAddress, sourceForNetwork, txHash, userSignedDigest } from '../wire/signing.ts'
 import { compileValidator } from '../wire/validate.ts'
+import { atTheEdge } from './edge-envelope.ts'
 
 export type WireSignature = { r: string; s: string; v: number }
 
@@ -31,14 +31,14 @@ export type RecoveredSigner =
 export type PreparedAction =
   | { readonly ok: false; readonly error: RpcError }
   | {
-    readonly ok: true
-    readonly kind: string
-    readonly nonce: number
-    /** The action exactly as signed (stored, and hashed into the tx hash). */
-    readonly action: Record<string, unknown>
-    readonly signature: WireSignature
-    readonly recovered: RecoveredSigner
-  }
+      readonly ok: true
+      readonly kind: string
+      readonly nonce: number
+      /** The action exactly as signed (stored, and hashed into the tx hash). */
+      readonly action: Record<string, unknown>
+      readonly signature: WireSignature
+      readonly recovered: RecoveredSigner
+    }
 
 const paramsValidator = compileValidator(ActionParamsSchema)
 const payloadValidators = new Map<string, ReturnType<typeof compileValidator>>()
@@ -51,7 +51,10 @@ function payloadValidator(kind: ActionKindSpec) {
   return v
 }
 
-export const invalidParams = (field: string, message: string) => ({ ok: false as const, error: rpcError(RPC.invalidParams, 'INVALID_PARAMS', `${field}: ${message}`, { field }) })
+export const invalidParams = (field: string, message: string) => ({
+  ok: false as const,
+  error: rpcError(RPC.invalidParams, 'INVALID_PARAMS', `${field}: ${message}`, { field }),
+})
 
 /** The stateless checks of a /action params object on the chain of `network`. Pure. */
 export function prepareAdmission(params: unknown, network: string): PreparedAction {
@@ -71,17 +74,23 @@ export function prepareAdmission(params: unknown, network: string): PreparedActi
   return { ok: true, kind: kindName, nonce: p.nonce, action: p.action, signature: p.signature, recovered: recoverSigner(kind, p, network) }
 }
 
-function recoverSigner(kind: ActionKindSpec, p: { action: Record<string, unknown>; nonce: number; signature: WireSignature }, network: string): RecoveredSigner {
+function recoverSigner(
+  kind: ActionKindSpec,
+  p: { action: Record<string, unknown>; nonce: number; signature: WireSignature },
+  network: string,
+): RecoveredSigner {
   const sig = parseSignature(p.signature)
   if (!sig.ok) return { ok: false, error: rpcError(RPC.badSignature, sig.reason, sig.message) }
   const payload = p.action[kind.name] as Record<string, unknown>
   // A user-signed kind signed for another network is refused by the stateful checks (WRONG_NETWORK)
   // before its signature is looked at; its digest here is then unused.
-  const digest = kind.auth === 'user_signed_master'
-    ? userSignedDigest(kind.name, kind.typedFields ?? [], payload, BigInt((payload as { signature_chain_id: string }).signature_chain_id))
-    : l1Digest(p.action, p.nonce, sourceForNetwork(network))
+  const digest =
+    kind.auth === 'user_signed_master'
+      ? userSignedDigest(kind.name, kind.typedFields ?? [], payload, BigInt((payload as { signature_chain_id: string }).signature_chain_id))
+      : l1Digest(p.action, p.nonce, sourceForNetwork(network))
   const signer = recoverAddress(digest, sig.r, sig.s, sig.recovery)
-  if (signer === undefined) return { ok: false, error: rpcError(RPC.badSignature, 'BAD_SIGNATURE', 'the signature does not recover to a public key') }
+  if (signer === undefined)
+    return { ok: false, error: rpcError(RPC.badSignature, 'BAD_SIGNATURE', 'the signature does not recover to a public key') }
   const hash = txHash(digest, sig.r, sig.s, sig.v)
   return { ok: true, signer, txHash: hash, input: atTheEdge({ signer, nonce: p.nonce, action: p.action, txHash: hash }, kind.name) }
 }

@@ -4,12 +4,20 @@
 // hashing, packing) is admission-prepare.ts, run inline or on an admission thread; the stateful part
 // (admitPrepared) runs on the block thread.
 import {
-  actorAuthorized, type ChainState, decodePlaceOrder, type EnvelopeInput, isRejection, LIMITS, lowestUnusedNonce, nonceUsable, resolveActor,
+  actorAuthorized,
+  type ChainState,
+  decodePlaceOrder,
+  type EnvelopeInput,
+  isRejection,
+  LIMITS,
+  lowestUnusedNonce,
+  nonceUsable,
+  resolveActor,
 } from '../chain/index.ts'
-import { invalidParams as invalid, prepareAdmission, type PreparedAction, type WireSignature } from './admission-prepare.ts'
-import { orderShapeError } from './order-admission.ts'
 import { ACTION_KIND_BY_NAME, type PlaceOrderPayload } from '../wire/actions.ts'
-import { RPC, rpcError, type RpcError } from '../wire/rpc-errors.ts'
+import { RPC, type RpcError, rpcError } from '../wire/rpc-errors.ts'
+import { invalidParams as invalid, type PreparedAction, prepareAdmission, type WireSignature } from './admission-prepare.ts'
+import { orderShapeError } from './order-admission.ts'
 
 /** An admitted envelope, ready for the mempool. */
 export interface AdmittedEnvelope {
@@ -51,17 +59,48 @@ export function admitPrepared(state: ChainState, prepared: PreparedAction, isPen
   const signer = recovered.signer
   const actor = resolveActor(state, signer)
   if (actor === undefined) {
-    return { ok: false, error: rpcError(RPC.badSignature, 'UNKNOWN_SIGNER', `the signature recovers to ${signer}, which is neither an account nor an agent on ${state.params.network}; check the signing hash or fund the account`, { recovered_address: signer }) }
+    return {
+      ok: false,
+      error: rpcError(
+        RPC.badSignature,
+        'UNKNOWN_SIGNER',
+        `the signature recovers to ${signer}, which is neither an account nor an agent on ${state.params.network}; check the signing hash or fund the account`,
+        { recovered_address: signer },
+      ),
+    }
   }
   if (!actorAuthorized(actor, kind.auth, kind.role)) {
-    const need = kind.auth === 'master_or_agent_with_role' ? `the ${kind.role} role (master or agent)` : kind.auth === 'master' ? `a master key with the ${kind.role} role` : 'the master key'
-    return { ok: false, error: rpcError(RPC.unauthorized, 'UNAUTHORIZED', `${signer} may not send ${kindName}: it needs ${need}`, { signer, auth: kind.auth, role: kind.role }) }
+    const need =
+      kind.auth === 'master_or_agent_with_role'
+        ? `the ${kind.role} role (master or agent)`
+        : kind.auth === 'master'
+          ? `a master key with the ${kind.role} role`
+          : 'the master key'
+    return {
+      ok: false,
+      error: rpcError(RPC.unauthorized, 'UNAUTHORIZED', `${signer} may not send ${kindName}: it needs ${need}`, {
+        signer,
+        auth: kind.auth,
+        role: kind.role,
+      }),
+    }
   }
   if (!nonceUsable(state, signer, nonce) || isPending(signer, nonce)) {
     const lowest = lowestUnusedNonce(state, signer)
-    return { ok: false, error: rpcError(RPC.nonceReplay, 'NONCE_REPLAY', `nonce ${nonce} of ${signer} is used or outside [${lowest}, ${lowest + LIMITS.nonceWindow})`, { signer, nonce, lowest_unused: lowest, window: LIMITS.nonceWindow }) }
+    return {
+      ok: false,
+      error: rpcError(
+        RPC.nonceReplay,
+        'NONCE_REPLAY',
+        `nonce ${nonce} of ${signer} is used or outside [${lowest}, ${lowest + LIMITS.nonceWindow})`,
+        { signer, nonce, lowest_unused: lowest, window: LIMITS.nonceWindow },
+      ),
+    }
   }
-  return { ok: true, envelope: { signer, nonce, action, input: recovered.input, kind: kindName, txHash: recovered.txHash, signature: prepared.signature } }
+  return {
+    ok: true,
+    envelope: { signer, nonce, action, input: recovered.input, kind: kindName, txHash: recovered.txHash, signature: prepared.signature },
+  }
 }
 
 /** Checks that a schema cannot express; undefined when fine. */
@@ -69,7 +108,15 @@ function crossFieldCheck(kind: string, payload: Record<string, unknown>, nonce: 
   // Every user-signed kind carries the network and the envelope nonce inside its typed data.
   if (ACTION_KIND_BY_NAME.get(kind)?.auth === 'user_signed_master') {
     if (payload.network !== state.params.network) {
-      return { ok: false as const, error: rpcError(RPC.invalidParams, 'WRONG_NETWORK', `params.action.${kind}.network: signed for network ${JSON.stringify(payload.network)}, this chain is ${state.params.network}`, { field: `params.action.${kind}.network` }) }
+      return {
+        ok: false as const,
+        error: rpcError(
+          RPC.invalidParams,
+          'WRONG_NETWORK',
+          `params.action.${kind}.network: signed for network ${JSON.stringify(payload.network)}, this chain is ${state.params.network}`,
+          { field: `params.action.${kind}.network` },
+        ),
+      }
     }
     if (payload.nonce !== nonce) return invalid(`params.action.${kind}.nonce`, `must equal the envelope nonce ${nonce}`)
   }
@@ -83,7 +130,8 @@ function crossFieldCheck(kind: string, payload: Record<string, unknown>, nonce: 
       return undefined
     }
     case 'CancelOrder':
-      if ((payload.order_id === undefined) === (payload.client_order_id === undefined)) return invalid('params.action.CancelOrder', 'give exactly one of order_id and client_order_id')
+      if ((payload.order_id === undefined) === (payload.client_order_id === undefined))
+        return invalid('params.action.CancelOrder', 'give exactly one of order_id and client_order_id')
       return undefined
     case 'BatchPlaceOrder':
     case 'BatchModify':

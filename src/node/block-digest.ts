@@ -31,9 +31,19 @@ export function envelopesHash(envelopes: readonly (readonly [string, string])[])
 }
 
 export function blockDigest(b: DigestInput): string {
-  return bytesToHex(keccak256(encodeCanonical([
-    b.height, b.parent, b.timestampMs, bytesToHex(envelopesHash(b.envelopes)), b.stateRoot, b.envelopes.length, b.eventCount,
-  ])))
+  return bytesToHex(
+    keccak256(
+      encodeCanonical([
+        b.height,
+        b.parent,
+        b.timestampMs,
+        bytesToHex(envelopesHash(b.envelopes)),
+        b.stateRoot,
+        b.envelopes.length,
+        b.eventCount,
+      ]),
+    ),
+  )
 }
 
 /** The parent digest of block 1: a hash of the genesis document and its state root. */

@@ -53,7 +53,14 @@ export const REPLAY_BATCH_BLOCKS = 2_000
  * as an array rather than an object with named keys: reading the rows was a quarter of a replay's
  * time, and half of that went to columns and keys replay does not use (scripts/bench/replay.ts).
  */
-export type ReplayEnvelope = readonly [txHash: string, signer: string, nonce: number, actionKind: string, actionJson: string, status: StoredEnvelope['status']]
+export type ReplayEnvelope = readonly [
+  txHash: string,
+  signer: string,
+  nonce: number,
+  actionKind: string,
+  actionJson: string,
+  status: StoredEnvelope['status'],
+]
 
 export class BlockStore {
   private readonly db: Database
@@ -70,10 +77,18 @@ export class BlockStore {
     // FULL: the WAL is fsynced at every commit, so a committed block survives a power loss.
     this.db.exec('PRAGMA synchronous = FULL')
     this.db.exec(SCHEMA)
-    this.insertBlock = this.db.prepare('INSERT INTO blocks VALUES ($height, $parent, $digest, $timestampMs, $envelopeCount, $eventCount, $stateRoot)')
-    this.insertEnvelope = this.db.prepare('INSERT INTO envelopes VALUES ($height, $envelopeIdx, $txHash, $signer, $nonce, $actionKind, $marketId, $actionJson, $signatureJson, $status, $reasonJson)')
-    this.insertEvent = this.db.prepare('INSERT INTO events VALUES ($height, $seq, $envelopeIdx, $kind, $subKind, $marketId, $account, $bodyJson)')
-    this.replayEnvelopes = this.db.prepare('SELECT tx_hash, signer, nonce, action_kind, action, status FROM envelopes WHERE height = ? ORDER BY envelope_idx')
+    this.insertBlock = this.db.prepare(
+      'INSERT INTO blocks VALUES ($height, $parent, $digest, $timestampMs, $envelopeCount, $eventCount, $stateRoot)',
+    )
+    this.insertEnvelope = this.db.prepare(
+      'INSERT INTO envelopes VALUES ($height, $envelopeIdx, $txHash, $signer, $nonce, $actionKind, $marketId, $actionJson, $signatureJson, $status, $reasonJson)',
+    )
+    this.insertEvent = this.db.prepare(
+      'INSERT INTO events VALUES ($height, $seq, $envelopeIdx, $kind, $subKind, $marketId, $account, $bodyJson)',
+    )
+    this.replayEnvelopes = this.db.prepare(
+      'SELECT tx_hash, signer, nonce, action_kind, action, status FROM envelopes WHERE height = ? ORDER BY envelope_idx',
+    )
     this.commitTx = this.db.transaction((block: StoredBlock) => {
       this.insertBlock.run(block.header as never)
       for (const e of block.envelopes) this.insertEnvelope.run(e as never)
@@ -113,7 +128,9 @@ export class BlockStore {
 
   /** Headers in [from, to] ascending, at most limit. */
   headers(from: number, to: number, limit: number): StoredBlockHeader[] {
-    return this.db.query<StoredBlockHeader, [number, number, number]>(`${HEADER_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height LIMIT ?`).all(from, to, limit)
+    return this.db
+      .query<StoredBlockHeader, [number, number, number]>(`${HEADER_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height LIMIT ?`)
+      .all(from, to, limit)
   }
 
   /**
@@ -131,7 +148,9 @@ export class BlockStore {
 
   /** Envelopes of blocks in [from, to], ascending by (height, idx). */
   envelopesBetween(from: number, to: number): StoredEnvelope[] {
-    return this.db.query<StoredEnvelope, [number, number]>(`${ENVELOPE_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx`).all(from, to)
+    return this.db
+      .query<StoredEnvelope, [number, number]>(`${ENVELOPE_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx`)
+      .all(from, to)
   }
 
   envelopeByHash(txHash: string): StoredEnvelope | undefined {
@@ -139,11 +158,15 @@ export class BlockStore {
   }
 
   eventsOfEnvelope(height: number, envelopeIdx: number): StoredEvent[] {
-    return this.db.query<StoredEvent, [number, number]>(`${EVENT_SELECT} WHERE height = ? AND envelope_idx = ? ORDER BY seq`).all(height, envelopeIdx)
+    return this.db
+      .query<StoredEvent, [number, number]>(`${EVENT_SELECT} WHERE height = ? AND envelope_idx = ? ORDER BY seq`)
+      .all(height, envelopeIdx)
   }
 
   eventsOf(height: number, offset: number, limit: number): StoredEvent[] {
-    return this.db.query<StoredEvent, [number, number, number]>(`${EVENT_SELECT} WHERE height = ? ORDER BY seq LIMIT ? OFFSET ?`).all(height, limit, offset)
+    return this.db
+      .query<StoredEvent, [number, number, number]>(`${EVENT_SELECT} WHERE height = ? ORDER BY seq LIMIT ? OFFSET ?`)
+      .all(height, limit, offset)
   }
 
   /**
@@ -151,13 +174,15 @@ export class BlockStore {
    * what the hot feed's trade rings are seeded from at start-up.
    */
   filledEventsBetween(from: number, to: number, limit: number): (StoredEvent & { readonly timestampMs: number })[] {
-    return this.db.query<StoredEvent & { timestampMs: number }, [number, number, number]>(
-      `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+    return this.db
+      .query<StoredEvent & { timestampMs: number }, [number, number, number]>(
+        `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
         b.timestamp_ms AS timestampMs
        FROM events e JOIN blocks b ON b.height = e.height
        WHERE e.height BETWEEN ? AND ? AND e.sub_kind = 'Filled'
        ORDER BY e.height DESC, e.seq DESC LIMIT ?`,
-    ).all(from, to, limit)
+      )
+      .all(from, to, limit)
   }
 
   /**
@@ -165,13 +190,15 @@ export class BlockStore {
    * market from it and stop reading once every market's ring is full.
    */
   filledEventsNewestFirst(from: number, to: number): IterableIterator<StoredEvent & { readonly timestampMs: number }> {
-    return this.db.query<StoredEvent & { timestampMs: number }, [number, number]>(
-      `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+    return this.db
+      .query<StoredEvent & { timestampMs: number }, [number, number]>(
+        `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
         b.timestamp_ms AS timestampMs
        FROM events e JOIN blocks b ON b.height = e.height
        WHERE e.height BETWEEN ? AND ? AND e.sub_kind = 'Filled'
        ORDER BY e.height DESC, e.seq DESC`,
-    ).iterate(from, to)
+      )
+      .iterate(from, to)
   }
 
   /**
@@ -180,14 +207,27 @@ export class BlockStore {
    * signer filter of that address selects those.
    */
   auditEvents(q: AuditQuery): AuditEventRow[] {
-    return this.db.query<AuditEventRow, [string, number, number, number, number, string | null, string, string | null, number, number]>(
-      `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+    return this.db
+      .query<AuditEventRow, [string, number, number, number, number, string | null, string, string | null, number, number]>(
+        `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
         b.timestamp_ms AS timestampMs, COALESCE(v.signer, ?) AS signer
        FROM events e JOIN blocks b ON b.height = e.height
        LEFT JOIN envelopes v ON v.height = e.height AND v.envelope_idx = e.envelope_idx
        WHERE e.kind = 'Ops' AND e.height BETWEEN ? AND ? AND b.timestamp_ms BETWEEN ? AND ? AND (? IS NULL OR COALESCE(v.signer, ?) = ?)
        ORDER BY e.height DESC, e.seq DESC LIMIT ? OFFSET ?`,
-    ).all(BLOCK_PRODUCER_SIGNER, q.fromHeight, q.toHeight, q.startMs, q.endMs, q.signer, BLOCK_PRODUCER_SIGNER, q.signer, q.limit, q.offset)
+      )
+      .all(
+        BLOCK_PRODUCER_SIGNER,
+        q.fromHeight,
+        q.toHeight,
+        q.startMs,
+        q.endMs,
+        q.signer,
+        BLOCK_PRODUCER_SIGNER,
+        q.signer,
+        q.limit,
+        q.offset,
+      )
   }
 
   close(): void {
@@ -195,7 +235,10 @@ export class BlockStore {
   }
 }
 
-const HEADER_SELECT = 'SELECT height, parent, digest, timestamp_ms AS timestampMs, envelope_count AS envelopeCount, event_count AS eventCount, state_root AS stateRoot FROM blocks'
-const ENVELOPE_SELECT = 'SELECT height, envelope_idx AS envelopeIdx, tx_hash AS txHash, signer, nonce, action_kind AS actionKind, market_id AS marketId, action AS actionJson, signature AS signatureJson, status, reason AS reasonJson FROM envelopes'
+const HEADER_SELECT =
+  'SELECT height, parent, digest, timestamp_ms AS timestampMs, envelope_count AS envelopeCount, event_count AS eventCount, state_root AS stateRoot FROM blocks'
+const ENVELOPE_SELECT =
+  'SELECT height, envelope_idx AS envelopeIdx, tx_hash AS txHash, signer, nonce, action_kind AS actionKind, market_id AS marketId, action AS actionJson, signature AS signatureJson, status, reason AS reasonJson FROM envelopes'
 // Rows written before block-level events carried the envelope count hold NULL: read as the count.
-const EVENT_SELECT = 'SELECT height, seq, COALESCE(envelope_idx, (SELECT envelope_count FROM blocks b WHERE b.height = events.height)) AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM events'
+const EVENT_SELECT =
+  'SELECT height, seq, COALESCE(envelope_idx, (SELECT envelope_count FROM blocks b WHERE b.height = events.height)) AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM events'

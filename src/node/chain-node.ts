@@ -3,24 +3,31 @@
 // the process: a block it cannot produce or store halts it, and its owner hears of it (onHalt) and
 // decides when to exit (docs/operations.md#health).
 import { applyBlock, type BlockInput, type BlockResult, type ChainState, createGenesisState } from '../chain/index.ts'
-import { atTheEdge } from './edge-envelope.ts'
 import { assert } from '../lib/assert.ts'
 import { bytesToHex } from '../lib/hex.ts'
+import { createLogger, type LogLine, logLine } from '../lib/log.ts'
+import { RateLimiter } from '../lib/rate-limit.ts'
+import type { EventBody } from '../wire/events/index.ts'
 import type { Genesis } from '../wire/genesis.ts'
 import { RPC, rpcError } from '../wire/rpc-errors.ts'
 import type { ActionResult } from './action-result.ts'
 import { admitPrepared } from './admission.ts'
-import { prepareAdmission, type PreparedAction } from './admission-prepare.ts'
+import { type PreparedAction, prepareAdmission } from './admission-prepare.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
+import {
+  BlockStore,
+  REPLAY_BATCH_BLOCKS,
+  type ReplayEnvelope,
+  type StoredBlock,
+  type StoredBlockHeader,
+  type StoredEnvelope,
+} from './block-store.ts'
 import { codeFingerprint } from './code-fingerprint.ts'
-import { BlockStore, REPLAY_BATCH_BLOCKS, type ReplayEnvelope, type StoredBlock, type StoredBlockHeader, type StoredEnvelope } from './block-store.ts'
+import { atTheEdge } from './edge-envelope.ts'
+import { type HealthProblemCode, NodeHealth, type ReplayProgress } from './health.ts'
 import { Mempool, type PendingTx } from './mempool.ts'
-import { RateLimiter } from '../lib/rate-limit.ts'
 import { SnapshotStore } from './snapshots.ts'
 import { eventView, storedEventsAndBodies, symbolLookup } from './views.ts'
-import type { EventBody } from '../wire/events/index.ts'
-import { createLogger, logLine, type LogLine } from '../lib/log.ts'
-import { NodeHealth, type HealthProblemCode, type ReplayProgress } from './health.ts'
 
 export interface ChainNodeOptions {
   readonly dataDir: string
@@ -117,7 +124,10 @@ export class ChainNode {
     this.current = genesisState
     this.mempool = new Mempool(this.current.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
     this.signerLimiter = new RateLimiter(options.signerRatePerSec ?? 0, 1_000, this.now)
-    if (options.deferRecovery !== true) for (const _ of this.recovery()) { /* to the end, without turns */ }
+    if (options.deferRecovery !== true)
+      for (const _ of this.recovery()) {
+        /* to the end, without turns */
+      }
   }
 
   /** Envelopes waiting in the mempool (the /metrics gauge). */
@@ -176,7 +186,9 @@ export class ChainNode {
     const restored = this.snapshots.restore(tip, this.genesisDigest, (height) => this.store.header(height))
     if (restored === undefined) return undefined
     this.snapshotHeight = restored.header.height
-    this.log(`restored the state at height ${restored.header.height} from ${restored.file} in ${Math.round(performance.now() - started)} ms`)
+    this.log(
+      `restored the state at height ${restored.header.height} from ${restored.file} in ${Math.round(performance.now() - started)} ms`,
+    )
     return restored.state
   }
 
@@ -197,16 +209,24 @@ export class ChainNode {
         yield
       }
     }
-    this.log(`replayed ${tip - first + 1} blocks (${first} to ${tip}) in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`)
+    this.log(
+      `replayed ${tip - first + 1} blocks (${first} to ${tip}) in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`,
+    )
   }
 
   private replayBlock(header: StoredBlockHeader, envelopes: ReplayEnvelope[]): void {
-    assert(envelopes.length === header.envelopeCount, `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`)
+    assert(
+      envelopes.length === header.envelopeCount,
+      `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`,
+    )
     // The stored action is JSON: JSON.parse is the cheapest decoding there is here (msgpackr's
     // unpack of the same actions measured about four times slower, scripts/bench/replay.ts).
     const input: BlockInput = {
-      height: header.height, timestampMs: header.timestampMs,
-      envelopes: envelopes.map(([txHash, signer, nonce, kind, actionJson]) => atTheEdge({ signer, nonce, action: JSON.parse(actionJson) as Record<string, unknown>, txHash }, kind)),
+      height: header.height,
+      timestampMs: header.timestampMs,
+      envelopes: envelopes.map(([txHash, signer, nonce, kind, actionJson]) =>
+        atTheEdge({ signer, nonce, action: JSON.parse(actionJson) as Record<string, unknown>, txHash }, kind),
+      ),
     }
     const result = applyBlock(this.state, input)
     const root = bytesToHex(result.stateRoot)
@@ -215,8 +235,12 @@ export class ChainNode {
       assert(result.envelopes[i]!.status === envelopes[i]![5], `replay of block ${header.height} envelope ${i} changed status`)
     }
     const digest = blockDigest({
-      height: header.height, parent: this.state.lastDigest, timestampMs: header.timestampMs, stateRoot: root,
-      envelopes: envelopes.map((e) => [e[0], e[5]] as const), eventCount: result.events.length,
+      height: header.height,
+      parent: this.state.lastDigest,
+      timestampMs: header.timestampMs,
+      stateRoot: root,
+      envelopes: envelopes.map((e) => [e[0], e[5]] as const),
+      eventCount: result.events.length,
     })
     assert(digest === header.digest, `replay of block ${header.height} reached digest ${digest}, stored ${header.digest}`)
     this.state.lastDigest = digest
@@ -305,7 +329,11 @@ export class ChainNode {
       : `block production failed after block ${this.state.height} was stored: ${why}`
     const code: HealthProblemCode = this.storing ? 'STORE_WRITE_FAILED' : 'BLOCK_PRODUCTION_FAILED'
     this.log(`halted: ${message}: ${(err as Error).stack ?? err}`, 'error')
-    if (storeDirty) this.log('the in-memory state may be ahead of the block store: no more blocks are produced; a restart replays the stored chain', 'error')
+    if (storeDirty)
+      this.log(
+        'the in-memory state may be ahead of the block store: no more blocks are produced; a restart replays the stored chain',
+        'error',
+      )
     this.health.halted(code, message, storeDirty)
     const refusal = rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node halted before this action reached a stored block')
     for (const tx of this.blockTxs) tx.resolve({ status: 'refused', error: refusal })
@@ -332,17 +360,29 @@ export class ChainNode {
    * the mempool in the order of these calls.
    */
   submitPrepared(prepared: PreparedAction): Promise<ActionResult> {
-    if (!this.running) return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node is not producing blocks') })
+    if (!this.running)
+      return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node is not producing blocks') })
     const admission = admitPrepared(this.state, prepared, (signer, nonce) => this.mempool.has(signer, nonce))
     if (!admission.ok) return Promise.resolve({ status: 'refused', error: admission.error })
     // Counted on the recovered signer (lowercase), so casing cannot dodge it; refused like any
     // admission refusal, so the nonce stays usable.
     if (!this.signerLimiter.allow(admission.envelope.signer)) {
-      return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'RATE_LIMITED', `${admission.envelope.signer} is over ${this.signerLimiter.capacity} actions per second; retry shortly`, { signer: admission.envelope.signer, limit_per_sec: this.signerLimiter.capacity }) })
+      return Promise.resolve({
+        status: 'refused',
+        error: rpcError(
+          RPC.limited,
+          'RATE_LIMITED',
+          `${admission.envelope.signer} is over ${this.signerLimiter.capacity} actions per second; retry shortly`,
+          { signer: admission.envelope.signer, limit_per_sec: this.signerLimiter.capacity },
+        ),
+      })
     }
     return new Promise((resolve) => {
       if (!this.mempool.add({ envelope: admission.envelope, resolve })) {
-        resolve({ status: 'refused', error: rpcError(RPC.limited, 'MEMPOOL_FULL', `the mempool holds ${this.mempool.capacity} envelopes; retry shortly`) })
+        resolve({
+          status: 'refused',
+          error: rpcError(RPC.limited, 'MEMPOOL_FULL', `the mempool holds ${this.mempool.capacity} envelopes; retry shortly`),
+        })
       }
     })
   }
@@ -362,19 +402,40 @@ export class ChainNode {
     const envelopes: StoredEnvelope[] = txs.map((t, i) => {
       const r = result.envelopes[i]!
       return {
-        height, envelopeIdx: i, txHash: t.envelope.txHash, signer: t.envelope.signer, nonce: t.envelope.nonce,
-        actionKind: t.envelope.kind, marketId: r.marketId, actionJson: JSON.stringify(t.envelope.action),
-        signatureJson: JSON.stringify(t.envelope.signature), status: r.status, reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
+        height,
+        envelopeIdx: i,
+        txHash: t.envelope.txHash,
+        signer: t.envelope.signer,
+        nonce: t.envelope.nonce,
+        actionKind: t.envelope.kind,
+        marketId: r.marketId,
+        actionJson: JSON.stringify(t.envelope.action),
+        signatureJson: JSON.stringify(t.envelope.signature),
+        status: r.status,
+        reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
       }
     })
     const { events, bodies } = storedEventsAndBodies(this.state, height, result)
     const digest = blockDigest({
-      height, parent: this.state.lastDigest, timestampMs, stateRoot,
-      envelopes: envelopes.map((e) => [e.txHash, e.status] as const), eventCount: events.length,
+      height,
+      parent: this.state.lastDigest,
+      timestampMs,
+      stateRoot,
+      envelopes: envelopes.map((e) => [e.txHash, e.status] as const),
+      eventCount: events.length,
     })
     const stored: StoredBlock = {
-      header: { height, parent: this.state.lastDigest, digest, timestampMs, envelopeCount: envelopes.length, eventCount: events.length, stateRoot },
-      envelopes, events,
+      header: {
+        height,
+        parent: this.state.lastDigest,
+        digest,
+        timestampMs,
+        envelopeCount: envelopes.length,
+        eventCount: events.length,
+        stateRoot,
+      },
+      envelopes,
+      events,
     }
     this.storing = true
     this.store.commitBlock(stored)
@@ -402,7 +463,10 @@ export class ChainNode {
       this.health.clearProblem('SNAPSHOT_WRITE_FAILED')
     } catch (err) {
       this.log(`snapshot at height ${this.state.height} failed: ${(err as Error).message}`, 'warn')
-      this.health.setProblem('SNAPSHOT_WRITE_FAILED', `the state snapshot at height ${this.state.height} could not be written (${(err as Error).message}); a restart replays more blocks`)
+      this.health.setProblem(
+        'SNAPSHOT_WRITE_FAILED',
+        `the state snapshot at height ${this.state.height} could not be written (${(err as Error).message}); a restart replays more blocks`,
+      )
     }
   }
 
@@ -434,7 +498,11 @@ export class ChainNode {
         this.log(`on stop: ${(err as Error).message}`, 'warn')
       }
     }
-    for (const tx of this.mempool.drain()) tx.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block') })
+    for (const tx of this.mempool.drain())
+      tx.resolve({
+        status: 'refused',
+        error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
+      })
     // The next start then replays nothing. The state is the last committed block's (or, stopped
     // while recovering, the last replayed one's): no block is being applied. Not after a halt that
     // left the state ahead of the store: that state is in no stored block.
@@ -444,4 +512,3 @@ export class ChainNode {
     this.store.close()
   }
 }
-

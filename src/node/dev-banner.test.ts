@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test'
 import { addressOfPrivateKey } from '../wire/signing.ts'
-import { checksumAddress, devBanner, DEV_PRIVATE_KEYS } from './dev-banner.ts'
-import { devGenesis, DEV_ADDRESSES } from './dev-genesis.ts'
+import { checksumAddress, DEV_PRIVATE_KEYS, devBanner } from './dev-banner.ts'
+import { DEV_ADDRESSES, devGenesis } from './dev-genesis.ts'
 
 test('each development key controls the development address of its index', () => {
   expect(DEV_PRIVATE_KEYS.length).toBe(DEV_ADDRESSES.length)

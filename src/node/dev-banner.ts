@@ -59,7 +59,14 @@ function devAccounts(genesis: Genesis): DevAccount[] {
   const out: DevAccount[] = []
   DEV_ADDRESSES.forEach((address, index) => {
     const entry = genesis.accounts.find((a) => a.address.toLowerCase() === address)
-    if (entry !== undefined) out.push({ index, address: checksumAddress(address), privateKey: DEV_PRIVATE_KEYS[index]!, balance: entry.balance, roles: entry.roles })
+    if (entry !== undefined)
+      out.push({
+        index,
+        address: checksumAddress(address),
+        privateKey: DEV_PRIVATE_KEYS[index]!,
+        balance: entry.balance,
+        roles: entry.roles,
+      })
   })
   return out
 }

@@ -36,8 +36,16 @@ export const DEV_LIQUIDATOR = DEV_ADDRESSES[DEV_LIQUIDATOR_INDEX]
 export const DEV_BOOK_B_BALANCE = '10000000'
 
 export function devGenesis(): Genesis {
-  const market = (m: Omit<Genesis['markets'][number], 'fee_recipient' | 'lifecycle' | 'max_fills_per_quote' | 'maker_fee_bps' | 'taker_fee_bps'> & Partial<Genesis['markets'][number]>) => ({
-    maker_fee_bps: 2, taker_fee_bps: 5, fee_recipient: DEV_ADMIN, lifecycle: 'Active' as const, max_fills_per_quote: 16, ...m,
+  const market = (
+    m: Omit<Genesis['markets'][number], 'fee_recipient' | 'lifecycle' | 'max_fills_per_quote' | 'maker_fee_bps' | 'taker_fee_bps'> &
+      Partial<Genesis['markets'][number]>,
+  ) => ({
+    maker_fee_bps: 2,
+    taker_fee_bps: 5,
+    fee_recipient: DEV_ADMIN,
+    lifecycle: 'Active' as const,
+    max_fills_per_quote: 16,
+    ...m,
   })
   return {
     network: 'dev',
@@ -45,14 +53,72 @@ export function devGenesis(): Genesis {
     max_tx_per_block: 2_000,
     global_rebate_ratio_bps: 1_000,
     accounts: DEV_ADDRESSES.map((address: string, i) => ({
-      address, balance: '1000000', roles: i === 0 ? ['Admin', 'Trader'] : i === DEV_BRIDGE_INDEX ? ['Trader', 'BridgeDeposit', 'BridgeWithdraw'] : i === DEV_QUOTER_INDEX ? ['Trader', 'Quoter'] : i === DEV_LIQUIDATOR_INDEX ? ['Trader', 'Liquidator'] : ['Trader'],
+      address,
+      balance: '1000000',
+      roles:
+        i === 0
+          ? ['Admin', 'Trader']
+          : i === DEV_BRIDGE_INDEX
+            ? ['Trader', 'BridgeDeposit', 'BridgeWithdraw']
+            : i === DEV_QUOTER_INDEX
+              ? ['Trader', 'Quoter']
+              : i === DEV_LIQUIDATOR_INDEX
+                ? ['Trader', 'Liquidator']
+                : ['Trader'],
     })).concat([{ address: BOOK_B_ADDRESS, balance: DEV_BOOK_B_BALANCE, roles: [] }]),
     markets: [
-      market({ market_id: 1, symbol: 'BTC-USD', price_decimals: 1, size_decimals: 4, max_leverage: 50, maintenance_margin_bps: 100, min_order_qty: '0.0001', mark_price: '65000', routing: 'native' }),
-      market({ market_id: 2, symbol: 'ETH-USD', price_decimals: 2, size_decimals: 3, max_leverage: 50, maintenance_margin_bps: 100, min_order_qty: '0.001', mark_price: '3500', routing: 'native' }),
-      market({ market_id: 3, symbol: 'SOL-USD', price_decimals: 3, size_decimals: 2, max_leverage: 20, maintenance_margin_bps: 250, min_order_qty: '0.01', mark_price: '150', routing: 'native' }),
-      market({ market_id: 4, symbol: 'XAU-USD', price_decimals: 2, size_decimals: 3, max_leverage: 20, maintenance_margin_bps: 250, min_order_qty: '0.001', mark_price: '2400', routing: 'external_peg', maker_fee_bps: 0, taker_fee_bps: 3,
-        max_quote_lag_ms: 10_000, min_quote_interval_ms: 100, max_quote_change_bps: 500, min_quote_price: '100', max_quote_price: '100000', max_quote_spread_bps: 200 }),
+      market({
+        market_id: 1,
+        symbol: 'BTC-USD',
+        price_decimals: 1,
+        size_decimals: 4,
+        max_leverage: 50,
+        maintenance_margin_bps: 100,
+        min_order_qty: '0.0001',
+        mark_price: '65000',
+        routing: 'native',
+      }),
+      market({
+        market_id: 2,
+        symbol: 'ETH-USD',
+        price_decimals: 2,
+        size_decimals: 3,
+        max_leverage: 50,
+        maintenance_margin_bps: 100,
+        min_order_qty: '0.001',
+        mark_price: '3500',
+        routing: 'native',
+      }),
+      market({
+        market_id: 3,
+        symbol: 'SOL-USD',
+        price_decimals: 3,
+        size_decimals: 2,
+        max_leverage: 20,
+        maintenance_margin_bps: 250,
+        min_order_qty: '0.01',
+        mark_price: '150',
+        routing: 'native',
+      }),
+      market({
+        market_id: 4,
+        symbol: 'XAU-USD',
+        price_decimals: 2,
+        size_decimals: 3,
+        max_leverage: 20,
+        maintenance_margin_bps: 250,
+        min_order_qty: '0.001',
+        mark_price: '2400',
+        routing: 'external_peg',
+        maker_fee_bps: 0,
+        taker_fee_bps: 3,
+        max_quote_lag_ms: 10_000,
+        min_quote_interval_ms: 100,
+        max_quote_change_bps: 500,
+        min_quote_price: '100',
+        max_quote_price: '100000',
+        max_quote_spread_bps: 200,
+      }),
     ],
   }
 }

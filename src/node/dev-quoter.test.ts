@@ -2,8 +2,27 @@ import { describe, expect, test } from 'bun:test'
 import { mulberry32Unit } from '../lib/prng.ts'
 import { quoteIntervalMs, stepPrice } from './dev-quoter.ts'
 
-const limits = (l: Partial<{ minIntervalMs: number; maxLagMs: number; minPriceTicks: number; maxPriceTicks: number; maxSpreadBps: number; maxChangeBps: number }>) =>
-  ({ quoteLimits: { minIntervalMs: 100, maxLagMs: 10_000, minPriceTicks: 10_000, maxPriceTicks: 10_000_000, maxSpreadBps: 200, maxChangeBps: 500, ...l } }) as never
+const limits = (
+  l: Partial<{
+    minIntervalMs: number
+    maxLagMs: number
+    minPriceTicks: number
+    maxPriceTicks: number
+    maxSpreadBps: number
+    maxChangeBps: number
+  }>,
+) =>
+  ({
+    quoteLimits: {
+      minIntervalMs: 100,
+      maxLagMs: 10_000,
+      minPriceTicks: 10_000,
+      maxPriceTicks: 10_000_000,
+      maxSpreadBps: 200,
+      maxChangeBps: 500,
+      ...l,
+    },
+  }) as never
 
 describe('the dev quoter', () => {
   test('its walk is deterministic for a seed, moves at most 5 bps a step and stays within the price bounds', () => {
@@ -24,7 +43,7 @@ describe('the dev quoter', () => {
     expect(p).toBeGreaterThan(10_000)
   })
 
-  test('its interval is 1 s within each market\'s min_quote_interval_ms and max_quote_lag_ms', () => {
+  test("its interval is 1 s within each market's min_quote_interval_ms and max_quote_lag_ms", () => {
     expect(quoteIntervalMs([limits({})], 1_000)).toBe(1_000)
     expect(quoteIntervalMs([limits({ maxLagMs: 1_500 })], 1_000)).toBe(500)
     expect(quoteIntervalMs([limits({ minIntervalMs: 800 })], 1_000)).toBe(1_600)

@@ -4,7 +4,7 @@
 // Quotes are SubmitOracleQuote actions signed by the dev Quoter key (development account #7) and
 // sent through ChainNode.submit, the admission path of POST /api/v1/action: they are envelopes in
 // blocks like any quoter's, never writes into the state. `--no-dev-quoter` turns it off.
-import { lowestUnusedNonce, ROLES, type ChainState, type Market } from '../chain/index.ts'
+import { type ChainState, lowestUnusedNonce, type Market, ROLES } from '../chain/index.ts'
 import { formatDecimal } from '../lib/decimal.ts'
 import { createLogger, type Logger } from '../lib/log.ts'
 import { mulberry32Unit } from '../lib/prng.ts'
@@ -93,7 +93,10 @@ export class DevQuoter {
   private lastSourceTs = 0
   private lastProblem = ''
 
-  constructor(private readonly node: QuoterNode, private readonly options: DevQuoterOptions) {
+  constructor(
+    private readonly node: QuoterNode,
+    private readonly options: DevQuoterOptions,
+  ) {
     this.key = options.privateKey ?? DEV_PRIVATE_KEYS[DEV_QUOTER_INDEX]!
     this.address = addressOfPrivateKey(this.key)
     this.now = options.now ?? Date.now
@@ -104,7 +107,9 @@ export class DevQuoter {
   start(): this {
     this.node.onStop(() => this.stop())
     const markets = quotedMarkets(this.node.state)
-    this.log.info(`dev quoter: quoting ${markets.map((m) => m.symbol).join(', ') || 'no market'} every ${quoteIntervalMs(markets, this.options.intervalMs ?? 1_000)} ms as ${this.address} (--no-dev-quoter turns it off)`)
+    this.log.info(
+      `dev quoter: quoting ${markets.map((m) => m.symbol).join(', ') || 'no market'} every ${quoteIntervalMs(markets, this.options.intervalMs ?? 1_000)} ms as ${this.address} (--no-dev-quoter turns it off)`,
+    )
     this.schedule(0)
     return this
   }
@@ -118,10 +123,12 @@ export class DevQuoter {
     if (this.stopped) return
     this.timer = setTimeout(() => {
       const started = this.now()
-      void this.quoteOnce().catch((err: Error) => this.problem(`dev quoter: ${err.message}`)).finally(() => {
-        const interval = quoteIntervalMs(quotedMarkets(this.node.state), this.options.intervalMs ?? 1_000)
-        this.schedule(Math.max(0, interval - (this.now() - started)))
-      })
+      void this.quoteOnce()
+        .catch((err: Error) => this.problem(`dev quoter: ${err.message}`))
+        .finally(() => {
+          const interval = quoteIntervalMs(quotedMarkets(this.node.state), this.options.intervalMs ?? 1_000)
+          this.schedule(Math.max(0, interval - (this.now() - started)))
+        })
     }, delayMs)
   }
 
@@ -149,7 +156,13 @@ export class DevQuoter {
       walk.priceTicks = stepPrice(walk.priceTicks, walk.random, m)
       const half = halfSpreadTicks(walk.priceTicks, m)
       const px = (ticks: number) => formatDecimal(BigInt(ticks), m.priceDecimals)
-      return { market_id: m.marketId, bid_price: px(walk.priceTicks - half), ask_price: px(walk.priceTicks + half), mark_price: px(walk.priceTicks), source_ts_ms: ts }
+      return {
+        market_id: m.marketId,
+        bid_price: px(walk.priceTicks - half),
+        ask_price: px(walk.priceTicks + half),
+        mark_price: px(walk.priceTicks),
+        source_ts_ms: ts,
+      }
     })
     const action = { SubmitOracleQuote: { quotes } }
     const nonce = lowestUnusedNonce(state, this.address)

@@ -32,14 +32,28 @@ const packOptional = (s: unknown): number | undefined => (s === undefined ? unde
 
 /** A BatchPlaceOrder item (PlaceOrder's fields, as placeOrderEnvelope has them after the head). */
 const placeOrderAtEdge = (p: Payload): Payload => ({
-  market_id: p.market_id, side: p.side, price: p.price, qty: p.qty, tif: p.tif, reduce_only: p.reduce_only,
-  client_order_id: p.client_order_id, expires_at_ms: p.expires_at_ms, edge_price: packDecimal(p.price), edge_qty: packDecimal(p.qty),
+  market_id: p.market_id,
+  side: p.side,
+  price: p.price,
+  qty: p.qty,
+  tif: p.tif,
+  reduce_only: p.reduce_only,
+  client_order_id: p.client_order_id,
+  expires_at_ms: p.expires_at_ms,
+  edge_price: packDecimal(p.price),
+  edge_qty: packDecimal(p.qty),
 })
 
 /** A BatchModify item. */
 const modifyAtEdge = (m: Payload): Payload => ({
-  market_id: m.market_id, order_id: m.order_id, client_order_id: m.client_order_id, price: m.price, qty: m.qty, tif: m.tif,
-  edge_price: packOptional(m.price), edge_qty: packOptional(m.qty),
+  market_id: m.market_id,
+  order_id: m.order_id,
+  client_order_id: m.client_order_id,
+  price: m.price,
+  qty: m.qty,
+  tif: m.tif,
+  edge_price: packOptional(m.price),
+  edge_qty: packOptional(m.qty),
 })
 
 const isPayload = (x: unknown): x is Payload => typeof x === 'object' && x !== null && !Array.isArray(x)
@@ -60,39 +74,97 @@ function flattened(e: Unflattened): EnvelopeInput {
  * uses: edge-envelope.test.ts checks), then the payload's fields in the kind's one shape. `payload`
  * holds its place in the shape and is set to the object once it exists. */
 
-const placeOrderEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'PlaceOrder', payload: undefined,
-  market_id: p.market_id, side: p.side, price: p.price, qty: p.qty, tif: p.tif, reduce_only: p.reduce_only,
-  client_order_id: p.client_order_id, expires_at_ms: p.expires_at_ms, edge_price: packDecimal(p.price), edge_qty: packDecimal(p.qty),
-})
+const placeOrderEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput =>
+  flattened({
+    signer: e.signer,
+    nonce: e.nonce,
+    action: e.action,
+    txHash: e.txHash,
+    kind: 'PlaceOrder',
+    payload: undefined,
+    market_id: p.market_id,
+    side: p.side,
+    price: p.price,
+    qty: p.qty,
+    tif: p.tif,
+    reduce_only: p.reduce_only,
+    client_order_id: p.client_order_id,
+    expires_at_ms: p.expires_at_ms,
+    edge_price: packDecimal(p.price),
+    edge_qty: packDecimal(p.qty),
+  })
 
-const cancelOrderEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'CancelOrder', payload: undefined,
-  market_id: p.market_id, order_id: p.order_id, client_order_id: p.client_order_id,
-})
+const cancelOrderEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput =>
+  flattened({
+    signer: e.signer,
+    nonce: e.nonce,
+    action: e.action,
+    txHash: e.txHash,
+    kind: 'CancelOrder',
+    payload: undefined,
+    market_id: p.market_id,
+    order_id: p.order_id,
+    client_order_id: p.client_order_id,
+  })
 
-const batchPlaceEnvelope = (e: EnvelopeHead, orders: unknown[]): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'BatchPlaceOrder', payload: undefined,
-  orders: orders.map((o) => (isPayload(o) ? placeOrderAtEdge(o) : o)),
-})
+const batchPlaceEnvelope = (e: EnvelopeHead, orders: unknown[]): EnvelopeInput =>
+  flattened({
+    signer: e.signer,
+    nonce: e.nonce,
+    action: e.action,
+    txHash: e.txHash,
+    kind: 'BatchPlaceOrder',
+    payload: undefined,
+    orders: orders.map((o) => (isPayload(o) ? placeOrderAtEdge(o) : o)),
+  })
 
-const batchModifyEnvelope = (e: EnvelopeHead, modifies: unknown[]): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'BatchModify', payload: undefined,
-  modifies: modifies.map((m) => (isPayload(m) ? modifyAtEdge(m) : m)),
-})
+const batchModifyEnvelope = (e: EnvelopeHead, modifies: unknown[]): EnvelopeInput =>
+  flattened({
+    signer: e.signer,
+    nonce: e.nonce,
+    action: e.action,
+    txHash: e.txHash,
+    kind: 'BatchModify',
+    payload: undefined,
+    modifies: modifies.map((m) => (isPayload(m) ? modifyAtEdge(m) : m)),
+  })
 
-const triggerEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'PlaceTriggerOrder', payload: undefined,
-  market_id: p.market_id, side: p.side, qty: p.qty, trigger_price: p.trigger_price, trigger_direction: p.trigger_direction,
-  order_type: p.order_type, limit_price: p.limit_price, tif: p.tif, reduce_only: p.reduce_only, client_order_id: p.client_order_id,
-  expires_at_ms: p.expires_at_ms, edge_trigger_price: packDecimal(p.trigger_price), edge_limit_price: packOptional(p.limit_price),
-  edge_qty: packDecimal(p.qty),
-})
+const triggerEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput =>
+  flattened({
+    signer: e.signer,
+    nonce: e.nonce,
+    action: e.action,
+    txHash: e.txHash,
+    kind: 'PlaceTriggerOrder',
+    payload: undefined,
+    market_id: p.market_id,
+    side: p.side,
+    qty: p.qty,
+    trigger_price: p.trigger_price,
+    trigger_direction: p.trigger_direction,
+    order_type: p.order_type,
+    limit_price: p.limit_price,
+    tif: p.tif,
+    reduce_only: p.reduce_only,
+    client_order_id: p.client_order_id,
+    expires_at_ms: p.expires_at_ms,
+    edge_trigger_price: packDecimal(p.trigger_price),
+    edge_limit_price: packOptional(p.limit_price),
+    edge_qty: packDecimal(p.qty),
+  })
 
-const cancelTriggerEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput => flattened({
-  signer: e.signer, nonce: e.nonce, action: e.action, txHash: e.txHash, kind: 'CancelTriggerOrder', payload: undefined,
-  market_id: p.market_id, trigger_id: p.trigger_id, client_order_id: p.client_order_id,
-})
+const cancelTriggerEnvelope = (e: EnvelopeHead, p: Payload): EnvelopeInput =>
+  flattened({
+    signer: e.signer,
+    nonce: e.nonce,
+    action: e.action,
+    txHash: e.txHash,
+    kind: 'CancelTriggerOrder',
+    payload: undefined,
+    market_id: p.market_id,
+    trigger_id: p.trigger_id,
+    client_order_id: p.client_order_id,
+  })
 
 /**
  * An envelope as the edge hands it to the chain: the action as signed, the kind the edge validated
@@ -111,12 +183,20 @@ export function atTheEdge(e: EnvelopeHead, kind: string): EnvelopeInput {
   const p = e.action[kind]
   if (isPayload(p)) {
     switch (kind) {
-      case 'PlaceOrder': return placeOrderEnvelope(e, p)
-      case 'CancelOrder': return cancelOrderEnvelope(e, p)
-      case 'BatchPlaceOrder': if (Array.isArray(p.orders)) return batchPlaceEnvelope(e, p.orders); break
-      case 'BatchModify': if (Array.isArray(p.modifies)) return batchModifyEnvelope(e, p.modifies); break
-      case 'PlaceTriggerOrder': return triggerEnvelope(e, p)
-      case 'CancelTriggerOrder': return cancelTriggerEnvelope(e, p)
+      case 'PlaceOrder':
+        return placeOrderEnvelope(e, p)
+      case 'CancelOrder':
+        return cancelOrderEnvelope(e, p)
+      case 'BatchPlaceOrder':
+        if (Array.isArray(p.orders)) return batchPlaceEnvelope(e, p.orders)
+        break
+      case 'BatchModify':
+        if (Array.isArray(p.modifies)) return batchModifyEnvelope(e, p.modifies)
+        break
+      case 'PlaceTriggerOrder':
+        return triggerEnvelope(e, p)
+      case 'CancelTriggerOrder':
+        return cancelTriggerEnvelope(e, p)
     }
   }
   // A payload that is no object (admission lets none through) is left for the chain to read from the action.

@@ -6,7 +6,13 @@ import { progressText, replayReporter } from './replay-progress.ts'
 
 function clocks() {
   const c = { wall: 1_000_000, perf: 0 }
-  return { c, health: new NodeHealth(() => c.wall, () => c.perf) }
+  return {
+    c,
+    health: new NodeHealth(
+      () => c.wall,
+      () => c.perf,
+    ),
+  }
 }
 
 test('recovering: 503 on /health, 200 on /health/live, replay progress in the body, the other routes gated', () => {
@@ -18,8 +24,14 @@ test('recovering: 503 on /health, 200 on /health/live, replay progress in the bo
   expect(health.httpStatus('ready')).toBe(503)
   expect(health.httpStatus('live')).toBe(200)
   expect(health.body(2_100)).toEqual({
-    status: 'recovering', height: 2_100, store_dirty: false, reasons: [],
-    replayed_height: 2_100, target_height: 10_100, blocks_per_sec: 1_000, eta_ms: 8_000,
+    status: 'recovering',
+    height: 2_100,
+    store_dirty: false,
+    reasons: [],
+    replayed_height: 2_100,
+    target_height: 10_100,
+    blocks_per_sec: 1_000,
+    eta_ms: 8_000,
   })
   const gate = health.gate()!
   expect(gate.reason).toBe('RECOVERING')

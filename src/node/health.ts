@@ -22,8 +22,14 @@ export interface HealthProblem {
  * the last three halt it (REPLAY_FAILED: a stored block did not replay, during recovery).
  */
 export type HealthProblemCode =
-  | 'INDEXER_STOPPED' | 'HISTORY_READER_STOPPED' | 'INDEXER_LAGGING' | 'FEED_STALE' | 'SNAPSHOT_WRITE_FAILED'
-  | 'STORE_WRITE_FAILED' | 'BLOCK_PRODUCTION_FAILED' | 'REPLAY_FAILED'
+  | 'INDEXER_STOPPED'
+  | 'HISTORY_READER_STOPPED'
+  | 'INDEXER_LAGGING'
+  | 'FEED_STALE'
+  | 'SNAPSHOT_WRITE_FAILED'
+  | 'STORE_WRITE_FAILED'
+  | 'BLOCK_PRODUCTION_FAILED'
+  | 'REPLAY_FAILED'
 
 /** Replay progress while recovering. */
 export interface ReplayProgress {
@@ -151,7 +157,8 @@ export class NodeHealth {
 
   /** Forgets a problem that went away. */
   clearProblem(code: HealthProblemCode): void {
-    if (this.problems.delete(code)) this.log?.(`health: ${code} cleared${this.problems.size === 0 && this.phase === 'running' ? '; ok' : ''}`)
+    if (this.problems.delete(code))
+      this.log?.(`health: ${code} cleared${this.problems.size === 0 && this.phase === 'running' ? '; ok' : ''}`)
   }
 
   hasProblem(code: HealthProblemCode): boolean {
@@ -182,12 +189,19 @@ export class NodeHealth {
   gate(): HealthGate | undefined {
     if (this.phase === 'running') return undefined
     if (this.phase === 'halted') {
-      return { reason: 'HALTED', message: `the node halted (${this.haltProblem?.message ?? 'block production stopped'}); it exits and is restarted`, retryAfterMs: RETRY_AFTER_HALTED_MS }
+      return {
+        reason: 'HALTED',
+        message: `the node halted (${this.haltProblem?.message ?? 'block production stopped'}); it exits and is restarted`,
+        retryAfterMs: RETRY_AFTER_HALTED_MS,
+      }
     }
     const p = this.progress
     const eta = this.etaMs()
     const retryAfterMs = Math.min(RETRY_AFTER_MAX_MS, Math.max(RETRY_AFTER_MIN_MS, eta ?? RETRY_AFTER_MIN_MS))
-    const where = p === undefined || p.replayedHeight >= p.targetHeight ? 'starting' : `replaying the stored chain, block ${p.replayedHeight} of ${p.targetHeight}`
+    const where =
+      p === undefined || p.replayedHeight >= p.targetHeight
+        ? 'starting'
+        : `replaying the stored chain, block ${p.replayedHeight} of ${p.targetHeight}`
     return { reason: 'RECOVERING', message: `the node is recovering (${where}); retry later`, retryAfterMs }
   }
 }

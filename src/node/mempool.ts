@@ -1,7 +1,8 @@
 // The mempool: admitted envelopes waiting for a block, FIFO, bounded, with the (signer, nonce)
 // pairs in flight so a second envelope with the same nonce is refused at admission.
-import type { AdmittedEnvelope } from './admission.ts'
+
 import type { ActionResult } from './action-result.ts'
+import type { AdmittedEnvelope } from './admission.ts'
 
 export interface PendingTx {
   readonly envelope: AdmittedEnvelope

@@ -6,13 +6,13 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DEV_KEYS } from '../../test/support/node-process.ts'
 import { fullStateRoot } from '../chain/index.ts'
 import { Signer } from '../client/signer.ts'
 import { bytesToHex } from '../lib/hex.ts'
-import { DEV_KEYS } from '../../test/support/node-process.ts'
 import { ChainNode, type ChainNodeOptions } from './chain-node.ts'
-import { devGenesis } from './dev-genesis.ts'
 import { codeFingerprint } from './code-fingerprint.ts'
+import { devGenesis } from './dev-genesis.ts'
 import { SNAPSHOTS_KEPT } from './snapshots.ts'
 
 const dirs: string[] = []
@@ -25,7 +25,16 @@ function options(overrides: Partial<ChainNodeOptions> = {}): ChainNodeOptions & 
   if (overrides.dataDir === undefined) dirs.push(dataDir)
   let clock = 1_700_000_000_000
   const lines: string[] = []
-  return { dataDir, genesis: devGenesis(), blockTimeMs: 200, now: () => (clock += 200), log: (line) => lines.push(line), snapshotEveryBlocks: 5, ...overrides, lines }
+  return {
+    dataDir,
+    genesis: devGenesis(),
+    blockTimeMs: 200,
+    now: () => (clock += 200),
+    log: (line) => lines.push(line),
+    snapshotEveryBlocks: 5,
+    ...overrides,
+    lines,
+  }
 }
 
 /** A node that produces blocks on demand (no timer), with a signer per dev key. */
@@ -50,8 +59,12 @@ class Driver {
     for (let b = 0; b < blocks; b++) {
       const h = this.node.state.height
       const price = String(64_000 + (h % 7))
-      this.send(1, { PlaceOrder: { market_id: 1, side: 'Bid', price, qty: '0.01', tif: 'Gtc', reduce_only: false, client_order_id: `b${h}` } })
-      this.send(2, { PlaceOrder: { market_id: 1, side: 'Ask', price: String(64_000 + (h % 5)), qty: '0.004', tif: 'Gtc', reduce_only: false } })
+      this.send(1, {
+        PlaceOrder: { market_id: 1, side: 'Bid', price, qty: '0.01', tif: 'Gtc', reduce_only: false, client_order_id: `b${h}` },
+      })
+      this.send(2, {
+        PlaceOrder: { market_id: 1, side: 'Ask', price: String(64_000 + (h % 5)), qty: '0.004', tif: 'Gtc', reduce_only: false },
+      })
       if (h % 3 === 0) this.send(1, { CancelOrder: { market_id: 1, client_order_id: `b${h - 1}` } })
       this.node.produceBlock()
     }
@@ -151,7 +164,9 @@ describe('snapshots', () => {
 
     copyFileSync(foreign, join(into, 'state-000000000006.snap'))
     const b = new Driver(options({ dataDir: other.opts.dataDir, genesis: otherGenesis, snapshotEveryBlocks: 0 }))
-    expect(b.opts.lines.join('\n')).toMatch(/state-000000000006\.snap skipped: height 6 is above the stored tip 2[\s\S]*replayed 2 blocks \(1 to 2\)/)
+    expect(b.opts.lines.join('\n')).toMatch(
+      /state-000000000006\.snap skipped: height 6 is above the stored tip 2[\s\S]*replayed 2 blocks \(1 to 2\)/,
+    )
     b.node.stop()
 
     rmSync(join(into, 'state-000000000006.snap'))
@@ -167,7 +182,9 @@ describe('snapshots', () => {
     a.trade(6)
     a.node.stop()
     const upgraded = new Driver(options({ dataDir: a.opts.dataDir, codeFingerprint: 'src:another-version', snapshotEveryBlocks: 0 }))
-    expect(upgraded.opts.lines.join('\n')).toMatch(/state-000000000006\.snap skipped: written by another version of the code[\s\S]*replayed 6 blocks \(1 to 6\)/)
+    expect(upgraded.opts.lines.join('\n')).toMatch(
+      /state-000000000006\.snap skipped: written by another version of the code[\s\S]*replayed 6 blocks \(1 to 6\)/,
+    )
     upgraded.node.stop()
     // The running code's fingerprint: from source, a hash of src/, the same on every call.
     expect(codeFingerprint()).toMatch(/^src:[0-9a-f]{64}$/)

@@ -54,7 +54,11 @@ export class SnapshotStore {
   readonly dir: string
 
   /** fingerprint: the running code's (code-fingerprint.ts); only snapshots it wrote are restored. */
-  constructor(dataDir: string, private readonly fingerprint: string, private readonly log: (line: string) => void) {
+  constructor(
+    dataDir: string,
+    private readonly fingerprint: string,
+    private readonly log: (line: string) => void,
+  ) {
     this.dir = join(dataDir, 'snapshots')
   }
 
@@ -77,8 +81,14 @@ export class SnapshotStore {
   write(state: ChainState, stateRoot: string, genesisDigest: string): SnapshotHeader {
     const body = encodeState(state)
     const header: SnapshotHeader = {
-      version: STATE_CODEC_VERSION, height: state.height, stateRoot, digest: state.lastDigest, genesisDigest, codeFingerprint: this.fingerprint,
-      bodySha256: sha256Hex(body), bodyBytes: body.length,
+      version: STATE_CODEC_VERSION,
+      height: state.height,
+      stateRoot,
+      digest: state.lastDigest,
+      genesisDigest,
+      codeFingerprint: this.fingerprint,
+      bodySha256: sha256Hex(body),
+      bodyBytes: body.length,
     }
     const headerBytes = new TextEncoder().encode(JSON.stringify(header))
     const length = new Uint8Array(4)
@@ -91,7 +101,7 @@ export class SnapshotStore {
     const fd = openSync(tmp, 'w')
     try {
       for (const part of [MAGIC, length, headerBytes, body]) {
-        for (let at = 0; at < part.length;) at += writeSync(fd, part, at, part.length - at)
+        for (let at = 0; at < part.length; ) at += writeSync(fd, part, at, part.length - at)
       }
       fsyncSync(fd)
     } finally {
@@ -139,10 +149,12 @@ export class SnapshotStore {
     const header = JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, bodyStart))) as SnapshotHeader
     if (header.version !== STATE_CODEC_VERSION) throw new Error(`format version ${header.version}, this node reads ${STATE_CODEC_VERSION}`)
     if (header.genesisDigest !== genesisDigest) throw new Error('taken on another genesis')
-    if (header.codeFingerprint !== this.fingerprint) throw new Error('written by another version of the code; the blocks are replayed instead')
+    if (header.codeFingerprint !== this.fingerprint)
+      throw new Error('written by another version of the code; the blocks are replayed instead')
     const stored = storedAt(header.height)
     if (stored === undefined) throw new Error(`no stored block at height ${header.height}`)
-    if (stored.stateRoot !== header.stateRoot || stored.digest !== header.digest) throw new Error(`the stored block ${header.height} has another root or digest`)
+    if (stored.stateRoot !== header.stateRoot || stored.digest !== header.digest)
+      throw new Error(`the stored block ${header.height} has another root or digest`)
     const body = bytes.subarray(bodyStart)
     if (body.length !== header.bodyBytes || sha256Hex(body) !== header.bodySha256) throw new Error('damaged: checksum mismatch')
     const state = decodeState(body)

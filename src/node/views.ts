@@ -20,7 +20,11 @@ export function storedEvents(state: ChainState, height: number, result: Pick<Blo
  * the block producer's /action replies take their bodies from it instead of parsing the JSON it
  * just wrote (a JSON.parse per event of a block, scripts/bench/replay.ts).
  */
-export function storedEventsAndBodies(state: ChainState, height: number, result: Pick<BlockResult, 'envelopes' | 'events'>): { events: StoredEvent[]; bodies: EventBody[] } {
+export function storedEventsAndBodies(
+  state: ChainState,
+  height: number,
+  result: Pick<BlockResult, 'envelopes' | 'events'>,
+): { events: StoredEvent[]; bodies: EventBody[] } {
   const envelopeOf = eventEnvelopeIndexes(result)
   const blockLevel = result.envelopes.length
   const bodies: EventBody[] = []
@@ -30,8 +34,14 @@ export function storedEventsAndBodies(state: ChainState, height: number, result:
     const body = eventBody(event, market)
     bodies.push(body)
     return {
-      height, seq, envelopeIdx: envelopeOf[seq] ?? blockLevel, kind: event.kind, subKind: event.sub_kind, marketId,
-      account: event.account ?? null, bodyJson: JSON.stringify(body),
+      height,
+      seq,
+      envelopeIdx: envelopeOf[seq] ?? blockLevel,
+      kind: event.kind,
+      subKind: event.sub_kind,
+      marketId,
+      account: event.account ?? null,
+      bodyJson: JSON.stringify(body),
     }
   })
   return { events, bodies }
@@ -43,20 +53,35 @@ export type SymbolOf = (marketId: number | null) => string | null
 export function eventView(e: StoredEvent, symbolOf: SymbolOf, body?: EventBody): EventView {
   // The row's sub_kind is its body's (storedEvents writes both from one event), which the EventView union pairs.
   return {
-    height: e.height, seq: e.seq, envelope_idx: e.envelopeIdx, kind: e.kind, sub_kind: e.subKind as EventSubKind,
-    market_id: e.marketId, symbol: symbolOf(e.marketId), account: e.account, body: body ?? JSON.parse(e.bodyJson) as EventBody,
+    height: e.height,
+    seq: e.seq,
+    envelope_idx: e.envelopeIdx,
+    kind: e.kind,
+    sub_kind: e.subKind as EventSubKind,
+    market_id: e.marketId,
+    symbol: symbolOf(e.marketId),
+    account: e.account,
+    body: body ?? (JSON.parse(e.bodyJson) as EventBody),
   } as EventView
 }
 
 export function envelopeView(e: StoredEnvelope, symbolOf: SymbolOf): EnvelopeView {
   return {
-    height: e.height, envelope_idx: e.envelopeIdx, tx_hash: e.txHash, signer: e.signer, nonce: e.nonce,
-    status: e.status, action_kind: e.actionKind, market_id: e.marketId, symbol: symbolOf(e.marketId),
-    action: JSON.parse(e.actionJson), reason: e.reasonJson === null ? null : JSON.parse(e.reasonJson),
+    height: e.height,
+    envelope_idx: e.envelopeIdx,
+    tx_hash: e.txHash,
+    signer: e.signer,
+    nonce: e.nonce,
+    status: e.status,
+    action_kind: e.actionKind,
+    market_id: e.marketId,
+    symbol: symbolOf(e.marketId),
+    action: JSON.parse(e.actionJson),
+    reason: e.reasonJson === null ? null : JSON.parse(e.reasonJson),
   }
 }
 
 /** Symbol lookup over the live market table (symbols are resolved at read time). */
 export function symbolLookup(state: ChainState): SymbolOf {
-  return (id) => (id === null ? null : state.markets.get(id)?.symbol ?? null)
+  return (id) => (id === null ? null : (state.markets.get(id)?.symbol ?? null))
 }

@@ -12,8 +12,19 @@ const DAY = 24 * HOUR
 
 /** Fixed lengths in ms; 1M has none (calendar month). */
 const FIXED_MS: Record<Exclude<CandleInterval, '1M'>, number> = {
-  '1m': MINUTE, '3m': 3 * MINUTE, '5m': 5 * MINUTE, '15m': 15 * MINUTE, '30m': 30 * MINUTE,
-  '1h': HOUR, '2h': 2 * HOUR, '4h': 4 * HOUR, '8h': 8 * HOUR, '12h': 12 * HOUR, '1d': DAY, '3d': 3 * DAY, '1w': 7 * DAY,
+  '1m': MINUTE,
+  '3m': 3 * MINUTE,
+  '5m': 5 * MINUTE,
+  '15m': 15 * MINUTE,
+  '30m': 30 * MINUTE,
+  '1h': HOUR,
+  '2h': 2 * HOUR,
+  '4h': 4 * HOUR,
+  '8h': 8 * HOUR,
+  '12h': 12 * HOUR,
+  '1d': DAY,
+  '3d': 3 * DAY,
+  '1w': 7 * DAY,
 }
 
 /** An interval name as given; anything unknown is `1h` (docs/history-api.md#candles). */

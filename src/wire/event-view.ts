@@ -18,9 +18,12 @@ export function eventBody(event: object, decimals: MarketDecimals | undefined): 
   for (const [key, value] of Object.entries(event)) {
     if (value === undefined) continue
     if (typeof value === 'bigint') out[key] = formatDecimal(value, 6)
-    else if (typeof value === 'number' && key.endsWith('_ticks') && decimals !== undefined) out[key.slice(0, -6)] = formatDecimal(BigInt(value), decimals.priceDecimals)
-    else if (typeof value === 'number' && key.endsWith('_lots') && decimals !== undefined) out[key.slice(0, -5)] = formatDecimal(BigInt(value), decimals.sizeDecimals)
-    else if (typeof value === 'number' && (key.endsWith('_size_before') || key.endsWith('_size_after')) && decimals !== undefined) out[key] = formatDecimal(BigInt(value), decimals.sizeDecimals)
+    else if (typeof value === 'number' && key.endsWith('_ticks') && decimals !== undefined)
+      out[key.slice(0, -6)] = formatDecimal(BigInt(value), decimals.priceDecimals)
+    else if (typeof value === 'number' && key.endsWith('_lots') && decimals !== undefined)
+      out[key.slice(0, -5)] = formatDecimal(BigInt(value), decimals.sizeDecimals)
+    else if (typeof value === 'number' && (key.endsWith('_size_before') || key.endsWith('_size_after')) && decimals !== undefined)
+      out[key] = formatDecimal(BigInt(value), decimals.sizeDecimals)
     else out[key] = value
   }
   return out as EventBody
@@ -30,15 +33,23 @@ export function eventBody(event: object, decimals: MarketDecimals | undefined): 
 type WireKey<K extends string> = K extends `${infer P}_ticks` ? P : K extends `${infer P}_lots` ? P : K
 
 /** The wire value of an engine field (a market event's; the decimals are known). */
-type WireValue<K extends string, V> = V extends bigint ? string
-  : V extends number ? (K extends `${string}_ticks` | `${string}_lots` | `${string}_size_before` | `${string}_size_after` ? string : V)
-  : V
+type WireValue<K extends string, V> = V extends bigint
+  ? string
+  : V extends number
+    ? K extends `${string}_ticks` | `${string}_lots` | `${string}_size_before` | `${string}_size_after`
+      ? string
+      : V
+    : V
 
 /**
  * eventBody() at type level: the body of a chain event type E, an undefined-able field optional.
  * A test holds the chain's event types to the schemas through it (wire/events/events.test.ts).
  */
 export type WireBody<E> = E extends object
-  ? { [K in keyof E as K extends string ? (undefined extends E[K] ? never : WireKey<K>) : never]: WireValue<K & string, E[K]> }
-    & { [K in keyof E as K extends string ? (undefined extends E[K] ? WireKey<K> : never) : never]?: WireValue<K & string, Exclude<E[K], undefined>> }
+  ? { [K in keyof E as K extends string ? (undefined extends E[K] ? never : WireKey<K>) : never]: WireValue<K & string, E[K]> } & {
+      [K in keyof E as K extends string ? (undefined extends E[K] ? WireKey<K> : never) : never]?: WireValue<
+        K & string,
+        Exclude<E[K], undefined>
+      >
+    }
   : never

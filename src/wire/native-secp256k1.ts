@@ -12,7 +12,9 @@ interface Secp256k1Addon {
 function load(): Secp256k1Addon | undefined {
   if (process.platform !== 'linux' || process.arch !== 'x64') return undefined
   try {
-    const addon = require('../../node_modules/secp256k1/prebuilds/linux-x64/secp256k1.glibc.node') as { Secp256k1: new () => Secp256k1Addon }
+    const addon = require('../../node_modules/secp256k1/prebuilds/linux-x64/secp256k1.glibc.node') as {
+      Secp256k1: new () => Secp256k1Addon
+    }
     return new addon.Secp256k1()
   } catch {
     return undefined

@@ -18,8 +18,18 @@ export const RPC = {
 } as const
 
 export type AdmissionReason =
-  | 'PARSE_ERROR' | 'INVALID_REQUEST' | 'INVALID_PARAMS' | 'BAD_SIGNATURE' | 'HIGH_S' | 'UNKNOWN_SIGNER'
-  | 'NONCE_REPLAY' | 'UNAUTHORIZED' | 'WRONG_NETWORK' | 'MEMPOOL_FULL' | 'RATE_LIMITED' | 'SHUTTING_DOWN'
+  | 'PARSE_ERROR'
+  | 'INVALID_REQUEST'
+  | 'INVALID_PARAMS'
+  | 'BAD_SIGNATURE'
+  | 'HIGH_S'
+  | 'UNKNOWN_SIGNER'
+  | 'NONCE_REPLAY'
+  | 'UNAUTHORIZED'
+  | 'WRONG_NETWORK'
+  | 'MEMPOOL_FULL'
+  | 'RATE_LIMITED'
+  | 'SHUTTING_DOWN'
 
 export interface RpcError {
   readonly code: number

@@ -27,7 +27,12 @@ export function resolveSymbol<M extends SymbolMarket>(markets: Iterable<M>, symb
   for (const m of markets) {
     if (m.lifecycle === 'Delisted') continue
     if (m.symbol.length < wanted.length || !m.symbol.toUpperCase().startsWith(wanted)) continue
-    if (best === undefined || m.symbol.length < best.symbol.length || (m.symbol.length === best.symbol.length && m.marketId < best.marketId)) best = m
+    if (
+      best === undefined ||
+      m.symbol.length < best.symbol.length ||
+      (m.symbol.length === best.symbol.length && m.marketId < best.marketId)
+    )
+      best = m
   }
   return best
 }

@@ -1,5 +1,5 @@
 // Compiled TypeBox validators that name the first offending field, for -32602 errors.
-import type { TSchema, Static } from '@sinclair/typebox'
+import type { Static, TSchema } from '@sinclair/typebox'
 import { TypeCompiler, type ValueError } from '@sinclair/typebox/compiler'
 
 export type Validation = { readonly ok: true } | { readonly ok: false; readonly field: string; readonly message: string }

@@ -7,9 +7,17 @@ import { privateKeyToAccount } from 'viem/accounts'
 import packageJson from '../../package.json' with { type: 'json' }
 import { grantRole, revokeRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { api, login, loginToken, removeAdminFiles, signedChallenge, startAdmin, startAdminWithNodeForFile } from '../support/admin-process.ts'
-import { DEV_KEYS } from '../support/node-process.ts'
+import {
+  api,
+  login,
+  loginToken,
+  removeAdminFiles,
+  signedChallenge,
+  startAdmin,
+  startAdminWithNodeForFile,
+} from '../support/admin-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
+import { DEV_KEYS } from '../support/node-process.ts'
 import { rawRequest } from '../support/raw-http.ts'
 
 const ADMIN_KEY = DEV_KEYS[0] as Hex
@@ -53,9 +61,12 @@ describe('login', () => {
   })
 
   test('the address matches case-insensitively', async () => {
-    for (const form of [(a: string) => a.toLowerCase(), (a: string) => '0x' + a.slice(2).toUpperCase()]) {
+    for (const form of [(a: string) => a.toLowerCase(), (a: string) => `0x${a.slice(2).toUpperCase()}`]) {
       const s = await signedChallenge(A, ADMIN_KEY)
-      const r = await api(A, '/api/auth/login', { method: 'POST', body: { address: form(s.address), timestamp_ms: s.timestamp_ms, signature: s.signature } })
+      const r = await api(A, '/api/auth/login', {
+        method: 'POST',
+        body: { address: form(s.address), timestamp_ms: s.timestamp_ms, signature: s.signature },
+      })
       expect(r.status).toBe(200)
     }
   })
@@ -78,14 +89,25 @@ describe('login', () => {
   test('a failed login does not consume the challenge', async () => {
     const s = await signedChallenge(A, ADMIN_KEY)
     // Signed by another key but claiming the admin's address: 401, challenge kept.
-    const other = await privateKeyToAccount(TRADER_KEY).signMessage({ message: { raw: (await import('../support/admin-process.ts')).loginBytes(s.challenge, s.timestamp_ms) } })
-    const wrong = await api(A, '/api/auth/login', { method: 'POST', body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: other } })
+    const other = await privateKeyToAccount(TRADER_KEY).signMessage({
+      message: { raw: (await import('../support/admin-process.ts')).loginBytes(s.challenge, s.timestamp_ms) },
+    })
+    const wrong = await api(A, '/api/auth/login', {
+      method: 'POST',
+      body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: other },
+    })
     expect(wrong.status).toBe(401)
     expect(wrong.body.reason).toBe('SIGNATURE_MISMATCH')
     // The trader's own correct signature over the same challenge: 403 (not Admin), challenge kept.
-    const trader = await api(A, '/api/auth/login', { method: 'POST', body: { address: privateKeyToAccount(TRADER_KEY).address, timestamp_ms: s.timestamp_ms, signature: other } })
+    const trader = await api(A, '/api/auth/login', {
+      method: 'POST',
+      body: { address: privateKeyToAccount(TRADER_KEY).address, timestamp_ms: s.timestamp_ms, signature: other },
+    })
     expect(trader.status).toBe(403)
-    const ok = await api(A, '/api/auth/login', { method: 'POST', body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: s.signature } })
+    const ok = await api(A, '/api/auth/login', {
+      method: 'POST',
+      body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: s.signature },
+    })
     expect(ok.status).toBe(200)
   })
 })
@@ -99,18 +121,26 @@ describe('login errors (docs/admin.md#errors)', () => {
 
   test('JSON of the wrong shape is 400', async () => {
     expect((await api(A, '/api/auth/login', { method: 'POST', body: {} })).status).toBe(400)
-    expect((await api(A, '/api/auth/login', { method: 'POST', body: { address: 'nope', timestamp_ms: 1, signature: '0x' } })).status).toBe(400)
+    expect((await api(A, '/api/auth/login', { method: 'POST', body: { address: 'nope', timestamp_ms: 1, signature: '0x' } })).status).toBe(
+      400,
+    )
   })
 
   test('no live challenge for the timestamp is 401', async () => {
-    const r = await api(A, '/api/auth/login', { method: 'POST', body: { address: '0x' + '11'.repeat(20), timestamp_ms: 1, signature: '0x' + '22'.repeat(65) } })
+    const r = await api(A, '/api/auth/login', {
+      method: 'POST',
+      body: { address: `0x${'11'.repeat(20)}`, timestamp_ms: 1, signature: `0x${'22'.repeat(65)}` },
+    })
     expect(r.status).toBe(401)
     expect(r.body.reason).toBe('CHALLENGE_MISSING')
   })
 
-  test('a timestamp that is not the challenge\'s is 401', async () => {
+  test("a timestamp that is not the challenge's is 401", async () => {
     const s = await signedChallenge(A, ADMIN_KEY)
-    const r = await api(A, '/api/auth/login', { method: 'POST', body: { address: s.address, timestamp_ms: s.timestamp_ms + 100_000, signature: s.signature } })
+    const r = await api(A, '/api/auth/login', {
+      method: 'POST',
+      body: { address: s.address, timestamp_ms: s.timestamp_ms + 100_000, signature: s.signature },
+    })
     expect(r.status).toBe(401)
   })
 
@@ -118,7 +148,7 @@ describe('login errors (docs/admin.md#errors)', () => {
     const s = await signedChallenge(A, ADMIN_KEY)
     // The last one flips v: a valid signature with the other recovery id recovers another key.
     const flipped = s.signature.slice(0, -2) + (s.signature.endsWith('1b') ? '1c' : '1b')
-    for (const signature of ['0x1234', 'not hex', '0x' + '22'.repeat(65), flipped]) {
+    for (const signature of ['0x1234', 'not hex', `0x${'22'.repeat(65)}`, flipped]) {
       const r = await api(A, '/api/auth/login', { method: 'POST', body: { address: s.address, timestamp_ms: s.timestamp_ms, signature } })
       expect(r.status).toBe(401)
     }
@@ -132,7 +162,7 @@ describe('login errors (docs/admin.md#errors)', () => {
   })
 
   test('failed logins are rate-limited per client IP and address (429 with Retry-After); other IPs are not locked out', async () => {
-    const address = '0x' + 'ab'.repeat(20)
+    const address = `0x${'ab'.repeat(20)}`
     const statuses: number[] = []
     for (let i = 0; i < 11; i++) {
       const r = await api(A, '/api/auth/login', { method: 'POST', body: { address, timestamp_ms: 1, signature: '0x00' } })
@@ -143,8 +173,12 @@ describe('login errors (docs/admin.md#errors)', () => {
     expect(statuses[10]).toBe(429)
     // The same address from another client IP is not locked out by these failures.
     const elsewhere = await rawRequest(A, {
-      method: 'POST', path: '/api/auth/login', headers: [['content-type', 'application/json']],
-      body: JSON.stringify({ address, timestamp_ms: 1, signature: '0x00' }), localAddress: '127.0.0.2', timeoutMs: 5_000,
+      method: 'POST',
+      path: '/api/auth/login',
+      headers: [['content-type', 'application/json']],
+      body: JSON.stringify({ address, timestamp_ms: 1, signature: '0x00' }),
+      localAddress: '127.0.0.2',
+      timeoutMs: 5_000,
     })
     expect(elsewhere.status).toBe(401)
     // Other addresses are not affected.
@@ -161,8 +195,20 @@ describe('sessions', () => {
   })
 
   test('every other admin route needs the token too', async () => {
-    for (const [method, path] of [['GET', '/api/keys'], ['POST', '/api/keys'], ['DELETE', '/api/keys/00000000-0000-4000-8000-000000000000'], ['GET', '/api/service-config'], ['PUT', '/api/service-config'], ['GET', '/api/audit']] as const) {
-      const body = method === 'POST' ? { label: 'x', address: '0x' + '11'.repeat(20), ephemeral_public_key: '0x', iv: '0x', ciphertext: '0x' } : method === 'PUT' ? { service: 'oracle', key_id: null, enabled: false } : undefined
+    for (const [method, path] of [
+      ['GET', '/api/keys'],
+      ['POST', '/api/keys'],
+      ['DELETE', '/api/keys/00000000-0000-4000-8000-000000000000'],
+      ['GET', '/api/service-config'],
+      ['PUT', '/api/service-config'],
+      ['GET', '/api/audit'],
+    ] as const) {
+      const body =
+        method === 'POST'
+          ? { label: 'x', address: `0x${'11'.repeat(20)}`, ephemeral_public_key: '0x', iv: '0x', ciphertext: '0x' }
+          : method === 'PUT'
+            ? { service: 'oracle', key_id: null, enabled: false }
+            : undefined
       expect({ path, status: (await api(A, path, { method, body })).status }).toEqual({ path, status: 401 })
     }
     // Only these answer without a token.
@@ -194,7 +240,12 @@ describe('sessions', () => {
     expect((await login(A, DEV_KEYS[2] as Hex)).status).toBe(403)
     // Both refusals of the session and the refused login are in the audit log.
     const admin = await loginToken(A, ADMIN_KEY)
-    const entries = (await api(A, '/api/audit?limit=20', { token: admin })).body.entries as { action: string; actor: string; target: string | null; detail: Record<string, unknown> }[]
+    const entries = (await api(A, '/api/audit?limit=20', { token: admin })).body.entries as {
+      action: string
+      actor: string
+      target: string | null
+      detail: Record<string, unknown>
+    }[]
     const mine = entries.filter((e) => e.actor === second)
     expect(mine.filter((e) => e.action === 'access.denied').map((e) => e.target)).toEqual(['GET /api/keys', 'GET /api/auth/me'])
     expect(mine.find((e) => e.action === 'access.denied')!.detail).toEqual({ ip: '127.0.0.1', reason: 'NOT_ADMIN' })
@@ -208,12 +259,15 @@ describe('logout (docs/admin.md#sessions)', () => {
     expect(ch.headers.get('cache-control')).toBe('no-store')
     const ok = await login(A, ADMIN_KEY)
     expect(ok.headers.get('cache-control')).toBe('no-store')
-    const failed = await api(A, '/api/auth/login', { method: 'POST', body: { address: '0x' + '12'.repeat(20), timestamp_ms: 1, signature: '0x00' } })
+    const failed = await api(A, '/api/auth/login', {
+      method: 'POST',
+      body: { address: `0x${'12'.repeat(20)}`, timestamp_ms: 1, signature: '0x00' },
+    })
     expect(failed.headers.get('cache-control')).toBe('no-store')
     expect((await api(A, '/api/auth/me', { token: ok.body.token })).headers.get('cache-control')).toBe('no-store')
   }, 30_000)
 
-  test('logout ends the caller\'s session only: its token is 401 afterwards', async () => {
+  test("logout ends the caller's session only: its token is 401 afterwards", async () => {
     const token = await loginToken(A, ADMIN_KEY)
     const other = await loginToken(A, ADMIN_KEY)
     const r = await api(A, '/api/auth/logout', { method: 'POST', token })
@@ -227,7 +281,7 @@ describe('logout (docs/admin.md#sessions)', () => {
     expect(audit.some((e: { action: string }) => e.action === 'logout')).toBe(true)
   }, 30_000)
 
-  test('logout-all ends every session of the caller\'s address', async () => {
+  test("logout-all ends every session of the caller's address", async () => {
     const tokens = [await loginToken(A, ADMIN_KEY), await loginToken(A, ADMIN_KEY), await loginToken(A, ADMIN_KEY)]
     const r = await api(A, '/api/auth/logout-all', { method: 'POST', token: tokens[1] })
     expect(r.status).toBe(200)
@@ -240,7 +294,7 @@ describe('logout (docs/admin.md#sessions)', () => {
   }, 30_000)
 
   test('failed logins are audited with their reason', async () => {
-    const address = '0x' + 'cd'.repeat(20)
+    const address = `0x${'cd'.repeat(20)}`
     expect((await api(A, '/api/auth/login', { method: 'POST', body: { address, timestamp_ms: 1, signature: '0x00' } })).status).toBe(401)
     const token = await loginToken(A, ADMIN_KEY)
     const entries = (await api(A, '/api/audit?limit=5', { token })).body.entries
@@ -254,7 +308,11 @@ describe('behind a proxy (--trusted-proxy)', () => {
     try {
       const ipOfLogin = async (base: string, forwardedFor: string) => {
         const s = await signedChallenge(base, ADMIN_KEY)
-        const r = await api(base, '/api/auth/login', { method: 'POST', headers: { 'x-forwarded-for': forwardedFor }, body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: s.signature } })
+        const r = await api(base, '/api/auth/login', {
+          method: 'POST',
+          headers: { 'x-forwarded-for': forwardedFor },
+          body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: s.signature },
+        })
         const entries = (await api(base, '/api/audit?limit=1', { token: r.body.token })).body.entries
         return entries[0].detail.ip as string
       }

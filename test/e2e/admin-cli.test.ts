@@ -18,7 +18,7 @@ const env = { XDG_CONFIG_HOME: join(home, 'config') }
 const sessionPath = join(home, 'config', 'perpd-admin', 'session.json')
 const keyFile = (name: string, key: string) => {
   const f = join(home, name)
-  writeFileSync(f, key + '\n', { mode: 0o600 })
+  writeFileSync(f, `${key}\n`, { mode: 0o600 })
   return f
 }
 const adminKeyFile = keyFile('admin.key', DEV_KEYS[0])
@@ -84,7 +84,9 @@ describe('perpd-admin as a client', () => {
 
   test('--token and --admin-url override the stored session', async () => {
     const stored = JSON.parse(readFileSync(sessionPath, 'utf8'))
-    const r = await runAdmin(['keys', 'list', '--admin-url', admin.url, '--token', stored.token], { XDG_CONFIG_HOME: join(home, 'elsewhere') })
+    const r = await runAdmin(['keys', 'list', '--admin-url', admin.url, '--token', stored.token], {
+      XDG_CONFIG_HOME: join(home, 'elsewhere'),
+    })
     expect(r.code).toBe(0)
     const bad = await runAdmin(['keys', 'list', '--admin-url', admin.url, '--token', 'ab'.repeat(32)], env)
     expect(bad.code).toBe(1)

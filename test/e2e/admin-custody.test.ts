@@ -11,9 +11,18 @@ import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
-import { api, eventually, loginToken, removeAdminFiles, runAdmin, startAdmin, startPriceServer, type AdminProcess } from '../support/admin-process.ts'
-import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
+import {
+  type AdminProcess,
+  api,
+  eventually,
+  loginToken,
+  removeAdminFiles,
+  runAdmin,
+  startAdmin,
+  startPriceServer,
+} from '../support/admin-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
+import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 
 const QUOTER = DEV_KEYS[7] as Hex
 const addr = (k: Hex) => privateKeyToAccount(k).address.toLowerCase()
@@ -109,10 +118,30 @@ describe('TLS and links', () => {
     const link = await runAdmin(['--node-url', 'http://192.0.2.10:8080', '--data-dir', join(scratch, 'never-2'), '--port', '0'])
     expect(link.code).toBe(2)
     expect(link.stderr).toContain('is plain http to another host')
-    const payout = await runAdmin(['--node-url', NOWHERE, '--withdraw-payout-url', 'http://treasury.example:9/pay', '--data-dir', join(scratch, 'never-3'), '--port', '0'])
+    const payout = await runAdmin([
+      '--node-url',
+      NOWHERE,
+      '--withdraw-payout-url',
+      'http://treasury.example:9/pay',
+      '--data-dir',
+      join(scratch, 'never-3'),
+      '--port',
+      '0',
+    ])
     expect(payout.code).toBe(2)
     expect(payout.stderr).toContain('--withdraw-payout-url')
-    const missing = await runAdmin(['--node-url', NOWHERE, '--data-dir', join(scratch, 'never-4'), '--port', '0', '--tls-cert', join(scratch, 'nope.pem'), '--tls-key', join(scratch, 'nope.key')])
+    const missing = await runAdmin([
+      '--node-url',
+      NOWHERE,
+      '--data-dir',
+      join(scratch, 'never-4'),
+      '--port',
+      '0',
+      '--tls-cert',
+      join(scratch, 'nope.pem'),
+      '--tls-key',
+      join(scratch, 'nope.key'),
+    ])
     expect(missing.code).toBe(1)
     expect(missing.stderr).toContain('cannot read the TLS certificate')
   }, 60_000)
@@ -120,18 +149,44 @@ describe('TLS and links', () => {
   test('with --tls-cert and --tls-key the API is served over https', async () => {
     const cert = join(scratch, 'c.pem')
     const key = join(scratch, 'k.pem')
-    const gen = Bun.spawnSync(['openssl', 'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', key, '-out', cert], { stderr: 'pipe' })
+    const gen = Bun.spawnSync(
+      [
+        'openssl',
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        '/CN=localhost',
+        '-days',
+        '1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stderr: 'pipe' },
+    )
     expect(gen.exitCode).toBe(0)
     const a = await started({ nodeUrl: node.url, args: ['--tls-cert', cert, '--tls-key', key] })
     expect(a.url).toStartWith('https://127.0.0.1:')
-    const get = (path: string, init: RequestInit = {}) => fetch(a.url + path, { ...init, tls: { rejectUnauthorized: false } } as RequestInit)
+    const get = (path: string, init: RequestInit = {}) =>
+      fetch(a.url + path, { ...init, tls: { rejectUnauthorized: false } } as RequestInit)
     const health = await get('/api/health')
     expect(health.status).toBe(200)
     expect(((await health.json()) as { ok: boolean }).ok).toBe(true)
     const ch = await get('/api/auth/challenge')
     expect(ch.headers.get('cache-control')).toBe('no-store')
     // Plain http to the same port is no API.
-    expect(await fetch(a.url.replace('https://', 'http://') + '/api/health').then((r) => r.status, () => 'refused')).not.toBe(200)
+    expect(
+      await fetch(`${a.url.replace('https://', 'http://')}/api/health`).then(
+        (r) => r.status,
+        () => 'refused',
+      ),
+    ).not.toBe(200)
     await a.stop()
   }, 60_000)
 })
@@ -142,16 +197,34 @@ describe('the audit chain and the KEK rotation', () => {
   let keyId = ''
 
   test('setup: a quoter key bound to the oracle, quoting', async () => {
-    admin = await started({ nodeUrl: node.url, args: ['--price-source-url', prices.url, '--oracle-interval-ms', '150', '--quote-refresh-ms', '500'] })
+    admin = await started({
+      nodeUrl: node.url,
+      args: ['--price-source-url', prices.url, '--oracle-interval-ms', '150', '--quote-refresh-ms', '500'],
+    })
     token = await loginToken(admin.url, DEV_KEYS[0] as Hex)
     const { public_key } = (await api(admin.url, '/api/keys/encryption-key')).body
-    const up = await api(admin.url, '/api/keys', { method: 'POST', token, body: { label: 'quoter', address: addr(QUOTER), ...eciesEncrypt(public_key, new TextEncoder().encode(QUOTER)) } })
+    const up = await api(admin.url, '/api/keys', {
+      method: 'POST',
+      token,
+      body: { label: 'quoter', address: addr(QUOTER), ...eciesEncrypt(public_key, new TextEncoder().encode(QUOTER)) },
+    })
     expect(up.status).toBe(201)
     keyId = up.body.id
     prices.set('XAU-USD', { bid: '2399.5', ask: '2400.5', mark: '2400' })
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: keyId, enabled: true } })).status).toBe(200)
+    expect(
+      (await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: keyId, enabled: true } }))
+        .status,
+    ).toBe(200)
     const since = Date.now()
-    await eventually(async () => ((await rpc.query<{ latest_quote: { source_ts_ms: number } | null }>('getMarket', { symbol: 'XAU-USD' })).data.latest_quote?.source_ts_ms ?? 0) > since ? true : undefined, 15_000, 'a quote')
+    await eventually(
+      async () =>
+        ((await rpc.query<{ latest_quote: { source_ts_ms: number } | null }>('getMarket', { symbol: 'XAU-USD' })).data.latest_quote
+          ?.source_ts_ms ?? 0) > since
+          ? true
+          : undefined,
+      15_000,
+      'a quote',
+    )
   }, 60_000)
 
   test('audit verify checks the chain read-only, beside the running service', async () => {
@@ -178,16 +251,26 @@ describe('the audit chain and the KEK rotation', () => {
     expect(newKek).not.toBe(oldKek)
     expect(mode(admin.kekFile)).toBe(0o600)
     expect(existsSync(`${admin.kekFile}.old`)).toBe(false)
-    admin = await started({ nodeUrl: node.url, dataDir: admin.dataDir, args: ['--price-source-url', prices.url, '--oracle-interval-ms', '150', '--quote-refresh-ms', '500'] })
+    admin = await started({
+      nodeUrl: node.url,
+      dataDir: admin.dataDir,
+      args: ['--price-source-url', prices.url, '--oracle-interval-ms', '150', '--quote-refresh-ms', '500'],
+    })
     token = await loginToken(admin.url, DEV_KEYS[0] as Hex)
     const since = Date.now()
-    await eventually(async () => {
-      const q = (await rpc.query<{ latest_quote: { source_ts_ms: number } | null }>('getMarket', { symbol: 'XAU-USD' })).data.latest_quote
-      return q !== null && q.source_ts_ms > since ? true : undefined
-    }, 15_000, 'a quote signed after the rotation')
+    await eventually(
+      async () => {
+        const q = (await rpc.query<{ latest_quote: { source_ts_ms: number } | null }>('getMarket', { symbol: 'XAU-USD' })).data.latest_quote
+        return q !== null && q.source_ts_ms > since ? true : undefined
+      },
+      15_000,
+      'a quote signed after the rotation',
+    )
     const oracle = (await api(admin.url, '/api/service-config', { token })).body.services.oracle
     expect(oracle).toMatchObject({ key_id: keyId, status: { state: 'running', address: addr(QUOTER) } })
-    const rotated = (await api(admin.url, '/api/audit?limit=50', { token })).body.entries.find((e: { action: string }) => e.action === 'kek.rotate')
+    const rotated = (await api(admin.url, '/api/audit?limit=50', { token })).body.entries.find(
+      (e: { action: string }) => e.action === 'kek.rotate',
+    )
     expect(rotated.detail.resealed).toBe(1)
   }, 60_000)
 
@@ -204,6 +287,10 @@ describe('the audit chain and the KEK rotation', () => {
     expect(r.stderr).toContain('the row was changed')
     // The service logs it at start too.
     admin = await started({ nodeUrl: node.url, dataDir: admin.dataDir })
-    await eventually(async () => (admin.output().includes(`the hash chain is broken at row ${target}`) ? true : undefined), 10_000, 'the broken chain in the log')
+    await eventually(
+      async () => (admin.output().includes(`the hash chain is broken at row ${target}`) ? true : undefined),
+      10_000,
+      'the broken chain in the log',
+    )
   }, 60_000)
 })

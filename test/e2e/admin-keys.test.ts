@@ -4,14 +4,14 @@
 // plaintext.
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
-import { secp256k1 } from '@noble/curves/secp256k1.js'
-import { encrypt as eciesjsEncrypt } from 'eciesjs'
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { bytesToHex, hexToBytes, type Hex } from 'viem'
+import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { encrypt as eciesjsEncrypt } from 'eciesjs'
+import { bytesToHex, type Hex, hexToBytes } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
-import { api, loginToken, runAdmin, startAdmin, type AdminProcess } from '../support/admin-process.ts'
+import { type AdminProcess, api, loginToken, runAdmin, startAdmin } from '../support/admin-process.ts'
 import { DEV_KEYS, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 
 const ADMIN_KEY = DEV_KEYS[0] as Hex
@@ -43,7 +43,13 @@ function eciesjsUpload(serverPublicKey: Hex, key: Hex, label: string) {
   const iv = packed.subarray(65, 81)
   const tag = packed.subarray(81, 97)
   const ct = packed.subarray(97)
-  return { label, address: addressOf(key), ephemeral_public_key: bytesToHex(E), iv: bytesToHex(iv), ciphertext: bytesToHex(new Uint8Array([...ct, ...tag])) }
+  return {
+    label,
+    address: addressOf(key),
+    ephemeral_public_key: bytesToHex(E),
+    iv: bytesToHex(iv),
+    ciphertext: bytesToHex(new Uint8Array([...ct, ...tag])),
+  }
 }
 
 /** An upload body built with the project's encryptor (src/wire/ecies.ts). */
@@ -68,11 +74,17 @@ describe('upload', () => {
     const key = newKey()
     const r = await upload(eciesjsUpload(await serverKey(), key, 'oracle-eciesjs'))
     expect(r.status).toBe(201)
-    expect(r.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), label: 'oracle-eciesjs', address: addressOf(key).toLowerCase(), created_at: expect.any(String), used_by: [] })
+    expect(r.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      label: 'oracle-eciesjs',
+      address: addressOf(key).toLowerCase(),
+      created_at: expect.any(String),
+      used_by: [],
+    })
     expect(Date.parse(r.body.created_at)).toBeGreaterThan(Date.now() - 60_000)
   })
 
-  test('a payload made by the project\'s encryptor (0x-prefixed plaintext) is stored', async () => {
+  test("a payload made by the project's encryptor (0x-prefixed plaintext) is stored", async () => {
     const key = newKey()
     const r = await upload(ownUpload(await serverKey(), key, 'own'))
     expect(r.status).toBe(201)
@@ -102,7 +114,7 @@ describe('upload', () => {
   test('the address matches case-insensitively', async () => {
     const key = newKey()
     const body = ownUpload(await serverKey(), key, 'upper')
-    expect((await upload({ ...body, address: '0x' + body.address.slice(2).toUpperCase() })).status).toBe(201)
+    expect((await upload({ ...body, address: `0x${body.address.slice(2).toUpperCase()}` })).status).toBe(201)
   })
 
   test('decryption failures are 400: altered ciphertext, wrong iv, foreign ephemeral key, bad hex', async () => {
@@ -113,7 +125,7 @@ describe('upload', () => {
       { ...body, ciphertext: flip(body.ciphertext) },
       { ...body, iv: flip(body.iv) },
       { ...body, ephemeral_public_key: bytesToHex(secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), false)) },
-      { ...body, ephemeral_public_key: '0x04' + '00'.repeat(64) },
+      { ...body, ephemeral_public_key: `0x04${'00'.repeat(64)}` },
       { ...body, iv: '0x1234' },
       { ...body, ciphertext: 'zz' },
     ]) {
@@ -145,7 +157,11 @@ describe('delete and bindings', () => {
   test('a bound key cannot be deleted (409) until it is unbound; a missing key is 404', async () => {
     const key = newKey()
     const id = (await upload(ownUpload(await serverKey(), key, 'liq'))).body.id as string
-    const bind = await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'liquidator', key_id: id, enabled: true } })
+    const bind = await api(admin.url, '/api/service-config', {
+      method: 'PUT',
+      token,
+      body: { service: 'liquidator', key_id: id, enabled: true },
+    })
     expect(bind.status).toBe(200)
     const listed = (await api(admin.url, '/api/keys', { token })).body.keys.find((k: { id: string }) => k.id === id)
     expect(listed.used_by).toEqual(['liquidator'])
@@ -153,9 +169,15 @@ describe('delete and bindings', () => {
     expect(del.status).toBe(409)
     expect(del.body).toMatchObject({ reason: 'KEY_BOUND', used_by: ['liquidator'] })
     // Disabled is still bound.
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'liquidator', key_id: id, enabled: false } })).status).toBe(200)
+    expect(
+      (await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'liquidator', key_id: id, enabled: false } }))
+        .status,
+    ).toBe(200)
     expect((await api(admin.url, `/api/keys/${id}`, { method: 'DELETE', token })).status).toBe(409)
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'liquidator', key_id: null, enabled: false } })).status).toBe(200)
+    expect(
+      (await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'liquidator', key_id: null, enabled: false } }))
+        .status,
+    ).toBe(200)
     expect((await api(admin.url, `/api/keys/${id}`, { method: 'DELETE', token })).body).toEqual({ ok: true })
     expect((await api(admin.url, `/api/keys/${id}`, { method: 'DELETE', token })).status).toBe(404)
     expect((await api(admin.url, '/api/keys/00000000-0000-4000-8000-000000000000', { method: 'DELETE', token })).status).toBe(404)
@@ -166,20 +188,35 @@ describe('delete and bindings', () => {
     const cfg = await api(admin.url, '/api/service-config', { token })
     expect(Object.keys(cfg.body.services)).toEqual(['oracle', 'liquidator', 'hedger', 'bridge_deposit', 'bridge_withdraw'])
     expect(cfg.body.services.hedger).toMatchObject({ key_id: null, address: null, enabled: false, status: { state: 'unavailable' } })
-    const bad = await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'nope', key_id: null, enabled: true } })
+    const bad = await api(admin.url, '/api/service-config', {
+      method: 'PUT',
+      token,
+      body: { service: 'nope', key_id: null, enabled: true },
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.error).toContain('oracle, liquidator, hedger, bridge_deposit, bridge_withdraw')
-    const missing = await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: '00000000-0000-4000-8000-000000000000', enabled: true } })
+    const missing = await api(admin.url, '/api/service-config', {
+      method: 'PUT',
+      token,
+      body: { service: 'oracle', key_id: '00000000-0000-4000-8000-000000000000', enabled: true },
+    })
     expect(missing.status).toBe(400)
     expect(missing.body.reason).toBe('KEY_NOT_FOUND')
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: 'x', enabled: true } })).status).toBe(400)
+    expect(
+      (await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: 'x', enabled: true } }))
+        .status,
+    ).toBe(400)
   })
 
   test('a key holding Admin on chain is never bound (409 KEY_IS_ADMIN); a key serves one service (409 KEY_IN_USE)', async () => {
     // The dev Admin's own key, uploaded as an operator key.
     secrets.push(ADMIN_KEY)
     const adminKey = (await upload(ownUpload(await serverKey(), ADMIN_KEY, 'admin'))).body.id as string
-    const refused = await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'liquidator', key_id: adminKey, enabled: true } })
+    const refused = await api(admin.url, '/api/service-config', {
+      method: 'PUT',
+      token,
+      body: { service: 'liquidator', key_id: adminKey, enabled: true },
+    })
     expect(refused.status).toBe(409)
     expect(refused.body.reason).toBe('KEY_IS_ADMIN')
     expect(refused.body.error).toContain(addressOf(ADMIN_KEY).toLowerCase())
@@ -187,21 +224,61 @@ describe('delete and bindings', () => {
     expect((await api(admin.url, `/api/keys/${adminKey}`, { method: 'DELETE', token })).status).toBe(200)
 
     const shared = (await upload(ownUpload(await serverKey(), newKey(), 'shared'))).body.id as string
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'bridge_deposit', key_id: shared, enabled: false } })).status).toBe(200)
+    expect(
+      (
+        await api(admin.url, '/api/service-config', {
+          method: 'PUT',
+          token,
+          body: { service: 'bridge_deposit', key_id: shared, enabled: false },
+        })
+      ).status,
+    ).toBe(200)
     for (const service of ['oracle', 'liquidator', 'bridge_withdraw']) {
       const r = await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service, key_id: shared, enabled: true } })
       expect(r.status).toBe(409)
       expect(r.body).toMatchObject({ reason: 'KEY_IN_USE', used_by: ['bridge_deposit'] })
     }
     // The same service again (enabling it) is no conflict; once unbound there, the key may go elsewhere.
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'bridge_deposit', key_id: shared, enabled: false } })).status).toBe(200)
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'bridge_deposit', key_id: null, enabled: false } })).status).toBe(200)
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: shared, enabled: false } })).status).toBe(200)
-    expect((await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: null, enabled: false } })).status).toBe(200)
+    expect(
+      (
+        await api(admin.url, '/api/service-config', {
+          method: 'PUT',
+          token,
+          body: { service: 'bridge_deposit', key_id: shared, enabled: false },
+        })
+      ).status,
+    ).toBe(200)
+    expect(
+      (
+        await api(admin.url, '/api/service-config', {
+          method: 'PUT',
+          token,
+          body: { service: 'bridge_deposit', key_id: null, enabled: false },
+        })
+      ).status,
+    ).toBe(200)
+    expect(
+      (await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: shared, enabled: false } }))
+        .status,
+    ).toBe(200)
+    expect(
+      (await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service: 'oracle', key_id: null, enabled: false } }))
+        .status,
+    ).toBe(200)
   }, 30_000)
 
   test('labels are printable text: control, format and separator characters or 65 characters are 400, at upload and rename', async () => {
-    const bad = ['\u001b[31mred\u001b[0m', 'two\nlines', 'cr\rhere', '\u202eexe.txt', 'nul\u0000', 'zero\u200bwidth', 'ls\u2028', 'x'.repeat(65), '']
+    const bad = [
+      '\u001b[31mred\u001b[0m',
+      'two\nlines',
+      'cr\rhere',
+      '\u202eexe.txt',
+      'nul\u0000',
+      'zero\u200bwidth',
+      'ls\u2028',
+      'x'.repeat(65),
+      '',
+    ]
     for (const label of bad) {
       const r = await upload(ownUpload(await serverKey(), newKey(), label))
       expect({ label, status: r.status, reason: r.body.reason }).toEqual({ label, status: 400, reason: 'INVALID_REQUEST' })
@@ -215,14 +292,20 @@ describe('delete and bindings', () => {
     const renamed = await api(admin.url, `/api/keys/${id}`, { method: 'PATCH', token, body: { label: 'after' } })
     expect(renamed.status).toBe(200)
     expect(renamed.body).toMatchObject({ id, label: 'after' })
-    expect((await api(admin.url, '/api/keys/00000000-0000-4000-8000-000000000000', { method: 'PATCH', token, body: { label: 'x' } })).status).toBe(404)
+    expect(
+      (await api(admin.url, '/api/keys/00000000-0000-4000-8000-000000000000', { method: 'PATCH', token, body: { label: 'x' } })).status,
+    ).toBe(404)
     expect((await api(admin.url, `/api/keys/${id}`, { method: 'PATCH', body: { label: 'x' } })).status).toBe(401)
     const audit = (await api(admin.url, '/api/audit?limit=5', { token })).body.entries
     expect(audit[0]).toMatchObject({ action: 'key.rename', target: id, detail: { from: 'before é😀', to: 'after' } })
   }, 30_000)
 
   test('the audit log records uploads, deletes, binds and unbinds, and refuses changes', async () => {
-    const entries = (await api(admin.url, '/api/audit?limit=500', { token })).body.entries as { action: string; actor: string; target: string | null }[]
+    const entries = (await api(admin.url, '/api/audit?limit=500', { token })).body.entries as {
+      action: string
+      actor: string
+      target: string | null
+    }[]
     const actions = new Set(entries.map((e) => e.action))
     for (const a of ['login', 'key.upload', 'key.delete', 'key.rename', 'service.bind', 'service.unbind']) expect(actions).toContain(a)
     expect(entries.every((e) => e.actor === addressOf(ADMIN_KEY).toLowerCase())).toBe(true)
@@ -242,8 +325,10 @@ describe('at rest', () => {
       (await api(admin.url, '/api/keys', { token })).text,
       (await api(admin.url, '/api/service-config', { token })).text,
       (await api(admin.url, '/api/audit?limit=500', { token })).text,
-    ].join('\n').toLowerCase()
-    const files = [admin.dbFile, admin.dbFile + '-wal'].filter(existsSync).map((f) => Buffer.from(readFileSync(f)))
+    ]
+      .join('\n')
+      .toLowerCase()
+    const files = [admin.dbFile, `${admin.dbFile}-wal`].filter(existsSync).map((f) => Buffer.from(readFileSync(f)))
     expect(files.length).toBeGreaterThan(0)
     expect(secrets.length).toBeGreaterThanOrEqual(8)
     for (const k of secrets) {
@@ -305,11 +390,12 @@ describe('restarts', () => {
     expect((await upload(ownUpload(newPub, key, 'fresh'))).status).toBe(201)
   })
 
-  test('a KEK other than the database\'s, or one others may read, is refused at start', async () => {
+  test("a KEK other than the database's, or one others may read, is refused at start", async () => {
     await admin.stop()
     // After a clean stop (WAL checkpointed) the file still holds only sealed keys.
     const bytes = Buffer.from(readFileSync(admin.dbFile))
-    for (const k of secrets) expect(bytes.includes(Buffer.from(k.slice(2), 'hex')) || bytes.includes(Buffer.from(k.slice(2), 'latin1'))).toBe(false)
+    for (const k of secrets)
+      expect(bytes.includes(Buffer.from(k.slice(2), 'hex')) || bytes.includes(Buffer.from(k.slice(2), 'latin1'))).toBe(false)
     const db = new Database(admin.dbFile, { readonly: true })
     const rows = db.query('SELECT sealed FROM keys').all() as { sealed: Uint8Array }[]
     db.close()
@@ -318,7 +404,7 @@ describe('restarts', () => {
     expect(rows.every((r) => r.sealed.length === 48)).toBe(true)
     const otherKek = join(tempDataDir(), 'other.kek')
     dirs.push(join(otherKek, '..'))
-    writeFileSync(otherKek, 'ab'.repeat(32) + '\n', { mode: 0o600 })
+    writeFileSync(otherKek, `${'ab'.repeat(32)}\n`, { mode: 0o600 })
     const wrong = await runAdmin(['--node-url', node.url, '--data-dir', admin.dataDir, '--kek-file', otherKek, '--port', '0'])
     expect(wrong.code).toBe(1)
     expect(wrong.stderr).toContain('is not the one this database was written with')

@@ -8,12 +8,20 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { creditDeposit, grantRole, placeOrder, setSettlementPaused, submitOracleQuote, updateLeverage, withdrawRequest } from '../../src/client/actions.ts'
+import {
+  creditDeposit,
+  grantRole,
+  placeOrder,
+  setSettlementPaused,
+  submitOracleQuote,
+  updateLeverage,
+  withdrawRequest,
+} from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
-import { api, eventually, loginToken, removeAdminFiles, startAdmin, type AdminProcess } from '../support/admin-process.ts'
-import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
+import { type AdminProcess, api, eventually, loginToken, removeAdminFiles, startAdmin } from '../support/admin-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
+import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 import { startTreasury, treasuryKey } from '../support/treasury.ts'
 
 const QUOTER = DEV_KEYS[3] as Hex
@@ -29,7 +37,16 @@ const XAU = 4
 const node = await startNode()
 const rpc = new CheckedRpcClient(node.url)
 const offered = new Set((await rpc.query<{ actions: { name: string }[] }>('getActionsMeta')).data.actions.map((a) => a.name))
-const needed = ['GrantRole', 'CreditDeposit', 'ClaimWithdrawal', 'SettleWithdrawal', 'LiquidatePosition', 'SubmitOracleQuote', 'WithdrawRequest', 'SetSettlementPaused']
+const needed = [
+  'GrantRole',
+  'CreditDeposit',
+  'ClaimWithdrawal',
+  'SettleWithdrawal',
+  'LiquidatePosition',
+  'SubmitOracleQuote',
+  'WithdrawRequest',
+  'SetSettlementPaused',
+]
 const ready = needed.every((a) => offered.has(a))
 if (!ready) console.warn(`admin-runners: the node lacks one of ${needed.join(', ')}; these tests are skipped`)
 const sourceDir = mkdtempSync(join(tmpdir(), 'perpd-deposits-'))
@@ -49,13 +66,19 @@ afterAll(async () => {
   removeDir(sourceDir)
 })
 
-const account = async (address: string) => (await rpc.query<{ balance: string; positions: Record<string, { size: string }> }>('getAccount', { address })).data
+const account = async (address: string) =>
+  (await rpc.query<{ balance: string; positions: Record<string, { size: string }> }>('getAccount', { address })).data
 const status = async (service: string) => (await api(admin.url, '/api/service-config', { token })).body.services[service]
-const writeDeposits = (deposits: { deposit_id: string; account: string; amount: string }[]) => writeFileSync(depositFile, JSON.stringify({ deposits }))
+const writeDeposits = (deposits: { deposit_id: string; account: string; amount: string }[]) =>
+  writeFileSync(depositFile, JSON.stringify({ deposits }))
 
 async function uploadAndBind(key: Hex, service: string): Promise<string> {
   const { public_key } = (await api(admin.url, '/api/keys/encryption-key')).body
-  const up = await api(admin.url, '/api/keys', { method: 'POST', token, body: { label: service, address: addr(key), ...eciesEncrypt(public_key, new TextEncoder().encode(key)) } })
+  const up = await api(admin.url, '/api/keys', {
+    method: 'POST',
+    token,
+    body: { label: service, address: addr(key), ...eciesEncrypt(public_key, new TextEncoder().encode(key)) },
+  })
   if (up.status !== 201) throw new Error(up.text)
   const bind = await api(admin.url, '/api/service-config', { method: 'PUT', token, body: { service, key_id: up.body.id, enabled: true } })
   if (bind.status !== 200) throw new Error(bind.text)
@@ -67,13 +90,29 @@ async function quote(mark: number) {
   // XAU-USD's min_quote_interval_ms is 100.
   await Bun.sleep(Math.max(0, lastQuoteMs + 150 - Date.now()))
   lastQuoteMs = Date.now()
-  const r = await quoter.send(submitOracleQuote([{ market_id: XAU, bid_price: (mark - 0.5).toFixed(2), ask_price: (mark + 0.5).toFixed(2), mark_price: mark.toFixed(2), source_ts_ms: lastQuoteMs }]))
+  const r = await quoter.send(
+    submitOracleQuote([
+      {
+        market_id: XAU,
+        bid_price: (mark - 0.5).toFixed(2),
+        ask_price: (mark + 0.5).toFixed(2),
+        mark_price: mark.toFixed(2),
+        source_ts_ms: lastQuoteMs,
+      },
+    ]),
+  )
   if (r.status !== 'accepted' || r.events.some((e) => e.sub_kind === 'BatchItemRejected')) throw new Error(JSON.stringify(r))
 }
 
 describe.if(ready)('bridge and liquidator runners', () => {
   test('setup: roles on chain, keys uploaded and bound', async () => {
-    for (const [k, role] of [[QUOTER, 'Quoter'], [DEPOSITOR, 'BridgeDeposit'], [OTHER_DEPOSITOR, 'BridgeDeposit'], [LIQUIDATOR, 'Liquidator'], [SETTLER, 'BridgeWithdraw']] as const) {
+    for (const [k, role] of [
+      [QUOTER, 'Quoter'],
+      [DEPOSITOR, 'BridgeDeposit'],
+      [OTHER_DEPOSITOR, 'BridgeDeposit'],
+      [LIQUIDATOR, 'Liquidator'],
+      [SETTLER, 'BridgeWithdraw'],
+    ] as const) {
       // The dev genesis may already give some of these roles; either way the account ends with it.
       const r = await chainAdmin.send(grantRole({ account: addr(k), role }))
       expect(r.status === 'accepted' || (r.status === 'kept-reject' && r.reason.code === 'RoleAlreadyGranted')).toBe(true)
@@ -89,7 +128,13 @@ describe.if(ready)('bridge and liquidator runners', () => {
 
   test('deposits from the source are credited once each; one already on chain counts as a duplicate', async () => {
     // Someone else credited dep-3 already.
-    expect((await new PerpdClient({ url: node.url, privateKey: OTHER_DEPOSITOR }).send(creditDeposit({ account: trader.address, amount: '7', deposit_id: 'dep-3' }))).status).toBe('accepted')
+    expect(
+      (
+        await new PerpdClient({ url: node.url, privateKey: OTHER_DEPOSITOR }).send(
+          creditDeposit({ account: trader.address, amount: '7', deposit_id: 'dep-3' }),
+        )
+      ).status,
+    ).toBe('accepted')
     writeDeposits([{ deposit_id: 'dep-1', account: trader.address, amount: '5000' }])
     await eventually(async () => ((await account(trader.address)).balance === '5007' ? true : undefined), 10_000, 'the first deposit')
     writeDeposits([
@@ -97,15 +142,22 @@ describe.if(ready)('bridge and liquidator runners', () => {
       { deposit_id: 'dep-2', account: trader.address, amount: '500.25' },
       { deposit_id: 'dep-3', account: trader.address, amount: '7' },
     ])
-    await eventually(async () => ((await status('bridge_deposit')).status.detail.duplicates === 1 ? true : undefined), 10_000, 'the duplicate')
+    await eventually(
+      async () => ((await status('bridge_deposit')).status.detail.duplicates === 1 ? true : undefined),
+      10_000,
+      'the duplicate',
+    )
     await Bun.sleep(500)
     expect((await account(trader.address)).balance).toBe('5507.25')
     expect((await status('bridge_deposit')).status.detail).toMatchObject({ credited: 2, duplicates: 1, rejected: 0, pending_last_cycle: 0 })
     // Each credit is an audit row (docs/admin.md#audit-log); the duplicate moved no money.
-    const credits = (await api(admin.url, '/api/audit?limit=100', { token })).body.entries.filter((e: { action: string }) => e.action === 'deposit.credit')
+    const credits = (await api(admin.url, '/api/audit?limit=100', { token })).body.entries.filter(
+      (e: { action: string }) => e.action === 'deposit.credit',
+    )
     expect(credits.map((e: { target: string }) => e.target).sort()).toEqual(['dep-1', 'dep-2'])
     expect(credits.find((e: { target: string }) => e.target === 'dep-2')).toMatchObject({
-      actor: 'bridge_deposit', detail: { account: trader.address.toLowerCase(), amount: '500.25', signer: addr(DEPOSITOR), tx_hash: expect.stringMatching(/^0x/) },
+      actor: 'bridge_deposit',
+      detail: { account: trader.address.toLowerCase(), amount: '500.25', signer: addr(DEPOSITOR), tx_hash: expect.stringMatching(/^0x/) },
     })
   }, 30_000)
 
@@ -127,7 +179,11 @@ describe.if(ready)('bridge and liquidator runners', () => {
     // Two steps (a quote may move the mark at most 5%): equity ends below the maintenance margin.
     await quote(2330)
     await quote(2280)
-    await eventually(async () => (Object.keys((await account(trader.address)).positions).length === 0 ? true : undefined), 10_000, 'the liquidation')
+    await eventually(
+      async () => (Object.keys((await account(trader.address)).positions).length === 0 ? true : undefined),
+      10_000,
+      'the liquidation',
+    )
     expect((await status('liquidator')).status.detail).toMatchObject({ liquidated: 1, failed: 0 })
     expect(admin.output()).toContain(`LiquidatePosition ${trader.address} market ${XAU}: liquidated`)
   }, 30_000)
@@ -135,11 +191,17 @@ describe.if(ready)('bridge and liquidator runners', () => {
   test('withdrawals wait while settlement is paused and are settled once it resumes', async () => {
     expect((await chainAdmin.send(setSettlementPaused({ paused: true }))).status).toBe('accepted')
     const before = Number((await account(trader.address)).balance)
-    const request = await trader.send((nonce, network) => withdrawRequest({ network, destination: addr(DEV_KEYS[9] as Hex), amount: '50', nonce }))
+    const request = await trader.send((nonce, network) =>
+      withdrawRequest({ network, destination: addr(DEV_KEYS[9] as Hex), amount: '50', nonce }),
+    )
     expect(request.status).toBe('accepted')
     const pending = async () => (await rpc.query<unknown[]>('getWithdrawals', { address: trader.address })).data.length
     expect(await pending()).toBe(1)
-    await eventually(async () => ((await status('bridge_withdraw')).status.detail.settlement_paused === true ? true : undefined), 10_000, 'the paused state')
+    await eventually(
+      async () => ((await status('bridge_withdraw')).status.detail.settlement_paused === true ? true : undefined),
+      10_000,
+      'the paused state',
+    )
     await Bun.sleep(600)
     expect(await pending()).toBe(1)
     expect((await chainAdmin.send(setSettlementPaused({ paused: false }))).status).toBe('accepted')
@@ -156,26 +218,45 @@ describe.if(ready)('bridge and liquidator runners', () => {
       await admin.stop()
       admin = await startAdmin({ nodeUrl: node.url, dataDir: admin.dataDir, args: [...adminArgs, '--withdraw-payout-url', treasury.url] })
       token = await loginToken(admin.url, DEV_KEYS[0] as Hex)
-      const request = await trader.send((nonce, network) => withdrawRequest({ network, destination: addr(DEV_KEYS[9] as Hex), amount: '25', nonce }))
+      const request = await trader.send((nonce, network) =>
+        withdrawRequest({ network, destination: addr(DEV_KEYS[9] as Hex), amount: '25', nonce }),
+      )
       expect(request.status).toBe('accepted')
-      const id = request.status === 'accepted' ? (request.events.find((e) => e.sub_kind === 'WithdrawalRequested')!.body.withdrawal_id as number) : 0
+      const id =
+        request.status === 'accepted' ? (request.events.find((e) => e.sub_kind === 'WithdrawalRequested')!.body.withdrawal_id as number) : 0
       const block1 = (await rpc.query<{ digest: string }[]>('getBlocks', { before_height: 2, limit: 1 })).data[0]!.digest
       const key = treasuryKey('dev', block1, id)
       await eventually(async () => (treasury.posts(key) >= 1 ? true : undefined), 10_000, 'the first payout request')
       treasury.mode('ok')
-      await eventually(async () => ((await rpc.query<unknown[]>('getWithdrawals', { address: trader.address })).data.length === 0 ? true : undefined), 10_000, 'the settlement')
+      await eventually(
+        async () => ((await rpc.query<unknown[]>('getWithdrawals', { address: trader.address })).data.length === 0 ? true : undefined),
+        10_000,
+        'the settlement',
+      )
       expect(treasury.payouts(key)).toBe(1)
-      expect(JSON.parse(treasury.records.get(key)!.body)).toMatchObject({ withdrawal_id: id, amount: '25', destination: addr(DEV_KEYS[9] as Hex) })
+      expect(JSON.parse(treasury.records.get(key)!.body)).toMatchObject({
+        withdrawal_id: id,
+        amount: '25',
+        destination: addr(DEV_KEYS[9] as Hex),
+      })
       expect(admin.output()).toContain('no answer from the treasury')
       const settled = (await status('bridge_withdraw')).status.detail
       expect(settled).toMatchObject({ paid: 1, settled: 1 })
       // The runner's record names the settlement's block, whose SettleWithdrawal carries the payout's reference.
       const externalTx = treasury.records.get(key)!.externalTx!
       const db = new Database(admin.dbFile, { readonly: true })
-      const row = db.query('SELECT status, external_tx, height FROM bridge_withdrawals WHERE withdrawal_id = ?').get(id) as { status: string; external_tx: string; height: number }
+      const row = db.query('SELECT status, external_tx, height FROM bridge_withdrawals WHERE withdrawal_id = ?').get(id) as {
+        status: string
+        external_tx: string
+        height: number
+      }
       db.close()
       expect(row).toMatchObject({ status: 'settled', external_tx: externalTx })
-      const block = (await rpc.query<{ envelopes: { action: { SettleWithdrawal?: { withdrawal_id: number; external_tx?: string } } }[] }>('getBlock', { height: row.height })).data
+      const block = (
+        await rpc.query<{ envelopes: { action: { SettleWithdrawal?: { withdrawal_id: number; external_tx?: string } } }[] }>('getBlock', {
+          height: row.height,
+        })
+      ).data
       const settle = block.envelopes.map((e) => e.action.SettleWithdrawal).find((a) => a !== undefined)
       expect(settle).toEqual({ withdrawal_id: id, external_tx: externalTx })
     } finally {

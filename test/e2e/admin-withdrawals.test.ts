@@ -15,12 +15,12 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { cancelWithdrawRequest, grantRole, settleWithdrawal, withdrawRequest } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import type { ActionReply } from '../../src/client/rpc-client.ts'
-import { eciesEncrypt } from '../../src/wire/ecies.ts'
 import { devGenesis } from '../../src/node/dev-genesis.ts'
-import { api, eventually, loginToken, removeAdminFiles, startAdmin, type AdminProcess } from '../support/admin-process.ts'
+import { eciesEncrypt } from '../../src/wire/ecies.ts'
+import { type AdminProcess, api, eventually, loginToken, removeAdminFiles, startAdmin } from '../support/admin-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 import { startLossyProxy } from '../support/lossy-proxy.ts'
-import { DEV_KEYS, removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 import { startTreasury, treasuryKey } from '../support/treasury.ts'
 
 const KEY_A = DEV_KEYS[7] as Hex
@@ -62,11 +62,27 @@ afterAll(async () => {
 
 /** The chain's identity as the treasury keys name it: the digest of block 1. */
 async function block1(client: CheckedRpcClient = rpc): Promise<string> {
-  return eventually(async () => (await client.query<{ height: number; digest: string }[]>('getBlocks', { before_height: 2, limit: 1 })).data.find((b) => b.height === 1)?.digest, WAIT_MS, 'block 1')
+  return eventually(
+    async () =>
+      (await client.query<{ height: number; digest: string }[]>('getBlocks', { before_height: 2, limit: 1 })).data.find(
+        (b) => b.height === 1,
+      )?.digest,
+    WAIT_MS,
+    'block 1',
+  )
 }
 const keyOf = async (id: number) => treasuryKey('dev', await block1(), id)
 
-interface Row { chain: string; withdrawal_id: number; status: string; idempotency_key: string | null; external_tx: string | null; sent_tx_hashes: string; tx_hash: string | null; reason: string | null }
+interface Row {
+  chain: string
+  withdrawal_id: number
+  status: string
+  idempotency_key: string | null
+  external_tx: string | null
+  sent_tx_hashes: string
+  tx_hash: string | null
+  reason: string | null
+}
 function rowOf(id: number, chain: string, dbFile = admin.dbFile): Row | undefined {
   const db = new Database(dbFile, { readonly: true })
   try {
@@ -78,36 +94,61 @@ function rowOf(id: number, chain: string, dbFile = admin.dbFile): Row | undefine
 /** Waits until the runner's row of a withdrawal is in one of `statuses`. */
 async function rowIn(id: number, statuses: string[], chain?: string, dbFile?: string): Promise<Row> {
   const c = chain ?? (await block1())
-  return eventually(async () => {
-    const r = rowOf(id, c, dbFile)
-    return r !== undefined && statuses.includes(r.status) ? r : undefined
-  }, WAIT_MS, `withdrawal ${id} to be ${statuses.join(' or ')}`)
+  return eventually(
+    async () => {
+      const r = rowOf(id, c, dbFile)
+      return r !== undefined && statuses.includes(r.status) ? r : undefined
+    },
+    WAIT_MS,
+    `withdrawal ${id} to be ${statuses.join(' or ')}`,
+  )
 }
 
-const status = async (base = admin.url, tok = token) => (await api(base, '/api/service-config', { token: tok })).body.services.bridge_withdraw
+const status = async (base = admin.url, tok = token) =>
+  (await api(base, '/api/service-config', { token: tok })).body.services.bridge_withdraw
 const balance = async (address: string) => (await rpc.query<{ balance: string }>('getAccount', { address })).data.balance
-const listed = async (address: string) => (await rpc.query<{ withdrawal_id: number; status: string; claimed_by: string | null }[]>('getWithdrawals', { address })).data
+const listed = async (address: string) =>
+  (await rpc.query<{ withdrawal_id: number; status: string; claimed_by: string | null }[]>('getWithdrawals', { address })).data
 
 async function request(amount: string, client = owner): Promise<number> {
   const r = await client.send((nonce, network) => withdrawRequest({ network, destination: DESTINATION, amount, nonce }))
   if (r.status !== 'accepted') throw new Error(JSON.stringify(r))
   return r.events.find((e) => e.sub_kind === 'WithdrawalRequested')!.body.withdrawal_id as number
 }
-const cancel = (id: number, client = owner): Promise<ActionReply> => client.send((nonce, network) => cancelWithdrawRequest({ network, withdrawal_id: id, nonce }))
+const cancel = (id: number, client = owner): Promise<ActionReply> =>
+  client.send((nonce, network) => cancelWithdrawRequest({ network, withdrawal_id: id, nonce }))
 
 async function uploadKey(base: string, tok: string, key: Hex, label: string): Promise<string> {
   const { public_key } = (await api(base, '/api/keys/encryption-key')).body
-  const up = await api(base, '/api/keys', { method: 'POST', token: tok, body: { label, address: addr(key), ...eciesEncrypt(public_key, new TextEncoder().encode(key)) } })
+  const up = await api(base, '/api/keys', {
+    method: 'POST',
+    token: tok,
+    body: { label, address: addr(key), ...eciesEncrypt(public_key, new TextEncoder().encode(key)) },
+  })
   if (up.status !== 201) throw new Error(up.text)
   return up.body.id as string
 }
 async function bind(base: string, tok: string, keyId: string): Promise<void> {
-  const r = await api(base, '/api/service-config', { method: 'PUT', token: tok, body: { service: 'bridge_withdraw', key_id: keyId, enabled: true } })
+  const r = await api(base, '/api/service-config', {
+    method: 'PUT',
+    token: tok,
+    body: { service: 'bridge_withdraw', key_id: keyId, enabled: true },
+  })
   if (r.status !== 200) throw new Error(r.text)
 }
 /** The settlement or refund a row names, as the chain holds it. */
-const txOf = async (hash: string) => (await rpc.query<{ signer: string; status: string; action_kind: string; action: Record<string, Record<string, unknown>> }>('getTx', { tx_hash: hash })).data
-const audit = async () => (await api(admin.url, '/api/audit?limit=500', { token })).body.entries as { action: string; target: string | null; detail: Record<string, unknown> }[]
+const txOf = async (hash: string) =>
+  (
+    await rpc.query<{ signer: string; status: string; action_kind: string; action: Record<string, Record<string, unknown>> }>('getTx', {
+      tx_hash: hash,
+    })
+  ).data
+const audit = async () =>
+  (await api(admin.url, '/api/audit?limit=500', { token })).body.entries as {
+    action: string
+    target: string | null
+    detail: Record<string, unknown>
+  }[]
 
 describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
   test('setup: BridgeWithdraw for two keys, both uploaded, the runner bound to the first', async () => {
@@ -122,7 +163,7 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     expect((await status()).status).toMatchObject({ state: 'running', detail: { network: 'dev', chain: await block1() } })
   }, 90_000)
 
-  test('claimed, recorded, paid once with a signed idempotent request, then settled with the payout\'s reference', async () => {
+  test("claimed, recorded, paid once with a signed idempotent request, then settled with the payout's reference", async () => {
     const before = await balance(addr(OWNER))
     const id = await request('12.5')
     const row = await rowIn(id, ['settled'])
@@ -133,12 +174,28 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     expect(treasury.posts(key)).toBe(1)
     const record = treasury.records.get(key)!
     expect(record).toMatchObject({ signer: addr(KEY_A), status: 'paid', withdrawalId: id })
-    expect(JSON.parse(record.body)).toEqual({ idempotency_key: key, network: 'dev', chain: await block1(), withdrawal_id: id, account: addr(OWNER), destination: DESTINATION, amount: '12.5' })
+    expect(JSON.parse(record.body)).toEqual({
+      idempotency_key: key,
+      network: 'dev',
+      chain: await block1(),
+      withdrawal_id: id,
+      account: addr(OWNER),
+      destination: DESTINATION,
+      amount: '12.5',
+    })
     const settle = await txOf(row.tx_hash!)
-    expect(settle).toMatchObject({ status: 'accepted', action_kind: 'SettleWithdrawal', signer: addr(KEY_A), action: { SettleWithdrawal: { withdrawal_id: id, external_tx: record.externalTx } } })
+    expect(settle).toMatchObject({
+      status: 'accepted',
+      action_kind: 'SettleWithdrawal',
+      signer: addr(KEY_A),
+      action: { SettleWithdrawal: { withdrawal_id: id, external_tx: record.externalTx } },
+    })
     expect(Number(await balance(addr(OWNER)))).toBeCloseTo(Number(before) - 12.5, 6)
     // Audited in order: the request (before the treasury call), the payout, the settlement.
-    const trail = (await audit()).filter((e) => e.target === String(id)).map((e) => e.action).reverse()
+    const trail = (await audit())
+      .filter((e) => e.target === String(id))
+      .map((e) => e.action)
+      .reverse()
     expect(trail).toEqual(['withdrawal.payout_requested', 'withdrawal.payout', 'withdrawal.settle'])
   }, 90_000)
 
@@ -150,7 +207,11 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     await treasury.waitForPost(id)
     // The request and at least one status read time out (1 s) while the treasury holds its replies.
     await eventually(async () => (treasury.statusReads(key) >= 1 ? true : undefined), WAIT_MS, 'a status read')
-    await eventually(async () => (/no answer from the treasury/.test((await status()).status.last_error ?? '') ? true : undefined), WAIT_MS, 'the timeout in the status')
+    await eventually(
+      async () => (/no answer from the treasury/.test((await status()).status.last_error ?? '') ? true : undefined),
+      WAIT_MS,
+      'the timeout in the status',
+    )
     expect(rowOf(id, await block1())?.status).toBe('payout_requested')
     treasury.delayPayoutReplies(0)
     treasury.delayStatusReplies(0)
@@ -184,7 +245,10 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     expect(treasury.posts(key)).toBe(1)
     expect(treasury.statusReads(key)).toBeGreaterThanOrEqual(1)
     expect(treasury.payouts(key)).toBe(1)
-    expect((await txOf(row.tx_hash!)).action.SettleWithdrawal).toEqual({ withdrawal_id: id, external_tx: treasury.records.get(key)!.externalTx! })
+    expect((await txOf(row.tx_hash!)).action.SettleWithdrawal).toEqual({
+      withdrawal_id: id,
+      external_tx: treasury.records.get(key)!.externalTx!,
+    })
   }, 120_000)
 
   test('(c) rebinding the runner to another key mid-payout: the new key asks, settles, and nothing is paid twice', async () => {
@@ -240,14 +304,18 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     expect(treasury.payouts(await keyOf(id))).toBe(0)
   }, 90_000)
 
-  test('the owner\'s cancel against the runner: the cancel wins and nothing is paid, or the payout happens and the cancel is refused', async () => {
+  test("the owner's cancel against the runner: the cancel wins and nothing is paid, or the payout happens and the cancel is refused", async () => {
     const start = Number(await balance(addr(OWNER)))
     let paidOut = 0
     const outcomes: string[] = []
     // Right after the claim: the runner holds the payout; the cancel is a kept-reject WithdrawalProcessing.
     treasury.delayPayoutReplies(2_000)
     const claimedId = await request('1.5')
-    await eventually(async () => ((await listed(addr(OWNER))).find((w) => w.withdrawal_id === claimedId)?.status === 'processing' ? true : undefined), WAIT_MS, 'the claim')
+    await eventually(
+      async () => ((await listed(addr(OWNER))).find((w) => w.withdrawal_id === claimedId)?.status === 'processing' ? true : undefined),
+      WAIT_MS,
+      'the claim',
+    )
     const late = await cancel(claimedId)
     expect(late.status === 'kept-reject' && late.reason.code).toBe('WithdrawalProcessing')
     treasury.delayPayoutReplies(0)
@@ -312,7 +380,9 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     const detail = (await status()).status.detail
     expect(detail.chain).toBe(newChain)
     expect(detail.scan_height).toBeLessThanOrEqual((await freshRpc.query<{ height: number }>('getChainInfo')).data.height)
-    expect((await audit()).some((e) => e.action === 'withdrawal.chain_reset' && e.detail.from === oldChain && e.detail.to === newChain)).toBe(true)
+    expect(
+      (await audit()).some((e) => e.action === 'withdrawal.chain_reset' && e.detail.from === oldChain && e.detail.to === newChain),
+    ).toBe(true)
   }, 180_000)
 
   test('without a payout endpoint the runner refuses to start off the dev network, unless --settle-without-payout', async () => {
@@ -325,10 +395,14 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     let tok = await loginToken(other.url, DEV_KEYS[0] as Hex)
     // #8 holds BridgeWithdraw in the genesis.
     await bind(other.url, tok, await uploadKey(other.url, tok, OUTSIDE_BRIDGE, 'withdraw'))
-    const refused = await eventually(async () => {
-      const s = (await status(other.url, tok)).status
-      return s.state === 'refused' ? s : undefined
-    }, WAIT_MS, 'the refusal')
+    const refused = await eventually(
+      async () => {
+        const s = (await status(other.url, tok)).status
+        return s.state === 'refused' ? s : undefined
+      },
+      WAIT_MS,
+      'the refusal',
+    )
     expect(refused.running).toBe(false)
     expect(refused.last_error).toContain('--withdraw-payout-url')
     expect(refused.last_error).toContain('testnet')
@@ -336,13 +410,23 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     const id = await request('1', testnetOwner)
     await Bun.sleep(1_000)
     const testnetRpc = new CheckedRpcClient(testnet.url)
-    expect((await testnetRpc.query<{ withdrawal_id: number; status: string }[]>('getWithdrawals', { address: addr(OWNER) })).data).toEqual([expect.objectContaining({ withdrawal_id: id, status: 'pending' })])
+    expect((await testnetRpc.query<{ withdrawal_id: number; status: string }[]>('getWithdrawals', { address: addr(OWNER) })).data).toEqual([
+      expect.objectContaining({ withdrawal_id: id, status: 'pending' }),
+    ])
     // Told to settle without paying, it runs.
     await other.stop()
-    other = await startAdmin({ nodeUrl: testnet.url, dataDir: other.dataDir, args: ['--runner-interval-ms', '150', '--settle-without-payout'] })
+    other = await startAdmin({
+      nodeUrl: testnet.url,
+      dataDir: other.dataDir,
+      args: ['--runner-interval-ms', '150', '--settle-without-payout'],
+    })
     extraAdmins[extraAdmins.length - 1] = other
     tok = await loginToken(other.url, DEV_KEYS[0] as Hex)
-    await eventually(async () => ((await testnetRpc.query<unknown[]>('getWithdrawals', { address: addr(OWNER) })).data.length === 0 ? true : undefined), WAIT_MS, 'the settlement')
+    await eventually(
+      async () => ((await testnetRpc.query<unknown[]>('getWithdrawals', { address: addr(OWNER) })).data.length === 0 ? true : undefined),
+      WAIT_MS,
+      'the settlement',
+    )
     expect((await status(other.url, tok)).status).toMatchObject({ state: 'running', detail: { network: 'testnet', settled: 1 } })
   }, 180_000)
 })

@@ -4,8 +4,8 @@
 // answered with accepted or a kept reject (a block is durable before any reply).
 import { afterAll, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
-import { Signer } from '../../src/client/signer.ts'
 import { RpcClient } from '../../src/client/rpc-client.ts'
+import { Signer } from '../../src/client/signer.ts'
 import { DEV_KEYS, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 
 const inline = await startNode({ extraArgs: ['--admission-threads', '0'] })
@@ -32,7 +32,7 @@ test('every refusal kind gets the same reply with admission threads as without',
   const s = signers[8]!
   const valid = s.sign(order(), 0, 'dev').params
   const withSig = (sig: Record<string, unknown>) => ({ ...valid, signature: { ...valid.signature, ...sig } })
-  const stranger = new Signer('0x' + '11'.repeat(32))
+  const stranger = new Signer(`0x${'11'.repeat(32)}`)
   const bodies: Record<string, string> = {
     'bad JSON': '{"jsonrpc":"2.0",',
     'not JSON at all': 'hello',
@@ -46,16 +46,28 @@ test('every refusal kind gets the same reply with admission threads as without',
     'schema: no params': request({}),
     'schema: unknown kind': request({ ...valid, action: { Nope: {} } }),
     'schema: two kinds': request({ ...valid, action: { ...valid.action, CancelOrder: {} } }),
-    'schema: payload field': request({ ...valid, action: { PlaceOrder: { ...(valid.action as { PlaceOrder: object }).PlaceOrder, side: 'Up' } } }),
-    'schema: lone surrogate': request({ ...valid, action: { PlaceOrder: { ...(valid.action as { PlaceOrder: object }).PlaceOrder, client_order_id: 'a\ud800' } } }),
+    'schema: payload field': request({
+      ...valid,
+      action: { PlaceOrder: { ...(valid.action as { PlaceOrder: object }).PlaceOrder, side: 'Up' } },
+    }),
+    'schema: lone surrogate': request({
+      ...valid,
+      action: { PlaceOrder: { ...(valid.action as { PlaceOrder: object }).PlaceOrder, client_order_id: 'a\ud800' } },
+    }),
     'schema: nonce': request({ ...valid, nonce: -1 }),
-    'precision, before a bad signature': request({ ...s.sign(order('30000.123456789'), 0, 'dev').params, signature: { r: '0x1', s: '0x1', v: 27 } }),
+    'precision, before a bad signature': request({
+      ...s.sign(order('30000.123456789'), 0, 'dev').params,
+      signature: { r: '0x1', s: '0x1', v: 27 },
+    }),
     'bad signature: v': request(withSig({ v: 29 })),
     'bad signature: r not hex': request(withSig({ r: 'zz' })),
     'bad signature: high s': request(withSig({ s: '0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140' })),
     'bad signature: recovers nothing': request(withSig({ r: '0x0' })),
     'bad signature: unknown signer': request(stranger.sign(order(), 0, 'dev').params),
-    'bad signature: altered action': request({ ...valid, action: { PlaceOrder: { ...(valid.action as { PlaceOrder: object }).PlaceOrder, price: '30001' } } }),
+    'bad signature: altered action': request({
+      ...valid,
+      action: { PlaceOrder: { ...(valid.action as { PlaceOrder: object }).PlaceOrder, price: '30001' } },
+    }),
     'wrong network': request(s.sign(order(), 0, 'mainnet').params),
   }
   for (const [name, body] of Object.entries(bodies)) {
@@ -88,7 +100,9 @@ test('every refusal kind gets the same reply with admission threads as without',
 test('300 concurrent valid actions from several signers are all accepted', async () => {
   const rpc = new RpcClient(threaded.url, 60_000)
   const group = signers.slice(0, 6)
-  const nonces = await Promise.all(group.map(async (s) => (await rpc.query<{ nonce: number }>('getAccount', { address: s.address })).data.nonce))
+  const nonces = await Promise.all(
+    group.map(async (s) => (await rpc.query<{ nonce: number }>('getAccount', { address: s.address })).data.nonce),
+  )
   const bodies = Array.from({ length: 300 }, (_, i) => {
     const k = i % group.length
     const n = nonces[k]! + Math.floor(i / group.length)
@@ -134,7 +148,10 @@ test('SIGKILL while the threads are busy: every action answered accepted or kept
     const missing: string[] = []
     for (let i = 0; i < got.length; i += 20) {
       const replies = await rpc.batch(got.slice(i, i + 20).map((tx_hash) => ({ method: 'getTx', params: { tx_hash } })))
-      replies.forEach((r, j) => { if (!('result' in r) || (r.result.data as { tx_hash?: string }).tx_hash !== got[i + j]) missing.push(`${got[i + j]}: ${JSON.stringify(r).slice(0, 200)}`) })
+      replies.forEach((r, j) => {
+        if (!('result' in r) || (r.result.data as { tx_hash?: string }).tx_hash !== got[i + j])
+          missing.push(`${got[i + j]}: ${JSON.stringify(r).slice(0, 200)}`)
+      })
     }
     expect(missing).toEqual([])
   } finally {

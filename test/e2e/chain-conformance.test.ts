@@ -21,20 +21,38 @@ const notification = (method: string, params: Record<string, unknown> = {}) => (
 
 /** POSTs a JSON body; the reply's status, raw text and parsed JSON (when there is a body). */
 async function post(path: string, body: unknown) {
-  const res = await fetch(`${node.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(`${node.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   const text = await res.text()
   return { status: res.status, text, json: (text === '' ? undefined : JSON.parse(text)) as any }
 }
 
-interface EventRow { height: number; seq: number; envelope_idx: number; sub_kind: string }
-interface Header { height: number; digest: string; envelope_count: number }
+interface EventRow {
+  height: number
+  seq: number
+  envelope_idx: number
+  sub_kind: string
+}
+interface Header {
+  height: number
+  digest: string
+  envelope_count: number
+}
 
 /** A REST read of the history index, once it has the data (404 or 503 while it catches up). */
 async function rest<T>(path: string, timeoutMs = 30_000): Promise<T> {
-  return until(`GET ${path}`, async () => {
-    const res = await fetch(`${node.url}${path}`)
-    return res.status === 200 ? ((await res.json()) as { data: T }).data : undefined
-  }, (v) => v !== undefined, timeoutMs) as Promise<T>
+  return until(
+    `GET ${path}`,
+    async () => {
+      const res = await fetch(`${node.url}${path}`)
+      return res.status === 200 ? ((await res.json()) as { data: T }).data : undefined
+    },
+    (v) => v !== undefined,
+    timeoutMs,
+  ) as Promise<T>
 }
 
 describe('JSON-RPC batches and notifications', () => {
@@ -46,7 +64,10 @@ describe('JSON-RPC batches and notifications', () => {
     ])
     expect(r.status).toBe(200)
     expect(r.json).toHaveLength(3)
-    expect(r.json[0]).toMatchObject({ id: 1, error: { code: -32602, data: { reason: 'OFFSET_TOO_DEEP', field: 'params.offset', max: 1000 } } })
+    expect(r.json[0]).toMatchObject({
+      id: 1,
+      error: { code: -32602, data: { reason: 'OFFSET_TOO_DEEP', field: 'params.offset', max: 1000 } },
+    })
     expect(r.json[0].error.message).toContain('1000')
     expect(r.json[1]).toMatchObject({ id: 2, result: { data: { status: 'ok' } } })
     expect(r.json[2]).toMatchObject({ id: 3, error: { code: -32602, data: { reason: 'OFFSET_TOO_DEEP' } } })
@@ -62,7 +83,12 @@ describe('JSON-RPC batches and notifications', () => {
     const two = await post('/api/v1/query', [notification('getHealth'), notification('getNothing')])
     expect({ status: two.status, text: two.text }).toEqual({ status: 204, text: '' })
     // Mixed: only the requests are answered, in order.
-    const mixed = await post('/api/v1/query', [notification('getHealth'), request(5, 'getHealth'), notification('getMarket', { symbol: 'NOSUCH' }), request(6, 'getNothing')])
+    const mixed = await post('/api/v1/query', [
+      notification('getHealth'),
+      request(5, 'getHealth'),
+      notification('getMarket', { symbol: 'NOSUCH' }),
+      request(6, 'getNothing'),
+    ])
     expect(mixed.status).toBe(200)
     expect(mixed.json.map((r: { id: unknown }) => r.id)).toEqual([5, 6])
     expect(mixed.json[1]).toMatchObject({ error: { code: -32601 } })
@@ -96,7 +122,7 @@ describe('blocks and events', () => {
     expect((await fetch(`${node.url}/api/v1/blocks/${bare.slice(1)}`)).status).toBe(404)
   })
 
-  test('an event the block raised itself carries the block\'s envelope_count as envelope_idx, after its envelopes\' events', async () => {
+  test("an event the block raised itself carries the block's envelope_count as envelope_idx, after its envelopes' events", async () => {
     // XAU-USD is Active at genesis; block 1 finds no quote and halts it: an end-of-block event.
     const first = await rest<EventRow[]>('/api/v1/blocks/1/events')
     const header1 = await rest<Header>('/api/v1/blocks/1')
@@ -109,17 +135,35 @@ describe('blocks and events', () => {
     // in a block with envelopes.
     let busy = true
     const senders = [2, 3, 5].map((i) => client(i))
-    const traffic = Promise.all(senders.map(async (c, k) => {
-      for (let i = 0; busy; i++) await c.send(cancelOrder({ market_id: 1, order_id: 800_000 + k * 100_000 + i }))
-    }))
+    const traffic = Promise.all(
+      senders.map(async (c, k) => {
+        for (let i = 0; busy; i++) await c.send(cancelOrder({ market_id: 1, order_id: 800_000 + k * 100_000 + i }))
+      }),
+    )
     let found: { events: EventRow[]; header: Header; halt: EventRow } | undefined
     try {
       for (let attempt = 0; attempt < 8 && found === undefined; attempt++) {
-        const q = accepted(await quoter.send(submitOracleQuote([{ symbol: 'XAU-USD', bid_price: '2399', ask_price: '2401', mark_price: '2400', source_ts_ms: Date.now() - 9_500 }])))
-        const halt = await until('the quote-stale halt after the quote', async () => {
-          const log = (await rpc.query<{ block_height: number; event_seq: number; event: { sub_kind: string } }[]>('getAdminAuditLog', { signer: BLOCK_PRODUCER_SIGNER, limit: 5 })).data
-          return log.find((row) => row.event.sub_kind === 'MarketHaltedQuoteStale' && row.block_height > q.height)
-        }, (row) => row !== undefined, 30_000)
+        const q = accepted(
+          await quoter.send(
+            submitOracleQuote([
+              { symbol: 'XAU-USD', bid_price: '2399', ask_price: '2401', mark_price: '2400', source_ts_ms: Date.now() - 9_500 },
+            ]),
+          ),
+        )
+        const halt = await until(
+          'the quote-stale halt after the quote',
+          async () => {
+            const log = (
+              await rpc.query<{ block_height: number; event_seq: number; event: { sub_kind: string } }[]>('getAdminAuditLog', {
+                signer: BLOCK_PRODUCER_SIGNER,
+                limit: 5,
+              })
+            ).data
+            return log.find((row) => row.event.sub_kind === 'MarketHaltedQuoteStale' && row.block_height > q.height)
+          },
+          (row) => row !== undefined,
+          30_000,
+        )
         const header = await rest<Header>(`/api/v1/blocks/${halt!.block_height}`)
         if (header.envelope_count === 0) continue
         const events = await rest<EventRow[]>(`/api/v1/blocks/${header.height}/events`)
@@ -142,7 +186,9 @@ describe('blocks and events', () => {
 
 describe('actions meta and the admin audit log', () => {
   test('master_only is true for every kind an agent cannot send; an Admin agent is refused an Admin kind', async () => {
-    const meta = (await rpc.query<{ actions: { name: string; auth: string; role: string | null; master_only: boolean }[] }>('getActionsMeta')).data
+    const meta = (
+      await rpc.query<{ actions: { name: string; auth: string; role: string | null; master_only: boolean }[] }>('getActionsMeta')
+    ).data
     for (const a of meta.actions) expect(`${a.name} ${a.master_only}`).toBe(`${a.name} ${a.auth !== 'master_or_agent_with_role'}`)
     expect(meta.actions.find((a) => a.name === 'HaltMarket')).toMatchObject({ auth: 'master', role: 'Admin', master_only: true })
     // The Admin delegates its Admin role to an agent; the agent still may not send HaltMarket.
@@ -152,7 +198,7 @@ describe('actions meta and the admin audit log', () => {
     expect(refused.reason).toBe('UNAUTHORIZED')
   })
 
-  test('audit rows of the chain\'s own events are signed by the block producer\'s marker; Admin actions by the Admin', async () => {
+  test("audit rows of the chain's own events are signed by the block producer's marker; Admin actions by the Admin", async () => {
     accepted(await admin.send(haltMarket({ symbol: 'SOL-USD' })))
     accepted(await admin.send(resumeMarket({ symbol: 'SOL-USD' })))
     type Row = { block_height: number; signer: string; event: { sub_kind: string; envelope_idx: number } }
@@ -160,7 +206,12 @@ describe('actions meta and the admin audit log', () => {
     const stale = all.filter((r) => r.event.sub_kind === 'MarketHaltedQuoteStale')
     expect(stale.length).toBeGreaterThan(0)
     for (const r of stale) expect(r.signer).toBe(BLOCK_PRODUCER_SIGNER)
-    expect(all.filter((r) => r.event.sub_kind === 'MarketLifecycleChanged').slice(0, 2).map((r) => r.signer)).toEqual([ADMIN, ADMIN])
+    expect(
+      all
+        .filter((r) => r.event.sub_kind === 'MarketLifecycleChanged')
+        .slice(0, 2)
+        .map((r) => r.signer),
+    ).toEqual([ADMIN, ADMIN])
     expect(all.every((r) => /^0x[0-9a-f]{40}$/.test(r.signer))).toBe(true)
     // The marker filters to the chain's own events, the Admin's address to its own.
     const own = (await rpc.query<Row[]>('getAdminAuditLog', { signer: BLOCK_PRODUCER_SIGNER, limit: 1000 })).data

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ALL_METHODS } from '../../src/api/methods/index.ts'
-import { QUERY_METHOD_NAMES } from '../../src/client/query-methods.ts'
 import { buildClient, CLIENT_PACKAGE_DIR } from '../../scripts/build-client.ts'
 import { generateQueryMethods, QUERY_METHODS_FILE } from '../../scripts/gen-client-queries.ts'
+import { ALL_METHODS } from '../../src/api/methods/index.ts'
+import { QUERY_METHOD_NAMES } from '../../src/client/query-methods.ts'
 import { PROJECT_ROOT } from '../support/child-process.ts'
 import { DEV_KEYS, type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
 
@@ -121,24 +121,50 @@ export async function main(): Promise<number> {
 }
 `
 
-test('an application installs @perpd/client, places an order on a real node with Node and reads it back with the typed query', () => {
-  writeFileSync(join(project, 'app.mjs'), APP)
-  const out = run(['node', 'app.mjs'], project, { PERPD_URL: node!.url, PERPD_PRIVATE_KEY: DEV_KEYS[1]! })
-  const result = JSON.parse(out.trim().split('\n').pop()!)
-  expect(result.address).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
-  expect(result.status).toBe('accepted')
-  expect(typeof result.orderId).toBe('number')
-  expect(result.order).toMatchObject({ order_id: result.orderId, owner: result.address, price: '30000.5', side: 'Bid', client_order_id: 'pkg-test-1' })
-  expect(result.open).toContain(result.orderId)
-  expect(result.refused).toBe(-32602)
-}, TIMEOUT_MS)
+test(
+  'an application installs @perpd/client, places an order on a real node with Node and reads it back with the typed query',
+  () => {
+    writeFileSync(join(project, 'app.mjs'), APP)
+    const out = run(['node', 'app.mjs'], project, { PERPD_URL: node!.url, PERPD_PRIVATE_KEY: DEV_KEYS[1]! })
+    const result = JSON.parse(out.trim().split('\n').pop()!)
+    expect(result.address).toBe('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
+    expect(result.status).toBe('accepted')
+    expect(typeof result.orderId).toBe('number')
+    expect(result.order).toMatchObject({
+      order_id: result.orderId,
+      owner: result.address,
+      price: '30000.5',
+      side: 'Bid',
+      client_order_id: 'pkg-test-1',
+    })
+    expect(result.open).toContain(result.orderId)
+    expect(result.refused).toBe(-32602)
+  },
+  TIMEOUT_MS,
+)
 
-test('the package\'s types resolve in the application (tsc)', () => {
-  writeFileSync(join(project, 'app.ts'), APP_TS)
-  writeFileSync(join(project, 'wrong.ts'), APP_TS_WRONG)
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: false },
-    files: ['app.ts', 'wrong.ts'],
-  }))
-  run([join(PROJECT_ROOT, 'node_modules/.bin/tsc'), '-p', 'tsconfig.json'], project)
-}, TIMEOUT_MS)
+test(
+  "the package's types resolve in the application (tsc)",
+  () => {
+    writeFileSync(join(project, 'app.ts'), APP_TS)
+    writeFileSync(join(project, 'wrong.ts'), APP_TS_WRONG)
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022', 'DOM'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ['app.ts', 'wrong.ts'],
+      }),
+    )
+    run([join(PROJECT_ROOT, 'node_modules/.bin/tsc'), '-p', 'tsconfig.json'], project)
+  },
+  TIMEOUT_MS,
+)

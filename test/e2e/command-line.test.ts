@@ -6,14 +6,38 @@ import packageJson from '../../package.json' with { type: 'json' }
 import { childEnv, PROJECT_ROOT } from '../support/child-process.ts'
 
 async function run(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: childEnv() })
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], {
+    cwd: PROJECT_ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: childEnv(),
+  })
   const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000)
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   clearTimeout(timer)
   return { code, stdout, stderr }
 }
 
-const NODE_FLAGS = ['--dev', '--genesis', '--data-dir', '--host', '--port', '--block-time-ms', '--rate-limit-ip', '--rate-limit-signer', '--query-timeout-ms', '--ws-limits', '--leaderboard-refresh-ms', '--snapshot-every-blocks', '--trusted-proxy', '--no-dev-quoter', '--log-level', '--log-format', '--help', '--version']
+const NODE_FLAGS = [
+  '--dev',
+  '--genesis',
+  '--data-dir',
+  '--host',
+  '--port',
+  '--block-time-ms',
+  '--rate-limit-ip',
+  '--rate-limit-signer',
+  '--query-timeout-ms',
+  '--ws-limits',
+  '--leaderboard-refresh-ms',
+  '--snapshot-every-blocks',
+  '--trusted-proxy',
+  '--no-dev-quoter',
+  '--log-level',
+  '--log-format',
+  '--help',
+  '--version',
+]
 
 describe('perpd', () => {
   test('--help prints every flag and exits 0', async () => {
@@ -46,7 +70,8 @@ describe('perpd-admin', () => {
     const r = await run('src/admin.ts', ['--help'])
     expect(r.code).toBe(0)
     expect(r.stdout).toStartWith('usage: perpd-admin [serve] [options]')
-    for (const flag of ['--node-url', '--kek-file', '--runner-interval-ms', '--log-level', '--log-format', 'keys upload', 'bind SERVICE']) expect(r.stdout).toContain(flag)
+    for (const flag of ['--node-url', '--kek-file', '--runner-interval-ms', '--log-level', '--log-format', 'keys upload', 'bind SERVICE'])
+      expect(r.stdout).toContain(flag)
     expect((await run('src/admin.ts', ['serve', '--help'])).code).toBe(0)
     const login = await run('src/admin.ts', ['login', '--help'])
     expect(login.code).toBe(0)

@@ -11,9 +11,18 @@ import { removeDir } from '../support/node-process.ts'
 const dir = mkdtempSync(join(tmpdir(), 'perpd-config-'))
 afterAll(() => removeDir(dir))
 
-async function run(script: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   // The file paths the tests give are relative to `dir`, as an operator's would be to theirs.
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: childEnv(env) })
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], {
+    cwd: dir,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: childEnv(env),
+  })
   const timer = setTimeout(() => proc.kill('SIGKILL'), 60_000)
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   clearTimeout(timer)
@@ -37,19 +46,26 @@ function rows(text: string): Map<string, [string, string]> {
   return out
 }
 
-const FILE = write('perpd.toml', [
-  '# the node of the test network',
-  'dev = true',
-  'block-time-ms = 300',
-  'rate-limit-ip = 7',
-  'rate_limit_signer = 9',
-  'log-level = "debug"',
-  '',
-].join('\n'))
+const FILE = write(
+  'perpd.toml',
+  [
+    '# the node of the test network',
+    'dev = true',
+    'block-time-ms = 300',
+    'rate-limit-ip = 7',
+    'rate_limit_signer = 9',
+    'log-level = "debug"',
+    '',
+  ].join('\n'),
+)
 
 describe('perpd config print', () => {
   test('flag > environment > file > default, each value with its source (text)', async () => {
-    const r = await perpd(['config', 'print', '--config', FILE, '--rate-limit-ip', '8'], { PERPD_RATE_LIMIT_IP: '6', PERPD_BLOCK_TIME_MS: '250', PERPD_NO_DEV_QUOTER: '1' })
+    const r = await perpd(['config', 'print', '--config', FILE, '--rate-limit-ip', '8'], {
+      PERPD_RATE_LIMIT_IP: '6',
+      PERPD_BLOCK_TIME_MS: '250',
+      PERPD_NO_DEV_QUOTER: '1',
+    })
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect(r.stdout.split('\n')[0]).toBe('config file: perpd.toml (from --config)')
@@ -63,7 +79,7 @@ describe('perpd config print', () => {
     expect(t.get('port')).toEqual(['8080', 'default'])
   })
 
-  test('--json; the file may be named by PERPD_CONFIG; PERPD_ADMIN_* is not the node\'s', async () => {
+  test("--json; the file may be named by PERPD_CONFIG; PERPD_ADMIN_* is not the node's", async () => {
     const r = await perpd(['config', 'print', '--json'], { PERPD_CONFIG: FILE, PERPD_PORT: '9001', PERPD_ADMIN_PORT: '1' })
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
@@ -103,12 +119,17 @@ describe('perpd config print', () => {
     expect(unknown.stderr).toContain('unknown.toml:2: unknown option block-time')
     const warned = await perpd(['config', 'print'], { PERPD_BLOKC_TIME_MS: '5' })
     expect(warned.code).toBe(0)
-    expect(warned.stderr).toBe('warning: ignoring the environment variable PERPD_BLOKC_TIME_MS: it names no option (docs/operator.md#configuration)\n')
+    expect(warned.stderr).toBe(
+      'warning: ignoring the environment variable PERPD_BLOKC_TIME_MS: it names no option (docs/operator.md#configuration)\n',
+    )
   })
 })
 
 test('the node starts from a config file', async () => {
-  const config = write('start.toml', `dev = true\nport = 0\nblock-time-ms = 350\ndata-dir = ${JSON.stringify(join(dir, 'data'))}\nlog-format = "plain"\n`)
+  const config = write(
+    'start.toml',
+    `dev = true\nport = 0\nblock-time-ms = 350\ndata-dir = ${JSON.stringify(join(dir, 'data'))}\nlog-format = "plain"\n`,
+  )
   const node = await spawnListening('perpd', 'src/main.ts', ['--config', join(dir, config)])
   try {
     expect(node.output()).toContain('block time 350 ms')

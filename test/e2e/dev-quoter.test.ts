@@ -6,7 +6,7 @@ import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 import { acceptedEvents } from '../support/dev-node.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
 import { until } from '../support/poll.ts'
 
 const DEV_QUOTER = '0x14dc79964da2c08b23698b3d3cc7ca32193d9955'
@@ -39,10 +39,15 @@ describe('the development quoter', () => {
     await until('XAU-USD Active on a quote', xau, (m) => m.lifecycle === 'Active' && m.latest_quote !== null, 30_000)
 
     // The quotes are ordinary envelopes signed by the Quoter, in the chain's blocks.
-    const quotes = await until('SubmitOracleQuote envelopes in the history index', async () => {
-      const res = await fetch(`${node.url}/api/v1/envelopes?action_kind=SubmitOracleQuote`)
-      return res.status === 200 ? ((await res.json()) as { data: { signer: string; status: string }[] }).data : []
-    }, (d) => d.length > 0, 30_000)
+    const quotes = await until(
+      'SubmitOracleQuote envelopes in the history index',
+      async () => {
+        const res = await fetch(`${node.url}/api/v1/envelopes?action_kind=SubmitOracleQuote`)
+        return res.status === 200 ? ((await res.json()) as { data: { signer: string; status: string }[] }).data : []
+      },
+      (d) => d.length > 0,
+      30_000,
+    )
     expect(quotes.every((e) => e.signer === DEV_QUOTER && e.status === 'accepted')).toBe(true)
 
     // It stays Active for longer than max_quote_lag_ms (10 s in the dev genesis), the quote moving.
@@ -57,15 +62,26 @@ describe('the development quoter', () => {
     expect(seenMarks.size).toBeGreaterThan(1)
 
     const alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
-    const buy = acceptedEvents(await alice.send(placeOrder({ market_id: 4, side: 'Bid', price: '3000', qty: '0.5', tif: 'Ioc', reduce_only: false })))
+    const buy = acceptedEvents(
+      await alice.send(placeOrder({ market_id: 4, side: 'Bid', price: '3000', qty: '0.5', tif: 'Ioc', reduce_only: false })),
+    )
     expect(buy.map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'Filled', 'OrderDone'])
     expect(buy[1]!.body).toMatchObject({ maker: BOOK_B, qty: '0.5' })
   }, 120_000)
 
   test('with --no-dev-quoter XAU-USD stays Halted (QuoteStale)', async () => {
     const { rpc } = await start(false)
-    await until('a few blocks', () => rpc.query('getHealth').then((r) => r.height), (h) => h >= 10, 30_000)
+    await until(
+      'a few blocks',
+      () => rpc.query('getHealth').then((r) => r.height),
+      (h) => h >= 10,
+      30_000,
+    )
     const m = (await rpc.query<MarketDetail>('getMarket', { symbol: 'XAU-USD' })).data
-    expect({ lifecycle: m.lifecycle, halt_reason: m.halt_reason, latest_quote: m.latest_quote }).toEqual({ lifecycle: 'Halted', halt_reason: 'QuoteStale', latest_quote: null })
+    expect({ lifecycle: m.lifecycle, halt_reason: m.halt_reason, latest_quote: m.latest_quote }).toEqual({
+      lifecycle: 'Halted',
+      halt_reason: 'QuoteStale',
+      latest_quote: null,
+    })
   }, 120_000)
 })

@@ -4,10 +4,10 @@
 import { afterAll, expect, test } from 'bun:test'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { DEV_KEYS, removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
-import { accepted } from '../support/dev-node.ts'
-import { until } from '../support/poll.ts'
 import { RpcClient } from '../../src/client/rpc-client.ts'
+import { accepted } from '../support/dev-node.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
+import { until } from '../support/poll.ts'
 
 const dataDir = tempDataDir()
 let node: NodeProcess | undefined
@@ -17,19 +17,27 @@ afterAll(async () => {
   removeDir(dataDir)
 })
 
-const trades = async (url: string, symbol: string) => ((await (await fetch(`${url}/api/v1/market/trades/${symbol}`)).json()) as { data: Record<string, unknown>[] }).data
+const trades = async (url: string, symbol: string) =>
+  ((await (await fetch(`${url}/api/v1/market/trades/${symbol}`)).json()) as { data: Record<string, unknown>[] }).data
 
 test('trade rings are seeded from the stored chain on restart, per market, newest first', async () => {
   node = await startNode({ dataDir, blockTimeMs: 40 })
   const alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
   const bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
-  for (const [market, price, qty] of [[1, '65000', '0.1'], [2, '3500', '1'], [1, '65010', '0.2']] as const) {
+  for (const [market, price, qty] of [
+    [1, '65000', '0.1'],
+    [2, '3500', '1'],
+    [1, '65010', '0.2'],
+  ] as const) {
     accepted(await alice.send(placeOrder({ market_id: market, side: 'Ask', price, qty, tif: 'Gtc', reduce_only: false })))
     accepted(await bob.send(placeOrder({ market_id: market, side: 'Bid', price, qty, tif: 'Ioc', reduce_only: false })))
   }
   const btc = await trades(node.url, 'BTC-USD')
   const eth = await trades(node.url, 'ETH-USD')
-  expect(btc.map((t) => [t.price, t.qty, t.side])).toEqual([['65010', '0.2', 'Bid'], ['65000', '0.1', 'Bid']])
+  expect(btc.map((t) => [t.price, t.qty, t.side])).toEqual([
+    ['65010', '0.2', 'Bid'],
+    ['65000', '0.1', 'Bid'],
+  ])
   expect(eth.map((t) => [t.price, t.qty])).toEqual([['3500', '1']])
 
   await node.stop()
@@ -78,7 +86,11 @@ test('the UTC-day volumes go on across a restart: from the stop, and after a kil
     // A trade right before a kill -9, just after a day-state save (every 25 blocks): its fill is
     // after the saved state, so the restart counts it from the stored blocks.
     const rpc = new RpcClient(node.url)
-    await until('a height just past a save', async () => (await rpc.query('getHealth')).height, (h) => h % 25 >= 1 && h % 25 <= 4)
+    await until(
+      'a height just past a save',
+      async () => (await rpc.query('getHealth')).height,
+      (h) => h % 25 >= 1 && h % 25 <= 4,
+    )
     const alice2 = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
     const bob2 = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
     accepted(await alice2.send(placeOrder({ market_id: 1, side: 'Ask', price: '65000', qty: '0.05', tif: 'Gtc', reduce_only: false })))

@@ -6,15 +6,27 @@
 // Replay a failure with FUZZ_SEED=<seed printed> node_modules/.bin/bun test test/e2e/fuzz-input.test.ts
 import { expect, test } from 'bun:test'
 import { REQUEST_BODY_MAX_BYTES } from '../../src/api/request-body.ts'
-import { queryMethodTable, QUERY_BATCH_MAX } from '../../src/api/routes/query-routes.ts'
-import { noop, placeOrder, cancelOrder, transferFunds } from '../../src/client/actions.ts'
+import { QUERY_BATCH_MAX, queryMethodTable } from '../../src/api/routes/query-routes.ts'
+import { cancelOrder, noop, placeOrder, transferFunds } from '../../src/client/actions.ts'
 import { Signer } from '../../src/client/signer.ts'
-import { ACTION_KINDS } from '../../src/wire/actions.ts'
 import type { ActionKindSpec } from '../../src/wire/action-kind.ts'
+import { ACTION_KINDS } from '../../src/wire/actions.ts'
 import { RPC } from '../../src/wire/rpc-errors.ts'
 import { compileValidator } from '../../src/wire/validate.ts'
 import { startDevNodeForFile } from '../support/dev-node.ts'
-import { deepNesting, Findings, fuzzSeed, http, inParallel, mutateObject, nudge, oddValue, postText, Rng, type HttpReply } from '../support/fuzz-kit.ts'
+import {
+  deepNesting,
+  Findings,
+  fuzzSeed,
+  type HttpReply,
+  http,
+  inParallel,
+  mutateObject,
+  nudge,
+  oddValue,
+  postText,
+  Rng,
+} from '../support/fuzz-kit.ts'
 import { DEV_KEYS } from '../support/node-process.ts'
 import { hangUpMidBody } from '../support/raw-http.ts'
 
@@ -43,10 +55,11 @@ function itemProblem(item: unknown): string | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'reply item is not an object'
   const o = item as Body
   if (o.jsonrpc !== '2.0') return 'jsonrpc is not "2.0"'
-  if (('result' in o) === ('error' in o)) return 'needs exactly one of result and error'
+  if ('result' in o === 'error' in o) return 'needs exactly one of result and error'
   if ('error' in o) {
     const e = o.error as Body
-    if (typeof e !== 'object' || e === null || !Number.isInteger(e.code) || typeof e.message !== 'string' || e.message === '') return 'error object malformed'
+    if (typeof e !== 'object' || e === null || !Number.isInteger(e.code) || typeof e.message !== 'string' || e.message === '')
+      return 'error object malformed'
     if (e.code === RPC.internalError) return 'internal error (-32603)'
   }
   return undefined
@@ -57,7 +70,9 @@ function tooLargeProblem(r: HttpReply): string | undefined {
   const bad = rpcReplyProblem(r) ?? itemProblem(r.json)
   if (bad !== undefined) return bad
   const o = r.json as Body
-  return o.error?.code === RPC.invalidRequest && o.error?.data?.reason === 'REQUEST_TOO_LARGE' && o.id === null ? undefined : 'expected -32600 REQUEST_TOO_LARGE'
+  return o.error?.code === RPC.invalidRequest && o.error?.data?.reason === 'REQUEST_TOO_LARGE' && o.id === null
+    ? undefined
+    : 'expected -32600 REQUEST_TOO_LARGE'
 }
 
 /** The id a reply must echo: the request's when it is a string or finite number, else null. */
@@ -77,7 +92,8 @@ function expectForQuery(req: unknown): QueryExpect {
   const r = req as Body
   if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') return { code: RPC.invalidRequest }
   if (r.id !== undefined && r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number') return { code: RPC.invalidRequest }
-  if (r.params !== undefined && (typeof r.params !== 'object' || r.params === null || Array.isArray(r.params))) return { code: RPC.invalidParams }
+  if (r.params !== undefined && (typeof r.params !== 'object' || r.params === null || Array.isArray(r.params)))
+    return { code: RPC.invalidParams }
   if (!queryMethodTable.has(r.method)) return { code: RPC.methodNotFound }
   return { method: r.method }
 }
@@ -92,7 +108,15 @@ function queryItemProblem(req: unknown, item: unknown): string | undefined {
   if ('code' in want) return o.error?.code === want.code ? undefined : `expected error ${want.code}`
   if ('error' in o) return o.error.code === RPC.invalidParams ? undefined : `expected a result or -32602, got ${o.error.code}`
   const res = o.result as Body
-  if (typeof res !== 'object' || res === null || !Number.isInteger(res.height) || !Number.isInteger(res.chain_height) || typeof res.stale !== 'boolean' || !('data' in res)) return 'result wrapper malformed'
+  if (
+    typeof res !== 'object' ||
+    res === null ||
+    !Number.isInteger(res.height) ||
+    !Number.isInteger(res.chain_height) ||
+    typeof res.stale !== 'boolean' ||
+    !('data' in res)
+  )
+    return 'result wrapper malformed'
   const v = queryMethodTable.get(want.method)!.resultValidator.validate(res.data, 'data')
   return v.ok ? undefined : `data breaks the result schema at ${v.field}: ${v.message}`
 }
@@ -113,7 +137,10 @@ function queryReplyProblem(body: string, r: HttpReply): string | undefined {
   // with the JSON-RPC error.
   if (r.status === 400) {
     const bad = rpcReplyProblem(r, [400]) ?? itemProblem(r.json)
-    return bad ?? ((r.json as Body).error?.data?.reason === 'OFFSET_TOO_DEEP' ? undefined : 'HTTP 400 for something other than an offset above 1000')
+    return (
+      bad ??
+      ((r.json as Body).error?.data?.reason === 'OFFSET_TOO_DEEP' ? undefined : 'HTTP 400 for something other than an offset above 1000')
+    )
   }
   const bad = rpcReplyProblem(r)
   if (bad !== undefined) return bad
@@ -142,12 +169,34 @@ function queryRequest(rng: Rng, id: number): unknown {
   const req: Body = { jsonrpc: '2.0', id: rng.chance(0.1) ? oddValue(rng, 1) : id, method: m.name, params }
   if (rng.chance(0.08)) {
     switch (rng.int(6)) {
-      case 0: req.jsonrpc = rng.pick(['1.0', 2, null, '2.0 ']); break
-      case 1: req.method = rng.pick([m.name.toLowerCase(), `${m.name} `, 'getNothing', '', 5, null, 'rpc.discover.x', 'constructor', '__proto__', 'toString']); break
-      case 2: delete req.method; break
-      case 3: req.extra = oddValue(rng); break
-      case 4: delete req.jsonrpc; break
-      default: req.id = rng.pick([{}, [], true, 1.5, -1, 'x'.repeat(300)])
+      case 0:
+        req.jsonrpc = rng.pick(['1.0', 2, null, '2.0 '])
+        break
+      case 1:
+        req.method = rng.pick([
+          m.name.toLowerCase(),
+          `${m.name} `,
+          'getNothing',
+          '',
+          5,
+          null,
+          'rpc.discover.x',
+          'constructor',
+          '__proto__',
+          'toString',
+        ])
+        break
+      case 2:
+        delete req.method
+        break
+      case 3:
+        req.extra = oddValue(rng)
+        break
+      case 4:
+        delete req.jsonrpc
+        break
+      default:
+        req.id = rng.pick([{}, [], true, 1.5, -1, 'x'.repeat(300)])
     }
   }
   return req
@@ -162,8 +211,24 @@ function queryBody(rng: Rng, i: number): string {
   }
   const valid = JSON.stringify(queryRequest(rng, i))
   return rng.pick([
-    valid.slice(0, rng.int(valid.length)), `${valid}}`, `${valid} trailing`, '', ' ', 'null', '1', '"str"', 'true', '{}', '[]', '[[]]', '{"jsonrpc":"2.0"',
-    'NaN', '{"jsonrpc":"2.0","id":1,"method":"getHealth","params":{},}', "{'jsonrpc':'2.0'}", rng.text(1 + rng.int(200)), deepNesting(1 + rng.int(20_000)),
+    valid.slice(0, rng.int(valid.length)),
+    `${valid}}`,
+    `${valid} trailing`,
+    '',
+    ' ',
+    'null',
+    '1',
+    '"str"',
+    'true',
+    '{}',
+    '[]',
+    '[[]]',
+    '{"jsonrpc":"2.0"',
+    'NaN',
+    '{"jsonrpc":"2.0","id":1,"method":"getHealth","params":{},}',
+    "{'jsonrpc':'2.0'}",
+    rng.text(1 + rng.int(200)),
+    deepNesting(1 + rng.int(20_000)),
     `{"jsonrpc":"2.0","id":1,"method":"getAccount","params":{"address":${deepNesting(5_000)}}}`,
   ])
 }
@@ -191,7 +256,10 @@ const chaos = new Signer(DEV_KEYS[4])
 const payee = new Signer(DEV_KEYS[5])
 /** Micro-units moved from #3 to #5 by accepted transfers, and every nonce each fuzz key consumed. */
 let transferredMicros = 0n
-const consumed = new Map<string, Set<number>>([[ledger.address, new Set()], [chaos.address, new Set()]])
+const consumed = new Map<string, Set<number>>([
+  [ledger.address, new Set()],
+  [chaos.address, new Set()],
+])
 /** tx hashes of every action that reached a block, with its status, to find again at the end. */
 const landed: { txHash: string; status: string }[] = []
 const TRANSFER_AMOUNT = '1.5'
@@ -250,22 +318,53 @@ function tamper(rng: Rng, params: Body): Body | undefined {
   }
   const kindName = Object.keys(t.action)[0]!
   switch (rng.int(12)) {
-    case 0: sig.r = flip(sig.r); break
-    case 1: sig.s = flip(sig.s); break
-    case 2: sig.s = `0x${(N - BigInt(sig.s)).toString(16)}`; break // high-s form of the same signature
-    case 3: sig.v = sig.v === 27 ? rng.pick([28, 1]) : rng.pick([27, 0]); break
-    case 4: sig.v = rng.pick([2, 26, 29, -1, 27.5, '27', null, 255]); break
-    case 5: sig[rng.pick(['r', 's'])] = rng.pick(['', '0x', '0x0', sig.r.slice(2), `${sig.s}0`, `0x${'f'.repeat(65)}`, `0x${N.toString(16)}`, `0X${sig.r.slice(2)}`, 12345, null]); break
-    case 6: t.nonce = rng.pick([t.nonce + 1, t.nonce + 64, t.nonce + 100_000, -1, 1.5, 2 ** 53, String(t.nonce), null]); break
-    case 7: delete t[rng.pick(['action', 'nonce', 'signature'])]; break
-    case 8: t[rng.pick(['extra', 'id', 'signer'])] = oddValue(rng); break
+    case 0:
+      sig.r = flip(sig.r)
+      break
+    case 1:
+      sig.s = flip(sig.s)
+      break
+    case 2:
+      sig.s = `0x${(N - BigInt(sig.s)).toString(16)}`
+      break // high-s form of the same signature
+    case 3:
+      sig.v = sig.v === 27 ? rng.pick([28, 1]) : rng.pick([27, 0])
+      break
+    case 4:
+      sig.v = rng.pick([2, 26, 29, -1, 27.5, '27', null, 255])
+      break
+    case 5:
+      sig[rng.pick(['r', 's'])] = rng.pick([
+        '',
+        '0x',
+        '0x0',
+        sig.r.slice(2),
+        `${sig.s}0`,
+        `0x${'f'.repeat(65)}`,
+        `0x${N.toString(16)}`,
+        `0X${sig.r.slice(2)}`,
+        12345,
+        null,
+      ])
+      break
+    case 6:
+      t.nonce = rng.pick([t.nonce + 1, t.nonce + 64, t.nonce + 100_000, -1, 1.5, 2 ** 53, String(t.nonce), null])
+      break
+    case 7:
+      delete t[rng.pick(['action', 'nonce', 'signature'])]
+      break
+    case 8:
+      t[rng.pick(['extra', 'id', 'signer'])] = oddValue(rng)
+      break
     case 9: {
       const other = rng.pick(ACTION_KINDS).name
       if (other === kindName) return undefined
       t.action = { [other]: t.action[kindName] }
       break
     }
-    case 10: t.action[rng.pick(['Noop', 'PlaceOrder', 'Bogus', 'placeOrder'])] = {}; break
+    case 10:
+      t.action[rng.pick(['Noop', 'PlaceOrder', 'Bogus', 'placeOrder'])] = {}
+      break
     default: {
       const payload = t.action[kindName] as Body
       const before = JSON.stringify(payload)
@@ -287,9 +386,23 @@ const REFUSAL_CODES: readonly number[] = [RPC.invalidParams, RPC.badSignature, R
 test('POST /api/v1/action: tampered, replayed, mis-nonced, mis-typed and oversized actions are refused; valid ones land once', async () => {
   const rng = new Rng(seed ^ 0xac)
   const findings = new Findings(seed)
-  const expectRefused = (body: string, got: Awaited<ReturnType<typeof sendAction>>, codes: readonly number[], what: string, extra?: (e: Body) => string | undefined) => {
+  const expectRefused = (
+    body: string,
+    got: Awaited<ReturnType<typeof sendAction>>,
+    codes: readonly number[],
+    what: string,
+    extra?: (e: Body) => string | undefined,
+  ) => {
     const e = got.reply?.error as Body | undefined
-    const problem = Buffer.byteLength(body) > REQUEST_BODY_MAX_BYTES ? tooLargeProblem(got.raw) : got.problem ?? (e === undefined ? 'was not refused' : !codes.includes(e.code) ? `code ${e.code}, expected one of ${codes.join(', ')}` : extra?.(e))
+    const problem =
+      Buffer.byteLength(body) > REQUEST_BODY_MAX_BYTES
+        ? tooLargeProblem(got.raw)
+        : (got.problem ??
+          (e === undefined
+            ? 'was not refused'
+            : !codes.includes(e.code)
+              ? `code ${e.code}, expected one of ${codes.join(', ')}`
+              : extra?.(e)))
     findings.check(problem === undefined, `action ${what}: ${problem}`, body, got.raw.failure ?? `${got.raw.status} ${got.raw.text}`)
   }
 
@@ -298,10 +411,14 @@ test('POST /api/v1/action: tampered, replayed, mis-nonced, mis-typed and oversiz
   let orderToCancel: number | undefined
   for (let round = 0; round < 21; round++) {
     const nonce = await lowestNonce(ledger.address)
-    const action = orderToCancel !== undefined ? cancelOrder({ market_id: 1, order_id: orderToCancel })
-      : round % 3 === 0 ? transferFunds({ network: NETWORK, nonce, destination: payee.address, amount: TRANSFER_AMOUNT })
-        : round % 3 === 1 ? placeOrder({ market_id: 1, side: 'Bid', price: '1000', qty: '0.01', tif: 'Gtc', reduce_only: false })
-          : noop()
+    const action =
+      orderToCancel !== undefined
+        ? cancelOrder({ market_id: 1, order_id: orderToCancel })
+        : round % 3 === 0
+          ? transferFunds({ network: NETWORK, nonce, destination: payee.address, amount: TRANSFER_AMOUNT })
+          : round % 3 === 1
+            ? placeOrder({ market_id: 1, side: 'Bid', price: '1000', qty: '0.01', tif: 'Gtc', reduce_only: false })
+            : noop()
     orderToCancel = undefined
     const params = ledger.sign(action, nonce, NETWORK).params
     const body = actionBody(params, round)
@@ -314,7 +431,9 @@ test('POST /api/v1/action: tampered, replayed, mis-nonced, mis-typed and oversiz
       if (placed !== undefined) orderToCancel = placed.body.order_id as number
     }
     // The same signed action again, and a nonce past the window: NONCE_REPLAY, nothing lands.
-    expectRefused(body, await sendAction(body), [RPC.nonceReplay], 'replay', (e) => (e.data?.reason === 'NONCE_REPLAY' ? undefined : 'reason is not NONCE_REPLAY'))
+    expectRefused(body, await sendAction(body), [RPC.nonceReplay], 'replay', (e) =>
+      e.data?.reason === 'NONCE_REPLAY' ? undefined : 'reason is not NONCE_REPLAY',
+    )
     const live = await lowestNonce(ledger.address)
     const far = rng.pick([live + 64, live + 64 + rng.int(10_000), Number.MAX_SAFE_INTEGER])
     const farBody = actionBody(ledger.sign(noop(), far, NETWORK).params)
@@ -332,12 +451,21 @@ test('POST /api/v1/action: tampered, replayed, mis-nonced, mis-typed and oversiz
         // Re-signed after mutation: when the payload breaks its schema it is -32602, whatever else.
         const payload = mutateObject(rng, examplePayload(kind, n))
         if (payloadValidators.get(kind.name)!.check(payload)) continue
-        volley.push({ body: actionBody(sign(ledger, { [kind.name]: payload }, n), i), codes: [RPC.invalidParams], what: `re-signed invalid ${kind.name}` })
+        volley.push({
+          body: actionBody(sign(ledger, { [kind.name]: payload }, n), i),
+          codes: [RPC.invalidParams],
+          what: `re-signed invalid ${kind.name}`,
+        })
       } else if (roll < 9) {
         // A correctly signed action of a key the chain does not know names the recovered address.
         const stranger = new Signer(`0x${rng.hex(62)}01`)
         const body = actionBody(stranger.sign({ Noop: {} }, rng.int(64), NETWORK).params, i)
-        volley.push({ body, codes: [RPC.badSignature], what: 'unknown signer', extra: (e) => (e.data?.recovered_address === stranger.address ? undefined : 'does not name the recovered address') })
+        volley.push({
+          body,
+          codes: [RPC.badSignature],
+          what: 'unknown signer',
+          extra: (e) => (e.data?.recovered_address === stranger.address ? undefined : 'does not name the recovered address'),
+        })
       } else {
         // Broken envelopes: not an object, wrong jsonrpc or method, a batch, params of the wrong type.
         const good = ledger.sign({ Noop: {} }, n, NETWORK).params
@@ -351,7 +479,10 @@ test('POST /api/v1/action: tampered, replayed, mis-nonced, mis-typed and oversiz
           [actionBody({ action: {}, nonce: n, signature: good.signature }), RPC.invalidParams],
           [actionBody(good).slice(0, 20 + rng.int(100)), RPC.parseError],
           [JSON.stringify(rng.pick([null, 1, 'action', true])), RPC.invalidRequest],
-          [`{"jsonrpc":"2.0","id":1,"method":"action","params":{"action":{"Noop":${deepNesting(1 + rng.int(20_000))}},"nonce":${n},"signature":${JSON.stringify(good.signature)}}}`, RPC.invalidParams],
+          [
+            `{"jsonrpc":"2.0","id":1,"method":"action","params":{"action":{"Noop":${deepNesting(1 + rng.int(20_000))}},"nonce":${n},"signature":${JSON.stringify(good.signature)}}}`,
+            RPC.invalidParams,
+          ],
         ])
         volley.push({ body, codes: [code], what: 'broken envelope' })
       }
@@ -365,10 +496,22 @@ test('POST /api/v1/action: tampered, replayed, mis-nonced, mis-typed and oversiz
     for (const url of [ACTION_URL, QUERY_URL]) {
       const body = oversized(bytes)
       for (const streamed of [false, true]) {
-        const sent = streamed ? new ReadableStream<Uint8Array>({ start(c) { c.enqueue(new TextEncoder().encode(body)); c.close() } }) : body
+        const sent = streamed
+          ? new ReadableStream<Uint8Array>({
+              start(c) {
+                c.enqueue(new TextEncoder().encode(body))
+                c.close()
+              },
+            })
+          : body
         const raw = await postText(url, sent)
         const problem = tooLargeProblem(raw)
-        findings.check(problem === undefined, `oversized body on ${url.slice(url.lastIndexOf('/'))}${streamed ? ' (streamed)' : ''}: ${problem}`, `${bytes} bytes`, raw.failure ?? `${raw.status} ${raw.text.slice(0, 300)}`)
+        findings.check(
+          problem === undefined,
+          `oversized body on ${url.slice(url.lastIndexOf('/'))}${streamed ? ' (streamed)' : ''}: ${problem}`,
+          `${bytes} bytes`,
+          raw.failure ?? `${raw.status} ${raw.text.slice(0, 300)}`,
+        )
       }
     }
   }
@@ -401,7 +544,9 @@ test('POST /api/v1/action: tampered, replayed, mis-nonced, mis-typed and oversiz
     } else free.push(n)
   })
   const landedBy = (status: string) => landed.filter((l) => l.status === status).length
-  console.log(`fuzz-input /action: ${landedBy('accepted')} accepted and ${landedBy('kept-reject')} kept-reject of ${consumed.get(ledger.address)!.size} ledger and ${consumed.get(chaos.address)!.size} chaos nonces`)
+  console.log(
+    `fuzz-input /action: ${landedBy('accepted')} accepted and ${landedBy('kept-reject')} kept-reject of ${consumed.get(ledger.address)!.size} ledger and ${consumed.get(chaos.address)!.size} chaos nonces`,
+  )
   findings.assertNone('/action')
 }, 60_000)
 
@@ -420,21 +565,101 @@ function encode(s: string): string {
 /** Path segments: real ones, odd ones, malformed percent-encoding, very long ones. */
 function segment(rng: Rng): string {
   return rng.pick([
-    '1', '0', '2', '999999999', '9007199254740993', '-1', '1.5', '1e3', 'BTC-USD', 'btc', 'ETH', 'XAU-USD', 'DOGE-USD', 'latest', '%', '%E0%A4%A', '%zz', '%00',
-    '%2F', '..', '.', '0x' + '0'.repeat(64), '0x' + rng.hex(64), '0x' + rng.hex(63), 'x'.repeat(5_000), encode(rng.text(1 + rng.int(30))), encode(String(oddValue(rng, 0))),
+    '1',
+    '0',
+    '2',
+    '999999999',
+    '9007199254740993',
+    '-1',
+    '1.5',
+    '1e3',
+    'BTC-USD',
+    'btc',
+    'ETH',
+    'XAU-USD',
+    'DOGE-USD',
+    'latest',
+    '%',
+    '%E0%A4%A',
+    '%zz',
+    '%00',
+    '%2F',
+    '..',
+    '.',
+    `0x${'0'.repeat(64)}`,
+    `0x${rng.hex(64)}`,
+    `0x${rng.hex(63)}`,
+    'x'.repeat(5_000),
+    encode(rng.text(1 + rng.int(30))),
+    encode(String(oddValue(rng, 0))),
   ])
 }
 
-const QUERY_NAMES = ['offset', 'limit', 'cursor', 'include_total', 'account', 'owner', 'address', 'signer', 'market_id', 'symbol', 'from_block', 'to_block', 'action_kind',
-  'depth', 'from', 'to', 'interval', 'q', 'metric', 'period', 'role', 'direction', 'flow_type', 'sub_kind', 'include_open', 'junk']
+const QUERY_NAMES = [
+  'offset',
+  'limit',
+  'cursor',
+  'include_total',
+  'account',
+  'owner',
+  'address',
+  'signer',
+  'market_id',
+  'symbol',
+  'from_block',
+  'to_block',
+  'action_kind',
+  'depth',
+  'from',
+  'to',
+  'interval',
+  'q',
+  'metric',
+  'period',
+  'role',
+  'direction',
+  'flow_type',
+  'sub_kind',
+  'include_open',
+  'junk',
+]
 
 function queryString(rng: Rng): string {
   const parts: string[] = []
   for (let i = rng.int(6); i > 0; i--) {
     const name = rng.pick(QUERY_NAMES)
     const value = rng.pick([
-      '0', '1', '50', '200', '201', '1000', '1001', '2001', '99999999999999999999', '-1', '1.5', '1e3', 'abc', '', 'true', rng.pick(ADDRESSES), 'BTC', 'btc-usd',
-      'eyJ4IjoxfQ', 'AAAA', '!!!', `0x${rng.hex(40)}`, '1m', '7m', '1M', 'pnl', 'all', 'inviter', 'deposit', String(oddValue(rng, 0)), 'x'.repeat(3_000),
+      '0',
+      '1',
+      '50',
+      '200',
+      '201',
+      '1000',
+      '1001',
+      '2001',
+      '99999999999999999999',
+      '-1',
+      '1.5',
+      '1e3',
+      'abc',
+      '',
+      'true',
+      rng.pick(ADDRESSES),
+      'BTC',
+      'btc-usd',
+      'eyJ4IjoxfQ',
+      'AAAA',
+      '!!!',
+      `0x${rng.hex(40)}`,
+      '1m',
+      '7m',
+      '1M',
+      'pnl',
+      'all',
+      'inviter',
+      'deposit',
+      String(oddValue(rng, 0)),
+      'x'.repeat(3_000),
     ])
     parts.push(rng.chance(0.05) ? `${name}=%ZZ` : `${encode(name)}=${encode(value)}`)
   }
@@ -445,8 +670,25 @@ function queryString(rng: Rng): string {
 
 /** Route templates; `history` routes may answer 500 for a missing required parameter (docs/errors.md#http-statuses). */
 const REST_ROUTES: { path: (rng: Rng) => string; history?: boolean; hot?: boolean }[] = [
-  ...['blocks', 'envelopes', 'fills', 'orders', 'fund-flows', 'bridge-flows', 'positions', 'referral/events', 'rebate/events', 'account/events', 'account-stats', 'leaderboard',
-    'search', 'chain/account', 'chain/open-orders', 'status', 'candles'].map((p) => ({ path: () => `/api/v1/${p}`, history: true })),
+  ...[
+    'blocks',
+    'envelopes',
+    'fills',
+    'orders',
+    'fund-flows',
+    'bridge-flows',
+    'positions',
+    'referral/events',
+    'rebate/events',
+    'account/events',
+    'account-stats',
+    'leaderboard',
+    'search',
+    'chain/account',
+    'chain/open-orders',
+    'status',
+    'candles',
+  ].map((p) => ({ path: () => `/api/v1/${p}`, history: true })),
   { path: (rng) => `/api/v1/blocks/${segment(rng)}`, history: true },
   { path: (rng) => `/api/v1/blocks/${segment(rng)}/events`, history: true },
   { path: (rng) => `/api/v1/blocks/${segment(rng)}/envelopes`, history: true },
@@ -462,7 +704,18 @@ const REST_ROUTES: { path: (rng: Rng) => string; history?: boolean; hot?: boolea
   { path: () => '/api/v1/stats' },
   { path: () => '/api/v1/health' },
   { path: () => '/api/v1/health/live' },
-  { path: (rng) => rng.pick(['/api/v1/nope', '/api/v2/blocks', '//api/v1/blocks', '/api/v1/blocks/1/2/3', '/health', '/api/v1/ws/hl', `/api/v1/${segment(rng)}`]) },
+  {
+    path: (rng) =>
+      rng.pick([
+        '/api/v1/nope',
+        '/api/v2/blocks',
+        '//api/v1/blocks',
+        '/api/v1/blocks/1/2/3',
+        '/health',
+        '/api/v1/ws/hl',
+        `/api/v1/${segment(rng)}`,
+      ]),
+  },
 ]
 
 function restProblem(route: (typeof REST_ROUTES)[number], r: HttpReply): string | undefined {
@@ -482,20 +735,40 @@ test('history, candle, hot-read and alias REST: odd segments, junk query strings
   const findings = new Findings(seed)
   const calls = Array.from({ length: 2_000 }, () => {
     const route = rng.pick(REST_ROUTES)
-    return { route, url: `${node.url}${route.path(rng)}${queryString(rng)}`, method: rng.chance(0.03) ? rng.pick(['POST', 'PUT', 'DELETE']) : 'GET' }
+    return {
+      route,
+      url: `${node.url}${route.path(rng)}${queryString(rng)}`,
+      method: rng.chance(0.03) ? rng.pick(['POST', 'PUT', 'DELETE']) : 'GET',
+    }
   })
   await inParallel(calls, 12, async ({ route, url, method }) => {
     const r = await http(url, { method })
-    const problem = method === 'GET' ? restProblem(route, r) : r.failure ?? (r.jsonOk && r.status >= 400 && r.status < 500 ? undefined : `HTTP ${r.status} ${r.jsonOk ? '' : 'non-JSON'}`)
-    findings.check(problem === undefined, `${method} ${problem}`, url.slice(node.url.length, node.url.length + 300), r.failure ?? `${r.status} ${r.text.slice(0, 300)}`)
+    const problem =
+      method === 'GET'
+        ? restProblem(route, r)
+        : (r.failure ?? (r.jsonOk && r.status >= 400 && r.status < 500 ? undefined : `HTTP ${r.status} ${r.jsonOk ? '' : 'non-JSON'}`))
+    findings.check(
+      problem === undefined,
+      `${method} ${problem}`,
+      url.slice(node.url.length, node.url.length + 300),
+      r.failure ?? `${r.status} ${r.text.slice(0, 300)}`,
+    )
   })
 
   // POST /info: only candleSnapshot; an unknown type is 400 {error: 'unknown request type: ...'}.
   const infoBodies = Array.from({ length: 300 }, () => {
-    const good = { type: 'candleSnapshot', req: { coin: rng.pick(['BTC', 'eth-usd', 'NOPE']), interval: rng.pick(['1m', '1h', '7x']), startTime: 0, endTime: Date.now() } }
+    const good = {
+      type: 'candleSnapshot',
+      req: { coin: rng.pick(['BTC', 'eth-usd', 'NOPE']), interval: rng.pick(['1m', '1h', '7x']), startTime: 0, endTime: Date.now() },
+    }
     return rng.pick([
-      JSON.stringify(good), JSON.stringify(mutateObject(rng, good)), JSON.stringify({ ...good, req: mutateObject(rng, good.req) }), JSON.stringify(oddValue(rng)),
-      JSON.stringify({ type: oddValue(rng, 1) }), JSON.stringify(good).slice(0, rng.int(40)), '',
+      JSON.stringify(good),
+      JSON.stringify(mutateObject(rng, good)),
+      JSON.stringify({ ...good, req: mutateObject(rng, good.req) }),
+      JSON.stringify(oddValue(rng)),
+      JSON.stringify({ type: oddValue(rng, 1) }),
+      JSON.stringify(good).slice(0, rng.int(40)),
+      '',
     ])
   })
   await inParallel(infoBodies, 12, async (body) => {
@@ -505,9 +778,21 @@ test('history, candle, hot-read and alias REST: odd segments, junk query strings
     else if (r.status === 200) problem = Array.isArray(r.json) ? undefined : 'a 200 must be a Candle[]'
     else {
       const error = (r.json as Body | null)?.error
-      const type = (() => { try { return (JSON.parse(body) as Body | null)?.type } catch { return undefined } })()
+      const type = (() => {
+        try {
+          return (JSON.parse(body) as Body | null)?.type
+        } catch {
+          return undefined
+        }
+      })()
       if (typeof error !== 'string') problem = `HTTP ${r.status} without {error}`
-      else if (r.status === 400 && type !== 'candleSnapshot' && !error.startsWith('unknown request type: ') && !error.startsWith('the body must be')) problem = 'unknown type must say so'
+      else if (
+        r.status === 400 &&
+        type !== 'candleSnapshot' &&
+        !error.startsWith('unknown request type: ') &&
+        !error.startsWith('the body must be')
+      )
+        problem = 'unknown type must say so'
       else if (r.status === 500 && !error.startsWith('missing required parameter')) problem = 'HTTP 500'
       else if (![400, 500].includes(r.status)) problem = `HTTP ${r.status}`
     }
@@ -517,7 +802,14 @@ test('history, candle, hot-read and alias REST: odd segments, junk query strings
 }, 60_000)
 
 test('path segments are percent-decoded once: a literal % is not found, a double-encoded symbol names nothing', async () => {
-  for (const path of ['/api/v1/markets/%25', '/api/v1/orderbook/%25', '/api/v1/market/orderbook/%25', '/api/v1/markets/%25/summary', '/api/v1/market/trades/%25', '/api/v1/markets/BTC%252DUSD']) {
+  for (const path of [
+    '/api/v1/markets/%25',
+    '/api/v1/orderbook/%25',
+    '/api/v1/market/orderbook/%25',
+    '/api/v1/markets/%25/summary',
+    '/api/v1/market/trades/%25',
+    '/api/v1/markets/BTC%252DUSD',
+  ]) {
     const r = await http(`${node.url}${path}`)
     expect({ path, status: r.status, error: typeof (r.json as Body | undefined)?.error }).toEqual({ path, status: 404, error: 'string' })
   }
@@ -532,10 +824,41 @@ const TOPICS_PER_CONNECTION_MAX = 1_000
 
 function topic(rng: Rng): unknown {
   return rng.pick<() => unknown>([
-    () => rng.pick(['block', 'marks', 'blocks.live', 'book.BTC', 'book.btc-usd.10', 'book.ETH.0', 'book.BTC.99999', 'trades.SOL', 'bbo.ETH-USD', 'external_quote.XAU', 'candles.BTC.1m']),
-    () => rng.pick(['account', 'userFills', 'orderUpdates', 'triggerUpdates']) + '.' + rng.pick([`0x${rng.hex(40)}`, rng.hex(40), `0x${rng.hex(39)}`, 'nope']),
-    () => rng.pick(['book', 'trades', 'bbo', 'candles', 'external_quote', 'Block', 'BLOCK', 'marks.x', 'blocks', 'nope']) + '.' + String(oddValue(rng, 0)),
-    () => rng.pick(['book.BTC.-1', 'book.BTC.1.5', 'candles.BTC.7m', 'candles.BTC', 'external_quote.BTC', 'book.', '.', '', 'x'.repeat(129), '\u0000']),
+    () =>
+      rng.pick([
+        'block',
+        'marks',
+        'blocks.live',
+        'book.BTC',
+        'book.btc-usd.10',
+        'book.ETH.0',
+        'book.BTC.99999',
+        'trades.SOL',
+        'bbo.ETH-USD',
+        'external_quote.XAU',
+        'candles.BTC.1m',
+      ]),
+    () =>
+      rng.pick(['account', 'userFills', 'orderUpdates', 'triggerUpdates']) +
+      '.' +
+      rng.pick([`0x${rng.hex(40)}`, rng.hex(40), `0x${rng.hex(39)}`, 'nope']),
+    () =>
+      rng.pick(['book', 'trades', 'bbo', 'candles', 'external_quote', 'Block', 'BLOCK', 'marks.x', 'blocks', 'nope']) +
+      '.' +
+      String(oddValue(rng, 0)),
+    () =>
+      rng.pick([
+        'book.BTC.-1',
+        'book.BTC.1.5',
+        'candles.BTC.7m',
+        'candles.BTC',
+        'external_quote.BTC',
+        'book.',
+        '.',
+        '',
+        'x'.repeat(129),
+        '\u0000',
+      ]),
     () => oddValue(rng, 1),
   ])()
 }
@@ -547,8 +870,29 @@ function wsFrame(rng: Rng): string | Uint8Array {
   if (roll < 5) return JSON.stringify({ op, topics: Array.from({ length: rng.int(8) }, () => topic(rng)) })
   if (roll < 6) return new TextEncoder().encode(JSON.stringify({ op, topics: [topic(rng)] }))
   if (roll < 7) return Uint8Array.from({ length: 1 + rng.int(64) }, () => rng.int(256))
-  if (roll < 8) return JSON.stringify(rng.pick([{ op: oddValue(rng, 0), topics: [] }, { op }, { op, topics: oddValue(rng, 1) }, { topics: ['block'] }, mutateObject(rng, { op, topics: ['block'] })]))
-  return rng.pick(['', ' ', '{', '}', '[]', 'null', '1', 'true', '{"op":"subscribe","topics":["block"]', rng.text(1 + rng.int(100)), deepNesting(1 + rng.int(5_000))])
+  if (roll < 8)
+    return JSON.stringify(
+      rng.pick([
+        { op: oddValue(rng, 0), topics: [] },
+        { op },
+        { op, topics: oddValue(rng, 1) },
+        { topics: ['block'] },
+        mutateObject(rng, { op, topics: ['block'] }),
+      ]),
+    )
+  return rng.pick([
+    '',
+    ' ',
+    '{',
+    '}',
+    '[]',
+    'null',
+    '1',
+    'true',
+    '{"op":"subscribe","topics":["block"]',
+    rng.text(1 + rng.int(100)),
+    deepNesting(1 + rng.int(5_000)),
+  ])
 }
 
 /** The reply a frame must get: subscribe / unsubscribe confirmations only for well-formed ones. */
@@ -561,14 +905,18 @@ function wsReplyProblem(frame: string | Uint8Array, reply: Body): string | undef
     return reply.op === 'error' && typeof reply.message === 'string' ? undefined : 'unparseable frame must get {op: error}'
   }
   const v = value as Body
-  const wellFormed = typeof v === 'object' && v !== null && !Array.isArray(v) && (v.op === 'subscribe' || v.op === 'unsubscribe') && Array.isArray(v.topics)
+  const wellFormed =
+    typeof v === 'object' && v !== null && !Array.isArray(v) && (v.op === 'subscribe' || v.op === 'unsubscribe') && Array.isArray(v.topics)
   if (!wellFormed) return reply.op === 'error' && typeof reply.message === 'string' ? undefined : 'expected {op: error}'
   if (reply.op !== `${v.op}d`) return `expected op ${v.op}d`
   const topics = reply.topics as unknown[]
   const rejected = (reply.rejected ?? []) as unknown[]
-  if (!Array.isArray(topics) || !topics.every((t) => typeof t === 'string' && (v.topics as unknown[]).includes(t))) return 'topics must be strings the frame named'
-  if (!Array.isArray(rejected) || !rejected.every((t) => typeof t === 'string') || ('rejected' in reply && rejected.length === 0)) return 'rejected must be a non-empty string[] when present'
-  if (v.op === 'subscribe' && (new Set(topics).size !== topics.length || topics.length > TOPICS_PER_CONNECTION_MAX)) return 'subscribed topics must be unique and within the limit'
+  if (!Array.isArray(topics) || !topics.every((t) => typeof t === 'string' && (v.topics as unknown[]).includes(t)))
+    return 'topics must be strings the frame named'
+  if (!Array.isArray(rejected) || !rejected.every((t) => typeof t === 'string') || ('rejected' in reply && rejected.length === 0))
+    return 'rejected must be a non-empty string[] when present'
+  if (v.op === 'subscribe' && (new Set(topics).size !== topics.length || topics.length > TOPICS_PER_CONNECTION_MAX))
+    return 'subscribed topics must be unique and within the limit'
   const nonStrings = (v.topics as unknown[]).filter((t) => typeof t !== 'string').length
   return rejected.length >= nonStrings ? undefined : 'every non-string topic must be rejected'
 }
@@ -613,22 +961,48 @@ test('WebSocket: junk, binary and oversized frames, unknown ops and topics, subs
     const ws = await openWs()
     const frames = Array.from({ length: 60 }, () => wsFrame(rng))
     // A flood: more topics than a connection may hold, all valid; the excess is rejected by name.
-    if (c % 2 === 0) frames.push(JSON.stringify({ op: 'subscribe', topics: Array.from({ length: TOPICS_PER_CONNECTION_MAX + 50 }, (_, i) => `account.${i.toString(16).padStart(40, '0')}`) }))
+    if (c % 2 === 0)
+      frames.push(
+        JSON.stringify({
+          op: 'subscribe',
+          topics: Array.from({ length: TOPICS_PER_CONNECTION_MAX + 50 }, (_, i) => `account.${i.toString(16).padStart(40, '0')}`),
+        }),
+      )
     for (const f of frames) ws.socket.send(f)
     const all = await waitFor(() => ws.frames.filter(isControl).length >= frames.length || ws.closeCode !== undefined, 5_000)
     const controls = ws.frames.filter(isControl)
-    findings.check(all && ws.closeCode === undefined, `connection ${c}: ${controls.length} replies to ${frames.length} frames, close ${ws.closeCode}`, frames.slice(controls.length, controls.length + 1).map(String), ws.frames.slice(-3))
+    findings.check(
+      all && ws.closeCode === undefined,
+      `connection ${c}: ${controls.length} replies to ${frames.length} frames, close ${ws.closeCode}`,
+      frames.slice(controls.length, controls.length + 1).map(String),
+      ws.frames.slice(-3),
+    )
     findings.check(ws.nonJson.length === 0, 'every server frame is JSON', '', ws.nonJson.slice(0, 3))
     const seqs = ws.frames.map((f) => f.seq as number)
-    findings.check(seqs.every((s, i) => Number.isInteger(s) && (i === 0 || s > seqs[i - 1]!)), 'seq increases on every frame', '', seqs.slice(0, 40))
+    findings.check(
+      seqs.every((s, i) => Number.isInteger(s) && (i === 0 || s > seqs[i - 1]!)),
+      'seq increases on every frame',
+      '',
+      seqs.slice(0, 40),
+    )
     controls.forEach((reply, i) => {
       const problem = wsReplyProblem(frames[i]!, reply)
       const f = frames[i]!
-      findings.check(problem === undefined, `ws reply ${i}: ${problem}`, typeof f === 'string' ? f : `binary ${Buffer.from(f).toString('hex').slice(0, 200)}`, reply)
+      findings.check(
+        problem === undefined,
+        `ws reply ${i}: ${problem}`,
+        typeof f === 'string' ? f : `binary ${Buffer.from(f).toString('hex').slice(0, 200)}`,
+        reply,
+      )
     })
     if (c % 2 === 0) {
       const flood = controls[frames.length - 1]
-      findings.check(flood?.topics?.length === TOPICS_PER_CONNECTION_MAX && flood?.rejected?.length === 50, 'a subscribe flood keeps the first 1000 topics', 'flood', { topics: flood?.topics?.length, rejected: flood?.rejected?.length })
+      findings.check(
+        flood?.topics?.length === TOPICS_PER_CONNECTION_MAX && flood?.rejected?.length === 50,
+        'a subscribe flood keeps the first 1000 topics',
+        'flood',
+        { topics: flood?.topics?.length, rejected: flood?.rejected?.length },
+      )
     }
     // A frame past the 65536-byte limit closes the connection with 1009.
     if (c === 7) {
@@ -663,7 +1037,11 @@ test('after the fuzz the node is alive, producing blocks, and holds exactly the 
     const sorted = [...used].sort((a, b) => a - b)
     let lowest = 0
     while (used.has(lowest)) lowest++
-    expect({ address, nonce: n.nonce, used_above: n.used_above }).toEqual({ address, nonce: lowest, used_above: sorted.filter((x) => x > lowest) })
+    expect({ address, nonce: n.nonce, used_above: n.used_above }).toEqual({
+      address,
+      nonce: lowest,
+      used_above: sorted.filter((x) => x > lowest),
+    })
   }
   // Balances: the ledger key and its payee moved exactly the accepted transfers; nothing else touched them.
   const balanceMicros = async (address: string) => {
@@ -682,5 +1060,7 @@ test('after the fuzz the node is alive, producing blocks, and holds exactly the 
     expect(tx.status).toBe(l.status)
   }
   // No uncaught exception, internal error or fatal stop in the node's output.
-  expect(node.output()).not.toMatch(/uncaught|unhandled|http error|failed:|fatal|TypeError|RangeError|SyntaxError|ReferenceError|internal error/i)
+  expect(node.output()).not.toMatch(
+    /uncaught|unhandled|http error|failed:|fatal|TypeError|RangeError|SyntaxError|ReferenceError|internal error/i,
+  )
 })

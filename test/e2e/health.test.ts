@@ -8,13 +8,14 @@
 //   halted      the data directory's file system fills up (a 16 MB tmpfs): the block write fails,
 //               both probes say halted with store_dirty, the process exits 70, a restart replays;
 //               a stored block was altered: the replay fails, halted REPLAY_FAILED, exit 65
-import { afterEach, describe, expect, test } from 'bun:test'
+
 import { Database } from 'bun:sqlite'
+import { afterEach, describe, expect, test } from 'bun:test'
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
+import { type NodeProcess, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 import { until } from '../support/poll.ts'
 import { buildStoredChain, fastTempDir } from '../support/stored-chain.ts'
 
@@ -67,9 +68,16 @@ function wsUpgradeStatus(url: string): Promise<{ status: number; rest: string }>
   return new Promise((resolve, reject) => {
     let text = ''
     const socket = net.connect({ host: hostname, port: Number(port) })
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error('no reply to the upgrade in 20 s')) }, 20_000)
-    socket.on('connect', () => socket.write(`GET /api/v1/ws HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n'))
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error('no reply to the upgrade in 20 s'))
+    }, 20_000)
+    socket.on('connect', () =>
+      socket.write(
+        `GET /api/v1/ws HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      ),
+    )
     socket.on('data', (d: Buffer) => {
       text += d.toString('latin1')
       const end = text.indexOf('\r\n\r\n')
@@ -81,7 +89,10 @@ function wsUpgradeStatus(url: string): Promise<{ status: number; rest: string }>
       socket.destroy()
       resolve({ status, rest: text.slice(end + 4) })
     })
-    socket.on('error', (err) => { clearTimeout(timer); reject(err) })
+    socket.on('error', (err) => {
+      clearTimeout(timer)
+      reject(err)
+    })
   })
 }
 
@@ -123,9 +134,15 @@ describe('recovering', () => {
         expect((query.json as { error: { data: { retry_after_ms: number } } }).error.data.retry_after_ms).toBeGreaterThan(0)
         refused.query++
       }
-      const batch = await post(node, '/api/v1/query', [{ jsonrpc: '2.0', id: 1, method: 'getMarkets' }, { jsonrpc: '2.0', id: 'b', method: 'getHealth' }])
+      const batch = await post(node, '/api/v1/query', [
+        { jsonrpc: '2.0', id: 1, method: 'getMarkets' },
+        { jsonrpc: '2.0', id: 'b', method: 'getHealth' },
+      ])
       if (batch.status === 503) {
-        expect(batch.json).toMatchObject([{ id: 1, error: { code: -32000, data: { reason: 'RECOVERING' } } }, { id: 'b', error: { code: -32000, data: { reason: 'RECOVERING' } } }])
+        expect(batch.json).toMatchObject([
+          { id: 1, error: { code: -32000, data: { reason: 'RECOVERING' } } },
+          { id: 'b', error: { code: -32000, data: { reason: 'RECOVERING' } } },
+        ])
       }
       const action = await post(node, '/api/v1/action', { jsonrpc: '2.0', id: 7, method: 'action', params: {} })
       if (action.status === 503) {
@@ -181,7 +198,12 @@ describe('degraded', () => {
     writeFileSync(join(dir, 'history.sqlite'), Buffer.alloc(8_192, 0x5a))
     const node = await startNode({ dataDir: dir })
     running.push(node)
-    const health = await until('degraded', () => probe(node), (p) => codes(p).includes('INDEXER_STOPPED'), 60_000)
+    const health = await until(
+      'degraded',
+      () => probe(node),
+      (p) => codes(p).includes('INDEXER_STOPPED'),
+      60_000,
+    )
     expect(health.status).toBe(503)
     expect(health.body.status).toBe('degraded')
     expect(health.body.store_dirty).toBe(false)
@@ -190,7 +212,12 @@ describe('degraded', () => {
     expect(live.status).toBe(200)
     expect(live.body.status).toBe('degraded')
     // Degraded is not recovering: the chain goes on and answers.
-    await until('a later block', () => probe(node), (p) => p.body.height > health.body.height + 2, 60_000)
+    await until(
+      'a later block',
+      () => probe(node),
+      (p) => p.body.height > health.body.height + 2,
+      60_000,
+    )
     const query = await post(node, '/api/v1/query', { jsonrpc: '2.0', id: 1, method: 'getExchangeConfig' })
     expect(query.status).toBe(200)
     // History reads say the index is not running.
@@ -201,22 +228,39 @@ describe('degraded', () => {
     const node = await startNode({ extraArgs: ['--health-indexer-lag-blocks', '20', '--health-indexer-lag-ms', '1000'] })
     running.push(node)
     dirs.push(node.dataDir)
-    await until('ok', () => probe(node), (p) => p.status === 200, 60_000)
+    await until(
+      'ok',
+      () => probe(node),
+      (p) => p.status === 200,
+      60_000,
+    )
     // An operator's tool with a write transaction open: the indexer's batches fail with SQLITE_BUSY.
     const db = new Database(join(node.dataDir, 'history.sqlite'))
     db.exec('BEGIN IMMEDIATE')
     try {
-      const lagging = await until('INDEXER_LAGGING', () => probe(node), (p) => codes(p).includes('INDEXER_LAGGING'), 90_000)
+      const lagging = await until(
+        'INDEXER_LAGGING',
+        () => probe(node),
+        (p) => codes(p).includes('INDEXER_LAGGING'),
+        90_000,
+      )
       expect(lagging.status).toBe(503)
       expect(lagging.body.status).toBe('degraded')
-      expect(lagging.body.reasons.find((r) => r.code === 'INDEXER_LAGGING')!.message).toMatch(/the history index is \d+ blocks behind the chain tip/)
+      expect(lagging.body.reasons.find((r) => r.code === 'INDEXER_LAGGING')!.message).toMatch(
+        /the history index is \d+ blocks behind the chain tip/,
+      )
       const live = await probe(node, '/api/v1/health/live')
       expect(live.status).toBe(200)
     } finally {
       db.exec('ROLLBACK')
       db.close()
     }
-    const ok = await until('ok again', () => probe(node), (p) => p.status === 200, 90_000)
+    const ok = await until(
+      'ok again',
+      () => probe(node),
+      (p) => p.status === 200,
+      90_000,
+    )
     expect(ok.body).toMatchObject({ status: 'ok', reasons: [] })
   }, 240_000)
 })
@@ -257,60 +301,83 @@ describe('halted', () => {
     running.splice(running.indexOf(node), 1)
   }, 120_000)
 
-  test.skipIf(!canMountTmpfs())('the file system fills up: the block write fails, 503 halted with store_dirty on both probes, exit 70, a restart replays', async () => {
-    const mnt = mkdtempSync(join(tmpdir(), 'perpd-full-'))
-    expect(Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mnt]).exitCode).toBe(0)
-    mounts.push(mnt)
-    const dataDir = join(mnt, 'data')
-    const node = await startNode({ dataDir, extraArgs: ['--halt-exit-delay-ms', '5000'] })
-    running.push(node)
-    await until('a few blocks', () => probe(node), (p) => p.status === 200 && p.body.height >= 3, 60_000)
+  test.skipIf(!canMountTmpfs())(
+    'the file system fills up: the block write fails, 503 halted with store_dirty on both probes, exit 70, a restart replays',
+    async () => {
+      const mnt = mkdtempSync(join(tmpdir(), 'perpd-full-'))
+      expect(Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mnt]).exitCode).toBe(0)
+      mounts.push(mnt)
+      const dataDir = join(mnt, 'data')
+      const node = await startNode({ dataDir, extraArgs: ['--halt-exit-delay-ms', '5000'] })
+      running.push(node)
+      await until(
+        'a few blocks',
+        () => probe(node),
+        (p) => p.status === 200 && p.body.height >= 3,
+        60_000,
+      )
 
-    // Fill the file system: the next block's write to the block store's log finds no space.
-    const fd = openSync(join(mnt, 'filler'), 'w')
-    try {
-      for (const size of [1 << 20, 64 << 10, 4 << 10, 512]) {
-        const chunk = Buffer.alloc(size, 1)
-        try {
-          for (;;) writeSync(fd, chunk)
-        } catch (err) {
-          expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC')
+      // Fill the file system: the next block's write to the block store's log finds no space.
+      const fd = openSync(join(mnt, 'filler'), 'w')
+      try {
+        for (const size of [1 << 20, 64 << 10, 4 << 10, 512]) {
+          const chunk = Buffer.alloc(size, 1)
+          try {
+            for (;;) writeSync(fd, chunk)
+          } catch (err) {
+            expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC')
+          }
         }
+      } finally {
+        closeSync(fd)
       }
-    } finally {
-      closeSync(fd)
-    }
 
-    const halted = await until('halted', () => probe(node), (p) => p.body.status === 'halted', 30_000)
-    expect(halted.status).toBe(503)
-    expect(halted.body.store_dirty).toBe(true)
-    const cause = halted.body.reasons.at(-1)!
-    expect(cause.code).toBe('STORE_WRITE_FAILED')
-    expect(cause.message).toMatch(/^block (\d+) was applied but not stored \(database or disk is full\); the state is at height \1, the block store at \d+$/)
-    const storedTip = Number(/the block store at (\d+)/.exec(cause.message)![1])
-    expect(storedTip).toBe(halted.body.height - 1)
-    const live = await probe(node, '/api/v1/health/live')
-    expect(live.status).toBe(503)
-    expect(live.body.status).toBe('halted')
-    const query = await post(node, '/api/v1/query', { jsonrpc: '2.0', id: 3, method: 'getHealth' })
-    expect(query.status).toBe(503)
-    expect(query.json).toMatchObject({ id: 3, error: { code: -32000, data: { reason: 'HALTED' } } })
-    // No more blocks.
-    await Bun.sleep(300)
-    expect((await probe(node)).body.height).toBe(halted.body.height)
+      const halted = await until(
+        'halted',
+        () => probe(node),
+        (p) => p.body.status === 'halted',
+        30_000,
+      )
+      expect(halted.status).toBe(503)
+      expect(halted.body.store_dirty).toBe(true)
+      const cause = halted.body.reasons.at(-1)!
+      expect(cause.code).toBe('STORE_WRITE_FAILED')
+      expect(cause.message).toMatch(
+        /^block (\d+) was applied but not stored \(database or disk is full\); the state is at height \1, the block store at \d+$/,
+      )
+      const storedTip = Number(/the block store at (\d+)/.exec(cause.message)![1])
+      expect(storedTip).toBe(halted.body.height - 1)
+      const live = await probe(node, '/api/v1/health/live')
+      expect(live.status).toBe(503)
+      expect(live.body.status).toBe('halted')
+      const query = await post(node, '/api/v1/query', { jsonrpc: '2.0', id: 3, method: 'getHealth' })
+      expect(query.status).toBe(503)
+      expect(query.json).toMatchObject({ id: 3, error: { code: -32000, data: { reason: 'HALTED' } } })
+      // No more blocks.
+      await Bun.sleep(300)
+      expect((await probe(node)).body.height).toBe(halted.body.height)
 
-    // It exits by itself, with the code of "halted: the state may be ahead of the store".
-    expect(await node.exited).toBe(70)
-    expect(node.output()).toContain('the process exits with 70')
-    running.splice(running.indexOf(node), 1)
+      // It exits by itself, with the code of "halted: the state may be ahead of the store".
+      expect(await node.exited).toBe(70)
+      expect(node.output()).toContain('the process exits with 70')
+      running.splice(running.indexOf(node), 1)
 
-    // With space again, a restart replays what the store holds and goes on from there.
-    rmSync(join(mnt, 'filler'))
-    const again = await startNode({ dataDir })
-    running.push(again)
-    const ok = await until('ok after the restart', () => probe(again), (p) => p.status === 200, 60_000)
-    expect(ok.body.store_dirty).toBe(false)
-    expect(ok.body.height).toBeGreaterThanOrEqual(storedTip)
-    expect(again.output()).toMatch(new RegExp(`replayed ${storedTip} blocks \\(1 to ${storedTip}\\)|restored the state at height ${storedTip} `))
-  }, 240_000)
+      // With space again, a restart replays what the store holds and goes on from there.
+      rmSync(join(mnt, 'filler'))
+      const again = await startNode({ dataDir })
+      running.push(again)
+      const ok = await until(
+        'ok after the restart',
+        () => probe(again),
+        (p) => p.status === 200,
+        60_000,
+      )
+      expect(ok.body.store_dirty).toBe(false)
+      expect(ok.body.height).toBeGreaterThanOrEqual(storedTip)
+      expect(again.output()).toMatch(
+        new RegExp(`replayed ${storedTip} blocks \\(1 to ${storedTip}\\)|restored the state at height ${storedTip} `),
+      )
+    },
+    240_000,
+  )
 })

@@ -6,11 +6,11 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { type ActionReply } from '../../src/client/rpc-client.ts'
+import type { ActionReply } from '../../src/client/rpc-client.ts'
 import { CANDLE_INTERVALS } from '../../src/wire/candles.ts'
-import { getJson, waitIndexed, walkCursor } from '../support/history-client.ts'
-import { DEV_KEYS, removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
+import { getJson, waitIndexed, walkCursor } from '../support/history-client.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 
 const dataDir = tempDataDir()
 const ARGS = ['--rate-limit-signer', '0', '--rate-limit-ip', '0']
@@ -35,7 +35,9 @@ async function chainFillCount(url: string, tip: number): Promise<number> {
   const rpc = new CheckedRpcClient(url)
   const hashes: string[] = []
   for (let from = 1; from <= tip; from += 20) {
-    const replies = await rpc.batch(Array.from({ length: Math.min(20, tip - from + 1) }, (_, i) => ({ method: 'getBlock', params: { height: from + i } })))
+    const replies = await rpc.batch(
+      Array.from({ length: Math.min(20, tip - from + 1) }, (_, i) => ({ method: 'getBlock', params: { height: from + i } })),
+    )
     for (const r of replies) {
       if (!('result' in r)) throw new Error(JSON.stringify(r))
       for (const e of (r.result.data as { envelopes: { tx_hash: string }[] }).envelopes) hashes.push(e.tx_hash)
@@ -58,9 +60,13 @@ async function snapshot(url: string) {
   const alice = new PerpdClient({ url, privateKey: DEV_KEYS[1] }).address
   const bob = new PerpdClient({ url, privateKey: DEV_KEYS[2] }).address
   const candles: Record<string, unknown> = {}
-  for (const interval of CANDLE_INTERVALS) candles[interval] = (await getJson(url, `/api/v1/candles?symbol=BTC-USD&interval=${interval}&limit=2000`)).body
+  for (const interval of CANDLE_INTERVALS)
+    candles[interval] = (await getJson(url, `/api/v1/candles?symbol=BTC-USD&interval=${interval}&limit=2000`)).body
   return {
-    fills: [...await walkCursor<any>(url, `/api/v1/fills?account=${alice}`, 7), ...await walkCursor<any>(url, `/api/v1/fills?account=${bob}`, 7)],
+    fills: [
+      ...(await walkCursor<any>(url, `/api/v1/fills?account=${alice}`, 7)),
+      ...(await walkCursor<any>(url, `/api/v1/fills?account=${bob}`, 7)),
+    ],
     orders: await walkCursor(url, `/api/v1/orders?owner=${alice}&include_open=true`, 9),
     candles,
   }
@@ -93,7 +99,7 @@ test('killed mid-way and restarted: no fill missing or doubled; everything equal
   }
   // Every Filled event the chain holds (read from the block store through getBlock and getTx, not
   // from the index) has exactly its two rows.
-  expect(after.fills.length).toBe(2 * await chainFillCount(node.url, status.watermark!))
+  expect(after.fills.length).toBe(2 * (await chainFillCount(node.url, status.watermark!)))
 
   // A clean rebuild from the block store gives identical fills, orders and candles.
   await node.stop()
@@ -104,7 +110,16 @@ test('killed mid-way and restarted: no fill missing or doubled; everything equal
   expect(rebuilt).toEqual(after)
   // The restarted node's 24 h hot cache is empty: a closed order comes from the permanent archive.
   const first = (landed[0] as Extract<ActionReply, { status: 'accepted' }>).events.find((e) => e.sub_kind === 'Filled')!
-  const status0 = (await new CheckedRpcClient(node.url).query<Record<string, unknown>>('getOrderStatus', { order_id: first.body.maker_order_id as number })).data
-  expect(status0).toMatchObject({ status: 'closed', source: 'archive', order_id: first.body.maker_order_id, close_reason: 'filled', filled: '0.01', remaining: '0' })
+  const status0 = (
+    await new CheckedRpcClient(node.url).query<Record<string, unknown>>('getOrderStatus', { order_id: first.body.maker_order_id as number })
+  ).data
+  expect(status0).toMatchObject({
+    status: 'closed',
+    source: 'archive',
+    order_id: first.body.maker_order_id,
+    close_reason: 'filled',
+    filled: '0.01',
+    remaining: '0',
+  })
   expect((after.candles['1m'] as { n: number }[]).reduce((n, c) => n + c.n, 0)).toBe(after.fills.length / 2)
 })

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { bodyAs, RpcClient, type ActionReply, type EventViewReply } from '../../src/client/rpc-client.ts'
-import { getJson, postJson, waitIndexed, walkCursor, type Status } from '../support/history-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { type ActionReply, bodyAs, type EventViewReply, type RpcClient } from '../../src/client/rpc-client.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
+import { getJson, postJson, type Status, waitIndexed, walkCursor } from '../support/history-client.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
 
 const BTC = 1
 let node: NodeProcess
@@ -34,7 +34,11 @@ beforeAll(async () => {
   alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
   bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
   statusBefore = await waitIndexed(node.url)
-  const bid = accepted(await alice.send(placeOrder({ market_id: BTC, side: 'Bid', price: '65000', qty: '0.5', tif: 'Gtc', reduce_only: false, client_order_id: 'h-1' })))
+  const bid = accepted(
+    await alice.send(
+      placeOrder({ market_id: BTC, side: 'Bid', price: '65000', qty: '0.5', tif: 'Gtc', reduce_only: false, client_order_id: 'h-1' }),
+    ),
+  )
   bidId = bodyAs(bid.events[0]!, 'OrderAccepted').order_id
   fill1 = filled(await bob.send(placeOrder({ market_id: BTC, side: 'Ask', price: '64000', qty: '0.2', tif: 'Ioc', reduce_only: false })))
   accepted(await alice.send(placeOrder({ market_id: BTC, side: 'Ask', price: '66000', qty: '0.1', tif: 'Gtc', reduce_only: false })))
@@ -56,14 +60,40 @@ describe('fills and orders', () => {
     expect(r.body.page).toEqual({ offset: 0, limit: 50, total: 2, next_cursor: null, has_more: false })
     expect(r.body.data).toEqual([
       {
-        height: fill2.height, seq: fill2.seq, is_taker: true, timestamp_ms: expect.any(Number), market_id: BTC, order_id: fill2.body.taker_order_id,
-        account: bob.address, counterparty: alice.address, price: '66000', qty: '0.1', notional: '6600', fee: '3.3', symbol: 'BTC-USD',
-        realized_pnl: '-100', realized_pnl_pct: '-1.5384', position_action: 'close_short',
+        height: fill2.height,
+        seq: fill2.seq,
+        is_taker: true,
+        timestamp_ms: expect.any(Number),
+        market_id: BTC,
+        order_id: fill2.body.taker_order_id,
+        account: bob.address,
+        counterparty: alice.address,
+        price: '66000',
+        qty: '0.1',
+        notional: '6600',
+        fee: '3.3',
+        symbol: 'BTC-USD',
+        realized_pnl: '-100',
+        realized_pnl_pct: '-1.5384',
+        position_action: 'close_short',
       },
       {
-        height: fill1.height, seq: fill1.seq, is_taker: true, timestamp_ms: expect.any(Number), market_id: BTC, order_id: fill1.body.taker_order_id,
-        account: bob.address, counterparty: alice.address, price: '65000', qty: '0.2', notional: '13000', fee: '6.5', symbol: 'BTC-USD',
-        realized_pnl: '0', realized_pnl_pct: '0', position_action: 'open_short',
+        height: fill1.height,
+        seq: fill1.seq,
+        is_taker: true,
+        timestamp_ms: expect.any(Number),
+        market_id: BTC,
+        order_id: fill1.body.taker_order_id,
+        account: bob.address,
+        counterparty: alice.address,
+        price: '65000',
+        qty: '0.2',
+        notional: '13000',
+        fee: '6.5',
+        symbol: 'BTC-USD',
+        realized_pnl: '0',
+        realized_pnl_pct: '0',
+        position_action: 'open_short',
       },
     ])
     const a = await getJson(node.url, `/api/v1/fills?account=${alice.address}`)
@@ -77,14 +107,28 @@ describe('fills and orders', () => {
     const closed = await getJson(node.url, `/api/v1/orders?owner=${alice.address}`)
     expect(closed.body.data.some((r: any) => r.order_id === bidId)).toBe(false)
     expect(closed.body.data.map((r: any) => [r.order_id, r.event_type, r.reason])).toEqual([
-      [fill2.body.maker_order_id, 'Done', 'Filled'], [fill2.body.maker_order_id, 'Resting', null], [fill2.body.maker_order_id, 'Accepted', null],
+      [fill2.body.maker_order_id, 'Done', 'Filled'],
+      [fill2.body.maker_order_id, 'Resting', null],
+      [fill2.body.maker_order_id, 'Accepted', null],
     ])
     const all = await getJson(node.url, `/api/v1/orders?owner=${alice.address}&include_open=true`)
     expect(all.body.data.filter((r: any) => r.order_id === bidId)).toEqual([
       expect.objectContaining({ event_type: 'Resting', side: null, price: null, qty: null, remaining: null, client_order_id: 'h-1' }),
       {
-        height: expect.any(Number), seq: 0, timestamp_ms: expect.any(Number), order_id: bidId, owner: alice.address, market_id: BTC, event_type: 'Accepted',
-        side: 'Bid', price: '65000', qty: '0.5', remaining: null, reason: null, symbol: 'BTC-USD', client_order_id: 'h-1',
+        height: expect.any(Number),
+        seq: 0,
+        timestamp_ms: expect.any(Number),
+        order_id: bidId,
+        owner: alice.address,
+        market_id: BTC,
+        event_type: 'Accepted',
+        side: 'Bid',
+        price: '65000',
+        qty: '0.5',
+        remaining: null,
+        reason: null,
+        symbol: 'BTC-USD',
+        client_order_id: 'h-1',
       },
     ])
   })
@@ -108,13 +152,40 @@ describe('fills and orders', () => {
 describe('candles', () => {
   test('/candles, /info candleSnapshot and getCandles agree on the bucket of both fills', async () => {
     const candles = (await getJson(node.url, '/api/v1/candles?symbol=btc&interval=1h')).body
-    expect(candles).toEqual([{ t: expect.any(Number), T: expect.any(Number), s: 'BTC-USD', i: '1h', o: '65000', c: '66000', h: '66000', l: '65000', v: '0.3', n: 2 }])
+    expect(candles).toEqual([
+      {
+        t: expect.any(Number),
+        T: expect.any(Number),
+        s: 'BTC-USD',
+        i: '1h',
+        o: '65000',
+        c: '66000',
+        h: '66000',
+        l: '65000',
+        v: '0.3',
+        n: 2,
+      },
+    ])
     expect(candles[0].T - candles[0].t).toBe(3_600_000)
     expect(candles[0].t % 3_600_000).toBe(0)
-    const info = await postJson(node.url, '/info', { type: 'candleSnapshot', req: { coin: 'BTC', interval: '1h', startTime: 0, endTime: Date.now() + 60_000 } })
+    const info = await postJson(node.url, '/info', {
+      type: 'candleSnapshot',
+      req: { coin: 'BTC', interval: '1h', startTime: 0, endTime: Date.now() + 60_000 },
+    })
     expect(info.body).toEqual(candles)
     const rpcCandles = (await rpc.query<any[]>('getCandles', { symbol: 'BTC-USD', interval_ms: 3_600_000 })).data
-    expect(rpcCandles).toEqual([{ open_time_ms: candles[0].t, close_time_ms: candles[0].T, open: '65000', high: '66000', low: '65000', close: '66000', volume: '0.3', trades: 2 }])
+    expect(rpcCandles).toEqual([
+      {
+        open_time_ms: candles[0].t,
+        close_time_ms: candles[0].T,
+        open: '65000',
+        high: '66000',
+        low: '65000',
+        close: '66000',
+        volume: '0.3',
+        trades: 2,
+      },
+    ])
     // An unknown interval is 1h; a range before the fills is empty (buckets are not zero-filled).
     expect((await getJson(node.url, '/api/v1/candles?symbol=BTC-USD&interval=7x')).body).toEqual(candles)
     expect((await getJson(node.url, `/api/v1/candles?symbol=BTC&interval=1m&to=${candles[0].t - 1}`)).body).toEqual([])
@@ -136,8 +207,21 @@ describe('history JSON-RPC methods', () => {
     const r = await rpc.query<any[]>('getUserFills', { address: bob.address, symbol: 'BTC' })
     expect(r.height).toBeLessThanOrEqual(r.chain_height)
     expect(r.data[1]).toEqual({
-      block_height: fill1.height, event_seq: fill1.seq, timestamp_ms: expect.any(Number), market_id: BTC, symbol: 'BTC-USD', order_id: fill1.body.taker_order_id,
-      price: '65000', qty: '0.2', notional: '13000', fee: '6.5', is_taker: true, aggressor_side: 'Ask', side: 'Ask', realized_pnl: '0', counterparty: alice.address,
+      block_height: fill1.height,
+      event_seq: fill1.seq,
+      timestamp_ms: expect.any(Number),
+      market_id: BTC,
+      symbol: 'BTC-USD',
+      order_id: fill1.body.taker_order_id,
+      price: '65000',
+      qty: '0.2',
+      notional: '13000',
+      fee: '6.5',
+      is_taker: true,
+      aggressor_side: 'Ask',
+      side: 'Ask',
+      realized_pnl: '0',
+      counterparty: alice.address,
       position_action: 'open_short',
     })
     const since = await rpc.query<any[]>('getUserFillsSince', { address: bob.address, from_block: 0, limit: 1 })
@@ -145,7 +229,10 @@ describe('history JSON-RPC methods', () => {
     expect(since.page).toMatchObject({ has_more: true })
     const next = await rpc.query<any[]>('getUserFillsSince', { address: bob.address, cursor: (since.page as any).next_cursor })
     expect(next.data.map((f) => f.block_height)).toEqual([fill2.height])
-    const deep = await fetch(`${node.url}/api/v1/query`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getUserFills', params: { address: bob.address, offset: 1001 } }) })
+    const deep = await fetch(`${node.url}/api/v1/query`, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getUserFills', params: { address: bob.address, offset: 1001 } }),
+    })
     expect(deep.status).toBe(400)
   })
 
@@ -155,23 +242,50 @@ describe('history JSON-RPC methods', () => {
     const byCloid = await rpc.query<any[]>('getOrderFills', { address: alice.address, symbol: 'BTC', client_order_id: 'h-1' })
     expect(byCloid.data).toEqual(byId.data)
     const open = (await rpc.query<any>('getOrderStatus', { order_id: bidId })).data
-    expect(open).toMatchObject({ status: 'open', source: 'chain', order_id: bidId, remaining: '0.3', filled: '0.2', client_order_id: 'h-1' })
+    expect(open).toMatchObject({
+      status: 'open',
+      source: 'chain',
+      order_id: bidId,
+      remaining: '0.3',
+      filled: '0.2',
+      client_order_id: 'h-1',
+    })
     const cancelled = accepted(await alice.send(cancelOrder({ market_id: BTC, order_id: bidId })))
     const closed = (await rpc.query<any>('getOrderStatus', { address: alice.address, symbol: 'BTC-USD', client_order_id: 'h-1' })).data
-    expect(closed).toMatchObject({ status: 'closed', order_id: bidId, close_reason: 'cancelled', remaining: '0.3', closed_height: cancelled.height })
+    expect(closed).toMatchObject({
+      status: 'closed',
+      order_id: bidId,
+      close_reason: 'cancelled',
+      remaining: '0.3',
+      closed_height: cancelled.height,
+    })
     await waitIndexed(node.url, cancelled.height)
     const archived = (await rpc.query<any>('getOrderStatus', { order_id: bidId })).data
-    expect(archived).toMatchObject({ status: 'closed', side: 'Bid', price: '65000', qty: '0.5', close_reason: 'cancelled', placed_height: expect.any(Number) })
+    expect(archived).toMatchObject({
+      status: 'closed',
+      side: 'Bid',
+      price: '65000',
+      qty: '0.5',
+      close_reason: 'cancelled',
+      placed_height: expect.any(Number),
+    })
     expect((await rpc.query<any>('getOrderStatus', { order_id: 999_999 })).data).toMatchObject({ status: 'unknown' })
   })
 
   test('getRecentTrades (taker side, newest first) and getUserRateLimit', async () => {
     const trades = await rpc.query<any[]>('getRecentTrades', { symbol: 'BTC' })
     expect(trades.data.map((t) => [t.block_height, t.price, t.qty, t.notional, t.side])).toEqual([
-      [fill2.height, '66000', '0.1', '6600', 'Bid'], [fill1.height, '65000', '0.2', '13000', 'Ask'],
+      [fill2.height, '66000', '0.1', '6600', 'Bid'],
+      [fill1.height, '65000', '0.2', '13000', 'Ask'],
     ])
     const limit = (await rpc.query<any>('getUserRateLimit', { address: bob.address })).data
-    expect(limit).toEqual({ address: bob.address, cum_vlm: '19600', n_requests_used: 2, n_requests_cap: expect.any(Number), window_blocks: 10_000 })
+    expect(limit).toEqual({
+      address: bob.address,
+      cum_vlm: '19600',
+      n_requests_used: 2,
+      n_requests_cap: expect.any(Number),
+      window_blocks: 10_000,
+    })
   })
 })
 
@@ -188,7 +302,17 @@ describe('blocks, envelopes, transactions, search', () => {
     expect(events.map((e: any) => e.sub_kind)).toEqual(['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'])
     expect(events[1]).toEqual(fill2)
     const envelopes = (await getJson(node.url, `/api/v1/blocks/${fill2.height}/envelopes`)).body.data
-    expect(envelopes).toEqual([expect.objectContaining({ tx_hash: fill2Tx, signer: bob.address, status: 'accepted', action_kind: 'PlaceOrder', market_id: BTC, symbol: 'BTC-USD', reason: null })])
+    expect(envelopes).toEqual([
+      expect.objectContaining({
+        tx_hash: fill2Tx,
+        signer: bob.address,
+        status: 'accepted',
+        action_kind: 'PlaceOrder',
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        reason: null,
+      }),
+    ])
     expect((await getJson(node.url, '/api/v1/blocks/999999999')).status).toBe(404)
   })
 
@@ -206,9 +330,15 @@ describe('blocks, envelopes, transactions, search', () => {
   })
 
   test('/search finds a height, a tx hash and an account', async () => {
-    expect((await getJson(node.url, `/api/v1/search?q=${fill2.height}`)).body.data).toEqual([expect.objectContaining({ type: 'block', height: fill2.height })])
-    expect((await getJson(node.url, `/api/v1/search?q=${fill2Tx}`)).body.data).toEqual([expect.objectContaining({ type: 'tx', tx_hash: fill2Tx })])
-    expect((await getJson(node.url, `/api/v1/search?q=${bob.address}`)).body.data).toEqual([expect.objectContaining({ type: 'account', address: bob.address, fills: 2 })])
+    expect((await getJson(node.url, `/api/v1/search?q=${fill2.height}`)).body.data).toEqual([
+      expect.objectContaining({ type: 'block', height: fill2.height }),
+    ])
+    expect((await getJson(node.url, `/api/v1/search?q=${fill2Tx}`)).body.data).toEqual([
+      expect.objectContaining({ type: 'tx', tx_hash: fill2Tx }),
+    ])
+    expect((await getJson(node.url, `/api/v1/search?q=${bob.address}`)).body.data).toEqual([
+      expect.objectContaining({ type: 'account', address: bob.address, fills: 2 }),
+    ])
   })
 
   test('/chain/account and /chain/open-orders read the live chain', async () => {
@@ -222,15 +352,35 @@ describe('blocks, envelopes, transactions, search', () => {
 describe('status and stats', () => {
   test('/status: every field; watermarks move with the chain and the lags return to 0', async () => {
     const s = await waitIndexed(node.url)
-    expect(Object.keys(s)).toEqual(['watermark', 'block_count', 'node_tip', 'behind', 'envelope_total', 'derive_watermark', 'derive_lag_blocks', 'derive_index_version',
-      'candle_watermark', 'candle_lag_blocks', 'stats_watermark', 'stats_lag_blocks', 'hot_feed', 'markets'])
+    expect(Object.keys(s)).toEqual([
+      'watermark',
+      'block_count',
+      'node_tip',
+      'behind',
+      'envelope_total',
+      'derive_watermark',
+      'derive_lag_blocks',
+      'derive_index_version',
+      'candle_watermark',
+      'candle_lag_blocks',
+      'stats_watermark',
+      'stats_lag_blocks',
+      'hot_feed',
+      'markets',
+    ])
     expect(s.watermark!).toBeGreaterThan(statusBefore.watermark ?? 0)
     expect(s.behind).toBe(s.node_tip! - s.watermark!)
     expect(s.block_count).toBe(s.watermark!)
     expect(s.envelope_total).toBe(5)
     expect(s.derive_lag_blocks).toBe(s.watermark! - s.derive_watermark!)
     expect(s.derive_index_version).toBe('1')
-    expect(s.hot_feed).toEqual({ native_ready: expect.any(Boolean), ext_ready: expect.any(Boolean), stale: expect.any(Boolean), chain_height: expect.any(Number), book_updated_at_ms: expect.any(Number) })
+    expect(s.hot_feed).toEqual({
+      native_ready: expect.any(Boolean),
+      ext_ready: expect.any(Boolean),
+      stale: expect.any(Boolean),
+      chain_height: expect.any(Number),
+      book_updated_at_ms: expect.any(Number),
+    })
     expect(s.markets).toEqual({ native: 3, external_peg: 1 })
   })
 
@@ -244,6 +394,9 @@ describe('status and stats', () => {
       await Bun.sleep(100)
     }
     expect(board.meta).toMatchObject({ as_of_timestamp_ms: expect.any(Number), source: 'snapshot', metric: 'pnl', period: 'all' })
-    expect(board.data.map((r: any) => [r.rank, r.account, r.value])).toEqual([[1, alice.address, '100'], [2, bob.address, '-100']])
+    expect(board.data.map((r: any) => [r.rank, r.account, r.value])).toEqual([
+      [1, alice.address, '100'],
+      [2, bob.address, '-100'],
+    ])
   })
 })

@@ -18,7 +18,7 @@ import { ChainNode } from '../../src/node/chain-node.ts'
 import { devGenesis } from '../../src/node/dev-genesis.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 import { getJson, postJson, waitIndexed } from '../support/history-client.ts'
-import { DEV_KEYS, removeDir, startNode, tempDataDir, type NodeProcess } from '../support/node-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 import { until } from '../support/poll.ts'
 
 const MINUTE = 60_000
@@ -34,7 +34,12 @@ const ADMIN_ACTIONS = 1_010
 /** Envelopes of one block of BatchPlaceOrder, 50 orders each: 2 events per resting order (1 per item refused past the open-order cap), over 2,000 in all. */
 const BIG_BLOCK_BATCHES = 25
 
-const [bob, alice, carol, admin] = [DEV_KEYS[2], DEV_KEYS[1], DEV_KEYS[3], DEV_KEYS[0]].map((k) => new Signer(k)) as [Signer, Signer, Signer, Signer]
+const [bob, alice, carol, admin] = [DEV_KEYS[2], DEV_KEYS[1], DEV_KEYS[3], DEV_KEYS[0]].map((k) => new Signer(k)) as [
+  Signer,
+  Signer,
+  Signer,
+  Signer,
+]
 
 interface Layout {
   /** Heights of the blocks holding one fill each. */
@@ -59,7 +64,8 @@ async function buildChain(dataDir: string): Promise<Layout> {
   }
   const block = async (pending: Promise<ActionResult>[]): Promise<void> => {
     node.produceBlock()
-    for (const r of await Promise.all(pending)) if (r.status !== 'accepted') throw new Error(`not accepted: ${JSON.stringify(r).slice(0, 300)}`)
+    for (const r of await Promise.all(pending))
+      if (r.status !== 'accepted') throw new Error(`not accepted: ${JSON.stringify(r).slice(0, 300)}`)
   }
   await block([send(bob, placeOrder({ market_id: 1, side: 'Ask', price: '65000', qty: '10', tif: 'Gtc', reduce_only: false }))])
   const tradeHeights: number[] = []
@@ -70,13 +76,25 @@ async function buildChain(dataDir: string): Promise<Layout> {
     buckets.push(Math.floor(node.state.timestampMs / MINUTE) * MINUTE)
   }
   if (new Set(buckets).size !== TRADE_BLOCKS) throw new Error('two trade blocks share a 1m bucket')
-  const orders = (k: number) => Array.from({ length: 50 }, (_, i) => ({ market_id: 1, side: 'Bid' as const, price: String(30_000 + k * 50 + i), qty: '0.001', tif: 'Gtc' as const, reduce_only: false }))
+  const orders = (k: number) =>
+    Array.from({ length: 50 }, (_, i) => ({
+      market_id: 1,
+      side: 'Bid' as const,
+      price: String(30_000 + k * 50 + i),
+      qty: '0.001',
+      tif: 'Gtc' as const,
+      reduce_only: false,
+    }))
   await block(Array.from({ length: BIG_BLOCK_BATCHES }, (_, k) => send(carol, batchPlaceOrder(orders(k)))))
   const bigHeight = node.state.height
   for (let i = 0; i < EMPTY_BLOCKS; i++) node.produceBlock()
   // The admin's actions last, inside the audit log's 10,000-block scan; 60 a block (the nonce window is 64).
   for (let done = 0; done < ADMIN_ACTIONS; done += 60) {
-    await block(Array.from({ length: Math.min(60, ADMIN_ACTIONS - done) }, (_, i) => send(admin, setGlobalRebateRatio({ ratio_bps: 1_000 + ((done + i) % 2) }))))
+    await block(
+      Array.from({ length: Math.min(60, ADMIN_ACTIONS - done) }, (_, i) =>
+        send(admin, setGlobalRebateRatio({ ratio_bps: 1_000 + ((done + i) % 2) })),
+      ),
+    )
   }
   const tip = node.state.height
   node.stop()
@@ -125,7 +143,12 @@ describe('page limits of the history REST API', () => {
   })
 
   test('fills and orders: 50 by default, at most 200', async () => {
-    for (const path of [`/api/v1/fills?account=${bob.address}`, `/api/v1/fills?account=${alice.address}`, `/api/v1/orders?owner=${alice.address}`, `/api/v1/orders?owner=${carol.address}&include_open=true`]) {
+    for (const path of [
+      `/api/v1/fills?account=${bob.address}`,
+      `/api/v1/fills?account=${alice.address}`,
+      `/api/v1/orders?owner=${alice.address}`,
+      `/api/v1/orders?owner=${carol.address}&include_open=true`,
+    ]) {
       expect(`${path} ${(await get<Paged>(path)).data.length}`).toBe(`${path} 50`)
       const most = await get<Paged>(`${path}&limit=100000`)
       expect(`${path} ${most.data.length} ${most.page.limit} ${most.page.has_more}`).toBe(`${path} 200 200 true`)
@@ -156,7 +179,10 @@ describe('candle limits', () => {
   })
 
   test('/info candleSnapshot: at most 5000 candles a call', async () => {
-    const r = await postJson<{ t: number }[]>(node.url, '/info', { type: 'candleSnapshot', req: { coin: 'BTC-USD', interval: '1m', startTime: 0 } })
+    const r = await postJson<{ t: number }[]>(node.url, '/info', {
+      type: 'candleSnapshot',
+      req: { coin: 'BTC-USD', interval: '1m', startTime: 0 },
+    })
     expect(r.status).toBe(200)
     expect(ts(r.body)).toEqual(buckets.slice(-5_000))
   })
@@ -167,7 +193,11 @@ describe('candle limits', () => {
     expect(open(await rpc.query('getCandles', { symbol: 'BTC-USD', interval_ms: MINUTE, limit: 100_000 }))).toEqual(buckets.slice(-2_000))
     // The first trade is more than 10,000 blocks old; the candle index still has its bucket.
     expect(layout.tip - layout.tradeHeights[0]!).toBeGreaterThan(10_000)
-    expect(open(await rpc.query('getCandles', { symbol: 'BTC-USD', interval_ms: MINUTE, start_time_ms: 0, end_time_ms: buckets[2]!, limit: 10 }))).toEqual(buckets.slice(0, 3))
+    expect(
+      open(
+        await rpc.query('getCandles', { symbol: 'BTC-USD', interval_ms: MINUTE, start_time_ms: 0, end_time_ms: buckets[2]!, limit: 10 }),
+      ),
+    ).toEqual(buckets.slice(0, 3))
   })
 })
 
@@ -202,7 +232,11 @@ describe('max_tx_per_block', () => {
     const smallRpc = new CheckedRpcClient(small.url)
     expect((await smallRpc.query<{ max_tx_per_block: number }>('getExchangeConfig')).data.max_tx_per_block).toBe(5)
     const signers = DEV_KEYS.slice(1, 5).map((k) => new Signer(k))
-    const sent = signers.flatMap((s) => Array.from({ length: 6 }, (_, n) => smallRpc.action<{ height: number; status: string }>(s.sign(cancelOrder({ market_id: 1, order_id: 900_000 + n }), n, 'dev').params)))
+    const sent = signers.flatMap((s) =>
+      Array.from({ length: 6 }, (_, n) =>
+        smallRpc.action<{ height: number; status: string }>(s.sign(cancelOrder({ market_id: 1, order_id: 900_000 + n }), n, 'dev').params),
+      ),
+    )
     const replies = await Promise.all(sent)
     expect(replies.every((r) => r.status === 'kept-reject')).toBe(true)
     const perBlock = new Map<number, number>()
@@ -210,7 +244,12 @@ describe('max_tx_per_block', () => {
     expect(Math.max(...perBlock.values())).toBeLessThanOrEqual(5)
     expect(perBlock.size).toBeGreaterThanOrEqual(Math.ceil(replies.length / 5))
     // The headers agree: no block of the run holds more than 5 envelopes.
-    await until('the blocks in the history index', () => getJson(small.url, `/api/v1/blocks/${Math.max(...perBlock.keys())}`), (r) => r.status === 200, 30_000)
+    await until(
+      'the blocks in the history index',
+      () => getJson(small.url, `/api/v1/blocks/${Math.max(...perBlock.keys())}`),
+      (r) => r.status === 200,
+      30_000,
+    )
     for (const h of perBlock.keys()) {
       const header = (await getJson<{ data: { envelope_count: number } }>(small.url, `/api/v1/blocks/${h}`)).body.data
       expect(header.envelope_count).toBe(perBlock.get(h)!)

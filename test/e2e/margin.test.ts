@@ -17,16 +17,39 @@ const dave = client(4)
 const liquidator = client(9)
 
 interface PositionData {
-  size: string; margin_mode: string; leverage: number; isolated_margin: string; margin_used: string
-  unrealized_pnl: string; mark_price: string; liquidation_price: string | null; roe: string
+  size: string
+  margin_mode: string
+  leverage: number
+  isolated_margin: string
+  margin_used: string
+  unrealized_pnl: string
+  mark_price: string
+  liquidation_price: string | null
+  roe: string
 }
 interface AccountData {
-  balance: string; account_value: string; cross_cash_available: string; cross_trading_available: string; total_margin_used: string
-  positions: Record<string, PositionData>; margin_settings: Record<string, { leverage: number; margin_mode: string }>; roles: string[]
+  balance: string
+  account_value: string
+  cross_cash_available: string
+  cross_trading_available: string
+  total_margin_used: string
+  positions: Record<string, PositionData>
+  margin_settings: Record<string, { leverage: number; margin_mode: string }>
+  roles: string[]
 }
 const account = (address: string) => getAccount<AccountData>(rpc, address)
 
-interface Liquidatable { address: string; market_id: number; symbol: string; margin_mode: string; size: string; mark_price: string; equity: string; maintenance: string; liquidation_price: string | null }
+interface Liquidatable {
+  address: string
+  market_id: number
+  symbol: string
+  margin_mode: string
+  size: string
+  mark_price: string
+  equity: string
+  maintenance: string
+  liquidation_price: string | null
+}
 
 describe('margin modes and liquidation on a real node', () => {
   test('the four kinds are registered with their auth channel and role; #9 is a Liquidator', async () => {
@@ -39,7 +62,7 @@ describe('margin modes and liquidation on a real node', () => {
     expect((await account(liquidator.address)).roles).toContain('Liquidator')
   })
 
-  test('an Isolated 50x long is pushed under water by other accounts\' trades and liquidated at the mark', async () => {
+  test("an Isolated 50x long is pushed under water by other accounts' trades and liquidated at the mark", async () => {
     accepted(await alice.send(updateMarginMode({ market_id: BTC, mode: 'Isolated' })))
     const bad = await alice.send(updateLeverage({ market_id: BTC, leverage: 51 }))
     expect(bad.status === 'kept-reject' && bad.reason.code).toBe('InvalidLeverage')
@@ -48,12 +71,18 @@ describe('margin modes and liquidation on a real node', () => {
 
     // 1 BTC at 65000, 50x: 1300 moves into the position; taker fee 5 bps = 32.5.
     accepted(await bob.send(placeOrder({ market_id: BTC, side: 'Ask', price: '65000', qty: '1', tif: 'Gtc', reduce_only: false })))
-    const fill = accepted(await alice.send(placeOrder({ market_id: BTC, side: 'Bid', price: '65000', qty: '1', tif: 'Ioc', reduce_only: false })))
+    const fill = accepted(
+      await alice.send(placeOrder({ market_id: BTC, side: 'Bid', price: '65000', qty: '1', tif: 'Ioc', reduce_only: false })),
+    )
     expect(fill.events.map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'])
     let a = await account(alice.address)
     expect(a.balance).toBe(String(1_000_000 - 1300 - 32.5))
     expect(a.positions[String(BTC)]).toMatchObject({
-      size: '1', margin_mode: 'Isolated', leverage: 50, isolated_margin: '1300', margin_used: '1300',
+      size: '1',
+      margin_mode: 'Isolated',
+      leverage: 50,
+      isolated_margin: '1300',
+      margin_used: '1300',
       // (65000 - 1300) / (1 - 1%) = 64343.43..., rounded down for a long.
       liquidation_price: '64343.4',
     })
@@ -72,10 +101,19 @@ describe('margin modes and liquidation on a real node', () => {
 
     const listed = (await rpc.query<Liquidatable[]>('getLiquidatablePositions', { market_id: BTC })).data
     // Equity 1300 - 1000 = 300 < maintenance 1% of 64000 = 640.
-    expect(listed).toEqual([expect.objectContaining({
-      address: alice.address.toLowerCase(), market_id: BTC, symbol: 'BTC-USD', margin_mode: 'Isolated', size: '1', mark_price: '64000',
-      equity: '300', maintenance: '640', liquidation_price: '64343.4',
-    })])
+    expect(listed).toEqual([
+      expect.objectContaining({
+        address: alice.address.toLowerCase(),
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        margin_mode: 'Isolated',
+        size: '1',
+        mark_price: '64000',
+        equity: '300',
+        maintenance: '640',
+        liquidation_price: '64343.4',
+      }),
+    ])
 
     const fund = await account(admin.address)
     const liq = await account(liquidator.address)
@@ -84,9 +122,19 @@ describe('margin modes and liquidation on a real node', () => {
     expect(ev.kind).toBe('Liquidation')
     // Penalty 50 bps of 64000 = 320, capped at the 300 the position still holds; 20% to the liquidator.
     expect(ev.body).toMatchObject({
-      account: alice.address.toLowerCase(), liquidator: liquidator.address.toLowerCase(), insurance_fund: admin.address.toLowerCase(),
-      margin_mode: 'Isolated', size: '1', price: '64000', notional: '64000', realized_pnl: '-1000',
-      penalty: '300', liquidator_reward: '60', bad_debt: '0', fund_size_before: '0', fund_size_after: '1',
+      account: alice.address.toLowerCase(),
+      liquidator: liquidator.address.toLowerCase(),
+      insurance_fund: admin.address.toLowerCase(),
+      margin_mode: 'Isolated',
+      size: '1',
+      price: '64000',
+      notional: '64000',
+      realized_pnl: '-1000',
+      penalty: '300',
+      liquidator_reward: '60',
+      bad_debt: '0',
+      fund_size_before: '0',
+      fund_size_after: '1',
     })
     a = await account(alice.address)
     expect(a.positions).toEqual({})

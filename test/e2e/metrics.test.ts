@@ -6,9 +6,9 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { removeAdminFiles, startAdmin, type AdminProcess } from '../support/admin-process.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
-import { parsePrometheusText, sampleValue, type PromFamily } from '../support/prometheus-text.ts'
+import { type AdminProcess, removeAdminFiles, startAdmin } from '../support/admin-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
+import { type PromFamily, parsePrometheusText, sampleValue } from '../support/prometheus-text.ts'
 
 let node: NodeProcess | undefined
 let admin: AdminProcess | undefined
@@ -36,9 +36,13 @@ describe('GET /metrics', () => {
     node = await startNode()
     const trader = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] as Hex })
     // Accepted: a resting bid far under the mark. Kept reject: a quantity under the market's minimum step.
-    const accepted = await trader.send(placeOrder({ market_id: 1, side: 'Bid', price: '30000', qty: '0.01', tif: 'Gtc', reduce_only: false }))
+    const accepted = await trader.send(
+      placeOrder({ market_id: 1, side: 'Bid', price: '30000', qty: '0.01', tif: 'Gtc', reduce_only: false }),
+    )
     expect(accepted.status).toBe('accepted')
-    const rejected = await trader.send(placeOrder({ market_id: 1, side: 'Bid', price: '30000', qty: '1000000', tif: 'Gtc', reduce_only: false }))
+    const rejected = await trader.send(
+      placeOrder({ market_id: 1, side: 'Bid', price: '30000', qty: '1000000', tif: 'Gtc', reduce_only: false }),
+    )
     expect(rejected.status).toBe('kept-reject')
     // Refused before a block: not JSON.
     const refused = await fetch(`${node.url}/api/v1/action`, { method: 'POST', body: 'not json' })
@@ -61,10 +65,22 @@ describe('GET /metrics', () => {
     expect(sampleValue(m, 'perpd_health_status', { status: 'ok' })).toBe(1)
     expect(sampleValue(m, 'perpd_health_status', { status: 'halted' })).toBe(0)
     expect(sampleValue(m, 'perpd_mempool_depth')).toBe(0)
-    for (const name of ['perpd_ws_connections', 'perpd_ws_dropped_frames_total', 'perpd_ws_gap_frames_total', 'perpd_replay_height', 'perpd_replay_target_height', 'perpd_snapshot_age_seconds']) {
+    for (const name of [
+      'perpd_ws_connections',
+      'perpd_ws_dropped_frames_total',
+      'perpd_ws_gap_frames_total',
+      'perpd_replay_height',
+      'perpd_replay_target_height',
+      'perpd_snapshot_age_seconds',
+    ]) {
       expect(m.has(name)).toBe(true)
     }
-    expect(m.get('perpd_indexer_lag_blocks')!.samples.map((s) => s.labels.stage).sort()).toEqual(['candle', 'derive', 'ingest', 'stats'])
+    expect(
+      m
+        .get('perpd_indexer_lag_blocks')!
+        .samples.map((s) => s.labels.stage)
+        .sort(),
+    ).toEqual(['candle', 'derive', 'ingest', 'stats'])
     expect(m.get('perpd_block_production_seconds')!.type).toBe('histogram')
     expect(m.get('perpd_actions_total')!.type).toBe('counter')
 
@@ -88,7 +104,12 @@ describe('GET /metrics', () => {
     }
     expect(sampleValue(m, 'perpd_admin_http_requests_total', { route_family: 'health', status: '200' })).toBe(1)
     expect(sampleValue(m, 'perpd_admin_http_requests_total', { route_family: 'keys', status: '401' })).toBe(1)
-    expect(m.get('perpd_admin_payouts_total')!.samples.map((s) => s.labels.outcome).sort()).toEqual(['claimed', 'paid', 'refunded', 'settled'])
+    expect(
+      m
+        .get('perpd_admin_payouts_total')!
+        .samples.map((s) => s.labels.outcome)
+        .sort(),
+    ).toEqual(['claimed', 'paid', 'refunded', 'settled'])
     expect(m.has('perpd_admin_runner_last_success_age_seconds')).toBe(true)
   }, 120_000)
 })

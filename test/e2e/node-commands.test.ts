@@ -10,9 +10,9 @@ import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { childEnv, PROJECT_ROOT, spawnListening } from '../support/child-process.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
 import { eventually } from '../support/admin-process.ts'
+import { childEnv, PROJECT_ROOT, spawnListening } from '../support/child-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
 
 const dirs: string[] = []
 const tmp = () => {
@@ -28,7 +28,12 @@ afterAll(async () => {
 })
 
 async function perpd(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src/main.ts'), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: childEnv() })
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src/main.ts'), ...args], {
+    cwd: PROJECT_ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: childEnv(),
+  })
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   return { code, stdout, stderr }
 }
@@ -71,12 +76,22 @@ describe('perpd subcommands', () => {
     const bad = await perpd(['init', '--network', 'n'.repeat(40), '--admin', admin, '--out', join(dir, 'bad.json')])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('network')
-    const started = await spawnListening('node', 'src/main.ts', ['--genesis', out, '--data-dir', join(dir, 'data'), '--port', '0', '--block-time-ms', '50'])
+    const started = await spawnListening('node', 'src/main.ts', [
+      '--genesis',
+      out,
+      '--data-dir',
+      join(dir, 'data'),
+      '--port',
+      '0',
+      '--block-time-ms',
+      '50',
+    ])
     try {
       // Live and at the genesis written (ready may say degraded while XAU-USD, Created, has no quoter).
       await eventually(async () => {
         const body = (await (await fetch(`${started.url}/api/v1/health/live`)).json()) as { status: string; height: number }
-        if (!(body.height > 0) || !['ok', 'degraded'].includes(body.status)) throw new Error(`health ${JSON.stringify(body)}; output ${started.output().slice(-2000)}`)
+        if (!(body.height > 0) || !['ok', 'degraded'].includes(body.status))
+          throw new Error(`health ${JSON.stringify(body)}; output ${started.output().slice(-2000)}`)
         return true
       }, 60_000)
     } finally {
@@ -125,7 +140,9 @@ describe('perpd subcommands', () => {
     const actionCopy = tmp()
     cpSync(node!.dataDir, actionCopy, { recursive: true })
     const db2 = new Database(join(actionCopy, 'chain.sqlite'))
-    const changed = db2.run(`UPDATE envelopes SET action = replace(action, '"30000"', '"30001"') WHERE height = ${placed.height} AND envelope_idx = ${placed.envelope_idx}`)
+    const changed = db2.run(
+      `UPDATE envelopes SET action = replace(action, '"30000"', '"30001"') WHERE height = ${placed.height} AND envelope_idx = ${placed.envelope_idx}`,
+    )
     expect(changed.changes).toBe(1)
     db2.close()
     const badAction = await perpd(['replay', '--verify', '--data-dir', actionCopy])

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { RpcCallError } from '../../src/client/rpc-client.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
 
 let node: NodeProcess
 
@@ -31,14 +31,30 @@ test('500 concurrent PlaceOrder/CancelOrder sends from one signer: no NONCE_REPL
     const cloid = `nw-${i}`
     // Resting bids far below the mark, then a cancel by client id (a cancel that overtakes its
     // order in the queue is a kept-reject: still a consumed nonce, not a refusal).
-    sends.push(client.send(placeOrder({ market_id: 1, side: 'Bid', price: String(50_000 - i), qty: '0.001', tif: 'Gtc', reduce_only: false, client_order_id: cloid })))
+    sends.push(
+      client.send(
+        placeOrder({
+          market_id: 1,
+          side: 'Bid',
+          price: String(50_000 - i),
+          qty: '0.001',
+          tif: 'Gtc',
+          reduce_only: false,
+          client_order_id: cloid,
+        }),
+      ),
+    )
     sends.push(client.send(cancelOrder({ market_id: 1, client_order_id: cloid })))
   }
-  const watch = setInterval(() => { maxInFlight = Math.max(maxInFlight, client.nonces.inFlightCount) }, 5)
+  const watch = setInterval(() => {
+    maxInFlight = Math.max(maxInFlight, client.nonces.inFlightCount)
+  }, 5)
   const outcomes = await Promise.allSettled(sends)
   clearInterval(watch)
 
-  const refusals = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason instanceof RpcCallError ? (o.reason.reason ?? String(o.reason.error.code)) : String(o.reason)] : []))
+  const refusals = outcomes.flatMap((o) =>
+    o.status === 'rejected' ? [o.reason instanceof RpcCallError ? (o.reason.reason ?? String(o.reason.error.code)) : String(o.reason)] : [],
+  )
   expect(refusals.filter((r) => r === 'NONCE_REPLAY')).toEqual([])
   expect(refusals).toEqual([])
   // The window was the limit, and it was used.

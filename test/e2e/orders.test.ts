@@ -11,7 +11,14 @@ const { rpc, client } = await startDevNodeForFile({ blockTimeMs: 40 })
 const alice = client(5)
 const bob = client(6)
 
-interface OpenOrder { order_id: number; price: string; qty: string; remaining: string; client_order_id: string | null; expires_at_ms?: number }
+interface OpenOrder {
+  order_id: number
+  price: string
+  qty: string
+  remaining: string
+  client_order_id: string | null
+  expires_at_ms?: number
+}
 const openOrders = async (address: string) => (await rpc.query<OpenOrder[]>('getAccountOrders', { address })).data
 const accountOf = (address: string) => getAccount<{ nonce: number; dms_deadline_ms: number | null; open_orders: number }>(rpc, address)
 
@@ -25,12 +32,20 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number): Pro
   throw new Error(`condition not met in ${timeoutMs} ms`)
 }
 
-const gtc = (price: string, qty: string, extra: { client_order_id?: string; expires_at_ms?: number; side?: 'Bid' | 'Ask' } = {}) =>
-  ({ market_id: BTC, side: extra.side ?? 'Bid' as const, price, qty, tif: 'Gtc' as const, reduce_only: false, ...extra })
+const gtc = (price: string, qty: string, extra: { client_order_id?: string; expires_at_ms?: number; side?: 'Bid' | 'Ask' } = {}) => ({
+  market_id: BTC,
+  side: extra.side ?? ('Bid' as const),
+  price,
+  qty,
+  tif: 'Gtc' as const,
+  reduce_only: false,
+  ...extra,
+})
 
 describe('orders on a real node', () => {
   test('getActionsMeta lists the order kinds for Traders, master or agent', async () => {
-    const meta = (await rpc.query<{ actions: { name: string; auth: string; role: string; master_only: boolean }[] }>('getActionsMeta')).data.actions
+    const meta = (await rpc.query<{ actions: { name: string; auth: string; role: string; master_only: boolean }[] }>('getActionsMeta')).data
+      .actions
     for (const name of ['BatchPlaceOrder', 'BatchModify', 'MassCancel', 'ScheduleCancel', 'Noop']) {
       expect(meta.find((a) => a.name === name)).toMatchObject({ auth: 'master_or_agent_with_role', role: 'Trader', master_only: false })
     }
@@ -48,7 +63,15 @@ describe('orders on a real node', () => {
   }, 15_000)
 
   test('BatchPlaceOrder: items apply in order, a bad item is reported by index, a malformed batch is refused', async () => {
-    const r = accepted(await alice.send(batchPlaceOrder([gtc('60000', '0.01', { client_order_id: 'q1' }), gtc('60000', '0.01', { client_order_id: 'q1' }), gtc('59000', '0.02')])))
+    const r = accepted(
+      await alice.send(
+        batchPlaceOrder([
+          gtc('60000', '0.01', { client_order_id: 'q1' }),
+          gtc('60000', '0.01', { client_order_id: 'q1' }),
+          gtc('59000', '0.02'),
+        ]),
+      ),
+    )
     expect(r.events.map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'OrderResting', 'BatchItemRejected', 'OrderAccepted', 'OrderResting'])
     expect(r.events[2]!.body).toMatchObject({ index: 1, reason: 'DuplicateClientOrderId', action_kind: 'BatchPlaceOrder' })
     // 5 decimals on a 1-decimal market: refused at admission, naming the item.
@@ -62,7 +85,10 @@ describe('orders on a real node', () => {
     expect(err).toBeInstanceOf(RpcCallError)
     expect((err as RpcCallError).error.message).toContain('edge_price')
     const r = accepted(await alice.send(batchPlaceOrder([gtc('61000.50', '0.0100', { client_order_id: 'edge-1' }), gtc('61001', '2')])))
-    expect(r.events.filter((e) => e.sub_kind === 'OrderResting').map((e) => [e.body.price, e.body.remaining])).toEqual([['61000.5', '0.01'], ['61001', '2']])
+    expect(r.events.filter((e) => e.sub_kind === 'OrderResting').map((e) => [e.body.price, e.body.remaining])).toEqual([
+      ['61000.5', '0.01'],
+      ['61001', '2'],
+    ])
     const ids = r.events.filter((e) => e.sub_kind === 'OrderAccepted').map((e) => e.body.order_id as number)
     accepted(await alice.send(massCancel({ by: 'Ids', order_ids: ids })))
   })
@@ -70,12 +96,23 @@ describe('orders on a real node', () => {
   test('BatchModify: lower qty in place, price change under a new id that keeps the client id', async () => {
     const before = await openOrders(alice.address)
     const q1 = before.find((o) => o.client_order_id === 'q1')!
-    const r = accepted(await alice.send(batchModify([{ market_id: BTC, client_order_id: 'q1', qty: '0.005' }, { market_id: BTC, order_id: 999_999, price: '1' }])))
+    const r = accepted(
+      await alice.send(
+        batchModify([
+          { market_id: BTC, client_order_id: 'q1', qty: '0.005' },
+          { market_id: BTC, order_id: 999_999, price: '1' },
+        ]),
+      ),
+    )
     expect(r.events.map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'OrderResting', 'BatchItemRejected'])
     expect(r.events[1]!.body).toMatchObject({ order_id: q1.order_id, qty: '0.005', remaining: '0.005' })
     expect(r.events[2]!.body).toMatchObject({ index: 1, reason: 'OrderNotFound' })
     const moved = accepted(await alice.send(batchModify([{ market_id: BTC, client_order_id: 'q1', price: '60100' }])))
-    expect(moved.events.map((e) => [e.sub_kind, 'reason' in e.body ? e.body.reason : null])).toEqual([['OrderDone', 'Replaced'], ['OrderAccepted', null], ['OrderResting', null]])
+    expect(moved.events.map((e) => [e.sub_kind, 'reason' in e.body ? e.body.reason : null])).toEqual([
+      ['OrderDone', 'Replaced'],
+      ['OrderAccepted', null],
+      ['OrderResting', null],
+    ])
     const after = await openOrders(alice.address)
     expect(after.find((o) => o.client_order_id === 'q1')).toMatchObject({ price: '60100', qty: '0.005' })
     expect(after.find((o) => o.order_id === q1.order_id)).toBeUndefined()

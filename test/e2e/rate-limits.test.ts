@@ -13,7 +13,9 @@ const nonceOf = async (address: string) => (await rpc.query<{ nonce: number }>('
 
 async function send(signer: Signer, nonce: number) {
   try {
-    return (await rpc.action<{ status: string }>(signer.sign(cancelOrder({ market_id: 1, order_id: 900_000 + nonce }), nonce, 'dev').params)).status
+    return (
+      await rpc.action<{ status: string }>(signer.sign(cancelOrder({ market_id: 1, order_id: 900_000 + nonce }), nonce, 'dev').params)
+    ).status
   } catch (err) {
     if (err instanceof RpcCallError) return `${err.error.code} ${err.reason}`
     throw err
@@ -47,7 +49,9 @@ test('more than 50 actions at once from one IP are limited across signers', asyn
 /** Like send, but returns the refusal's message so IP and signer limits can be told apart. */
 async function sendRaw(signer: Signer, nonce: number): Promise<string> {
   try {
-    return (await rpc.action<{ status: string }>(signer.sign(cancelOrder({ market_id: 1, order_id: 900_000 + nonce }), nonce, 'dev').params)).status
+    return (
+      await rpc.action<{ status: string }>(signer.sign(cancelOrder({ market_id: 1, order_id: 900_000 + nonce }), nonce, 'dev').params)
+    ).status
   } catch (err) {
     if (err instanceof RpcCallError) return err.message
     throw err

@@ -1,8 +1,8 @@
 // The read API's framing on a real node: rpc.discover, REST aliases with the chain wrapper.
 import { expect, test } from 'bun:test'
 import { queryMethodTable } from '../../src/api/routes/query-routes.ts'
-import { startDevNodeForFile } from '../support/dev-node.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
+import { startDevNodeForFile } from '../support/dev-node.ts'
 
 const { node } = await startDevNodeForFile()
 
@@ -14,11 +14,16 @@ interface DiscoveredMethod {
 }
 
 test('rpc.discover lists every method of the table with its params, result schema and example', async () => {
-  const res = await fetch(`${node.url}/api/v1/query`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }) })
+  const res = await fetch(`${node.url}/api/v1/query`, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'rpc.discover' }),
+  })
   const doc = (await res.json()) as { result: { openrpc: string; methods: DiscoveredMethod[] } }
   expect(doc.result.openrpc).toBe('1.2.6')
   expect(doc.result.methods.map((m) => m.name).sort()).toEqual([...queryMethodTable.keys()].sort())
-  expect(doc.result.methods.find((m) => m.name === 'getAccount')!.params).toEqual([expect.objectContaining({ name: 'address', required: true })])
+  expect(doc.result.methods.find((m) => m.name === 'getAccount')!.params).toEqual([
+    expect.objectContaining({ name: 'address', required: true }),
+  ])
   for (const d of doc.result.methods) {
     const m = queryMethodTable.get(d.name)!
     // The wrapper around the method's own result schema (as JSON), with page where the method pages.
@@ -32,12 +37,12 @@ test('rpc.discover lists every method of the table with its params, result schem
 
 test('REST aliases carry the chain wrapper and mirror their methods', async () => {
   const rpc = new CheckedRpcClient(node.url)
-  const market = await (await fetch(`${node.url}/api/v1/markets/btc`)).json() as { height: number; data: { symbol: string } }
+  const market = (await (await fetch(`${node.url}/api/v1/markets/btc`)).json()) as { height: number; data: { symbol: string } }
   expect(market.data.symbol).toBe('BTC-USD')
   expect(market.height).toBeGreaterThanOrEqual(0)
-  const book = await (await fetch(`${node.url}/api/v1/orderbook/ETH-USD?depth=5`)).json() as { data: { symbol: string; bids: unknown[] } }
+  const book = (await (await fetch(`${node.url}/api/v1/orderbook/ETH-USD?depth=5`)).json()) as { data: { symbol: string; bids: unknown[] } }
   expect(book.data).toMatchObject({ symbol: 'ETH-USD', bids: [] })
-  const stats = await (await fetch(`${node.url}/api/v1/stats`)).json() as { data: { market_count: number } }
+  const stats = (await (await fetch(`${node.url}/api/v1/stats`)).json()) as { data: { market_count: number } }
   expect(stats.data.market_count).toBe((await rpc.query<unknown[]>('getMarkets')).data.length)
   const missing = await fetch(`${node.url}/api/v1/markets/NOSUCH`)
   expect(missing.status).toBe(404)

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
 import { until } from '../support/poll.ts'
 
 const BTC = 1
@@ -35,11 +35,35 @@ describe('restarts from snapshots', () => {
     const alice = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
     const bob = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] })
     for (let i = 0; i < 6; i++) {
-      expect((await alice.send(placeOrder({ market_id: BTC, side: 'Bid', price: String(64_000 + i), qty: '0.01', tif: 'Gtc', reduce_only: false, client_order_id: `a${i}` }))).status).toBe('accepted')
-      expect((await bob.send(placeOrder({ market_id: BTC, side: 'Ask', price: String(64_003 + i), qty: '0.004', tif: 'Gtc', reduce_only: false }))).status).toBe('accepted')
+      expect(
+        (
+          await alice.send(
+            placeOrder({
+              market_id: BTC,
+              side: 'Bid',
+              price: String(64_000 + i),
+              qty: '0.01',
+              tif: 'Gtc',
+              reduce_only: false,
+              client_order_id: `a${i}`,
+            }),
+          )
+        ).status,
+      ).toBe('accepted')
+      expect(
+        (
+          await bob.send(
+            placeOrder({ market_id: BTC, side: 'Ask', price: String(64_003 + i), qty: '0.004', tif: 'Gtc', reduce_only: false }),
+          )
+        ).status,
+      ).toBe('accepted')
     }
     const rpc = new CheckedRpcClient(node.url)
-    await until('three snapshots', async () => (await rpc.query<{ height: number }>('getHealth')).height, (h) => h >= 3 * EVERY + 2)
+    await until(
+      'three snapshots',
+      async () => (await rpc.query<{ height: number }>('getHealth')).height,
+      (h) => h >= 3 * EVERY + 2,
+    )
     const addresses = [alice.address, bob.address]
     const before = await view(node.url, addresses)
     expect(await node.stop('SIGKILL')).not.toBe(0)
@@ -60,7 +84,9 @@ describe('restarts from snapshots', () => {
 
     // Trading goes on, then a clean stop writes a snapshot at the last block.
     const again = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[1] })
-    expect((await again.send(placeOrder({ market_id: BTC, side: 'Ask', price: '64001', qty: '0.01', tif: 'Ioc', reduce_only: false }))).status).toBe('accepted')
+    expect(
+      (await again.send(placeOrder({ market_id: BTC, side: 'Ask', price: '64001', qty: '0.01', tif: 'Ioc', reduce_only: false }))).status,
+    ).toBe('accepted')
     const beforeStop = await view(node.url, addresses)
     expect(await node.stop()).toBe(0)
     node = await startNode({ ...args, dataDir: node.dataDir })
@@ -70,6 +96,8 @@ describe('restarts from snapshots', () => {
     const afterStop = await view(node.url, addresses)
     expect(afterStop.accounts).toEqual(beforeStop.accounts)
     expect(afterStop.orders).toEqual(beforeStop.orders)
-    expect((await new CheckedRpcClient(node.url).query<{ state_root: string }>('getBlock', { height: stopAt })).data.state_root).toMatch(/^0x[0-9a-f]{64}$/)
+    expect((await new CheckedRpcClient(node.url).query<{ state_root: string }>('getBlock', { height: stopAt })).data.state_root).toMatch(
+      /^0x[0-9a-f]{64}$/,
+    )
   })
 })

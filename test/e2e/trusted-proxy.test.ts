@@ -2,7 +2,7 @@
 // from 127.0.0.1 counts under the client X-Forwarded-For names, so distinct forwarded clients get
 // distinct buckets; without the flag the header is ignored and they share the socket peer's.
 import { afterAll, describe, expect, test } from 'bun:test'
-import { removeDir, startNode, type NodeProcess } from '../support/node-process.ts'
+import { type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
 
 /** The per-IP limit of these nodes: a bucket of this many /action requests, refilled per second. */
 const IP_LIMIT = 3
@@ -29,10 +29,16 @@ async function start(extra: string[]): Promise<NodeProcess> {
  * answered -32600, so nothing reaches a block.
  */
 async function burst(node: NodeProcess, forwardedFor: (i: number) => string): Promise<number> {
-  const replies = await Promise.all(Array.from({ length: BURST }, async (_, i) => {
-    const res = await fetch(`${node.url}/api/v1/action`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor(i) }, body: '{}' })
-    return (await res.json()) as { error?: { code: number; data?: { reason?: string } } }
-  }))
+  const replies = await Promise.all(
+    Array.from({ length: BURST }, async (_, i) => {
+      const res = await fetch(`${node.url}/api/v1/action`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor(i) },
+        body: '{}',
+      })
+      return (await res.json()) as { error?: { code: number; data?: { reason?: string } } }
+    }),
+  )
   for (const r of replies) expect([-32000, -32600]).toContain(r.error?.code ?? 0)
   return replies.filter((r) => r.error?.data?.reason === 'RATE_LIMITED').length
 }

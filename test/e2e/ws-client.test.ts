@@ -20,12 +20,23 @@ const order = (side: 'Bid' | 'Ask', price: string, qty: string, tif: 'Gtc' | 'Io
 async function nodeOrders(address: string) {
   const r = await rpc.query<Record<string, unknown>[]>('getAccountOrders', { address })
   return r.data.map((o) => {
-    const row: Record<string, unknown> = { order_id: o.order_id, market_id: o.market_id, symbol: o.symbol, side: o.side, price: o.price, qty: o.qty, remaining: o.remaining, tif: o.tif, reduce_only: o.reduce_only }
+    const row: Record<string, unknown> = {
+      order_id: o.order_id,
+      market_id: o.market_id,
+      symbol: o.symbol,
+      side: o.side,
+      price: o.price,
+      qty: o.qty,
+      remaining: o.remaining,
+      tif: o.tif,
+      reduce_only: o.reduce_only,
+    }
     if (o.client_order_id !== null) row.client_order_id = o.client_order_id
     return row
   })
 }
-const setRows = (set: OpenOrderSet): Record<string, unknown>[] => [...set.orders.values()].sort((a, b) => a.order_id - b.order_id).map((o) => ({ ...o }))
+const setRows = (set: OpenOrderSet): Record<string, unknown>[] =>
+  [...set.orders.values()].sort((a, b) => a.order_id - b.order_id).map((o) => ({ ...o }))
 
 describe('PerpdWsClient', () => {
   test('keeps an open-order set from orderUpdates and userFills, and recovers it after a forced disconnect', async () => {

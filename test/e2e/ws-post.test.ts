@@ -9,11 +9,15 @@ import { RpcCallError, RpcClient } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
 import { PerpdWsClient } from '../../src/client/ws-client.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
-import { until, WsProbe, type Frame } from './ws-support.ts'
+import { type Frame, until, WsProbe } from './ws-support.ts'
 
 const node = await startNode({ blockTimeMs: 50 })
 // The default limits, a low per-IP one, and 4 posts in flight per connection.
-const limited = await startNode({ blockTimeMs: 200, specRateLimits: true, extraArgs: ['--rate-limit-ip', '30', '--ws-limits', 'posts_in_flight=4'] })
+const limited = await startNode({
+  blockTimeMs: 200,
+  specRateLimits: true,
+  extraArgs: ['--rate-limit-ip', '30', '--ws-limits', 'posts_in_flight=4'],
+})
 afterAll(async () => {
   for (const n of [node, limited]) {
     await n.stop()
@@ -45,7 +49,11 @@ function postReplies(probe: WsProbe, from = 0): Map<unknown, Frame> {
 }
 
 async function postHttp(url: string, params: unknown, id: unknown = 7): Promise<Frame> {
-  const r = await fetch(`${url}/api/v1/action`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'action', params }) })
+  const r = await fetch(`${url}/api/v1/action`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'action', params }),
+  })
   return (await r.json()) as Frame
 }
 
@@ -62,7 +70,14 @@ test('500 posts on one connection from 9 signers: all accepted, each reply carri
     expected.set(id, signed.txHash)
     probe.send({ op: 'post', id, action: signed.params })
   }
-  const replies = await until(() => { const r = postReplies(probe); return r.size >= 500 && r }, 120_000, '500 post replies')
+  const replies = await until(
+    () => {
+      const r = postReplies(probe)
+      return r.size >= 500 && r
+    },
+    120_000,
+    '500 post replies',
+  )
   expect(replies.size).toBe(500)
   for (const [id, txHash] of expected) {
     const f = replies.get(id)!
@@ -162,13 +177,21 @@ test('posts count against the per-IP and per-signer limits, and past 4 in flight
   const probe = await WsProbe.open(limited.url)
   // Over the in-flight limit: 10 posts at once from 10 signers; the block time is 200 ms.
   const bases = await Promise.all(signers.map((s) => nonceOf(lrpc, s.address)))
-  for (let i = 0; i < 9; i++) probe.send({ op: 'post', id: `f${i}`, action: signers[i]!.sign(cancelOrder({ market_id: 1, order_id: 1 }), bases[i]!, 'dev').params })
-  const first = await until(() => { const r = postReplies(probe); return r.size >= 9 && r }, 60_000, '9 replies')
+  for (let i = 0; i < 9; i++)
+    probe.send({ op: 'post', id: `f${i}`, action: signers[i]!.sign(cancelOrder({ market_id: 1, order_id: 1 }), bases[i]!, 'dev').params })
+  const first = await until(
+    () => {
+      const r = postReplies(probe)
+      return r.size >= 9 && r
+    },
+    60_000,
+    '9 replies',
+  )
   const reasons = [...first.values()].map((f) => f.error?.data?.reason ?? f.result.status)
   expect(reasons.filter((r) => r === 'TOO_MANY_IN_FLIGHT').length).toBeGreaterThanOrEqual(1)
   expect(reasons.filter((r) => r === 'kept-reject').length).toBeGreaterThanOrEqual(1)
   expect(reasons.every((r) => r === 'TOO_MANY_IN_FLIGHT' || r === 'kept-reject')).toBe(true)
-  expect([...first.values()].find((f) => f.error?.data?.reason === "TOO_MANY_IN_FLIGHT")!.error.code).toBe(-32000)
+  expect([...first.values()].find((f) => f.error?.data?.reason === 'TOO_MANY_IN_FLIGHT')!.error.code).toBe(-32000)
   await Bun.sleep(1_100)
   // Per IP (30/s): 60 posts one after another, each sent once the previous one is answered.
   const s = signers[3]!
@@ -193,9 +216,17 @@ test('posts count against the per-IP and per-signer limits, and past 4 in flight
   // under the per-IP 30.
   const conns = await Promise.all(Array.from({ length: 7 }, () => WsProbe.open(limited.url)))
   conns.forEach((c, ci) => {
-    for (let k = 0; k < 4; k++) c.send({ op: 'post', id: k, action: s.sign(cancelOrder({ market_id: 1, order_id: 3 }), nonce + ci * 4 + k, 'dev').params })
+    for (let k = 0; k < 4; k++)
+      c.send({ op: 'post', id: k, action: s.sign(cancelOrder({ market_id: 1, order_id: 3 }), nonce + ci * 4 + k, 'dev').params })
   })
-  const all = await until(() => { const r = conns.flatMap((c) => [...postReplies(c).values()]); return r.length === 28 && r }, 60_000, '28 replies')
+  const all = await until(
+    () => {
+      const r = conns.flatMap((c) => [...postReplies(c).values()])
+      return r.length === 28 && r
+    },
+    60_000,
+    '28 replies',
+  )
   const signerLimited = all.find((f) => f.error?.data?.reason === 'RATE_LIMITED')
   expect(all.filter((f) => f.result?.status === 'kept-reject').length).toBeGreaterThanOrEqual(1)
   for (const c of conns) c.close()
@@ -208,10 +239,14 @@ test('PerpdClient sends over a connected PerpdWsClient with the nonce manager as
   await ws.connect()
   const client = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[9]!, ws })
   // Prove the WebSocket carries them: HTTP /action is not used.
-  ;(client.rpc as { action: unknown }).action = () => { throw new Error('HTTP /action used') }
+  ;(client.rpc as { action: unknown }).action = () => {
+    throw new Error('HTTP /action used')
+  }
   const start = await nonceOf(rpc, client.address)
   // 100 at once: more than the 64-nonce window, so the manager holds some back until replies come.
-  const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => client.send(cancelOrder({ market_id: 1, order_id: 800_000 + i }))))
+  const replies = await Promise.all(
+    Array.from({ length: 100 }, (_, i) => client.send(cancelOrder({ market_id: 1, order_id: 800_000 + i }))),
+  )
   expect(replies.every((r) => r.status === 'kept-reject')).toBe(true)
   expect(new Set(replies.map((r) => r.tx_hash)).size).toBe(100)
   expect(await nonceOf(rpc, client.address)).toBe(start + 100)

@@ -6,13 +6,16 @@
 import { describe, expect, test } from 'bun:test'
 import { batchPlaceOrder } from '../../src/client/actions.ts'
 import { startDevNodeForFile } from '../support/dev-node.ts'
-import { RawWs, until, WsProbe, type Frame } from './ws-support.ts'
+import { type Frame, RawWs, until, WsProbe } from './ws-support.ts'
 
 const PING_MS = 300
 const IDLE_MS = 1_500
 const CONNECTIONS = 4
 
-const { node, client } = await startDevNodeForFile({ blockTimeMs: 50, extraArgs: ['--ws-limits', `ping_ms=${PING_MS},idle_ms=${IDLE_MS},connections=${CONNECTIONS}`] })
+const { node, client } = await startDevNodeForFile({
+  blockTimeMs: 50,
+  extraArgs: ['--ws-limits', `ping_ms=${PING_MS},idle_ms=${IDLE_MS},connections=${CONNECTIONS}`],
+})
 const alice = client(1)
 
 const seqs = (frames: Frame[]) => frames.map((f) => f.seq)
@@ -32,19 +35,34 @@ describe('WebSocket protocol', () => {
   test('unknown and invalid topics come back in rejected, the valid ones are kept', async () => {
     const ws = await WsProbe.open(node.url)
     const sub = await ws.subscribe([
-      'no.such.topic', 'book.NOSUCH', 'account.0x12', 'candles.BTC-USD.7m', 'book.BTC-USD.x', 'external_quote.BTC-USD', 'bogus', 42 as unknown as string,
-      'bbo.btc', 'account.70997970C51812dc3A010C7d01b50e0d17dc79C8', 'candles.ETH.1h',
+      'no.such.topic',
+      'book.NOSUCH',
+      'account.0x12',
+      'candles.BTC-USD.7m',
+      'book.BTC-USD.x',
+      'external_quote.BTC-USD',
+      'bogus',
+      42 as unknown as string,
+      'bbo.btc',
+      'account.70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      'candles.ETH.1h',
     ])
     expect(sub.topics).toEqual(['bbo.btc', 'account.70997970C51812dc3A010C7d01b50e0d17dc79C8', 'candles.ETH.1h'])
     expect(sub.rejected).toEqual([
-      'no.such.topic: unknown topic', 'book.NOSUCH: market not found', 'account.0x12: not a 20-byte hex address',
+      'no.such.topic: unknown topic',
+      'book.NOSUCH: market not found',
+      'account.0x12: not a 20-byte hex address',
       'candles.BTC-USD.7m: unknown interval 7m (1m, 3m, 5m, 15m, 30m, 1h, 2h, 4h, 8h, 12h, 1d, 3d, 1w, 1M)',
-      'book.BTC-USD.x: the depth must be a non-negative integer', 'external_quote.BTC-USD: BTC-USD is not an external-peg market',
-      'bogus: unknown topic', '42: a topic must be a string',
+      'book.BTC-USD.x: the depth must be a non-negative integer',
+      'external_quote.BTC-USD: BTC-USD is not an external-peg market',
+      'bogus: unknown topic',
+      '42: a topic must be a string',
     ])
     // The bbo and account snapshots follow the confirmation, with the client's own spelling of the topic.
     await ws.next((f) => f.topic === 'bbo.btc' && f.symbol === 'BTC-USD')
-    await ws.next((f) => f.topic === 'account.70997970C51812dc3A010C7d01b50e0d17dc79C8' && f.address === '0x70997970c51812dc3a010c7d01b50e0d17dc79c8')
+    await ws.next(
+      (f) => f.topic === 'account.70997970C51812dc3A010C7d01b50e0d17dc79C8' && f.address === '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    )
     ws.close()
   })
 
@@ -96,7 +114,14 @@ describe('WebSocket protocol', () => {
   test('book depth: default 50, explicit depth, above 500 clamped to 500; REST caps at 50', async () => {
     // 520 bid levels: 11 batches of at most 50 orders.
     for (let b = 0; b < 11; b++) {
-      const orders = Array.from({ length: b === 10 ? 20 : 50 }, (_, i) => ({ market_id: 1, side: 'Bid' as const, price: String(40_000 + b * 50 + i), qty: '0.0001', tif: 'Gtc' as const, reduce_only: false }))
+      const orders = Array.from({ length: b === 10 ? 20 : 50 }, (_, i) => ({
+        market_id: 1,
+        side: 'Bid' as const,
+        price: String(40_000 + b * 50 + i),
+        qty: '0.0001',
+        tif: 'Gtc' as const,
+        reduce_only: false,
+      }))
       const r = await alice.send(batchPlaceOrder(orders))
       expect(r.status).toBe('accepted')
     }

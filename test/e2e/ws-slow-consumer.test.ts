@@ -8,7 +8,10 @@ import { RawWs, until } from './ws-support.ts'
 
 const SEND_TIMEOUT_MS = 2_000
 
-const { node } = await startDevNodeForFile({ blockTimeMs: 50, extraArgs: ['--ws-limits', `outbox_frames=8,send_timeout_ms=${SEND_TIMEOUT_MS}`] })
+const { node } = await startDevNodeForFile({
+  blockTimeMs: 50,
+  extraArgs: ['--ws-limits', `outbox_frames=8,send_timeout_ms=${SEND_TIMEOUT_MS}`],
+})
 
 /** 1,000 account topics: every subscribe answers with 1,000 snapshots (about 300 KB). */
 const ACCOUNT_TOPICS = Array.from({ length: 1_000 }, (_, i) => `account.${(i + 1).toString(16).padStart(40, '0')}`)
@@ -31,12 +34,18 @@ describe('slow consumers', () => {
     raw.pause()
     await flood(raw)
     raw.resume()
-    const frames = await until(() => {
-      const all = raw.frames()
-      const last = all.at(-1)
-      // Settled: the last subscribe's last snapshot (or a gap after it) has arrived.
-      return last !== undefined && all.some((f) => f.type === 'gap') && last.topic === ACCOUNT_TOPICS.at(-1) && all.length > 1_000 ? all : undefined
-    }, 10_000, 'the gap and the last snapshot')
+    const frames = await until(
+      () => {
+        const all = raw.frames()
+        const last = all.at(-1)
+        // Settled: the last subscribe's last snapshot (or a gap after it) has arrived.
+        return last !== undefined && all.some((f) => f.type === 'gap') && last.topic === ACCOUNT_TOPICS.at(-1) && all.length > 1_000
+          ? all
+          : undefined
+      },
+      10_000,
+      'the gap and the last snapshot',
+    )
     expect(raw.ended).toBe(false)
     const gaps = frames.filter((f) => f.type === 'gap')
     expect(gaps.length).toBeGreaterThan(0)

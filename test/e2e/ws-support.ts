@@ -88,7 +88,9 @@ export class RawWs {
       socket.once('error', reject)
     })
     const raw = new RawWs(socket)
-    socket.write(`GET /api/v1/ws HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`)
+    socket.write(
+      `GET /api/v1/ws HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    )
     let head = ''
     await new Promise<void>((resolve, reject) => {
       const onData = (d: Buffer) => {
@@ -107,8 +109,12 @@ export class RawWs {
       socket.on('data', onData)
     })
     socket.on('data', (d: Buffer) => raw.onData(d))
-    socket.on('close', () => { raw.ended = true })
-    socket.on('error', () => { raw.ended = true })
+    socket.on('close', () => {
+      raw.ended = true
+    })
+    socket.on('error', () => {
+      raw.ended = true
+    })
     raw.parse()
     return raw
   }
@@ -117,7 +123,12 @@ export class RawWs {
   sendText(text: string): void {
     const payload = Buffer.from(text)
     const len = payload.length
-    const header = len < 126 ? Buffer.from([0x81, 0x80 | len]) : len < 65_536 ? Buffer.from([0x81, 0x80 | 126, len >> 8, len & 0xff]) : Buffer.concat([Buffer.from([0x81, 0x80 | 127]), u64(len)])
+    const header =
+      len < 126
+        ? Buffer.from([0x81, 0x80 | len])
+        : len < 65_536
+          ? Buffer.from([0x81, 0x80 | 126, len >> 8, len & 0xff])
+          : Buffer.concat([Buffer.from([0x81, 0x80 | 127]), u64(len)])
     const mask = Buffer.from([1, 2, 3, 4])
     const masked = Buffer.alloc(len)
     for (let i = 0; i < len; i++) masked[i] = payload[i]! ^ mask[i & 3]!

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'bun:test'
 import { cancelTriggerOrder, placeOrder, placeTriggerOrder, submitOracleQuote } from '../../src/client/actions.ts'
 import { accepted, orderIdOf, startDevNodeForFile } from '../support/dev-node.ts'
-import { until, WsProbe, type Frame } from './ws-support.ts'
+import { type Frame, until, WsProbe } from './ws-support.ts'
 
 const BTC = 1
 const ETH = 2
@@ -18,9 +18,25 @@ const quoter = client(7)
 
 const keys = (f: Frame) => Object.keys(f)
 const bid = (market: number, price: string, qty: string, extra: { tif?: 'Gtc' | 'Ioc'; client_order_id?: string } = {}) =>
-  placeOrder({ market_id: market, side: 'Bid', price, qty, tif: extra.tif ?? 'Gtc', reduce_only: false, ...(extra.client_order_id ? { client_order_id: extra.client_order_id } : {}) })
+  placeOrder({
+    market_id: market,
+    side: 'Bid',
+    price,
+    qty,
+    tif: extra.tif ?? 'Gtc',
+    reduce_only: false,
+    ...(extra.client_order_id ? { client_order_id: extra.client_order_id } : {}),
+  })
 const ask = (market: number, price: string, qty: string, extra: { tif?: 'Gtc' | 'Ioc'; client_order_id?: string } = {}) =>
-  placeOrder({ market_id: market, side: 'Ask', price, qty, tif: extra.tif ?? 'Gtc', reduce_only: false, ...(extra.client_order_id ? { client_order_id: extra.client_order_id } : {}) })
+  placeOrder({
+    market_id: market,
+    side: 'Ask',
+    price,
+    qty,
+    tif: extra.tif ?? 'Gtc',
+    reduce_only: false,
+    ...(extra.client_order_id ? { client_order_id: extra.client_order_id } : {}),
+  })
 
 describe('WebSocket topics', () => {
   test('block: no initial push, then every block with digest and state_root without 0x', async () => {
@@ -57,7 +73,10 @@ describe('WebSocket topics', () => {
     mark = ws.frames.length
     accepted(await alice.send(bid(ETH, '3300', '0.5')))
     const two = await ws.next((f) => f.topic === 'book.ETH-USD', mark)
-    expect(two.bids).toEqual([{ price: '3400', qty: '1.5', cumulative_qty: '1.5' }, { price: '3300', qty: '0.5', cumulative_qty: '2' }])
+    expect(two.bids).toEqual([
+      { price: '3400', qty: '1.5', cumulative_qty: '1.5' },
+      { price: '3300', qty: '0.5', cumulative_qty: '2' },
+    ])
     expect(two.state_hash).not.toBe(top.state_hash)
     await Bun.sleep(200)
     expect(ws.ofTopic('book.ETH.1', mark)).toEqual([])
@@ -74,18 +93,63 @@ describe('WebSocket topics', () => {
     const taker = accepted(await bob.send(ask(BTC, '65000', '0.1', { tif: 'Ioc', client_order_id: 'tk-1' })))
     const trades = await ws.next((f) => f.topic === 'trades.BTC')
     expect(keys(trades)).toEqual(['seq', 'topic', 'symbol', 'height', 'timestamp_ms', 'trades'])
-    expect(trades.trades).toEqual([{ block_height: taker.height, event_seq: 1, timestamp_ms: trades.timestamp_ms, market_id: BTC, price: '65100', qty: '0.1', notional: '6510', side: 'Ask' }])
+    expect(trades.trades).toEqual([
+      {
+        block_height: taker.height,
+        event_seq: 1,
+        timestamp_ms: trades.timestamp_ms,
+        market_id: BTC,
+        price: '65100',
+        qty: '0.1',
+        notional: '6510',
+        side: 'Ask',
+      },
+    ])
     const fills = await ws.next((f) => f.topic === `userFills.${a}`)
     expect(keys(fills)).toEqual(['seq', 'topic', 'address', 'height', 'timestamp_ms', 'fills'])
-    expect(fills.fills).toEqual([{
-      block_height: taker.height, event_seq: 1, timestamp_ms: fills.timestamp_ms, market_id: BTC, symbol: 'BTC-USD', order_id: makerId, client_order_id: 'mk-1',
-      price: '65100', qty: '0.1', notional: '6510', fee: '1.302', is_taker: false, aggressor_side: 'Ask',
-    }])
+    expect(fills.fills).toEqual([
+      {
+        block_height: taker.height,
+        event_seq: 1,
+        timestamp_ms: fills.timestamp_ms,
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        order_id: makerId,
+        client_order_id: 'mk-1',
+        price: '65100',
+        qty: '0.1',
+        notional: '6510',
+        fee: '1.302',
+        is_taker: false,
+        aggressor_side: 'Ask',
+      },
+    ])
     const updates = await ws.next((f) => f.topic === `orderUpdates.${b.slice(2)}`)
     expect(keys(updates)).toEqual(['seq', 'topic', 'address', 'height', 'timestamp_ms', 'updates'])
     expect(updates.updates).toEqual([
-      { block_height: taker.height, event_seq: 0, order_id: makerId + 1, market_id: BTC, symbol: 'BTC-USD', kind: 'accepted', remaining: '0.1', side: 'Ask', price: '65000', qty: '0.1', tif: 'Ioc' },
-      { block_height: taker.height, event_seq: 2, order_id: makerId + 1, market_id: BTC, symbol: 'BTC-USD', kind: 'done', remaining: '0', reason: 'Filled' },
+      {
+        block_height: taker.height,
+        event_seq: 0,
+        order_id: makerId + 1,
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        kind: 'accepted',
+        remaining: '0.1',
+        side: 'Ask',
+        price: '65000',
+        qty: '0.1',
+        tif: 'Ioc',
+      },
+      {
+        block_height: taker.height,
+        event_seq: 2,
+        order_id: makerId + 1,
+        market_id: BTC,
+        symbol: 'BTC-USD',
+        kind: 'done',
+        remaining: '0',
+        reason: 'Filled',
+      },
     ])
     ws.close()
   })
@@ -97,13 +161,35 @@ describe('WebSocket topics', () => {
     const placed = await ws.next((f) => f.topic === `orderUpdates.${alice.address}`)
     expect(placed.updates.map((u: Frame) => u.kind)).toEqual(['accepted', 'resting'])
     expect(placed.updates[1]).toEqual({
-      block_height: placed.height, event_seq: 1, order_id: id, market_id: SOL, symbol: 'SOL-USD', kind: 'resting', remaining: '2',
-      side: 'Ask', price: '160', qty: '2', tif: 'Gtc', reduce_only: false, client_order_id: 'sol-1',
+      block_height: placed.height,
+      event_seq: 1,
+      order_id: id,
+      market_id: SOL,
+      symbol: 'SOL-USD',
+      kind: 'resting',
+      remaining: '2',
+      side: 'Ask',
+      price: '160',
+      qty: '2',
+      tif: 'Gtc',
+      reduce_only: false,
+      client_order_id: 'sol-1',
     })
     const mark = ws.frames.length
     accepted(await alice.send({ CancelOrder: { market_id: SOL, order_id: id } }))
     const done = await ws.next((f) => f.topic === `orderUpdates.${alice.address}`, mark)
-    expect(done.updates).toEqual([{ block_height: done.height, event_seq: 0, order_id: id, market_id: SOL, symbol: 'SOL-USD', kind: 'done', remaining: '2', reason: 'Cancelled' }])
+    expect(done.updates).toEqual([
+      {
+        block_height: done.height,
+        event_seq: 0,
+        order_id: id,
+        market_id: SOL,
+        symbol: 'SOL-USD',
+        kind: 'done',
+        remaining: '2',
+        reason: 'Cancelled',
+      },
+    ])
     ws.close()
   })
 
@@ -112,12 +198,40 @@ describe('WebSocket topics', () => {
     const topic = `account.${bob.address.slice(2).toUpperCase()}`
     await ws.subscribe([topic])
     const snap = await ws.next((f) => f.topic === topic)
-    expect(keys(snap)).toEqual(['seq', 'topic', 'address', 'height', 'timestamp_ms', 'balance', 'nonce', 'role_mask', 'account_value', 'total_margin_used',
-      'total_notional', 'withdrawable', 'cross_cash_available', 'cross_trading_available', 'positions'])
+    expect(keys(snap)).toEqual([
+      'seq',
+      'topic',
+      'address',
+      'height',
+      'timestamp_ms',
+      'balance',
+      'nonce',
+      'role_mask',
+      'account_value',
+      'total_margin_used',
+      'total_notional',
+      'withdrawable',
+      'cross_cash_available',
+      'cross_trading_available',
+      'positions',
+    ])
     expect(snap.address).toBe(bob.address)
     expect(snap.role_mask).toBe(2)
     const position = snap.positions[String(BTC)]
-    expect(Object.keys(position)).toEqual(['symbol', 'mark_price', 'size', 'entry_vwap', 'margin_mode', 'leverage', 'isolated_margin', 'margin_used', 'unrealized_pnl', 'notional', 'liquidation_price', 'roe'])
+    expect(Object.keys(position)).toEqual([
+      'symbol',
+      'mark_price',
+      'size',
+      'entry_vwap',
+      'margin_mode',
+      'leverage',
+      'isolated_margin',
+      'margin_used',
+      'unrealized_pnl',
+      'notional',
+      'liquidation_price',
+      'roe',
+    ])
     expect(position).toMatchObject({ symbol: 'BTC-USD', size: '-0.1', entry_vwap: '65100', margin_mode: 'Cross' })
     // A touch: bob's nonce moves with his next action.
     const mark = ws.frames.length
@@ -163,13 +277,45 @@ describe('WebSocket topics', () => {
     const ws = await WsProbe.open(node.url)
     await ws.subscribe(['external_quote.XAU'])
     const now = Date.now()
-    const r = accepted(await quoter.send(submitOracleQuote([{ market_id: 4, bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: now, last_price: '2400.2', volume: '12.5' }])))
+    const r = accepted(
+      await quoter.send(
+        submitOracleQuote([
+          {
+            market_id: 4,
+            bid_price: '2400.1',
+            ask_price: '2400.5',
+            mark_price: '2400.3',
+            source_ts_ms: now,
+            last_price: '2400.2',
+            volume: '12.5',
+          },
+        ]),
+      ),
+    )
     // Pushed every block once the market has a quote (test/e2e/ws-quote-age.test.ts): this quote's block.
     const f = await ws.next((x) => x.topic === 'external_quote.XAU' && x.height === r.height)
     expect(keys(f)).toEqual(['seq', 'topic', 'symbol', 'height', 'timestamp_ms', 'quote', 'age_ms', 'market_stats'])
     expect(f.age_ms).toBe(f.timestamp_ms - now)
-    expect(f.quote).toEqual({ bid_price: '2400.1', ask_price: '2400.5', mark_price: '2400.3', source_ts_ms: now, quoter: quoter.address, last_price: '2400.2', volume: '12.5' })
-    for (const k of ['long_size', 'short_size', 'net_size', 'oracle_counter_pnl', 'open_interest', 'open_interest_notional', 'fills_in_block', 'block_height']) expect(f.market_stats).toHaveProperty(k)
+    expect(f.quote).toEqual({
+      bid_price: '2400.1',
+      ask_price: '2400.5',
+      mark_price: '2400.3',
+      source_ts_ms: now,
+      quoter: quoter.address,
+      last_price: '2400.2',
+      volume: '12.5',
+    })
+    for (const k of [
+      'long_size',
+      'short_size',
+      'net_size',
+      'oracle_counter_pnl',
+      'open_interest',
+      'open_interest_notional',
+      'fills_in_block',
+      'block_height',
+    ])
+      expect(f.market_stats).toHaveProperty(k)
     ws.close()
   })
 
@@ -177,10 +323,36 @@ describe('WebSocket topics', () => {
     const ws = await WsProbe.open(node.url)
     const topic = `triggerUpdates.${alice.address}`
     await ws.subscribe([topic])
-    const r = accepted(await alice.send(placeTriggerOrder({ market_id: BTC, side: 'Ask', qty: '0.01', trigger_price: '50000', trigger_direction: 'Below', order_type: 'market', reduce_only: false, client_order_id: 'sl-1' })))
+    const r = accepted(
+      await alice.send(
+        placeTriggerOrder({
+          market_id: BTC,
+          side: 'Ask',
+          qty: '0.01',
+          trigger_price: '50000',
+          trigger_direction: 'Below',
+          order_type: 'market',
+          reduce_only: false,
+          client_order_id: 'sl-1',
+        }),
+      ),
+    )
     const placed = await ws.next((f) => f.topic === topic)
     const row = placed.updates[0]
-    expect(row).toMatchObject({ block_height: r.height, kind: 'placed', market_id: BTC, symbol: 'BTC-USD', side: 'Ask', order_type: 'market', qty: '0.01', trigger_price: '50000', trigger_direction: 'Below', reduce_only: false, client_order_id: 'sl-1', expires_at_ms: null })
+    expect(row).toMatchObject({
+      block_height: r.height,
+      kind: 'placed',
+      market_id: BTC,
+      symbol: 'BTC-USD',
+      side: 'Ask',
+      order_type: 'market',
+      qty: '0.01',
+      trigger_price: '50000',
+      trigger_direction: 'Below',
+      reduce_only: false,
+      client_order_id: 'sl-1',
+      expires_at_ms: null,
+    })
     expect(row).not.toHaveProperty('pair_id')
     expect(row).not.toHaveProperty('reason')
     const mark = ws.frames.length
@@ -197,16 +369,38 @@ describe('WebSocket topics', () => {
     const r = accepted(await alice.send(bid(SOL, '90', '1')))
     const f = await ws.next((x) => x.topic === 'blocks.live' && x.block.height === r.height)
     expect(keys(f)).toEqual(['seq', 'topic', 'block', 'envelopes', 'watermark', 'block_count', 'node_tip', 'behind'])
-    expect(keys(f.block)).toEqual(['parent', 'height', 'timestamp_ms', 'digest', 'envelope_count', 'event_count', 'state_root', 'envelopes'])
+    expect(keys(f.block)).toEqual([
+      'parent',
+      'height',
+      'timestamp_ms',
+      'digest',
+      'envelope_count',
+      'event_count',
+      'state_root',
+      'envelopes',
+    ])
     expect(f.block.envelopes).toEqual([])
     expect(f.envelopes).toHaveLength(1)
-    expect(f.envelopes[0]).toMatchObject({ height: r.height, envelope_idx: 0, tx_hash: r.tx_hash, signer: alice.address, status: 'accepted', action_kind: 'PlaceOrder', market_id: SOL, symbol: 'SOL-USD', timestamp_ms: f.block.timestamp_ms })
+    expect(f.envelopes[0]).toMatchObject({
+      height: r.height,
+      envelope_idx: 0,
+      tx_hash: r.tx_hash,
+      signer: alice.address,
+      status: 'accepted',
+      action_kind: 'PlaceOrder',
+      market_id: SOL,
+      symbol: 'SOL-USD',
+      timestamp_ms: f.block.timestamp_ms,
+    })
     // Pushed once the history index has ingested the block, with its watermarks
     // (docs/history-api.md#status).
     expect(f.watermark).toBeGreaterThanOrEqual(r.height)
     expect(f.node_tip).toBeGreaterThanOrEqual(f.watermark)
     expect(f.behind).toBe(f.node_tip - f.watermark)
-    const lives = await until(() => { const l = ws.ofTopic('blocks.live'); return l.length >= 10 ? l : undefined })
+    const lives = await until(() => {
+      const l = ws.ofTopic('blocks.live')
+      return l.length >= 10 ? l : undefined
+    })
     expect(lives.map((x) => x.block.height)).toEqual(lives.map((_, i) => lives[0]!.block.height + i))
     ws.close()
   })

@@ -5,11 +5,11 @@ import { afterAll } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { concat, toHex, type Hex } from 'viem'
+import { concat, type Hex, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parseJsonOrUndefined } from '../../src/lib/json.ts'
-import { childEnv, PROJECT_ROOT, spawnListening, type ListeningProcess } from './child-process.ts'
-import { removeDir, startNode, type NodeProcess } from './node-process.ts'
+import { childEnv, type ListeningProcess, PROJECT_ROOT, spawnListening } from './child-process.ts'
+import { type NodeProcess, removeDir, startNode } from './node-process.ts'
 
 /** A running admin service with its data directory, database file and KEK file. */
 export interface AdminProcess extends ListeningProcess {
@@ -52,8 +52,16 @@ export async function startAdminWithNodeForFile(): Promise<{ node: NodeProcess; 
 }
 
 /** Runs `bun src/admin.ts ARGS` to completion (for start-up refusals and the CLI). */
-export async function runAdmin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src', 'admin.ts'), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: childEnv(env) })
+export async function runAdmin(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src', 'admin.ts'), ...args], {
+    cwd: PROJECT_ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: childEnv(env),
+  })
   const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000)
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   clearTimeout(timer)
@@ -69,7 +77,11 @@ export interface ApiReply {
 }
 
 /** Calls the admin API; `token` goes into `Authorization: Bearer`. */
-export async function api(base: string, path: string, init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<ApiReply> {
+export async function api(
+  base: string,
+  path: string,
+  init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<ApiReply> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(init.headers ?? {}) }
   if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`
   const body = init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body)
@@ -103,7 +115,10 @@ export async function signedChallenge(base: string, privateKey: Hex) {
 /** Logs in with a wallet signature; returns the reply. */
 export async function login(base: string, privateKey: Hex): Promise<ApiReply> {
   const s = await signedChallenge(base, privateKey)
-  return api(base, '/api/auth/login', { method: 'POST', body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: s.signature } })
+  return api(base, '/api/auth/login', {
+    method: 'POST',
+    body: { address: s.address, timestamp_ms: s.timestamp_ms, signature: s.signature },
+  })
 }
 
 /** Logs in and returns the token (throws unless 200). */
@@ -134,7 +149,8 @@ export function startPriceServer(): PriceServer {
   let requests = 0
   let ts: 'live' | number | null = 'live'
   const server = Bun.serve({
-    hostname: '127.0.0.1', port: 0,
+    hostname: '127.0.0.1',
+    port: 0,
     fetch(req) {
       requests++
       const wanted = (new URL(req.url).searchParams.get('symbols') ?? '').split(',').filter((s) => s !== '')

@@ -37,7 +37,12 @@ export interface ListeningProcess {
  * address in 20 s. `name` names the process in those errors.
  */
 export async function spawnListening(name: string, script: string, args: readonly string[]): Promise<ListeningProcess> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: childEnv() })
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], {
+    cwd: PROJECT_ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: childEnv(),
+  })
   let text = ''
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
@@ -49,7 +54,10 @@ export async function spawnListening(name: string, script: string, args: readonl
   let url = ''
   while (Date.now() < deadline) {
     const m = text.match(/listening on (https?:\/\/127\.0\.0\.1:\d+)/)
-    if (m) { url = m[1]!; break }
+    if (m) {
+      url = m[1]!
+      break
+    }
     if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}: ${text}`)
     await Bun.sleep(25)
   }

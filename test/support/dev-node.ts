@@ -2,9 +2,9 @@
 // client per development key, and checks of /action replies that fail with the whole reply.
 import { afterAll } from 'bun:test'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { RpcCallError, RpcClient, type ActionReply } from '../../src/client/rpc-client.ts'
+import { type ActionReply, RpcCallError, type RpcClient } from '../../src/client/rpc-client.ts'
 import { CheckedRpcClient } from './checked-rpc.ts'
-import { DEV_KEYS, removeDir, startNode, type NodeProcess, type StartNodeOptions } from './node-process.ts'
+import { DEV_KEYS, type NodeProcess, removeDir, type StartNodeOptions, startNode } from './node-process.ts'
 
 /** A dev node started for one test file, with its clients. */
 export interface DevNode {

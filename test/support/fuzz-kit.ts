@@ -30,7 +30,33 @@ export class Rng {
 
   /** A string of `length` characters drawn from printable ASCII, controls, and multi-byte unicode. */
   text(length: number): string {
-    const pool = ['a', 'Z', '0', '.', '-', '_', ' ', '"', '\\', '/', '%', '?', '&', '#', '\u0000', '\n', '\t', 'é', 'ß', '€', '漢', '😀', '\u202e', '\ufeff', '\ud800']
+    const pool = [
+      'a',
+      'Z',
+      '0',
+      '.',
+      '-',
+      '_',
+      ' ',
+      '"',
+      '\\',
+      '/',
+      '%',
+      '?',
+      '&',
+      '#',
+      '\u0000',
+      '\n',
+      '\t',
+      'é',
+      'ß',
+      '€',
+      '漢',
+      '😀',
+      '\u202e',
+      '\ufeff',
+      '\ud800',
+    ]
     let s = ''
     for (let i = 0; i < length; i++) s += this.pick(pool)
     return s
@@ -39,29 +65,100 @@ export class Rng {
 
 /** Strings that trip parsers: numbers in disguise, symbols spelled oddly, huge and empty ones. */
 const ODD_STRINGS = [
-  '', ' ', '0', '-1', '1e3', '+1', '1.', '.5', '0x10', 'NaN', 'Infinity', '-Infinity', 'null', 'true', 'undefined', '9007199254740993',
-  '1'.repeat(60), '0.0000000000001', '١٢٣', '１', 'BTC', 'btc', 'BTC-USD', 'btc-usd', 'BTC-', '-USD', 'BTC-USD ', ' BTC-USD', 'BTC/USD', 'XAU',
-  'DOGE-USD', 'ETH', 'sol-USD', 'BTC-USD\u0000', 'BTC%2DUSD', '../etc/passwd', '<script>', '__proto__', 'constructor', 'toString',
-  '0x', '0x' + '0'.repeat(40), '0X' + 'F'.repeat(40), '0x' + 'g'.repeat(40), '0x' + 'f'.repeat(64), '0x' + 'f'.repeat(41), 'Bid', 'Ask', 'Gtc',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e3',
+  '+1',
+  '1.',
+  '.5',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'null',
+  'true',
+  'undefined',
+  '9007199254740993',
+  '1'.repeat(60),
+  '0.0000000000001',
+  '١٢٣',
+  '１',
+  'BTC',
+  'btc',
+  'BTC-USD',
+  'btc-usd',
+  'BTC-',
+  '-USD',
+  'BTC-USD ',
+  ' BTC-USD',
+  'BTC/USD',
+  'XAU',
+  'DOGE-USD',
+  'ETH',
+  'sol-USD',
+  'BTC-USD\u0000',
+  'BTC%2DUSD',
+  '../etc/passwd',
+  '<script>',
+  '__proto__',
+  'constructor',
+  'toString',
+  '0x',
+  `0x${'0'.repeat(40)}`,
+  `0X${'F'.repeat(40)}`,
+  `0x${'g'.repeat(40)}`,
+  `0x${'f'.repeat(64)}`,
+  `0x${'f'.repeat(41)}`,
+  'Bid',
+  'Ask',
+  'Gtc',
 ]
 
 /** Numbers past every bound the wire has: negative, fractional, 2^32, 2^53 and beyond, the largest double. */
-const ODD_NUMBERS = [-1, -0.5, 0, 0.5, 1.5, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 2 ** 64, 1e308, -1e308, Number.MIN_VALUE, 123456789012345]
+const ODD_NUMBERS = [
+  -1,
+  -0.5,
+  0,
+  0.5,
+  1.5,
+  2 ** 31,
+  2 ** 32 - 1,
+  2 ** 32,
+  2 ** 53 - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  2 ** 64,
+  1e308,
+  -1e308,
+  Number.MIN_VALUE,
+  123456789012345,
+]
 
 /** A value of any JSON type, odd more often than not; depth bounds the nesting. */
 export function oddValue(rng: Rng, depth = 2): unknown {
   switch (rng.int(depth > 0 ? 9 : 7)) {
-    case 0: return rng.pick(ODD_STRINGS)
-    case 1: return rng.pick(ODD_NUMBERS)
-    case 2: return rng.text(1 + rng.int(rng.chance(0.1) ? 5_000 : 40))
-    case 3: return null
-    case 4: return rng.chance(0.5)
-    case 5: return rng.int(1_000_000)
-    case 6: return '0x' + rng.hex(rng.pick([0, 1, 39, 40, 63, 64, 65]))
-    case 7: return Array.from({ length: rng.int(4) }, () => oddValue(rng, depth - 1))
+    case 0:
+      return rng.pick(ODD_STRINGS)
+    case 1:
+      return rng.pick(ODD_NUMBERS)
+    case 2:
+      return rng.text(1 + rng.int(rng.chance(0.1) ? 5_000 : 40))
+    case 3:
+      return null
+    case 4:
+      return rng.chance(0.5)
+    case 5:
+      return rng.int(1_000_000)
+    case 6:
+      return `0x${rng.hex(rng.pick([0, 1, 39, 40, 63, 64, 65]))}`
+    case 7:
+      return Array.from({ length: rng.int(4) }, () => oddValue(rng, depth - 1))
     default: {
       const o: Record<string, unknown> = {}
-      for (let i = rng.int(4); i > 0; i--) o[rng.pick(['a', 'market_id', 'symbol', '__proto__', 'constructor', rng.text(3)])] = oddValue(rng, depth - 1)
+      for (let i = rng.int(4); i > 0; i--)
+        o[rng.pick(['a', 'market_id', 'symbol', '__proto__', 'constructor', rng.text(3)])] = oddValue(rng, depth - 1)
       return o
     }
   }
@@ -92,7 +189,18 @@ export function mutateObject(rng: Rng, base: Record<string, unknown>): Record<st
 /** A near miss of a value. */
 export function nudge(rng: Rng, v: unknown): unknown {
   if (typeof v === 'number') return rng.pick([v + 1, v - 1, -v, v + 0.5, v * 4_294_967_296, String(v), v + 2 ** 53])
-  if (typeof v === 'string') return rng.pick([v.toUpperCase(), v.toLowerCase(), ` ${v}`, `${v}0`, v.slice(0, -1), `${v}.0000000001`, `-${v}`, `${v}\u0000`, v.repeat(50)])
+  if (typeof v === 'string')
+    return rng.pick([
+      v.toUpperCase(),
+      v.toLowerCase(),
+      ` ${v}`,
+      `${v}0`,
+      v.slice(0, -1),
+      `${v}.0000000001`,
+      `-${v}`,
+      `${v}\u0000`,
+      v.repeat(50),
+    ])
   if (typeof v === 'boolean') return rng.pick([String(v), v ? 1 : 0, !v])
   if (Array.isArray(v)) return rng.pick([[], [...v, ...v, ...v], v.slice(1), v.map((x) => nudge(rng, x))])
   if (typeof v === 'object' && v !== null) return mutateObject(rng, v as Record<string, unknown>)

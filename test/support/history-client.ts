@@ -40,7 +40,8 @@ export async function waitIndexed(url: string, height?: number, timeoutMs = 15_0
   while (Date.now() < deadline) {
     status = (await getJson<Status>(url, '/api/v1/status')).body
     const target = height ?? status.node_tip ?? 0
-    if ((status.stats_watermark ?? 0) >= target && (status.candle_watermark ?? 0) >= target && (status.derive_watermark ?? 0) >= target) return status
+    if ((status.stats_watermark ?? 0) >= target && (status.candle_watermark ?? 0) >= target && (status.derive_watermark ?? 0) >= target)
+      return status
     await Bun.sleep(20)
   }
   throw new Error(`the index did not reach ${height ?? 'the tip'} in ${timeoutMs} ms: ${JSON.stringify(status)}`)
@@ -52,7 +53,10 @@ export async function walkCursor<T = any>(url: string, path: string, limit: numb
   let cursor: string | null = null
   for (let i = 0; i < 10_000; i++) {
     const sep = path.includes('?') ? '&' : '?'
-    const r: JsonReply<{ data: T[]; page: { next_cursor: string | null; has_more: boolean } }> = await getJson(url, `${path}${sep}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`)
+    const r: JsonReply<{ data: T[]; page: { next_cursor: string | null; has_more: boolean } }> = await getJson(
+      url,
+      `${path}${sep}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`,
+    )
     if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${JSON.stringify(r.body)}`)
     rows.push(...r.body.data)
     if (!r.body.page.has_more) return rows

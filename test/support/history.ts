@@ -5,16 +5,16 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BlockResult, EnvelopeInput } from '../../src/chain/index.ts'
-import { TestChain, type Tx } from './chain/test-chain.ts'
+import { Pipeline } from '../../src/indexer/pipeline.ts'
 import { bytesToHex } from '../../src/lib/hex.ts'
 import { BlockStore, type StoredEnvelope } from '../../src/node/block-store.ts'
 import { storedEvents } from '../../src/node/views.ts'
-import { Pipeline } from '../../src/indexer/pipeline.ts'
+import { TestChain, type Tx } from './chain/test-chain.ts'
 
 export class IndexedChain {
   readonly dir = mkdtempSync(join(tmpdir(), 'perpd-history-test-'))
   readonly store = new BlockStore(this.dir)
-  private parent = '0x' + '00'.repeat(32)
+  private parent = `0x${'00'.repeat(32)}`
 
   /** Every block the chain applies from now on (through any helper) is committed to the store. */
   constructor(readonly chain: TestChain = new TestChain()) {
@@ -37,15 +37,33 @@ export class IndexedChain {
     const stored: StoredEnvelope[] = envelopes.map((e, i) => {
       const r = result.envelopes[i]!
       return {
-        height, envelopeIdx: i, txHash: e.txHash, signer: e.signer, nonce: e.nonce, actionKind: r.actionKind, marketId: r.marketId,
-        actionJson: JSON.stringify(e.action), signatureJson: '{}', status: r.status, reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
+        height,
+        envelopeIdx: i,
+        txHash: e.txHash,
+        signer: e.signer,
+        nonce: e.nonce,
+        actionKind: r.actionKind,
+        marketId: r.marketId,
+        actionJson: JSON.stringify(e.action),
+        signatureJson: '{}',
+        status: r.status,
+        reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
       }
     })
     const events = storedEvents(state, height, result)
-    const digest = '0x' + height.toString(16).padStart(64, 'd')
+    const digest = `0x${height.toString(16).padStart(64, 'd')}`
     this.store.commitBlock({
-      header: { height, parent: this.parent, digest, timestampMs: state.timestampMs, envelopeCount: stored.length, eventCount: events.length, stateRoot: bytesToHex(result.stateRoot) },
-      envelopes: stored, events,
+      header: {
+        height,
+        parent: this.parent,
+        digest,
+        timestampMs: state.timestampMs,
+        envelopeCount: stored.length,
+        eventCount: events.length,
+        stateRoot: bytesToHex(result.stateRoot),
+      },
+      envelopes: stored,
+      events,
     })
     this.parent = digest
   }
@@ -83,6 +101,18 @@ export function tableRows(p: Pipeline, table: string): unknown[] {
 
 /** The derived tables (everything but the ingest copies and bookkeeping). */
 export const DERIVED_TABLES = [
-  'fills', 'trades', 'account_markets', 'order_events', 'orders', 'fund_flows', 'bridge_flows', 'positions', 'referral_events',
-  'rebate_events', 'account_events', 'candles', 'account_stats', 'account_daily',
+  'fills',
+  'trades',
+  'account_markets',
+  'order_events',
+  'orders',
+  'fund_flows',
+  'bridge_flows',
+  'positions',
+  'referral_events',
+  'rebate_events',
+  'account_events',
+  'candles',
+  'account_stats',
+  'account_daily',
 ] as const

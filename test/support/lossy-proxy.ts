@@ -15,7 +15,9 @@ export function startLossyProxy(target: string): LossyProxy {
   let remaining = 0
   let lost = 0
   const server = Bun.serve({
-    hostname: '127.0.0.1', port: 0, idleTimeout: 120,
+    hostname: '127.0.0.1',
+    port: 0,
+    idleTimeout: 120,
     async fetch(req) {
       const url = new URL(req.url)
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await req.text()

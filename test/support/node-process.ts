@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { spawnListening, type ListeningProcess } from './child-process.ts'
 import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
+import { type ListeningProcess, spawnListening } from './child-process.ts'
 
 /** A running node with its data directory. */
 export interface NodeProcess extends ListeningProcess {
@@ -56,7 +56,20 @@ export async function startNode(opts: StartNodeOptions = {}): Promise<NodeProces
   const limits = opts.specRateLimits === true ? [] : ['--rate-limit-ip', '0', '--rate-limit-signer', '0']
   const quoter = opts.devQuoter === true ? [] : ['--no-dev-quoter']
   const dataDir = opts.dataDir ?? tempDataDir()
-  const args = ['--dev', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50), ...limits, ...quoter, ...(opts.extraArgs ?? [])]
+  const args = [
+    '--dev',
+    '--data-dir',
+    dataDir,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--block-time-ms',
+    String(opts.blockTimeMs ?? 50),
+    ...limits,
+    ...quoter,
+    ...(opts.extraArgs ?? []),
+  ]
   const proc = await spawnListening('node', 'src/main.ts', args)
   if (opts.waitReady !== false) await waitRecovered(proc)
   return { ...proc, dataDir }

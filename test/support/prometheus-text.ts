@@ -75,10 +75,12 @@ export function parsePrometheusText(text: string): Map<string, PromFamily> {
     if (m === null) throw new Error(`line ${line}: not a sample: ${raw}`)
     const name = m[1]!
     if (current === undefined) throw new Error(`line ${line}: sample ${name} before any TYPE`)
-    const allowed = current.type === 'histogram' ? [`${current.name}_bucket`, `${current.name}_sum`, `${current.name}_count`] : [current.name]
+    const allowed =
+      current.type === 'histogram' ? [`${current.name}_bucket`, `${current.name}_sum`, `${current.name}_count`] : [current.name]
     if (!allowed.includes(name)) throw new Error(`line ${line}: sample ${name} is not of family ${current.name}`)
     const labels = m[3] === undefined ? {} : parseLabels(m[3], line)
-    if (current.type === 'histogram' && name.endsWith('_bucket') && labels.le === undefined) throw new Error(`line ${line}: bucket without le`)
+    if (current.type === 'histogram' && name.endsWith('_bucket') && labels.le === undefined)
+      throw new Error(`line ${line}: bucket without le`)
     current.samples.push({ name, labels, value: parseValue(m[4]!, line) })
   })
   for (const f of families.values()) if (f.type === 'histogram') checkHistogram(f)
@@ -86,7 +88,11 @@ export function parsePrometheusText(text: string): Map<string, PromFamily> {
 }
 
 function seriesKey(labels: Readonly<Record<string, string>>): string {
-  return JSON.stringify(Object.entries(labels).filter(([k]) => k !== 'le').sort())
+  return JSON.stringify(
+    Object.entries(labels)
+      .filter(([k]) => k !== 'le')
+      .sort(),
+  )
 }
 
 function checkHistogram(f: PromFamily): void {

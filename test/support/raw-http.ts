@@ -41,7 +41,8 @@ function dechunk(bytes: Buffer): Buffer {
 
 function parseReply(raw: Buffer): RawReply {
   const end = raw.indexOf('\r\n\r\n')
-  if (end < 0) throw new Error(`no complete HTTP reply head in ${raw.length} bytes: ${JSON.stringify(raw.subarray(0, 200).toString('latin1'))}`)
+  if (end < 0)
+    throw new Error(`no complete HTTP reply head in ${raw.length} bytes: ${JSON.stringify(raw.subarray(0, 200).toString('latin1'))}`)
   const [statusLine, ...lines] = raw.subarray(0, end).toString('latin1').split('\r\n')
   const m = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '')
   if (m === null) throw new Error(`not an HTTP status line: ${JSON.stringify(statusLine)}`)
@@ -74,7 +75,11 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawReply> 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let settled = false
-    const socket = net.connect({ host: hostname, port: Number(port), ...(req.localAddress === undefined ? {} : { localAddress: req.localAddress }) })
+    const socket = net.connect({
+      host: hostname,
+      port: Number(port),
+      ...(req.localAddress === undefined ? {} : { localAddress: req.localAddress }),
+    })
     const finish = (err?: Error) => {
       if (settled) return
       settled = true

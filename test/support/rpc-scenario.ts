@@ -5,14 +5,25 @@
 // oracle quote. Every read method then has real data to show. The actions run one after another
 // (each reply comes after its block), so the ids, balances and marks are the same on every run;
 // only heights, times and the hashes of time-stamped actions differ.
+
+import type { RpcExample } from '../../scripts/docs/rpc-doc.ts'
+import type { CompiledMethod } from '../../src/api/methods/registry.ts'
 import {
-  cancelOrder, creditDeposit, placeOcoPair, placeOrder, placeTriggerOrder, registerAgent, setGlobalRebateRatio, setInviter,
-  submitOracleQuote, updateLeverage, updateMarginMode, withdrawRequest,
+  cancelOrder,
+  creditDeposit,
+  placeOcoPair,
+  placeOrder,
+  placeTriggerOrder,
+  registerAgent,
+  setGlobalRebateRatio,
+  setInviter,
+  submitOracleQuote,
+  updateLeverage,
+  updateMarginMode,
+  withdrawRequest,
 } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { bodyAs, type ActionReply, type EventBodyOf, type EventSubKind } from '../../src/client/rpc-client.ts'
-import type { CompiledMethod } from '../../src/api/methods/registry.ts'
-import type { RpcExample } from '../../scripts/docs/rpc-doc.ts'
+import { type ActionReply, bodyAs, type EventBodyOf, type EventSubKind } from '../../src/client/rpc-client.ts'
 import { DEV_BRIDGE_INDEX, DEV_QUOTER_INDEX } from '../../src/node/dev-genesis.ts'
 import { DEV_KEYS } from './node-process.ts'
 
@@ -82,8 +93,18 @@ export async function runRpcScenario(url: string): Promise<RpcScenario> {
   const quoter = client(DEV_QUOTER_INDEX)
   const bridge = client(DEV_BRIDGE_INDEX)
   const agent = new PerpdClient({ url, privateKey: AGENT_KEY }).address
-  const order = (c: PerpdClient, market_id: number, side: 'Bid' | 'Ask', price: string, qty: string, tif: 'Gtc' | 'Ioc', client_order_id?: string) =>
-    c.send(placeOrder({ market_id, side, price, qty, tif, reduce_only: false, ...(client_order_id === undefined ? {} : { client_order_id }) }))
+  const order = (
+    c: PerpdClient,
+    market_id: number,
+    side: 'Bid' | 'Ask',
+    price: string,
+    qty: string,
+    tif: 'Gtc' | 'Ioc',
+    client_order_id?: string,
+  ) =>
+    c.send(
+      placeOrder({ market_id, side, price, qty, tif, reduce_only: false, ...(client_order_id === undefined ? {} : { client_order_id }) }),
+    )
 
   // An exchange change for the audit log; the rebates below use the new ratio (20% of each fee).
   const first = accepted('SetGlobalRebateRatio', await admin.send(setGlobalRebateRatio({ ratio_bps: 2000 })))
@@ -103,27 +124,66 @@ export async function runRpcScenario(url: string): Promise<RpcScenario> {
   accepted('the 50x long', await order(leveraged, BTC, 'Bid', '65000', '0.1', 'Ioc'))
   accepted('the mark-setting sale', await order(markMover, BTC, 'Ask', '64000', '0.01', 'Ioc'))
 
-  const stop = accepted('the stop', await trader.send(placeTriggerOrder({
-    market_id: BTC, side: 'Ask', qty: '0.1', trigger_price: '60000', trigger_direction: 'Below', order_type: 'market', reduce_only: true, client_order_id: 'doc-stop',
-  })))
-  const pair = accepted('the OCO pair', await trader.send(placeOcoPair({
-    market_id: BTC, side: 'Ask', qty: '0.1', limit_price: '70000', stop: { trigger_price: '58000', trigger_direction: 'Below', order_type: 'market' }, reduce_only: true, client_pair_id: 7,
-  })))
+  const stop = accepted(
+    'the stop',
+    await trader.send(
+      placeTriggerOrder({
+        market_id: BTC,
+        side: 'Ask',
+        qty: '0.1',
+        trigger_price: '60000',
+        trigger_direction: 'Below',
+        order_type: 'market',
+        reduce_only: true,
+        client_order_id: 'doc-stop',
+      }),
+    ),
+  )
+  const pair = accepted(
+    'the OCO pair',
+    await trader.send(
+      placeOcoPair({
+        market_id: BTC,
+        side: 'Ask',
+        qty: '0.1',
+        limit_price: '70000',
+        stop: { trigger_price: '58000', trigger_direction: 'Below', order_type: 'market' },
+        reduce_only: true,
+        client_pair_id: 7,
+      }),
+    ),
+  )
   accepted('RegisterAgent', await trader.send((nonce, network) => registerAgent({ network, agent, role: 'Trader', name: 'desk', nonce })))
-  const withdrawal = accepted('WithdrawRequest', await trader.send((nonce, network) => withdrawRequest({ network, destination: PAYOUT, amount: '125.5', nonce })))
+  const withdrawal = accepted(
+    'WithdrawRequest',
+    await trader.send((nonce, network) => withdrawRequest({ network, destination: PAYOUT, amount: '125.5', nonce })),
+  )
   const doomed = accepted('the bid to cancel', await order(trader, BTC, 'Bid', '60000', '0.01', 'Gtc', 'doc-cancel'))
   const doomedId = bodyOf(doomed, 'OrderAccepted').order_id as number
   accepted('CancelOrder', await trader.send(cancelOrder({ market_id: BTC, order_id: doomedId })))
 
-  accepted('CreditDeposit', await bridge.send(creditDeposit({ account: NEWCOMER, amount: '2500', deposit_id: 'doc-deposit-1', source_chain: 'arbitrum' })))
+  accepted(
+    'CreditDeposit',
+    await bridge.send(creditDeposit({ account: NEWCOMER, amount: '2500', deposit_id: 'doc-deposit-1', source_chain: 'arbitrum' })),
+  )
 
   // XAU (external peg): a fresh quote, then a buy against Book B at the quote's ask.
-  accepted('SubmitOracleQuote', await quoter.send(submitOracleQuote([{ market_id: XAU, bid_price: '2399.5', ask_price: '2400.5', mark_price: '2400', source_ts_ms: Date.now() }])))
+  accepted(
+    'SubmitOracleQuote',
+    await quoter.send(
+      submitOracleQuote([{ market_id: XAU, bid_price: '2399.5', ask_price: '2400.5', mark_price: '2400', source_ts_ms: Date.now() }]),
+    ),
+  )
   const last = accepted('the XAU buy', await order(markMover, XAU, 'Bid', '2500', '1', 'Ioc'))
 
   return {
-    trader: trader.address, counterparty: counterparty.address, inviter: inviter.address, leveraged: leveraged.address,
-    markMover: markMover.address, admin: admin.address, agent,
+    trader: trader.address,
+    counterparty: counterparty.address,
+    inviter: inviter.address,
+    leveraged: leveraged.address,
+    markMover: markMover.address,
+    admin: admin.address,
+    agent,
     restingOrderId: bodyOf(resting, 'OrderAccepted').order_id as number,
     cancelledOrderId: doomedId,
     takerOrderId: bodyOf(taker, 'OrderAccepted').order_id as number,
@@ -147,7 +207,9 @@ export async function waitForHistory(url: string, scenario: RpcScenario, timeout
     { method: 'getCandles', params: { market_id: BTC, interval_ms: 60_000, limit: 1 } },
   ]
   for (;;) {
-    const heights = await Promise.all(reads.map(async (r) => ((await rpcCall(url, r.method, r.params)) as { result?: { height: number } }).result?.height ?? -1))
+    const heights = await Promise.all(
+      reads.map(async (r) => ((await rpcCall(url, r.method, r.params)) as { result?: { height: number } }).result?.height ?? -1),
+    )
     if (heights.every((h) => h >= scenario.lastHeight)) return
     if (Date.now() > deadline) throw new Error(`the history index did not reach height ${scenario.lastHeight} (at ${heights.join(', ')})`)
     await Bun.sleep(25)
@@ -160,7 +222,11 @@ export const SCENARIO_PARAMS = ['tx_hash', 'order_id', 'trigger_id', 'height', '
 /** A method's example params with the ids of the scenario in place of the example's placeholders. */
 export function exampleParams(m: Pick<CompiledMethod, 'example'>, s: RpcScenario): Record<string, unknown> {
   const ids: Record<(typeof SCENARIO_PARAMS)[number], unknown> = {
-    tx_hash: s.takerTxHash, order_id: s.restingOrderId, trigger_id: s.stopTriggerId, height: s.takerHeight, from_block: s.firstHeight,
+    tx_hash: s.takerTxHash,
+    order_id: s.restingOrderId,
+    trigger_id: s.stopTriggerId,
+    height: s.takerHeight,
+    from_block: s.firstHeight,
   }
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(m.example ?? {})) out[k] = k in ids ? ids[k as keyof typeof ids] : v
@@ -169,7 +235,11 @@ export function exampleParams(m: Pick<CompiledMethod, 'example'>, s: RpcScenario
 
 /** POSTs one JSON-RPC request to /api/v1/query and returns the parsed reply. */
 export async function rpcCall(url: string, method: string, params: Record<string, unknown>): Promise<unknown> {
-  const res = await fetch(`${url}/api/v1/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const res = await fetch(`${url}/api/v1/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
   return res.json()
 }
 

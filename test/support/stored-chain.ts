@@ -31,7 +31,14 @@ export interface StoredChainOptions {
 export function buildStoredChain(dataDir: string, options: StoredChainOptions): number {
   const blockTimeMs = options.blockTimeMs ?? 50
   let clock = Date.now() - options.blocks * blockTimeMs
-  const node = new ChainNode({ dataDir, genesis: devGenesis(), blockTimeMs, now: () => (clock += blockTimeMs), log: () => {}, snapshotEveryBlocks: 0 })
+  const node = new ChainNode({
+    dataDir,
+    genesis: devGenesis(),
+    blockTimeMs,
+    now: () => (clock += blockTimeMs),
+    log: () => {},
+    snapshotEveryBlocks: 0,
+  })
   node.startManual()
   const signers = [new Signer(DEV_KEYS[1]), new Signer(DEV_KEYS[2])]
   const nonces = signers.map((s) => node.state.nonces.get(s.address)?.floor ?? 0)
@@ -40,8 +47,20 @@ export function buildStoredChain(dataDir: string, options: StoredChainOptions): 
     for (let i = 1; i <= options.blocks; i++) {
       if (every > 0 && i % every === 0) {
         const price = String(64_000 + (i % 7))
-        void node.submit(signers[0]!.sign({ PlaceOrder: { market_id: 1, side: 'Bid', price, qty: '0.01', tif: 'Gtc', reduce_only: false } }, nonces[0]!++, 'dev').params)
-        void node.submit(signers[1]!.sign({ PlaceOrder: { market_id: 1, side: 'Ask', price, qty: '0.004', tif: 'Gtc', reduce_only: false } }, nonces[1]!++, 'dev').params)
+        void node.submit(
+          signers[0]!.sign(
+            { PlaceOrder: { market_id: 1, side: 'Bid', price, qty: '0.01', tif: 'Gtc', reduce_only: false } },
+            nonces[0]!++,
+            'dev',
+          ).params,
+        )
+        void node.submit(
+          signers[1]!.sign(
+            { PlaceOrder: { market_id: 1, side: 'Ask', price, qty: '0.004', tif: 'Gtc', reduce_only: false } },
+            nonces[1]!++,
+            'dev',
+          ).params,
+        )
       }
       node.produceBlock()
     }

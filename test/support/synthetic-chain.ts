@@ -2,9 +2,10 @@
 // bodies made by the node's own wire/event-view.ts, so they are byte-for-byte what the node
 // stores) committed through the real block store. Positions follow the chain's rule (close
 // against the cost basis pro rata, open with the rest), so sizes and realized PnL are consistent.
+
+import { mulberry32Unit } from '../../src/lib/prng.ts'
 import type { BlockStore, StoredBlock, StoredEvent } from '../../src/node/block-store.ts'
 import { eventBody } from '../../src/wire/event-view.ts'
-import { mulberry32Unit } from '../../src/lib/prng.ts'
 
 export interface SyntheticMarket {
   readonly marketId: number
@@ -22,7 +23,10 @@ export interface SyntheticOptions {
   readonly seed?: number
 }
 
-interface Pos { size: number; basis: bigint }
+interface Pos {
+  size: number
+  basis: bigint
+}
 
 export class SyntheticChain {
   private height: number
@@ -30,9 +34,12 @@ export class SyntheticChain {
   private nextOrderId = 1
   private readonly positions = new Map<string, Pos>()
   private readonly random: () => number
-  private parent = '0x' + '00'.repeat(32)
+  private parent = `0x${'00'.repeat(32)}`
 
-  constructor(private readonly store: BlockStore, private readonly options: SyntheticOptions) {
+  constructor(
+    private readonly store: BlockStore,
+    private readonly options: SyntheticOptions,
+  ) {
     this.height = store.tipHeight()
     this.timeMs = options.startTimeMs
     this.random = mulberry32Unit(options.seed ?? 1)
@@ -50,7 +57,7 @@ export class SyntheticChain {
     const qty = Math.abs(delta)
     let pnl = 0n
     let openNotional = notional
-    const closeLots = before !== 0 && (before > 0) !== buying ? Math.min(qty, Math.abs(before)) : 0
+    const closeLots = before !== 0 && before > 0 !== buying ? Math.min(qty, Math.abs(before)) : 0
     if (closeLots > 0) {
       const closeNotional = closeLots === qty ? notional : (notional * BigInt(closeLots)) / BigInt(qty)
       openNotional = notional - closeNotional
@@ -97,23 +104,57 @@ export class SyntheticChain {
       const t = this.trade(`${taker}:${m.marketId}`, takerSide === 'Bid' ? qtyLots : -qtyLots, notional)
       const k = this.trade(`${maker}:${m.marketId}`, takerSide === 'Bid' ? -qtyLots : qtyLots, notional)
       const event = {
-        kind: 'Exec', sub_kind: 'Filled', market_id: m.marketId, account: taker, taker, maker,
-        taker_order_id: this.nextOrderId++, maker_order_id: this.nextOrderId++, taker_side: takerSide,
-        price_ticks: priceTicks, qty_lots: qtyLots, notional, taker_fee: takerFee, maker_fee: makerFee,
-        taker_realized_pnl: t.pnl, maker_realized_pnl: k.pnl,
-        taker_size_before: t.before, taker_size_after: t.after, maker_size_before: k.before, maker_size_after: k.after,
-        maker_remaining_lots: 0, taker_source_trigger_id: null, maker_source_trigger_id: null, taker_source_tx_hash: null, maker_source_tx_hash: null,
+        kind: 'Exec',
+        sub_kind: 'Filled',
+        market_id: m.marketId,
+        account: taker,
+        taker,
+        maker,
+        taker_order_id: this.nextOrderId++,
+        maker_order_id: this.nextOrderId++,
+        taker_side: takerSide,
+        price_ticks: priceTicks,
+        qty_lots: qtyLots,
+        notional,
+        taker_fee: takerFee,
+        maker_fee: makerFee,
+        taker_realized_pnl: t.pnl,
+        maker_realized_pnl: k.pnl,
+        taker_size_before: t.before,
+        taker_size_after: t.after,
+        maker_size_before: k.before,
+        maker_size_after: k.after,
+        maker_remaining_lots: 0,
+        taker_source_trigger_id: null,
+        maker_source_trigger_id: null,
+        taker_source_tx_hash: null,
+        maker_source_tx_hash: null,
       }
       events.push({
         // The blocks have no envelopes: their events are the block's own (envelope_idx = envelope_count = 0).
-        height: this.height, seq: i, envelopeIdx: 0, kind: 'Exec', subKind: 'Filled', marketId: m.marketId, account: taker,
+        height: this.height,
+        seq: i,
+        envelopeIdx: 0,
+        kind: 'Exec',
+        subKind: 'Filled',
+        marketId: m.marketId,
+        account: taker,
         bodyJson: JSON.stringify(eventBody(event, m)),
       })
     }
-    const digest = '0x' + this.height.toString(16).padStart(64, '0')
+    const digest = `0x${this.height.toString(16).padStart(64, '0')}`
     const block: StoredBlock = {
-      header: { height: this.height, parent: this.parent, digest, timestampMs: this.timeMs, envelopeCount: 0, eventCount: events.length, stateRoot: digest },
-      envelopes: [], events,
+      header: {
+        height: this.height,
+        parent: this.parent,
+        digest,
+        timestampMs: this.timeMs,
+        envelopeCount: 0,
+        eventCount: events.length,
+        stateRoot: digest,
+      },
+      envelopes: [],
+      events,
     }
     this.parent = digest
     return block

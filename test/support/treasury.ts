@@ -13,7 +13,7 @@
 // with the body's account, destination and amount. Tests can make it hold its replies (to force
 // the runner's timeouts, or to kill the runner while a payout is under way), answer 503 without
 // recording anything, or refuse to pay (a definite failure).
-import { recoverMessageAddress, type Hex } from 'viem'
+import { type Hex, recoverMessageAddress } from 'viem'
 import { RpcClient } from '../../src/client/rpc-client.ts'
 
 /** What the treasury did with one key. */
@@ -93,24 +93,43 @@ export function startTreasury(opts: { nodeUrl?: string } = {}): Treasury {
       requests.push({ method: 'POST', key, signer: signer || null, answered: status, atMs: Date.now() })
       return json(status, { error })
     }
-    if (key === '' || signer === '' || signature === '') return refuse(400, 'Idempotency-Key, X-Perpd-Signer and X-Perpd-Signature are required')
+    if (key === '' || signer === '' || signature === '')
+      return refuse(400, 'Idempotency-Key, X-Perpd-Signer and X-Perpd-Signature are required')
     let recovered: string
     try {
-      recovered = (await recoverMessageAddress({ message: { raw: new TextEncoder().encode(text) }, signature: signature as Hex })).toLowerCase()
+      recovered = (
+        await recoverMessageAddress({ message: { raw: new TextEncoder().encode(text) }, signature: signature as Hex })
+      ).toLowerCase()
     } catch {
       return refuse(401, 'malformed signature')
     }
     if (recovered !== signer) return refuse(401, `the signature is by ${recovered}, not ${signer}`)
-    let body: { idempotency_key?: unknown; network?: unknown; chain?: unknown; withdrawal_id?: unknown; account?: unknown; destination?: unknown; amount?: unknown }
+    let body: {
+      idempotency_key?: unknown
+      network?: unknown
+      chain?: unknown
+      withdrawal_id?: unknown
+      account?: unknown
+      destination?: unknown
+      amount?: unknown
+    }
     try {
       body = JSON.parse(text) as typeof body
     } catch {
       return refuse(400, 'not JSON')
     }
-    if (body.idempotency_key !== key) return refuse(400, 'the body\'s idempotency_key is not the header\'s')
-    if (typeof body.network !== 'string' || typeof body.chain !== 'string' || typeof body.withdrawal_id !== 'number' || typeof body.account !== 'string' ||
-      typeof body.destination !== 'string' || typeof body.amount !== 'string') return refuse(400, 'a field is missing')
-    if (treasuryKey(body.network, body.chain, body.withdrawal_id) !== key) return refuse(400, 'the key does not name this chain and withdrawal')
+    if (body.idempotency_key !== key) return refuse(400, "the body's idempotency_key is not the header's")
+    if (
+      typeof body.network !== 'string' ||
+      typeof body.chain !== 'string' ||
+      typeof body.withdrawal_id !== 'number' ||
+      typeof body.account !== 'string' ||
+      typeof body.destination !== 'string' ||
+      typeof body.amount !== 'string'
+    )
+      return refuse(400, 'a field is missing')
+    if (treasuryKey(body.network, body.chain, body.withdrawal_id) !== key)
+      return refuse(400, 'the key does not name this chain and withdrawal')
     const seen = records.get(key)
     if (seen !== undefined) {
       // The same key again: the first result, never a second payment (and only for the same request).
@@ -123,9 +142,12 @@ export function startTreasury(opts: { nodeUrl?: string } = {}): Treasury {
     if (rpc !== undefined) {
       const roles = (await rpc.query<{ roles: string[] }>('getAccount', { address: signer })).data.roles
       if (!roles.includes('BridgeWithdraw')) return refuse(403, `${signer} does not hold BridgeWithdraw`)
-      const pending = (await rpc.query<{ withdrawal_id: number; destination: string; amount: string }[]>('getWithdrawals', { address: body.account })).data
+      const pending = (
+        await rpc.query<{ withdrawal_id: number; destination: string; amount: string }[]>('getWithdrawals', { address: body.account })
+      ).data
       const w = pending.find((p) => p.withdrawal_id === body.withdrawal_id)
-      if (w === undefined || w.destination !== body.destination || w.amount !== body.amount) return refuse(409, `withdrawal ${body.withdrawal_id} is not pending as described`)
+      if (w === undefined || w.destination !== body.destination || w.amount !== body.amount)
+        return refuse(409, `withdrawal ${body.withdrawal_id} is not pending as described`)
     }
     bump(postCount, key)
     if (mode === 'unavailable') {
@@ -134,9 +156,18 @@ export function startTreasury(opts: { nodeUrl?: string } = {}): Treasury {
     }
     requests.push({ method: 'POST', key, signer, answered: 200, atMs: Date.now() })
     // The payout happens now; only the reply waits.
-    const record: TreasuryRecord = mode === 'refuse'
-      ? { key, body: text, withdrawalId: body.withdrawal_id, signer, status: 'failed', externalTx: null, reason: 'destination refused the transfer' }
-      : { key, body: text, withdrawalId: body.withdrawal_id, signer, status: 'paid', externalTx: `0xtreasury${++seq}`, reason: null }
+    const record: TreasuryRecord =
+      mode === 'refuse'
+        ? {
+            key,
+            body: text,
+            withdrawalId: body.withdrawal_id,
+            signer,
+            status: 'failed',
+            externalTx: null,
+            reason: 'destination refused the transfer',
+          }
+        : { key, body: text, withdrawalId: body.withdrawal_id, signer, status: 'paid', externalTx: `0xtreasury${++seq}`, reason: null }
     records.set(key, record)
     if (record.status === 'paid') bump(payoutCount, key)
     await Bun.sleep(payoutDelay)
@@ -152,7 +183,9 @@ export function startTreasury(opts: { nodeUrl?: string } = {}): Treasury {
   }
 
   const server = Bun.serve({
-    hostname: '127.0.0.1', port: 0, idleTimeout: 120,
+    hostname: '127.0.0.1',
+    port: 0,
+    idleTimeout: 120,
     fetch(req) {
       const path = new URL(req.url).pathname
       if (req.method === 'POST' && path === '/payouts') return post(req)

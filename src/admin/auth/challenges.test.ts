@@ -3,7 +3,12 @@ import { CHALLENGE_TTL_MS, CHALLENGES_MAX, ChallengeBook } from './challenges.ts
 
 function clock(start = 1_800_000_000_000) {
   let now = start
-  return { now: () => now, advance: (ms: number) => { now += ms } }
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms
+    },
+  }
 }
 
 describe('ChallengeBook', () => {

@@ -1,8 +1,9 @@
 // Admin sessions (docs/admin.md#sessions): an opaque 256-bit token, kept in this process only (a
 // restart logs everyone out) and stored only as its SHA-256, so a heap dump of the map yields no
 // usable token. A session ends when it expires, at logout, or at a logout-all of its address.
-import { randomBytes } from '@noble/hashes/utils.js'
+
 import { sha256 } from '@noble/hashes/sha2.js'
+import { randomBytes } from '@noble/hashes/utils.js'
 import { bytesToHex } from '../../lib/hex.ts'
 
 /** How long a session lives. */

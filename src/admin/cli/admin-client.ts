@@ -29,7 +29,12 @@ export class AdminClient {
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { 'content-type': 'application/json' }
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`
-    const res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) })
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    })
     const parsed = parseJsonOrUndefined(await res.text())
     if (!res.ok) throw new AdminApiError(res.status, parsed as { error?: string; reason?: string } | undefined, path)
     return parsed as T
@@ -76,7 +81,17 @@ export class AdminClient {
   }
 
   serviceConfig() {
-    return this.call<{ services: Record<string, { key_id: string | null; address: string | null; enabled: boolean; status: { state: string; last_error: string | null; last_success_ms: number | null } }> }>('GET', '/api/service-config')
+    return this.call<{
+      services: Record<
+        string,
+        {
+          key_id: string | null
+          address: string | null
+          enabled: boolean
+          status: { state: string; last_error: string | null; last_success_ms: number | null }
+        }
+      >
+    }>('GET', '/api/service-config')
   }
 
   bind(body: { service: string; key_id: string | null; enabled: boolean }) {

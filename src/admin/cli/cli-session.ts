@@ -20,7 +20,13 @@ export function sessionFile(configDir: string): string {
 export function readSession(configDir: string): StoredSession | undefined {
   try {
     const s = JSON.parse(readFileSync(sessionFile(configDir), 'utf8')) as Partial<StoredSession>
-    if (typeof s.admin_url !== 'string' || typeof s.token !== 'string' || typeof s.address !== 'string' || typeof s.expires_at_secs !== 'number') return undefined
+    if (
+      typeof s.admin_url !== 'string' ||
+      typeof s.token !== 'string' ||
+      typeof s.address !== 'string' ||
+      typeof s.expires_at_secs !== 'number'
+    )
+      return undefined
     return s as StoredSession
   } catch {
     return undefined
@@ -31,7 +37,7 @@ export function readSession(configDir: string): StoredSession | undefined {
 export function writeSession(configDir: string, session: StoredSession): string {
   mkdirSync(configDir, { recursive: true, mode: 0o700 })
   const file = sessionFile(configDir)
-  writeFileSync(file, JSON.stringify(session, null, 2) + '\n', { mode: 0o600 })
+  writeFileSync(file, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 })
   chmodSync(file, 0o600)
   return file
 }

@@ -9,18 +9,28 @@ import { userInfo } from 'node:os'
 import { resolve } from 'node:path'
 import { bytesToHex, hexToBytes } from '../../lib/hex.ts'
 import { errorMessage } from '../../lib/log.ts'
-import { InfoRequested, OptionError, parseOptions, type OptionTable, type OptionValues } from '../../lib/options.ts'
+import { InfoRequested, OptionError, type OptionTable, type OptionValues, parseOptions } from '../../lib/options.ts'
 import { eciesEncrypt } from '../../wire/ecies.ts'
 import { addressOfPrivateKey, adminLoginMessage, eip191Digest, signDigest } from '../../wire/signing.ts'
+import { secretFromHexBytes, secretToHexBytes } from '../crypto/secret-hex.ts'
 import { isServiceName, SERVICE_NAMES } from '../store/bindings.ts'
 import { AdminApiError, AdminClient } from './admin-client.ts'
 import { deleteSession, readSession, sessionFile, writeSession } from './cli-session.ts'
-import { secretFromHexBytes, secretToHexBytes } from '../crypto/secret-hex.ts'
-import { CLIENT_COMMANDS, cliConfigDir, commandSynopsis, DEFAULT_ADMIN_URL, type ClientCommand, type ClientCommandName } from './commands.ts'
+import {
+  CLIENT_COMMANDS,
+  type ClientCommand,
+  type ClientCommandName,
+  cliConfigDir,
+  commandSynopsis,
+  DEFAULT_ADMIN_URL,
+} from './commands.ts'
 
 /** A command line the client cannot run (exit 2); `usage` is what to print after the message. */
 class UsageError extends OptionError {
-  constructor(message: string, readonly usage: string) {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
     super(message)
   }
 }
@@ -36,16 +46,30 @@ function findCommand(argv: readonly string[]): { name: ClientCommandName; rest: 
 
 /** The synopses of the commands that start with `word` (all of them for an empty word). */
 function synopses(word: string): string {
-  return Object.values(CLIENT_COMMANDS).filter((c) => word === '' || c.name.split(' ')[0] === word).map((c) => `  ${commandSynopsis(c)}`).join('\n')
+  return Object.values(CLIENT_COMMANDS)
+    .filter((c) => word === '' || c.name.split(' ')[0] === word)
+    .map((c) => `  ${commandSynopsis(c)}`)
+    .join('\n')
 }
 
 /** Parses a command's options and checks it got exactly its arguments; --help throws InfoRequested. */
-function parse<const T extends OptionTable>(command: ClientCommand<T>, rest: readonly string[]): { values: OptionValues<T>; args: string[] } {
+function parse<const T extends OptionTable>(
+  command: ClientCommand<T>,
+  rest: readonly string[],
+): { values: OptionValues<T>; args: string[] } {
   const usage = `usage: ${commandSynopsis(command)}\n(perpd-admin ${command.name} --help lists its options)`
-  const { values, positionals } = parseOptions(rest, command.options, { usage: commandSynopsis(command), summary: command.summary, positionals: true, error: (m) => new UsageError(m, usage) })
+  const { values, positionals } = parseOptions(rest, command.options, {
+    usage: commandSynopsis(command),
+    summary: command.summary,
+    positionals: true,
+    error: (m) => new UsageError(m, usage),
+  })
   if (positionals.length !== command.args.length) {
     const what = command.args.length === 0 ? 'takes no arguments' : `takes ${command.args.join(' ')}`
-    throw new UsageError(`perpd-admin ${command.name} ${what}${positionals.length > command.args.length ? `, not ${positionals.slice(command.args.length).join(' ')}` : ''}`, usage)
+    throw new UsageError(
+      `perpd-admin ${command.name} ${what}${positionals.length > command.args.length ? `, not ${positionals.slice(command.args.length).join(' ')}` : ''}`,
+      usage,
+    )
   }
   return { values, args: positionals }
 }
@@ -69,7 +93,11 @@ export function printable(text: string): string {
 }
 
 /** The admin URL and token a command uses: its flags, else the stored session (its token only for the same URL). */
-function sessionClient(values: { readonly 'admin-url': string | undefined; readonly token?: string | undefined; readonly 'config-dir': string | undefined }): AdminClient {
+function sessionClient(values: {
+  readonly 'admin-url': string | undefined
+  readonly token?: string | undefined
+  readonly 'config-dir': string | undefined
+}): AdminClient {
   const stored = readSession(values['config-dir'] ?? cliConfigDir())
   const adminUrl = (values['admin-url'] ?? stored?.admin_url ?? DEFAULT_ADMIN_URL).replace(/\/+$/, '')
   const token = values.token ?? (stored !== undefined && stored.admin_url === adminUrl ? stored.token : undefined)
@@ -84,7 +112,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       const word = argv[0] ?? ''
       const group = Object.values(CLIENT_COMMANDS).some((c) => c.name.startsWith(`${word} `))
       if (group && argv.slice(1).some((a) => a === '--help' || a === '-h')) throw new InfoRequested(`usage:\n${synopses(word)}`)
-      throw new UsageError(group ? `${word} needs one of: ${Object.values(CLIENT_COMMANDS).filter((c) => c.name.startsWith(`${word} `)).map((c) => c.name.split(' ')[1]).join(', ')}` : `unknown command ${word}`, `usage:\n${synopses(group ? word : '')}`)
+      throw new UsageError(
+        group
+          ? `${word} needs one of: ${Object.values(CLIENT_COMMANDS)
+              .filter((c) => c.name.startsWith(`${word} `))
+              .map((c) => c.name.split(' ')[1])
+              .join(', ')}`
+          : `unknown command ${word}`,
+        `usage:\n${synopses(group ? word : '')}`,
+      )
     }
     const { name, rest } = found
     switch (name) {
@@ -121,10 +157,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         const command = CLIENT_COMMANDS.bind
         const { values, args } = parse(command, rest)
         const [service, key] = args as [string, string]
-        if (!isServiceName(service)) throw new UsageError(`SERVICE must be one of ${SERVICE_NAMES.join(', ')}`, `usage: ${commandSynopsis(command)}`)
+        if (!isServiceName(service))
+          throw new UsageError(`SERVICE must be one of ${SERVICE_NAMES.join(', ')}`, `usage: ${commandSynopsis(command)}`)
         const keyId = key === 'none' ? null : key
         const reply = await sessionClient(values).bind({ service, key_id: keyId, enabled: !values.disabled })
-        console.log(printable(`${service}: ${keyId === null ? 'unbound' : `bound to ${keyId}`}; runner ${reply.status.state}${reply.status.last_error ? ` (${reply.status.last_error})` : ''}`))
+        console.log(
+          printable(
+            `${service}: ${keyId === null ? 'unbound' : `bound to ${keyId}`}; runner ${reply.status.state}${reply.status.last_error ? ` (${reply.status.last_error})` : ''}`,
+          ),
+        )
         return 0
       }
       case 'services':
@@ -169,7 +210,9 @@ async function login(adminUrl: string, key: Uint8Array, configDir: string): Prom
   const address = body.address
   const session = await client.login(body)
   const file = writeSession(configDir, { admin_url: adminUrl, token: session.token, address, expires_at_secs: session.expires_at_secs })
-  console.log(`logged in to ${adminUrl} as ${address} until ${new Date(session.expires_at_secs * 1000).toISOString()}; session stored in ${file}`)
+  console.log(
+    `logged in to ${adminUrl} as ${address} until ${new Date(session.expires_at_secs * 1000).toISOString()}; session stored in ${file}`,
+  )
   return 0
 }
 
@@ -202,13 +245,17 @@ async function logout(client: AdminClient, configDir: string, all: boolean): Pro
   if (client.hasToken) {
     try {
       const r = all ? await client.logoutAll() : await client.logout()
-      console.log(all ? `ended ${(r as { revoked?: number }).revoked ?? 0} sessions at ${client.baseUrl}` : `ended the session at ${client.baseUrl}`)
+      console.log(
+        all ? `ended ${(r as { revoked?: number }).revoked ?? 0} sessions at ${client.baseUrl}` : `ended the session at ${client.baseUrl}`,
+      )
     } catch (err) {
       if (err instanceof AdminApiError && err.status === 401) {
         console.log(`the session had already ended at ${client.baseUrl}`)
       } else {
         // The local copy goes anyway; say that the token may still work until it expires.
-        console.error(`could not end the session at ${client.baseUrl}: ${printable(errorMessage(err))}; the token stays valid there until it expires or the service restarts`)
+        console.error(
+          `could not end the session at ${client.baseUrl}: ${printable(errorMessage(err))}; the token stays valid there until it expires or the service restarts`,
+        )
         code = 1
       }
     }
@@ -225,7 +272,9 @@ async function rotate(dataDir: string, kekFile: string | undefined, dev: boolean
   const file = resolve(kekFile ?? defaultKekFile(dir, dev))
   try {
     const r = rotateKek({ dataDir: dir, kekFile: file, dev, actor: `local:${userInfo().username}` })
-    console.log(`rotated the KEK of ${dir}: ${r.resealed} keys re-sealed under ${r.newKekId} (was ${r.oldKekId}); ${file} holds the new KEK: back it up now`)
+    console.log(
+      `rotated the KEK of ${dir}: ${r.resealed} keys re-sealed under ${r.newKekId} (was ${r.oldKekId}); ${file} holds the new KEK: back it up now`,
+    )
     return 0
   } catch (err) {
     if (err instanceof StartRefused) {
@@ -250,7 +299,9 @@ async function verify(dataDir: string): Promise<number> {
   try {
     const version = db.schemaVersion()
     if (version < 2) {
-      console.error(`the database in ${dir} has schema version ${version}, without the audit chain; start the service once (it migrates to ${SCHEMA_VERSION}) and verify again`)
+      console.error(
+        `the database in ${dir} has schema version ${version}, without the audit chain; start the service once (it migrates to ${SCHEMA_VERSION}) and verify again`,
+      )
       return 1
     }
     const v = db.read((d) => verifyAuditChain(d))
@@ -271,7 +322,10 @@ async function listKeys(client: AdminClient): Promise<number> {
     console.log('no keys')
     return 0
   }
-  for (const k of keys) console.log(printable(`${k.id}  ${k.address}  ${JSON.stringify(k.label)}  used by: ${k.used_by.join(', ') || '-'}  created ${k.created_at}`))
+  for (const k of keys)
+    console.log(
+      printable(`${k.id}  ${k.address}  ${JSON.stringify(k.label)}  used by: ${k.used_by.join(', ') || '-'}  created ${k.created_at}`),
+    )
   return 0
 }
 

@@ -1,11 +1,12 @@
 // The key-encryption key (KEK): 32 random bytes in --kek-file, hex (docs/admin.md#sealing-and-the-kek-file).
 // Every stored private key is sealed under it with AES-256-GCM; the database alone therefore never
 // yields a key. The file is read and written as bytes (crypto/secret-hex.ts), never as a string.
+
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { gcm } from '@noble/ciphers/aes.js'
 import { randomBytes } from '@noble/ciphers/utils.js'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { bytesToHex, concatBytes } from '../../lib/hex.ts'
 import { StartRefused } from '../start-refused.ts'
 import { secretFromHexBytes, secretToHexBytes } from './secret-hex.ts'
@@ -54,7 +55,9 @@ export function readKek(file: string): Kek {
   }
   try {
     if ((mode & 0o077) !== 0) {
-      throw new KekError(`the KEK file ${file} has mode ${mode.toString(8)}; it must not be readable by group or others (chmod 600 ${file})`)
+      throw new KekError(
+        `the KEK file ${file} has mode ${mode.toString(8)}; it must not be readable by group or others (chmod 600 ${file})`,
+      )
     }
     const key = secretFromHexBytes(text, KEK_BYTES)
     if (key === undefined) throw new KekError(`the KEK file ${file} must hold ${KEK_BYTES} bytes as ${KEK_BYTES * 2} hex digits`)

@@ -7,11 +7,22 @@ const KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
 describe('secretFromHexBytes', () => {
   test('decodes 64 hex digits, any case, with 0x (not 0X) and surrounding whitespace', () => {
     const want = Uint8Array.from(Buffer.from(KEY, 'hex'))
-    for (const text of [KEY, `0x${KEY}`, `0x${KEY.toUpperCase()}`, ` \t${KEY}\r\n`]) expect(secretFromHexBytes(ascii(text), 32)).toEqual(want)
+    for (const text of [KEY, `0x${KEY}`, `0x${KEY.toUpperCase()}`, ` \t${KEY}\r\n`])
+      expect(secretFromHexBytes(ascii(text), 32)).toEqual(want)
   })
 
   test('refuses anything else', () => {
-    for (const text of ['', '0x', KEY.slice(1), `${KEY}0`, `${KEY.slice(0, 63)}g`, `0x0x${KEY}`, `0X${KEY}`, `${KEY.slice(0, 32)} ${KEY.slice(32)}`, `é${KEY.slice(2)}`]) {
+    for (const text of [
+      '',
+      '0x',
+      KEY.slice(1),
+      `${KEY}0`,
+      `${KEY.slice(0, 63)}g`,
+      `0x0x${KEY}`,
+      `0X${KEY}`,
+      `${KEY.slice(0, 32)} ${KEY.slice(32)}`,
+      `é${KEY.slice(2)}`,
+    ]) {
       expect(secretFromHexBytes(ascii(text), 32)).toBeUndefined()
     }
   })

@@ -3,7 +3,7 @@
 // restart.
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, hexToBytes, isHex } from '../../lib/hex.ts'
-import { eciesDecrypt, EciesError, type EciesPayload } from '../../wire/ecies.ts'
+import { EciesError, type EciesPayload, eciesDecrypt } from '../../wire/ecies.ts'
 
 /** Outcome of {@link ServerKey.decrypt}: the plaintext, or a reason code and a message for a 400. */
 export type DecryptOutcome =
@@ -31,8 +31,10 @@ export class ServerKey {
   decrypt(payload: EciesPayload, encryptedTo?: string): DecryptOutcome {
     if (encryptedTo !== undefined && !this.isCurrent(encryptedTo)) {
       return {
-        ok: false, reason: 'STALE_SERVER_KEY',
-        message: `the payload was encrypted to a stale server key ${encryptedTo.slice(0, 20)}…; the service made a new key at its start ` +
+        ok: false,
+        reason: 'STALE_SERVER_KEY',
+        message:
+          `the payload was encrypted to a stale server key ${encryptedTo.slice(0, 20)}…; the service made a new key at its start ` +
           `(${new Date(this.createdAtMs).toISOString()}): fetch GET /api/keys/encryption-key and encrypt again`,
       }
     }
@@ -42,8 +44,10 @@ export class ServerKey {
       if (!(err instanceof EciesError)) throw err
       if (err.code === 'AUTH_FAILED') {
         return {
-          ok: false, reason: 'DECRYPTION_FAILED',
-          message: 'decryption failed: the payload was most likely encrypted to a stale server key (a new key is made at every ' +
+          ok: false,
+          reason: 'DECRYPTION_FAILED',
+          message:
+            'decryption failed: the payload was most likely encrypted to a stale server key (a new key is made at every ' +
             `start, the current one since ${new Date(this.createdAtMs).toISOString()}; fetch GET /api/keys/encryption-key again) or it was altered`,
         }
       }

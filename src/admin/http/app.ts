@@ -1,9 +1,9 @@
 // Composition of the admin service's HTTP interface: one Elysia instance per concern, and the one
 // place where failures become statuses and JSON bodies `{error, reason}`.
 import { Elysia } from 'elysia'
+import type { Logger } from '../../lib/log.ts'
 import { HttpError, unavailableAsHttp } from './errors.ts'
 import { json, type PeerSource } from './helpers.ts'
-import type { Logger } from '../../lib/log.ts'
 
 /** Largest request body accepted, bytes (a key upload is well under 2 KiB). */
 export const ADMIN_REQUEST_BODY_MAX_BYTES = 64 * 1024
@@ -45,7 +45,8 @@ export function createAdminApp(log: Logger, routes: readonly Elysia<any, any, an
           }
         }
         const retryAfter = error.detail.retry_after_secs
-        const headers: Record<string, string> = error.status === 429 || retryAfter !== undefined ? { 'retry-after': String(retryAfter ?? 60) } : {}
+        const headers: Record<string, string> =
+          error.status === 429 || retryAfter !== undefined ? { 'retry-after': String(retryAfter ?? 60) } : {}
         return json(error.body(), error.status, headers)
       }
       const unavailable = unavailableAsHttp(error)

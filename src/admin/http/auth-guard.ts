@@ -2,8 +2,8 @@
 // re-check.
 import type { RpcClient } from '../../client/rpc-client.ts'
 import { isChainAdmin } from '../auth/chain-roles.ts'
-import { HttpError } from './errors.ts'
 import type { Session, SessionStore } from '../auth/sessions.ts'
+import { HttpError } from './errors.ts'
 
 /**
  * How long a confirmed Admin role is trusted on routes other than /api/auth/me (which always asks
@@ -33,7 +33,12 @@ export class AuthGuard {
   /** The session of a request's token; HttpError 401 without a live one. */
   session(authorization: string | undefined | null): Session {
     const token = bearerToken(authorization)
-    if (token === undefined) throw new HttpError(401, 'UNAUTHENTICATED', 'send Authorization: Bearer <token> (log in with /api/auth/challenge and /api/auth/login)')
+    if (token === undefined)
+      throw new HttpError(
+        401,
+        'UNAUTHENTICATED',
+        'send Authorization: Bearer <token> (log in with /api/auth/challenge and /api/auth/login)',
+      )
     const session = this.sessions.get(token)
     if (session === undefined) throw new HttpError(401, 'UNAUTHENTICATED', 'the token is unknown or expired; log in again')
     return session

@@ -25,7 +25,8 @@ export class HttpError extends Error {
 
 /** The HttpError that stands for an infrastructure failure, or undefined for anything else. */
 export function unavailableAsHttp(err: unknown): HttpError | undefined {
-  if (err instanceof DatabaseUnavailableError) return new HttpError(503, 'DATABASE_UNAVAILABLE', `admin database unavailable: ${err.message}`)
+  if (err instanceof DatabaseUnavailableError)
+    return new HttpError(503, 'DATABASE_UNAVAILABLE', `admin database unavailable: ${err.message}`)
   if (err instanceof ChainUnavailableError) return new HttpError(503, 'CHAIN_UNAVAILABLE', `chain RPC unavailable: ${err.message}`)
   return undefined
 }

@@ -7,7 +7,10 @@ import { HttpError } from './errors.ts'
  * challenges, key lists and audit rows have no business in a shared or browser cache.
  */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } })
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  })
 }
 
 /** The socket side of a request, as Bun's server offers it. */

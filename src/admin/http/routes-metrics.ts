@@ -4,8 +4,8 @@
 // says which runners run, never a key or an address; keep the port on a private network.
 import { Elysia } from 'elysia'
 import { Registry, routeFamily, type Sample } from '../../lib/metrics.ts'
-import { SERVICE_NAMES, type Binding, type ServiceName } from '../store/bindings.ts'
 import type { RunnerStatus } from '../runners/polling-runner.ts'
+import { type Binding, SERVICE_NAMES, type ServiceName } from '../store/bindings.ts'
 
 export const ADMIN_METRICS_PATH = '/metrics'
 
@@ -15,7 +15,12 @@ const RUNNER_STATES: readonly RunnerStatus['state'][] = ['stopped', 'disabled', 
 const PAYOUT_OUTCOMES = ['claimed', 'paid', 'settled', 'refunded'] as const
 
 const ROUTE_FAMILIES: ReadonlyMap<string, string> = new Map([
-  ['auth', 'auth'], ['keys', 'keys'], ['service-config', 'services'], ['audit', 'audit'], ['health', 'health'], ['metrics', 'metrics'],
+  ['auth', 'auth'],
+  ['keys', 'keys'],
+  ['service-config', 'services'],
+  ['audit', 'audit'],
+  ['health', 'health'],
+  ['metrics', 'metrics'],
 ])
 
 export interface AdminMetricsDeps {
@@ -29,11 +34,28 @@ const STARTED = Symbol('perpd-admin.requestStarted')
 
 export function metricsRoutes(deps: AdminMetricsDeps) {
   const registry = new Registry()
-  const requests = registry.counter('perpd_admin_http_requests_total', 'HTTP requests answered by the admin service, by route family and status', ['route_family', 'status'])
-  const duration = registry.histogram('perpd_admin_http_request_duration_seconds', 'time from a request to its reply, by route family', ['route_family'])
-  const state = registry.gauge('perpd_admin_runner_state', 'the state of each runner: 1 for the current one, 0 for the others', ['runner', 'state'])
-  const lastSuccessAge = registry.gauge('perpd_admin_runner_last_success_age_seconds', 'seconds since the runner last completed a cycle (absent: never, since the service started)', ['runner'])
-  const payouts = registry.counter('perpd_admin_payouts_total', 'withdrawals the bridge_withdraw runner took a step further since it started, by outcome (claimed, paid, settled, refunded)', ['outcome'])
+  const requests = registry.counter(
+    'perpd_admin_http_requests_total',
+    'HTTP requests answered by the admin service, by route family and status',
+    ['route_family', 'status'],
+  )
+  const duration = registry.histogram('perpd_admin_http_request_duration_seconds', 'time from a request to its reply, by route family', [
+    'route_family',
+  ])
+  const state = registry.gauge('perpd_admin_runner_state', 'the state of each runner: 1 for the current one, 0 for the others', [
+    'runner',
+    'state',
+  ])
+  const lastSuccessAge = registry.gauge(
+    'perpd_admin_runner_last_success_age_seconds',
+    'seconds since the runner last completed a cycle (absent: never, since the service started)',
+    ['runner'],
+  )
+  const payouts = registry.counter(
+    'perpd_admin_payouts_total',
+    'withdrawals the bridge_withdraw runner took a step further since it started, by outcome (claimed, paid, settled, refunded)',
+    ['outcome'],
+  )
   registry.onScrape(() => {
     const bindings = deps.bindings()
     const now = deps.clock()
@@ -53,7 +75,7 @@ export function metricsRoutes(deps: AdminMetricsDeps) {
   const children = new Map<string, Map<number, Sample>>()
   return new Elysia({ name: 'perpd-admin-metrics' })
     .onRequest(({ request }) => {
-      (request as unknown as Record<symbol, number>)[STARTED] = performance.now()
+      ;(request as unknown as Record<symbol, number>)[STARTED] = performance.now()
     })
     .onAfterResponse({ as: 'global' }, ({ request, set, responseValue }) => {
       const family = routeFamily(request.url, '/api/', ROUTE_FAMILIES)

@@ -3,8 +3,8 @@
 // deposit_id (DuplicateDeposit), so neither a restart nor a second instance credits twice.
 import { creditDeposit } from '../../client/actions.ts'
 import type { BridgeStore } from '../store/bridge-store.ts'
+import { type Component, type ComponentContext, type ComponentSpec, type CycleReport, handleEach } from './component.ts'
 import type { Deposit, DepositSource } from './deposit-source.ts'
-import { handleEach, type Component, type ComponentContext, type ComponentSpec, type CycleReport } from './component.ts'
 import { sendAction } from './send-outcome.ts'
 
 /** Credits one cycle sends at most. */
@@ -16,7 +16,10 @@ const FINAL_REJECTS = new Set(['InvalidAmount', 'AddressIsAgent'])
 /** The bridge_deposit runner's ComponentSpec (role BridgeDeposit, action CreditDeposit). */
 export function bridgeDepositSpec(options: { source: DepositSource | undefined; store: BridgeStore; intervalMs: number }): ComponentSpec {
   return {
-    service: 'bridge_deposit', role: 'BridgeDeposit', actions: ['CreditDeposit'], intervalMs: options.intervalMs,
+    service: 'bridge_deposit',
+    role: 'BridgeDeposit',
+    actions: ['CreditDeposit'],
+    intervalMs: options.intervalMs,
     create(ctx) {
       if (options.source === undefined) throw new Error('no deposit source is configured; start perpd-admin with --deposit-source FILE|URL')
       return new BridgeDepositComponent(ctx, options.source, options.store)
@@ -46,7 +49,13 @@ export class BridgeDepositComponent implements Component {
   }
 
   detail(): Record<string, unknown> {
-    return { source: this.source.name, pending_last_cycle: this.lastPending, credited: this.credited, duplicates: this.duplicates, rejected: this.rejected }
+    return {
+      source: this.source.name,
+      pending_last_cycle: this.lastPending,
+      credited: this.credited,
+      duplicates: this.duplicates,
+      rejected: this.rejected,
+    }
   }
 
   private async credit(d: Deposit): Promise<string | undefined> {
@@ -61,15 +70,29 @@ export class BridgeDepositComponent implements Component {
     }
     if (outcome.kind === 'kept-reject' && outcome.reason === 'DuplicateDeposit') {
       this.duplicates++
-      this.store.recordDeposit({ ...base, status: 'duplicate', txHash: outcome.reply.tx_hash, height: outcome.reply.height, reason: outcome.reason })
+      this.store.recordDeposit({
+        ...base,
+        status: 'duplicate',
+        txHash: outcome.reply.tx_hash,
+        height: outcome.reply.height,
+        reason: outcome.reason,
+      })
       return undefined
     }
-    const final = (outcome.kind === 'kept-reject' && FINAL_REJECTS.has(outcome.reason)) || (outcome.kind === 'refused' && outcome.reason === 'INVALID_PARAMS')
+    const final =
+      (outcome.kind === 'kept-reject' && FINAL_REJECTS.has(outcome.reason)) ||
+      (outcome.kind === 'refused' && outcome.reason === 'INVALID_PARAMS')
     const line = `deposit ${d.deposit_id}: ${outcome.kind} ${outcome.reason} (${outcome.message})${final ? '; recorded as rejected' : '; retrying next cycle'}`
     this.ctx.log.warn(line)
     if (final) {
       this.rejected++
-      this.store.recordDeposit({ ...base, status: 'rejected', txHash: outcome.kind === 'kept-reject' ? outcome.reply.tx_hash : null, height: outcome.kind === 'kept-reject' ? outcome.reply.height : null, reason: outcome.reason })
+      this.store.recordDeposit({
+        ...base,
+        status: 'rejected',
+        txHash: outcome.kind === 'kept-reject' ? outcome.reply.tx_hash : null,
+        height: outcome.kind === 'kept-reject' ? outcome.reply.height : null,
+        reason: outcome.reason,
+      })
     }
     return line
   }

@@ -13,9 +13,9 @@
 import { claimWithdrawal, refundWithdrawal, settleWithdrawal } from '../../client/actions.ts'
 import type { RpcErrorBody } from '../../client/rpc-client.ts'
 import type { BridgeStore, WithdrawalRow } from '../store/bridge-store.ts'
-import { ComponentRefused, type Component, type ComponentContext, type ComponentSpec, type CycleReport } from './component.ts'
-import { sendAction, type SendOutcome } from './send-outcome.ts'
-import { payoutRequest, type ChainIdentity, type PendingWithdrawal, type TreasuryAnswer, type WithdrawalPayout } from './withdraw-payout.ts'
+import { type Component, type ComponentContext, ComponentRefused, type ComponentSpec, type CycleReport } from './component.ts'
+import { type SendOutcome, sendAction } from './send-outcome.ts'
+import { type ChainIdentity, type PendingWithdrawal, payoutRequest, type TreasuryAnswer, type WithdrawalPayout } from './withdraw-payout.ts'
 
 /** Blocks one cycle scans at most (in batches of READ_BATCH_MAX reads). */
 export const BLOCKS_SCANNED_PER_CYCLE_MAX = 2_000
@@ -53,15 +53,25 @@ type OnChain = PendingWithdrawal & { readonly status: 'pending' | 'processing'; 
 type Step = undefined | string | 'paused'
 
 /** The bridge_withdraw runner's ComponentSpec (role BridgeWithdraw). */
-export function bridgeWithdrawSpec(options: { store: BridgeStore; payout: WithdrawalPayout | undefined; settleWithoutPayout: boolean; intervalMs: number }): ComponentSpec {
+export function bridgeWithdrawSpec(options: {
+  store: BridgeStore
+  payout: WithdrawalPayout | undefined
+  settleWithoutPayout: boolean
+  intervalMs: number
+}): ComponentSpec {
   return {
-    service: 'bridge_withdraw', role: 'BridgeWithdraw', actions: ['ClaimWithdrawal', 'SettleWithdrawal', 'RefundWithdrawal'], intervalMs: options.intervalMs,
+    service: 'bridge_withdraw',
+    role: 'BridgeWithdraw',
+    actions: ['ClaimWithdrawal', 'SettleWithdrawal', 'RefundWithdrawal'],
+    intervalMs: options.intervalMs,
     async check(ctx) {
       if (options.payout !== undefined || options.settleWithoutPayout) return
       const network = (await ctx.client.rpc.query<{ network: string }>('getExchangeConfig')).data.network
       if (network !== DEV_NETWORK) {
-        throw new ComponentRefused(`no --withdraw-payout-url: on network ${network} withdrawals would be settled without being paid out; ` +
-          'give --withdraw-payout-url URL (the treasury, docs/admin.md#treasury-interface), or --settle-without-payout to settle without paying, and restart')
+        throw new ComponentRefused(
+          `no --withdraw-payout-url: on network ${network} withdrawals would be settled without being paid out; ` +
+            'give --withdraw-payout-url URL (the treasury, docs/admin.md#treasury-interface), or --settle-without-payout to settle without paying, and restart',
+        )
       }
     },
     create: (ctx) => new BridgeWithdrawComponent(ctx, options.store, options.payout),
@@ -88,17 +98,26 @@ export class BridgeWithdrawComponent implements Component {
 
   async cycle(signal: AbortSignal): Promise<CycleReport> {
     const rpc = this.ctx.client.rpc
-    const [info, config, firstBlocks] = await this.reads([
-      { method: 'getChainInfo' }, { method: 'getExchangeConfig' }, { method: 'getBlocks', params: { before_height: 2, limit: 1 } },
-    ]) as [{ network: string; genesis_digest: string; height: number }, { settlement_paused: boolean }, { height: number; digest: string; parent: string }[]]
+    const [info, config, firstBlocks] = (await this.reads([
+      { method: 'getChainInfo' },
+      { method: 'getExchangeConfig' },
+      { method: 'getBlocks', params: { before_height: 2, limit: 1 } },
+    ])) as [
+      { network: string; genesis_digest: string; height: number },
+      { settlement_paused: boolean },
+      { height: number; digest: string; parent: string }[],
+    ]
     this.paused = config.settlement_paused === true
     const first = firstBlocks[0]
     // Before block 1 there is neither a chain identity nor a withdrawal.
     if (first === undefined || first.height !== 1) return { problems: [] }
-    if (first.parent !== info.genesis_digest) throw new Error(`block 1's parent ${first.parent} is not the genesis digest ${info.genesis_digest}`)
+    if (first.parent !== info.genesis_digest)
+      throw new Error(`block 1's parent ${first.parent} is not the genesis digest ${info.genesis_digest}`)
     const chain: ChainIdentity = { network: info.network, chain: first.digest }
     if (this.store.bindChain(chain.chain, chain.network) === 'reset') {
-      this.ctx.log.warn(`the node serves another chain (block 1 ${chain.chain}) than the one this database followed: scanning from block 1 again; the other chain's withdrawal rows are kept`)
+      this.ctx.log.warn(
+        `the node serves another chain (block 1 ${chain.chain}) than the one this database followed: scanning from block 1 again; the other chain's withdrawal rows are kept`,
+      )
     }
     this.chain = chain
     const scannedTo = await this.scan(info.height, signal)
@@ -110,7 +129,15 @@ export class BridgeWithdrawComponent implements Component {
     const readAccount = async (account: string): Promise<number> => {
       readAccounts.add(account)
       const rows = (await rpc.query<ListedWithdrawal[]>('getWithdrawals', { address: account })).data
-      for (const r of rows) listed.set(r.withdrawal_id, { withdrawal_id: r.withdrawal_id, account, destination: r.destination, amount: r.amount, status: r.status ?? 'pending', claimedBy: r.claimed_by ?? null })
+      for (const r of rows)
+        listed.set(r.withdrawal_id, {
+          withdrawal_id: r.withdrawal_id,
+          account,
+          destination: r.destination,
+          amount: r.amount,
+          status: r.status ?? 'pending',
+          claimedBy: r.claimed_by ?? null,
+        })
       return rows.length
     }
     for (const account of this.store.withdrawAccounts(ACCOUNTS_PER_CYCLE_MAX)) {
@@ -135,7 +162,8 @@ export class BridgeWithdrawComponent implements Component {
       if (!readAccounts.has(row.account)) await readAccount(row.account)
       done.add(row.withdrawal_id)
       const onChain = listed.get(row.withdrawal_id)
-      if (!(await work(() => (onChain === undefined ? this.resolveGone(chain, row, signal) : this.advance(chain, onChain, row, signal))))) return { problems }
+      if (!(await work(() => (onChain === undefined ? this.resolveGone(chain, row, signal) : this.advance(chain, onChain, row, signal)))))
+        return { problems }
     }
     for (const w of listed.values()) {
       if (signal.aborted || worked >= SETTLEMENTS_PER_CYCLE_MAX) break
@@ -147,13 +175,30 @@ export class BridgeWithdrawComponent implements Component {
 
   detail(): Record<string, unknown> {
     const chain = this.chain
-    const alerts = chain === undefined ? [] : this.store.alerts(chain.chain, ALERTS_SHOWN).map((r) => ({
-      withdrawal_id: r.withdrawal_id, account: r.account, destination: r.destination, amount: r.amount, external_tx: r.external_tx, reason: r.reason, at_ms: r.updated_at_ms,
-    }))
+    const alerts =
+      chain === undefined
+        ? []
+        : this.store.alerts(chain.chain, ALERTS_SHOWN).map((r) => ({
+            withdrawal_id: r.withdrawal_id,
+            account: r.account,
+            destination: r.destination,
+            amount: r.amount,
+            external_tx: r.external_tx,
+            reason: r.reason,
+            at_ms: r.updated_at_ms,
+          }))
     return {
-      settlement_paused: this.paused, payout: this.payout?.name ?? 'none (settles directly)', network: chain?.network ?? null, chain: chain?.chain ?? null,
-      pending_last_cycle: this.pendingSeen, claimed: this.claimed, paid: this.paid, settled: this.settled, refunded: this.refunded,
-      scan_height: this.store.scanHeight(), alerts,
+      settlement_paused: this.paused,
+      payout: this.payout?.name ?? 'none (settles directly)',
+      network: chain?.network ?? null,
+      chain: chain?.chain ?? null,
+      pending_last_cycle: this.pendingSeen,
+      claimed: this.claimed,
+      paid: this.paid,
+      settled: this.settled,
+      refunded: this.refunded,
+      scan_height: this.store.scanHeight(),
+      alerts,
     }
   }
 
@@ -215,7 +260,10 @@ export class BridgeWithdrawComponent implements Component {
     }
     if (this.payout === undefined) {
       // A payout asked for under an earlier configuration: only its treasury can say whether it happened.
-      if (row !== undefined && row.status !== 'paid') return this.problem(`withdrawal ${id}: its payout (${row.status}) was asked of a treasury; restart with --withdraw-payout-url to finish it`)
+      if (row !== undefined && row.status !== 'paid')
+        return this.problem(
+          `withdrawal ${id}: its payout (${row.status}) was asked of a treasury; restart with --withdraw-payout-url to finish it`,
+        )
       return row === undefined ? this.settle(chain, w, null, false, signal) : this.settle(chain, w, row.external_tx, true, signal)
     }
     let answer: TreasuryAnswer
@@ -237,7 +285,9 @@ export class BridgeWithdrawComponent implements Component {
       case 'paid':
         this.paid++
         this.store.transition(chain.chain, w, 'paid', { externalTx: answer.externalTx })
-        this.ctx.log.info(`withdrawal ${id}: paid out ${w.amount} to ${w.destination}${answer.externalTx === null ? '' : ` (${answer.externalTx})`}`)
+        this.ctx.log.info(
+          `withdrawal ${id}: paid out ${w.amount} to ${w.destination}${answer.externalTx === null ? '' : ` (${answer.externalTx})`}`,
+        )
         return this.settle(chain, w, answer.externalTx, true, signal)
       case 'failed':
         this.store.transition(chain.chain, w, 'payout_failed', { reason: answer.reason })
@@ -247,13 +297,20 @@ export class BridgeWithdrawComponent implements Component {
         this.ctx.log.debug(`withdrawal ${id}: the treasury is still paying; asking again next cycle`)
         return undefined
       default:
-        return this.problem(`withdrawal ${id}: no answer from the treasury (${answer.status === 'no_answer' ? answer.message : answer.status}); asking it what became of the payout next cycle`)
+        return this.problem(
+          `withdrawal ${id}: no answer from the treasury (${answer.status === 'no_answer' ? answer.message : answer.status}); asking it what became of the payout next cycle`,
+        )
     }
   }
 
   /** Sends SettleWithdrawal; `tracked`: the withdrawal has a row, which remembers a settlement sent without a reply. */
   private async settle(chain: ChainIdentity, w: OnChain, externalTx: string | null, tracked: boolean, signal: AbortSignal): Promise<Step> {
-    const outcome = await this.sendTracked(chain, w.withdrawal_id, tracked, settleWithdrawal({ withdrawal_id: w.withdrawal_id, external_tx: externalTx ?? undefined }))
+    const outcome = await this.sendTracked(
+      chain,
+      w.withdrawal_id,
+      tracked,
+      settleWithdrawal({ withdrawal_id: w.withdrawal_id, external_tx: externalTx ?? undefined }),
+    )
     if (outcome.kind === 'accepted') {
       this.settled++
       this.store.transition(chain.chain, w, 'settled', { externalTx, txHash: outcome.reply.tx_hash, height: outcome.reply.height })
@@ -273,7 +330,12 @@ export class BridgeWithdrawComponent implements Component {
 
   /** Sends RefundWithdrawal after the treasury said it will not pay. */
   private async refund(chain: ChainIdentity, w: OnChain, reason: string, signal: AbortSignal): Promise<Step> {
-    const outcome = await this.sendTracked(chain, w.withdrawal_id, true, refundWithdrawal({ withdrawal_id: w.withdrawal_id, reason: reason.slice(0, 128) }))
+    const outcome = await this.sendTracked(
+      chain,
+      w.withdrawal_id,
+      true,
+      refundWithdrawal({ withdrawal_id: w.withdrawal_id, reason: reason.slice(0, 128) }),
+    )
     if (outcome.kind === 'accepted') {
       this.refunded++
       this.store.transition(chain.chain, w, 'refunded', { txHash: outcome.reply.tx_hash, height: outcome.reply.height })
@@ -307,7 +369,9 @@ export class BridgeWithdrawComponent implements Component {
   private async resolveGone(chain: ChainIdentity, row: WithdrawalRow, signal: AbortSignal): Promise<Step> {
     const id = row.withdrawal_id
     for (const hash of JSON.parse(row.sent_tx_hashes) as string[]) {
-      const tx = (await this.ctx.client.rpc.query<{ status: string; action_kind: string; height: number } | null>('getTx', { tx_hash: hash })).data
+      const tx = (
+        await this.ctx.client.rpc.query<{ status: string; action_kind: string; height: number } | null>('getTx', { tx_hash: hash })
+      ).data
       if (tx === null || tx.status !== 'accepted') continue
       if (tx.action_kind === 'SettleWithdrawal') {
         this.settled++
@@ -324,15 +388,24 @@ export class BridgeWithdrawComponent implements Component {
     }
     let paid: string
     if (row.status === 'payout_requested') {
-      if (this.payout === undefined || row.idempotency_key === null) return this.problem(`withdrawal ${id}: left the chain while its payout was asked for; restart with --withdraw-payout-url to ask the treasury what became of it`)
+      if (this.payout === undefined || row.idempotency_key === null)
+        return this.problem(
+          `withdrawal ${id}: left the chain while its payout was asked for; restart with --withdraw-payout-url to ask the treasury what became of it`,
+        )
       const answer = await this.payout.status(row.idempotency_key, signal)
-      if (answer.status === 'no_answer') return this.problem(`withdrawal ${id}: left the chain while its payout was asked for, and the treasury does not answer (${answer.message}); asking again next cycle`)
+      if (answer.status === 'no_answer')
+        return this.problem(
+          `withdrawal ${id}: left the chain while its payout was asked for, and the treasury does not answer (${answer.message}); asking again next cycle`,
+        )
       if (answer.status === 'unknown' || answer.status === 'failed') {
         this.store.transition(chain.chain, row, 'dropped', { reason: 'left the chain before any payout' })
         this.ctx.log.warn(`withdrawal ${id}: left the chain before any payout (treasury: ${answer.status}); nothing was paid`)
         return undefined
       }
-      paid = answer.status === 'paid' ? `paid out${answer.externalTx === null ? '' : ` (${answer.externalTx})`}` : 'its payout still under way at the treasury'
+      paid =
+        answer.status === 'paid'
+          ? `paid out${answer.externalTx === null ? '' : ` (${answer.externalTx})`}`
+          : 'its payout still under way at the treasury'
     } else {
       paid = row.status === 'paid' ? `paid out${row.external_tx === null ? '' : ` (${row.external_tx})`}` : 'not paid out, its refund due'
     }

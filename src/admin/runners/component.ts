@@ -1,8 +1,8 @@
 // The contract between the runner framework and one operator component (oracle, liquidator,
 // bridge, and the hedger of the next issue): what it needs from the chain, and one cycle of work.
 import type { PerpdClient } from '../../client/perpd-client.ts'
-import type { ServiceName } from '../store/bindings.ts'
 import type { Logger } from '../../lib/log.ts'
+import type { ServiceName } from '../store/bindings.ts'
 
 /** What a cycle reports besides success: partial failures (a rejected quote, a refused liquidation). */
 export interface CycleReport {
@@ -52,7 +52,12 @@ export class ComponentRefused extends Error {
  * signer, one nonce sequence), and stops early when `signal` aborts. `handle` returns a problem
  * line (already logged) or undefined; the report lists the problems.
  */
-export async function handleEach<T>(items: readonly T[], max: number, signal: AbortSignal, handle: (item: T) => Promise<string | undefined>): Promise<CycleReport> {
+export async function handleEach<T>(
+  items: readonly T[],
+  max: number,
+  signal: AbortSignal,
+  handle: (item: T) => Promise<string | undefined>,
+): Promise<CycleReport> {
   const problems: string[] = []
   for (const item of items.slice(0, max)) {
     if (signal.aborted) break

@@ -1,8 +1,9 @@
 // Where the bridge_deposit runner learns about deposits: a pluggable source. A real bridge watches
 // a chain; this build reads a JSON document from a file or over HTTP (--deposit-source).
-import { Type, type Static } from '@sinclair/typebox'
-import { Value } from '@sinclair/typebox/value'
+
 import { readFile } from 'node:fs/promises'
+import { type Static, Type } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { DECIMAL_MAX_LENGTH, decimalPattern } from '../../lib/decimal.ts'
 
 /** A deposit to credit, as CreditDeposit carries it. */
@@ -24,12 +25,15 @@ export interface DepositSource {
  * "amount": "250.5", "source_chain"?: "arbitrum"}]}`; amounts are decimal strings (SCALE_6).
  */
 export const DepositDocument = Type.Object({
-  deposits: Type.Array(Type.Object({
-    deposit_id: Type.String({ minLength: 1, maxLength: 128 }),
-    account: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }),
-    amount: Type.String({ pattern: decimalPattern(), maxLength: DECIMAL_MAX_LENGTH }),
-    source_chain: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  }), { maxItems: 10_000 }),
+  deposits: Type.Array(
+    Type.Object({
+      deposit_id: Type.String({ minLength: 1, maxLength: 128 }),
+      account: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }),
+      amount: Type.String({ pattern: decimalPattern(), maxLength: DECIMAL_MAX_LENGTH }),
+      source_chain: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
+    { maxItems: 10_000 },
+  ),
 })
 /** The parsed {@link DepositDocument}. */
 export type DepositDocument = Static<typeof DepositDocument>

@@ -1,7 +1,7 @@
 // The liquidator (docs/admin.md#liquidation-runner): polls getLiquidatablePositions and submits
 // LiquidatePosition for each position it lists, one at a time (one signer, one nonce sequence).
 import { liquidatePosition } from '../../client/actions.ts'
-import { handleEach, type Component, type ComponentContext, type ComponentSpec, type CycleReport } from './component.ts'
+import { type Component, type ComponentContext, type ComponentSpec, type CycleReport, handleEach } from './component.ts'
 import { sendAction } from './send-outcome.ts'
 
 /** Liquidations one cycle submits at most; the rest wait for the next cycle. */
@@ -16,14 +16,21 @@ interface Liquidatable {
 /** The liquidator's ComponentSpec (role Liquidator, action LiquidatePosition). */
 export function liquidatorSpec(options: { intervalMs: number }): ComponentSpec {
   return {
-    service: 'liquidator', role: 'Liquidator', actions: ['LiquidatePosition'], intervalMs: options.intervalMs,
+    service: 'liquidator',
+    role: 'Liquidator',
+    actions: ['LiquidatePosition'],
+    intervalMs: options.intervalMs,
     create: (ctx) => new LiquidatorComponent(ctx),
   }
 }
 
 /** The positions of a getLiquidatablePositions reply: a list, or an object holding `positions`. */
 export function liquidatablePositions(data: unknown): Liquidatable[] {
-  const list = Array.isArray(data) ? data : Array.isArray((data as { positions?: unknown })?.positions) ? (data as { positions: unknown[] }).positions : []
+  const list = Array.isArray(data)
+    ? data
+    : Array.isArray((data as { positions?: unknown })?.positions)
+      ? (data as { positions: unknown[] }).positions
+      : []
   const out: Liquidatable[] = []
   for (const item of list) {
     const p = item as { address?: unknown; account?: unknown; market_id?: unknown }

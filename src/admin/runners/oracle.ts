@@ -9,11 +9,11 @@
 // max_quote_lag_ms, is not sent, and an unchanged price is refreshed only when the source dated it
 // anew. So a frozen upstream lets the chain's stale-quote halt (QuoteStale) happen, instead of
 // being re-sent as fresh.
-import { submitOracleQuote, type OracleQuoteInput } from '../../client/actions.ts'
+import { type OracleQuoteInput, submitOracleQuote } from '../../client/actions.ts'
 import { QUOTES_PER_BATCH_MAX } from '../../wire/actions.ts'
-import type { PriceSource, SourcePrice } from './price-source.ts'
 import type { Component, ComponentContext, ComponentSpec, CycleReport } from './component.ts'
 import { roundDecimal, roundQuote } from './price-rounding.ts'
+import type { PriceSource, SourcePrice } from './price-source.ts'
 import { quoteItemOutcomes } from './quote-outcome.ts'
 
 /** The getMarkets fields the oracle reads. */
@@ -71,7 +71,10 @@ export interface OracleOptions {
 /** The oracle's ComponentSpec. */
 export function oracleSpec(options: OracleOptions): ComponentSpec {
   return {
-    service: 'oracle', role: 'Quoter', actions: ['SubmitOracleQuote'], intervalMs: options.intervalMs,
+    service: 'oracle',
+    role: 'Quoter',
+    actions: ['SubmitOracleQuote'],
+    intervalMs: options.intervalMs,
     create(ctx) {
       if (options.priceSource === undefined) throw new Error('no price source is configured; start perpd-admin with --price-source-url URL')
       return new OracleComponent(ctx, options.priceSource, options.refreshMs, options.intervalMs)
@@ -107,7 +110,10 @@ export class OracleComponent implements Component {
     for (const m of markets) this.symbols.set(m.market_id, m.symbol)
     if (markets.length === 0) return { problems: [] }
     const maxLag = await this.maxQuoteLags(markets)
-    const prices = await this.source.prices(markets.map((m) => m.symbol), signal)
+    const prices = await this.source.prices(
+      markets.map((m) => m.symbol),
+      signal,
+    )
     const now = this.ctx.clock()
     // Problems of the source, worded so that a state that persists reads the same every cycle
     // (logged once per change); problems of the backoff (status only, logged when they happen).
@@ -126,16 +132,22 @@ export class OracleComponent implements Component {
         continue
       }
       if (price.tsMs === undefined) {
-        sourceProblems.push(`${this.source.name} gives no source timestamp (ts_ms) for ${market.symbol}; a price that cannot be dated is not sent`)
+        sourceProblems.push(
+          `${this.source.name} gives no source timestamp (ts_ms) for ${market.symbol}; a price that cannot be dated is not sent`,
+        )
         continue
       }
       this.observed.set(market.market_id, price.tsMs)
       if (now - price.tsMs > lag) {
-        sourceProblems.push(`${this.source.name} last observed ${market.symbol} at ts_ms ${price.tsMs}, longer ago than its max_quote_lag_ms ${lag}; not sent (a frozen source must not look fresh)`)
+        sourceProblems.push(
+          `${this.source.name} last observed ${market.symbol} at ts_ms ${price.tsMs}, longer ago than its max_quote_lag_ms ${lag}; not sent (a frozen source must not look fresh)`,
+        )
         continue
       }
       if (price.tsMs - now > lag) {
-        sourceProblems.push(`${this.source.name} dates ${market.symbol} at ts_ms ${price.tsMs}, more than max_quote_lag_ms ${lag} ahead of this clock; not sent (check both clocks)`)
+        sourceProblems.push(
+          `${this.source.name} dates ${market.symbol} at ts_ms ${price.tsMs}, more than max_quote_lag_ms ${lag} ahead of this clock; not sent (check both clocks)`,
+        )
         continue
       }
       const rounded = roundQuote(price, market.price_decimals)
@@ -145,7 +157,9 @@ export class OracleComponent implements Component {
       }
       const backoff = this.backoffs.get(market.market_id)
       if (backoff !== undefined && backoff.prices === pricesKey(rounded) && now < backoff.retryAtMs) {
-        waiting.push(`quote ${market.symbol} rejected ${backoff.count} times in a row (${backoff.logged}); next try in ${backoff.retryAtMs - now} ms`)
+        waiting.push(
+          `quote ${market.symbol} rejected ${backoff.count} times in a row (${backoff.logged}); next try in ${backoff.retryAtMs - now} ms`,
+        )
         continue
       }
       if (this.isDue(market.market_id, rounded, price.tsMs, now)) due.push({ market, price, rounded })
@@ -154,7 +168,11 @@ export class OracleComponent implements Component {
     if (text !== this.lastSourceProblems && text !== '') this.ctx.log.warn(text)
     this.lastSourceProblems = text
     const problems = [...sourceProblems, ...waiting]
-    for (let start = 0, batch = 0; start < due.length && batch < BATCHES_PER_CYCLE_MAX && !signal.aborted; start += QUOTES_PER_BATCH_MAX, batch++) {
+    for (
+      let start = 0, batch = 0;
+      start < due.length && batch < BATCHES_PER_CYCLE_MAX && !signal.aborted;
+      start += QUOTES_PER_BATCH_MAX, batch++
+    ) {
       problems.push(...(await this.send(due.slice(start, start + QUOTES_PER_BATCH_MAX))))
     }
     return { problems }
@@ -165,14 +183,23 @@ export class OracleComponent implements Component {
       const p = this.pushed.get(marketId)
       const b = this.backoffs.get(marketId)
       return {
-        market_id: marketId, symbol,
-        pushed_source_ts_ms: p?.sourceTsMs ?? null, pushed_mark_price: p?.mark ?? null,
+        market_id: marketId,
+        symbol,
+        pushed_source_ts_ms: p?.sourceTsMs ?? null,
+        pushed_mark_price: p?.mark ?? null,
         source_observed_ms: this.observed.get(marketId) ?? null,
         last_rejection: this.rejections.get(marketId) ?? null,
-        rejections_in_a_row: b?.count ?? 0, next_attempt_ms: b?.retryAtMs ?? null,
+        rejections_in_a_row: b?.count ?? 0,
+        next_attempt_ms: b?.retryAtMs ?? null,
       }
     })
-    return { price_source: this.source.name, batches_sent: this.batches, items_accepted: this.accepted, items_rejected: this.rejected, markets }
+    return {
+      price_source: this.source.name,
+      batches_sent: this.batches,
+      items_accepted: this.accepted,
+      items_rejected: this.rejected,
+      markets,
+    }
   }
 
   /** max_quote_lag_ms of each market (getMarketSettings, read every cycle: an UpdateMarketConfig takes effect at once). */
@@ -180,7 +207,9 @@ export class OracleComponent implements Component {
     const out = new Map<number, number>()
     for (let start = 0; start < markets.length; start += READ_BATCH_MAX) {
       const chunk = markets.slice(start, start + READ_BATCH_MAX)
-      const replies = await this.ctx.client.rpc.batch(chunk.map((m) => ({ method: 'getMarketSettings', params: { market_id: m.market_id } })))
+      const replies = await this.ctx.client.rpc.batch(
+        chunk.map((m) => ({ method: 'getMarketSettings', params: { market_id: m.market_id } })),
+      )
       for (const [i, r] of replies.entries()) {
         const lag = 'result' in r ? (r.result.data as { max_quote_lag_ms?: unknown })?.max_quote_lag_ms : undefined
         if (typeof lag === 'number' && Number.isFinite(lag)) out.set(chunk[i]!.market_id, lag)
@@ -203,7 +232,11 @@ export class OracleComponent implements Component {
     // always carries a newer timestamp, even if the clock stepped back.
     const sourceTsMs = Math.max(now, ...items.map((i) => (this.lastAttemptTs.get(i.market.market_id) ?? 0) + 1))
     const quotes: OracleQuoteInput[] = items.map(({ market, price, rounded }) => ({
-      market_id: market.market_id, bid_price: rounded.bid, ask_price: rounded.ask, mark_price: rounded.mark, source_ts_ms: sourceTsMs,
+      market_id: market.market_id,
+      bid_price: rounded.bid,
+      ask_price: rounded.ask,
+      mark_price: rounded.mark,
+      source_ts_ms: sourceTsMs,
       last_price: price.last === undefined ? undefined : roundDecimal(price.last, market.price_decimals, 'nearest'),
       volume: price.volume,
     }))

@@ -1,9 +1,9 @@
 // Runs one component in a loop: checks its chain preconditions (the actions exist, the key holds
 // the role), then calls cycle() every interval, and keeps the status the API reports.
 import { RpcCallError } from '../../client/rpc-client.ts'
-import { chainRoles } from '../auth/chain-roles.ts'
 import { errorMessage, type Logger } from '../../lib/log.ts'
-import { ComponentRefused, type Component, type ComponentContext, type ComponentSpec } from './component.ts'
+import { chainRoles } from '../auth/chain-roles.ts'
+import { type Component, type ComponentContext, ComponentRefused, type ComponentSpec } from './component.ts'
 
 /** The state of a component as GET /api/service-config shows it. */
 export interface RunnerStatus {
@@ -136,10 +136,14 @@ export class PollingRunner {
     const roles = await chainRoles(rpc, this.ctx.client.address)
     // Checked at binding too; here again, for a role granted since (docs/admin.md#bindings).
     if (roles.includes('Admin')) {
-      throw new Error(`the bound key ${this.ctx.client.address} holds the Admin role on chain; a runner never signs with an Admin key: revoke the role (RevokeRole) or bind another key`)
+      throw new Error(
+        `the bound key ${this.ctx.client.address} holds the Admin role on chain; a runner never signs with an Admin key: revoke the role (RevokeRole) or bind another key`,
+      )
     }
     if (!roles.includes(this.spec.role)) {
-      throw new Error(`the bound key ${this.ctx.client.address} lacks the ${this.spec.role} role on chain (it has ${roles.join(', ') || 'none'}); grant it with GrantRole`)
+      throw new Error(
+        `the bound key ${this.ctx.client.address} lacks the ${this.spec.role} role on chain (it has ${roles.join(', ') || 'none'}); grant it with GrantRole`,
+      )
     }
     await this.spec.check?.(this.ctx)
   }

@@ -24,6 +24,10 @@ describe('roundDecimal', () => {
 
 describe('roundQuote', () => {
   test('widens the spread, never narrows it, and keeps the mark inside', () => {
-    expect(roundQuote({ bid: '2400.109', ask: '2400.101', mark: '2400.105' }, 2)).toEqual({ bid: '2400.1', ask: '2400.11', mark: '2400.11' })
+    expect(roundQuote({ bid: '2400.109', ask: '2400.101', mark: '2400.105' }, 2)).toEqual({
+      bid: '2400.1',
+      ask: '2400.11',
+      mark: '2400.11',
+    })
   })
 })

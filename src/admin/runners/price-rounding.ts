@@ -26,7 +26,10 @@ export function roundDecimal(value: string, decimals: number, rounding: Rounding
 }
 
 /** A quote's prices at the market's precision: bid down, ask up, mark nearest (so a mark inside [bid, ask] stays inside). */
-export function roundQuote(p: { bid: string; ask: string; mark: string }, decimals: number): { bid: string; ask: string; mark: string } | undefined {
+export function roundQuote(
+  p: { bid: string; ask: string; mark: string },
+  decimals: number,
+): { bid: string; ask: string; mark: string } | undefined {
   const bid = roundDecimal(p.bid, decimals, 'down')
   const ask = roundDecimal(p.ask, decimals, 'up')
   const mark = roundDecimal(p.mark, decimals, 'nearest')

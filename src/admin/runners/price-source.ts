@@ -1,6 +1,6 @@
 // Where the oracle gets prices: a pluggable venue adapter. The hedging issue brings adapters for
 // real venues; this build has a configurable HTTP JSON source (--price-source-url).
-import { Type, type Static } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { DECIMAL_MAX_LENGTH, decimalPattern } from '../../lib/decimal.ts'
 
@@ -28,7 +28,11 @@ export interface PriceSource {
 // source sends passes admission as it is.
 const Decimal = Type.String({ pattern: decimalPattern(), maxLength: DECIMAL_MAX_LENGTH })
 
-const TimestampMs = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'when the source observed the prices, Unix ms' })
+const TimestampMs = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'when the source observed the prices, Unix ms',
+})
 
 /**
  * The document the HTTP source reads: `GET <url>?symbols=XAU-USD,...` answers
@@ -40,9 +44,17 @@ const TimestampMs = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER,
  */
 export const HttpPriceDocument = Type.Object({
   ts_ms: Type.Optional(TimestampMs),
-  prices: Type.Record(Type.String({ maxLength: 32 }), Type.Object({
-    bid: Decimal, ask: Decimal, mark: Decimal, last: Type.Optional(Decimal), volume: Type.Optional(Decimal), ts_ms: Type.Optional(TimestampMs),
-  })),
+  prices: Type.Record(
+    Type.String({ maxLength: 32 }),
+    Type.Object({
+      bid: Decimal,
+      ask: Decimal,
+      mark: Decimal,
+      last: Type.Optional(Decimal),
+      volume: Type.Optional(Decimal),
+      ts_ms: Type.Optional(TimestampMs),
+    }),
+  ),
 })
 /** The parsed {@link HttpPriceDocument}. */
 export type HttpPriceDocument = Static<typeof HttpPriceDocument>
@@ -72,7 +84,8 @@ export class HttpPriceSource implements PriceSource {
     const out = new Map<string, SourcePrice>()
     for (const [symbol, p] of Object.entries(doc.prices)) {
       const ours = wanted.get(symbol.toUpperCase())
-      if (ours !== undefined) out.set(ours, { bid: p.bid, ask: p.ask, mark: p.mark, last: p.last, volume: p.volume, tsMs: p.ts_ms ?? doc.ts_ms })
+      if (ours !== undefined)
+        out.set(ours, { bid: p.bid, ask: p.ask, mark: p.mark, last: p.last, volume: p.volume, tsMs: p.ts_ms ?? doc.ts_ms })
     }
     return out
   }

@@ -25,7 +25,8 @@ export function quoteItemOutcomes(reply: ActionReply, count: number): ItemOutcom
   for (const e of reply.events) {
     if (e.sub_kind !== 'BatchItemRejected') continue
     const index = e.body.index
-    if (typeof index === 'number') rejected.set(index, { reason: String(e.body.reason ?? 'Rejected'), message: String(e.body.message ?? '') })
+    if (typeof index === 'number')
+      rejected.set(index, { reason: String(e.body.reason ?? 'Rejected'), message: String(e.body.message ?? '') })
   }
   return Array.from({ length: count }, (_, index) => {
     const r = rejected.get(index)

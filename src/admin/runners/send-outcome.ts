@@ -1,12 +1,17 @@
 // Sending one action from a runner and describing what became of it in one line.
 import type { PerpdClient } from '../../client/perpd-client.ts'
-import { RpcCallError, type ActionReply } from '../../client/rpc-client.ts'
+import { type ActionReply, RpcCallError } from '../../client/rpc-client.ts'
 import { errorMessage } from '../../lib/log.ts'
 
 /** What became of one action: in a block (accepted or kept-reject) or refused before one. */
 export type SendOutcome =
   | { readonly kind: 'accepted'; readonly reply: Extract<ActionReply, { status: 'accepted' }> }
-  | { readonly kind: 'kept-reject'; readonly reply: Extract<ActionReply, { status: 'kept-reject' }>; readonly reason: string; readonly message: string }
+  | {
+      readonly kind: 'kept-reject'
+      readonly reply: Extract<ActionReply, { status: 'kept-reject' }>
+      readonly reason: string
+      readonly message: string
+    }
   | { readonly kind: 'refused'; readonly reason: string; readonly message: string }
 
 /**
@@ -15,7 +20,11 @@ export type SendOutcome =
  * (the node is down) still throws, because then every other item would fail the same way.
  * onSigned receives the tx hash before sending (for a reply that never comes).
  */
-export async function sendAction(client: PerpdClient, action: Record<string, unknown>, options: { onSigned?: (txHash: string) => void } = {}): Promise<SendOutcome> {
+export async function sendAction(
+  client: PerpdClient,
+  action: Record<string, unknown>,
+  options: { onSigned?: (txHash: string) => void } = {},
+): Promise<SendOutcome> {
   try {
     const reply = await client.send(action, options)
     if (reply.status === 'accepted') return { kind: 'accepted', reply }

@@ -2,9 +2,9 @@
 // stops the old runner and starts a new one with a signer for the bound key (the hot restart of
 // docs/admin.md#bindings). Changes to one service are serialized; services are independent.
 import { PerpdClient } from '../../client/perpd-client.ts'
+import { errorMessage, type Logger } from '../../lib/log.ts'
 import type { Binding, ServiceName } from '../store/bindings.ts'
 import type { KeyStore } from '../store/key-store.ts'
-import { errorMessage, type Logger } from '../../lib/log.ts'
 import type { ComponentSpec } from './component.ts'
 import { PollingRunner, type RunnerStatus } from './polling-runner.ts'
 
@@ -41,8 +41,15 @@ export class RunnerSupervisor {
     if (runner !== undefined) return runner.status()
     const startError = this.startErrors.get(service)
     const idle = (state: RunnerStatus['state'], lastError: string | null): RunnerStatus => ({
-      state, running: false, address: binding.address, started_at_ms: null, last_success_ms: null,
-      last_error: lastError, last_error_ms: lastError === null ? null : startError?.atMs ?? null, cycles: 0, detail: {},
+      state,
+      running: false,
+      address: binding.address,
+      started_at_ms: null,
+      last_success_ms: null,
+      last_error: lastError,
+      last_error_ms: lastError === null ? null : (startError?.atMs ?? null),
+      cycles: 0,
+      detail: {},
     })
     if (this.deps.specs[service] === undefined) {
       return idle('unavailable', `this build of perpd-admin has no ${service} component; the binding is kept for the version that does`)

@@ -6,13 +6,19 @@ import { recoverPersonalSign } from '../../wire/signing.ts'
 import { HttpWithdrawalPayout, idempotencyKey, parseTreasuryAnswer, payoutRequest } from './withdraw-payout.ts'
 
 const CHAIN = { network: 'dev', chain: `0x${'ab'.repeat(32)}` }
-const W = { withdrawal_id: 9, account: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', destination: '0x000000000000000000000000000000000000dead', amount: '1.5' }
+const W = {
+  withdrawal_id: 9,
+  account: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+  destination: '0x000000000000000000000000000000000000dead',
+  amount: '1.5',
+}
 const signer = new Signer(`0x${'11'.repeat(32)}`)
 
 const seen: { method: string; path: string; headers: Headers; body: string }[] = []
 let reply: () => Response = () => Response.json({ status: 'paid', external_tx: '0xabc' })
 const server = Bun.serve({
-  hostname: '127.0.0.1', port: 0,
+  hostname: '127.0.0.1',
+  port: 0,
   async fetch(req) {
     seen.push({ method: req.method, path: new URL(req.url).pathname, headers: req.headers, body: await req.text() })
     return reply()
@@ -61,7 +67,13 @@ describe('treasury answers', () => {
   })
 
   test.each([
-    [503, '{"status":"failed"}'], [500, ''], [200, 'paid'], [200, '{"external_tx":"0xfeed"}'], [200, '{"status":"unknown"}'], [200, 'null'], [404, '{"status":"paid"}'],
+    [503, '{"status":"failed"}'],
+    [500, ''],
+    [200, 'paid'],
+    [200, '{"external_tx":"0xfeed"}'],
+    [200, '{"status":"unknown"}'],
+    [200, 'null'],
+    [404, '{"status":"paid"}'],
   ] as const)('%d %s is no answer (the payout may or may not have happened)', (code, body) => {
     expect(parseTreasuryAnswer(code, body, false).status).toBe('no_answer')
   })

@@ -82,8 +82,13 @@ export function idempotencyKey(id: ChainIdentity, withdrawalId: number): string 
 /** The payout request of a withdrawal on a chain. */
 export function payoutRequest(id: ChainIdentity, w: PendingWithdrawal): PayoutRequest {
   return {
-    idempotency_key: idempotencyKey(id, w.withdrawal_id), network: id.network, chain: id.chain,
-    withdrawal_id: w.withdrawal_id, account: w.account, destination: w.destination, amount: w.amount,
+    idempotency_key: idempotencyKey(id, w.withdrawal_id),
+    network: id.network,
+    chain: id.chain,
+    withdrawal_id: w.withdrawal_id,
+    account: w.account,
+    destination: w.destination,
+    amount: w.amount,
   }
 }
 
@@ -100,7 +105,10 @@ export function parseTreasuryAnswer(httpStatus: number, text: string, allowUnkno
   if (body === null || typeof body !== 'object') return noAnswer('not a JSON object')
   switch (body.status) {
     case 'paid':
-      return { status: 'paid', externalTx: typeof body.external_tx === 'string' && EXTERNAL_TX.test(body.external_tx) ? body.external_tx : null }
+      return {
+        status: 'paid',
+        externalTx: typeof body.external_tx === 'string' && EXTERNAL_TX.test(body.external_tx) ? body.external_tx : null,
+      }
     case 'failed':
       return { status: 'failed', reason: typeof body.reason === 'string' ? body.reason.slice(0, 128) : 'the treasury did not pay' }
     case 'pending':
@@ -125,10 +133,21 @@ export class HttpWithdrawalPayout implements WithdrawalPayout {
   async pay(request: PayoutRequest, sign: RequestSigner, signal: AbortSignal): Promise<TreasuryAnswer> {
     const body = JSON.stringify(request)
     const signature = sign.personalSign(UTF8.encode(body))
-    return this.call(this.url, {
-      method: 'POST', body,
-      headers: { 'content-type': 'application/json', 'idempotency-key': request.idempotency_key, 'x-perpd-signer': sign.address, 'x-perpd-signature': signature },
-    }, false, signal)
+    return this.call(
+      this.url,
+      {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': request.idempotency_key,
+          'x-perpd-signer': sign.address,
+          'x-perpd-signature': signature,
+        },
+      },
+      false,
+      signal,
+    )
   }
 
   status(key: string, signal: AbortSignal): Promise<TreasuryAnswer> {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { appendAudit, AUDIT_GENESIS_HASH, auditRowHash, listAudit, verifyAuditChain } from './audit.ts'
+import { AUDIT_GENESIS_HASH, appendAudit, auditRowHash, listAudit, verifyAuditChain } from './audit.ts'
 import { ADMIN_DB_FILE, AdminDb, MIGRATIONS, SCHEMA_VERSION } from './db.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'perpd-audit-'))
@@ -23,12 +23,13 @@ function tamper(file: string, fn: (d: Database) => void): void {
 
 function freshDb(name: string): AdminDb {
   const db = AdminDb.open(join(dir, name))
-  for (let i = 0; i < 5; i++) db.write((tx) => appendAudit(tx, { atMs: 1_000 + i, actor: '0xadmin', action: 'login', target: null, detail: { ip: `10.0.0.${i}` } }))
+  for (let i = 0; i < 5; i++)
+    db.write((tx) => appendAudit(tx, { atMs: 1_000 + i, actor: '0xadmin', action: 'login', target: null, detail: { ip: `10.0.0.${i}` } }))
   return db
 }
 
 describe('the audit hash chain', () => {
-  test('each row carries the previous row\'s hash and its own over that and its content', () => {
+  test("each row carries the previous row's hash and its own over that and its content", () => {
     const db = freshDb('chain')
     const rows = listAudit(db, { limit: 10 }).reverse()
     expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4, 5])
@@ -55,7 +56,14 @@ describe('the audit hash chain', () => {
     freshDb('rehashed').close()
     const file = join(dir, 'rehashed', ADMIN_DB_FILE)
     tamper(file, (d) => {
-      const r = d.query('SELECT * FROM audit_log WHERE id = 2').get() as { id: number; at_ms: number; actor: string; action: string; target: string | null; prev_hash: string }
+      const r = d.query('SELECT * FROM audit_log WHERE id = 2').get() as {
+        id: number
+        at_ms: number
+        actor: string
+        action: string
+        target: string | null
+        prev_hash: string
+      }
       const detail = '{"ip":"6.6.6.6"}'
       d.run('UPDATE audit_log SET detail = ?, hash = ? WHERE id = 2', [detail, auditRowHash(r.prev_hash, { ...r, detail })])
     })
@@ -94,7 +102,8 @@ describe('the audit hash chain', () => {
     const v1 = new Database(file, { create: true })
     v1.run(MIGRATIONS[0]!.sql)
     v1.run('PRAGMA user_version = 1')
-    for (let i = 0; i < 3; i++) v1.run("INSERT INTO audit_log (at_ms, actor, action, target, detail) VALUES (?, '0xold', 'login', NULL, '{}')", [i])
+    for (let i = 0; i < 3; i++)
+      v1.run("INSERT INTO audit_log (at_ms, actor, action, target, detail) VALUES (?, '0xold', 'login', NULL, '{}')", [i])
     v1.close()
     const db = AdminDb.open(dataDir)
     expect(db.schemaVersion()).toBe(SCHEMA_VERSION)

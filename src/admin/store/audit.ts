@@ -10,11 +10,26 @@ import { bytesToHex } from '../../lib/hex.ts'
 
 /** What an audit row records. */
 export type AuditAction =
-  | 'login' | 'login.failed' | 'logout' | 'logout.all' | 'access.denied'
-  | 'key.upload' | 'key.rename' | 'key.delete' | 'kek.rotate'
-  | 'service.bind' | 'service.unbind'
-  | 'deposit.credit' | 'withdrawal.payout' | 'withdrawal.settle'
-  | 'withdrawal.payout_requested' | 'withdrawal.payout_failed' | 'withdrawal.refund' | 'withdrawal.dropped' | 'withdrawal.alert' | 'withdrawal.chain_reset'
+  | 'login'
+  | 'login.failed'
+  | 'logout'
+  | 'logout.all'
+  | 'access.denied'
+  | 'key.upload'
+  | 'key.rename'
+  | 'key.delete'
+  | 'kek.rotate'
+  | 'service.bind'
+  | 'service.unbind'
+  | 'deposit.credit'
+  | 'withdrawal.payout'
+  | 'withdrawal.settle'
+  | 'withdrawal.payout_requested'
+  | 'withdrawal.payout_failed'
+  | 'withdrawal.refund'
+  | 'withdrawal.dropped'
+  | 'withdrawal.alert'
+  | 'withdrawal.chain_reset'
 
 /** One audit row as the API returns it. */
 export interface AuditEntry {
@@ -56,15 +71,33 @@ export function auditRowHash(prevHash: string, row: StoredRow): string {
 }
 
 /** Appends a row; `tx` must be the handle of the write transaction that makes the change. */
-export function appendAudit(tx: Database, row: { atMs: number; actor: string; action: AuditAction; target: string | null; detail?: Record<string, unknown> }): void {
+export function appendAudit(
+  tx: Database,
+  row: { atMs: number; actor: string; action: AuditAction; target: string | null; detail?: Record<string, unknown> },
+): void {
   const last = tx.query('SELECT id, hash FROM audit_log ORDER BY id DESC LIMIT 1').get() as { id: number; hash: string | null } | null
   // The next AUTOINCREMENT id, chosen here because it is part of the hashed content. sqlite_sequence
   // remembers the highest id ever used, so rows cut off the end leave a gap verify reports.
   const seq = (tx.query("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'").get() as { seq: number } | null)?.seq ?? 0
-  const stored: StoredRow = { id: Math.max(seq, last?.id ?? 0) + 1, at_ms: row.atMs, actor: row.actor, action: row.action, target: row.target, detail: JSON.stringify(row.detail ?? {}) }
+  const stored: StoredRow = {
+    id: Math.max(seq, last?.id ?? 0) + 1,
+    at_ms: row.atMs,
+    actor: row.actor,
+    action: row.action,
+    target: row.target,
+    detail: JSON.stringify(row.detail ?? {}),
+  }
   const prevHash = last?.hash ?? AUDIT_GENESIS_HASH
-  tx.query('INSERT INTO audit_log (id, at_ms, actor, action, target, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(stored.id, stored.at_ms, stored.actor, stored.action, stored.target, stored.detail, prevHash, auditRowHash(prevHash, stored))
+  tx.query('INSERT INTO audit_log (id, at_ms, actor, action, target, detail, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+    stored.id,
+    stored.at_ms,
+    stored.actor,
+    stored.action,
+    stored.target,
+    stored.detail,
+    prevHash,
+    auditRowHash(prevHash, stored),
+  )
 }
 
 /** What listAudit reads through: AdminDb (named structurally, as db.ts imports this module for its migration). */
@@ -76,8 +109,10 @@ export interface AuditReader {
 export function listAudit(db: AuditReader, page: { limit: number; beforeId?: number | undefined }): AuditEntry[] {
   const limit = Math.min(Math.max(page.limit, 1), AUDIT_PAGE_MAX)
   const rows = db.read((d) =>
-    d.query('SELECT id, at_ms, actor, action, target, detail, prev_hash, hash FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?')
-      .all(page.beforeId ?? Number.MAX_SAFE_INTEGER, limit)) as (StoredRow & { action: AuditAction; prev_hash: string | null; hash: string | null })[]
+    d
+      .query('SELECT id, at_ms, actor, action, target, detail, prev_hash, hash FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT ?')
+      .all(page.beforeId ?? Number.MAX_SAFE_INTEGER, limit),
+  ) as (StoredRow & { action: AuditAction; prev_hash: string | null; hash: string | null })[]
   return rows.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }))
 }
 
@@ -107,7 +142,9 @@ export type AuditVerdict =
  * content. Stops at the first row where that fails and names it.
  */
 export function verifyAuditChain(db: Database): AuditVerdict {
-  const rows = db.query('SELECT id, at_ms, actor, action, target, detail, prev_hash, hash FROM audit_log ORDER BY id').iterate() as IterableIterator<StoredRow & { prev_hash: string | null; hash: string | null }>
+  const rows = db
+    .query('SELECT id, at_ms, actor, action, target, detail, prev_hash, hash FROM audit_log ORDER BY id')
+    .iterate() as IterableIterator<StoredRow & { prev_hash: string | null; hash: string | null }>
   let prev = AUDIT_GENESIS_HASH
   let prevId: number | undefined
   let n = 0
@@ -115,12 +152,15 @@ export function verifyAuditChain(db: Database): AuditVerdict {
     const broken = (problem: string): AuditVerdict => ({ ok: false, rows: n, brokenId: r.id, problem })
     if (prevId !== undefined && r.id !== prevId + 1) return broken(`its id follows ${prevId}: rows ${prevId + 1}..${r.id - 1} are missing`)
     if (r.prev_hash !== prev) {
-      return broken(prevId === undefined
-        ? `it is the first row but its prev_hash is ${r.prev_hash ?? 'empty'}, not the genesis hash: rows before it are missing`
-        : `its prev_hash ${r.prev_hash ?? '(empty)'} is not the hash of row ${prevId} (${prev}): a row before it was changed, removed or inserted`)
+      return broken(
+        prevId === undefined
+          ? `it is the first row but its prev_hash is ${r.prev_hash ?? 'empty'}, not the genesis hash: rows before it are missing`
+          : `its prev_hash ${r.prev_hash ?? '(empty)'} is not the hash of row ${prevId} (${prev}): a row before it was changed, removed or inserted`,
+      )
     }
     const hash = auditRowHash(prev, r)
-    if (r.hash !== hash) return broken(`its content does not match its hash (stored ${r.hash ?? '(empty)'}, computed ${hash}): the row was changed`)
+    if (r.hash !== hash)
+      return broken(`its content does not match its hash (stored ${r.hash ?? '(empty)'}, computed ${hash}): the row was changed`)
     prev = hash
     prevId = r.id
     n++

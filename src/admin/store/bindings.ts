@@ -32,8 +32,8 @@ export class BindingStore {
   /** Every service's binding; a service never configured is unbound and disabled. */
   all(): Record<ServiceName, Binding> {
     const rows = this.db.read((d) =>
-      d.query('SELECT b.service, b.key_id, k.address, b.enabled FROM service_bindings b LEFT JOIN keys k ON k.id = b.key_id').all()) as
-      { service: string; key_id: string | null; address: string | null; enabled: number }[]
+      d.query('SELECT b.service, b.key_id, k.address, b.enabled FROM service_bindings b LEFT JOIN keys k ON k.id = b.key_id').all(),
+    ) as { service: string; key_id: string | null; address: string | null; enabled: number }[]
     const out = Object.fromEntries(SERVICE_NAMES.map((s) => [s, UNBOUND])) as Record<ServiceName, Binding>
     for (const r of rows) {
       if (isServiceName(r.service)) out[r.service] = { key_id: r.key_id, address: r.address, enabled: r.enabled === 1 }
@@ -43,7 +43,9 @@ export class BindingStore {
 
   /** The services other than `except` bound to `keyId`. */
   otherServicesOf(keyId: string, except: ServiceName): ServiceName[] {
-    const rows = this.db.read((d) => d.query('SELECT service FROM service_bindings WHERE key_id = ? AND service <> ? ORDER BY service').all(keyId, except)) as { service: string }[]
+    const rows = this.db.read((d) =>
+      d.query('SELECT service FROM service_bindings WHERE key_id = ? AND service <> ? ORDER BY service').all(keyId, except),
+    ) as { service: string }[]
     return rows.map((r) => r.service).filter(isServiceName)
   }
 
@@ -53,7 +55,12 @@ export class BindingStore {
    * runners never share a nonce sequence; the database refuses it too). The audit row says bind
    * or unbind.
    */
-  set(p: { service: ServiceName; keyId: string | null; enabled: boolean; actor: string }): 'ok' | 'key-missing' | { readonly inUse: ServiceName[] } {
+  set(p: {
+    service: ServiceName
+    keyId: string | null
+    enabled: boolean
+    actor: string
+  }): 'ok' | 'key-missing' | { readonly inUse: ServiceName[] } {
     const now = this.clock()
     return this.db.write((tx) => {
       let address: string | null = null
@@ -61,16 +68,29 @@ export class BindingStore {
         const key = tx.query('SELECT address FROM keys WHERE id = ?').get(p.keyId) as { address: string } | null
         if (key === null) return 'key-missing' as const
         address = key.address
-        const others = (tx.query('SELECT service FROM service_bindings WHERE key_id = ? AND service <> ? ORDER BY service').all(p.keyId, p.service) as { service: string }[])
-          .map((r) => r.service).filter(isServiceName)
+        const others = (
+          tx.query('SELECT service FROM service_bindings WHERE key_id = ? AND service <> ? ORDER BY service').all(p.keyId, p.service) as {
+            service: string
+          }[]
+        )
+          .map((r) => r.service)
+          .filter(isServiceName)
         if (others.length > 0) return { inUse: others }
       }
       tx.query(`INSERT INTO service_bindings (service, key_id, enabled, updated_at_ms, updated_by) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(service) DO UPDATE SET key_id = excluded.key_id, enabled = excluded.enabled,
-                updated_at_ms = excluded.updated_at_ms, updated_by = excluded.updated_by`)
-        .run(p.service, p.keyId, p.enabled ? 1 : 0, now, p.actor)
+                updated_at_ms = excluded.updated_at_ms, updated_by = excluded.updated_by`).run(
+        p.service,
+        p.keyId,
+        p.enabled ? 1 : 0,
+        now,
+        p.actor,
+      )
       appendAudit(tx, {
-        atMs: now, actor: p.actor, action: p.keyId === null ? 'service.unbind' : 'service.bind', target: p.service,
+        atMs: now,
+        actor: p.actor,
+        action: p.keyId === null ? 'service.unbind' : 'service.bind',
+        target: p.service,
         detail: { key_id: p.keyId, address, enabled: p.enabled },
       })
       return 'ok' as const

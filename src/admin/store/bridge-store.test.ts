@@ -15,7 +15,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const CHAIN_A = `0x${'a1'.repeat(32)}`
 const CHAIN_B = `0x${'b2'.repeat(32)}`
-const W = { withdrawal_id: 1, account: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', destination: '0x000000000000000000000000000000000000dead', amount: '12.5' }
+const W = {
+  withdrawal_id: 1,
+  account: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+  destination: '0x000000000000000000000000000000000000dead',
+  amount: '12.5',
+}
 
 describe('withdrawal rows', () => {
   test('a payout request is recorded once, before anything else, and each step is audited', () => {
@@ -24,7 +29,11 @@ describe('withdrawal rows', () => {
     expect(store.bindChain(CHAIN_A, 'dev')).toBe('adopted')
     expect(store.requestPayout(CHAIN_A, W, 'perpd:dev:a1:1', '0xsigner')).toBe(true)
     expect(store.requestPayout(CHAIN_A, W, 'perpd:dev:a1:1', '0xsigner')).toBe(false)
-    expect(store.withdrawal(CHAIN_A, 1)).toMatchObject({ status: 'payout_requested', idempotency_key: 'perpd:dev:a1:1', sent_tx_hashes: '[]' })
+    expect(store.withdrawal(CHAIN_A, 1)).toMatchObject({
+      status: 'payout_requested',
+      idempotency_key: 'perpd:dev:a1:1',
+      sent_tx_hashes: '[]',
+    })
     // Rows belong to their chain: withdrawal 1 of another chain is another row.
     expect(store.withdrawal(CHAIN_B, 1)).toBeUndefined()
     store.transition(CHAIN_A, W, 'paid', { externalTx: '0xfeed' })
@@ -38,13 +47,20 @@ describe('withdrawal rows', () => {
     expect(store.openWithdrawals(CHAIN_A, 10)).toEqual([])
     store.transition(CHAIN_A, { ...W, withdrawal_id: 2 }, 'alert', { reason: 'left the chain' })
     expect(store.alerts(CHAIN_A, 10).map((r) => [r.withdrawal_id, r.reason])).toEqual([[2, 'left the chain']])
-    expect(listAudit(db, { limit: 10 }).reverse().map((e) => [e.action, e.target])).toEqual([
-      ['withdrawal.payout_requested', '1'], ['withdrawal.payout', '1'], ['withdrawal.settle', '1'], ['withdrawal.alert', '2'],
+    expect(
+      listAudit(db, { limit: 10 })
+        .reverse()
+        .map((e) => [e.action, e.target]),
+    ).toEqual([
+      ['withdrawal.payout_requested', '1'],
+      ['withdrawal.payout', '1'],
+      ['withdrawal.settle', '1'],
+      ['withdrawal.alert', '2'],
     ])
     db.close()
   })
 
-  test('another chain restarts the scan and forgets the accounts; the old chain\'s rows stay', () => {
+  test("another chain restarts the scan and forgets the accounts; the old chain's rows stay", () => {
     const db = AdminDb.open(join(dir, 'reset'))
     const store = new BridgeStore(db, () => 1_000)
     expect(store.bindChain(CHAIN_A, 'dev')).toBe('adopted')
@@ -57,7 +73,10 @@ describe('withdrawal rows', () => {
     expect(store.withdrawAccounts(10)).toEqual([])
     expect(store.withdrawal(CHAIN_A, 1)?.status).toBe('settled')
     expect(store.withdrawal(CHAIN_B, 1)).toBeUndefined()
-    expect(listAudit(db, { limit: 1 })[0]).toMatchObject({ action: 'withdrawal.chain_reset', detail: { from: CHAIN_A, to: CHAIN_B, network: 'dev' } })
+    expect(listAudit(db, { limit: 1 })[0]).toMatchObject({
+      action: 'withdrawal.chain_reset',
+      detail: { from: CHAIN_A, to: CHAIN_B, network: 'dev' },
+    })
     db.close()
   })
 

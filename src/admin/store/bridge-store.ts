@@ -2,7 +2,7 @@
 // withdrawals were paid out and settled, and which accounts may have pending withdrawals. Money
 // that moves (a credit, a payout, a settlement) is also an audit row (docs/admin.md#audit-log),
 // written in the same transaction as the record, with the runner's service as the actor.
-import { appendAudit, type AuditAction } from './audit.ts'
+import { type AuditAction, appendAudit } from './audit.ts'
 import type { AdminDb } from './db.ts'
 
 /** What became of a deposit: credited by us, already on chain (DuplicateDeposit), or refused for good. */
@@ -38,13 +38,19 @@ export interface WithdrawalRow extends WithdrawalFacts {
   readonly updated_at_ms: number
 }
 
-const ROW_COLUMNS = 'chain, withdrawal_id, account, destination, amount, status, idempotency_key, external_tx, sent_tx_hashes, tx_hash, height, reason, updated_at_ms'
+const ROW_COLUMNS =
+  'chain, withdrawal_id, account, destination, amount, status, idempotency_key, external_tx, sent_tx_hashes, tx_hash, height, reason, updated_at_ms'
 const SENT_TX_HASHES_MAX = 16
 const CHAIN_META = 'bridge_withdraw_chain'
 
 const AUDIT_OF: Record<WithdrawalStatus, AuditAction> = {
-  payout_requested: 'withdrawal.payout_requested', paid: 'withdrawal.payout', payout_failed: 'withdrawal.payout_failed',
-  settled: 'withdrawal.settle', refunded: 'withdrawal.refund', dropped: 'withdrawal.dropped', alert: 'withdrawal.alert',
+  payout_requested: 'withdrawal.payout_requested',
+  paid: 'withdrawal.payout',
+  payout_failed: 'withdrawal.payout_failed',
+  settled: 'withdrawal.settle',
+  refunded: 'withdrawal.refund',
+  dropped: 'withdrawal.dropped',
+  alert: 'withdrawal.alert',
 }
 
 const SCAN_HEIGHT_META = 'bridge_withdraw_scan_height'
@@ -66,33 +72,63 @@ export class BridgeStore {
   }
 
   /** Records what became of a deposit; a credit (by `signer`) is audited too. */
-  recordDeposit(p: { depositId: string; account: string; amount: string; status: DepositStatus; txHash: string | null; height: number | null; reason: string | null; signer?: string }): void {
+  recordDeposit(p: {
+    depositId: string
+    account: string
+    amount: string
+    status: DepositStatus
+    txHash: string | null
+    height: number | null
+    reason: string | null
+    signer?: string
+  }): void {
     const now = this.clock()
     this.db.write((d) => {
-      const added = d.query(`INSERT INTO bridge_deposits (deposit_id, account, amount, status, tx_hash, height, reason, updated_at_ms)
+      const added = d
+        .query(`INSERT INTO bridge_deposits (deposit_id, account, amount, status, tx_hash, height, reason, updated_at_ms)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(deposit_id) DO NOTHING`)
         .run(p.depositId, p.account, p.amount, p.status, p.txHash, p.height, p.reason, now).changes
       if (added > 0 && p.status === 'credited') {
-        appendAudit(d, { atMs: now, actor: 'bridge_deposit', action: 'deposit.credit', target: p.depositId,
-          detail: { account: p.account, amount: p.amount, tx_hash: p.txHash, height: p.height, signer: p.signer ?? null } })
+        appendAudit(d, {
+          atMs: now,
+          actor: 'bridge_deposit',
+          action: 'deposit.credit',
+          target: p.depositId,
+          detail: { account: p.account, amount: p.amount, tx_hash: p.txHash, height: p.height, signer: p.signer ?? null },
+        })
       }
     })
   }
 
   /** The runner's row of a withdrawal of a chain (rows are per chain: ids restart with a new chain). */
   withdrawal(chain: string, id: number): WithdrawalRow | undefined {
-    return this.db.read((d) => d.query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?`).get(chain, id) as WithdrawalRow | null) ?? undefined
+    return (
+      this.db.read(
+        (d) =>
+          d
+            .query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?`)
+            .get(chain, id) as WithdrawalRow | null,
+      ) ?? undefined
+    )
   }
 
   /** Rows of a chain whose withdrawal the runner has not finished with (payout asked, paid, or to refund), oldest first. */
   openWithdrawals(chain: string, limit: number): WithdrawalRow[] {
-    return this.db.read((d) => d.query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND status IN ('payout_requested', 'paid', 'payout_failed')
-      ORDER BY withdrawal_id LIMIT ?`).all(chain, limit)) as WithdrawalRow[]
+    return this.db.read((d) =>
+      d
+        .query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND status IN ('payout_requested', 'paid', 'payout_failed')
+      ORDER BY withdrawal_id LIMIT ?`)
+        .all(chain, limit),
+    ) as WithdrawalRow[]
   }
 
   /** Rows of a chain in `alert`, newest first. */
   alerts(chain: string, limit: number): WithdrawalRow[] {
-    return this.db.read((d) => d.query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND status = 'alert' ORDER BY updated_at_ms DESC LIMIT ?`).all(chain, limit)) as WithdrawalRow[]
+    return this.db.read((d) =>
+      d
+        .query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND status = 'alert' ORDER BY updated_at_ms DESC LIMIT ?`)
+        .all(chain, limit),
+    ) as WithdrawalRow[]
   }
 
   /**
@@ -103,12 +139,18 @@ export class BridgeStore {
   requestPayout(chain: string, w: WithdrawalFacts, idempotencyKey: string, signer: string): boolean {
     const now = this.clock()
     return this.db.write((d) => {
-      const added = d.query(`INSERT INTO bridge_withdrawals (chain, withdrawal_id, account, destination, amount, status, idempotency_key, created_at_ms, updated_at_ms)
+      const added = d
+        .query(`INSERT INTO bridge_withdrawals (chain, withdrawal_id, account, destination, amount, status, idempotency_key, created_at_ms, updated_at_ms)
         VALUES (?, ?, ?, ?, ?, 'payout_requested', ?, ?, ?) ON CONFLICT(chain, withdrawal_id) DO NOTHING`)
         .run(chain, w.withdrawal_id, w.account, w.destination, w.amount, idempotencyKey, now, now).changes
       if (added > 0) {
-        appendAudit(d, { atMs: now, actor: 'bridge_withdraw', action: 'withdrawal.payout_requested', target: String(w.withdrawal_id),
-          detail: { chain, account: w.account, destination: w.destination, amount: w.amount, idempotency_key: idempotencyKey, signer } })
+        appendAudit(d, {
+          atMs: now,
+          actor: 'bridge_withdraw',
+          action: 'withdrawal.payout_requested',
+          target: String(w.withdrawal_id),
+          detail: { chain, account: w.account, destination: w.destination, amount: w.amount, idempotency_key: idempotencyKey, signer },
+        })
       }
       return added > 0
     })
@@ -118,18 +160,50 @@ export class BridgeStore {
    * Moves a withdrawal's row to `status` (creating it for a direct settlement, which has no payout
    * row), with its audit row. `fields` are the columns that change; null leaves one as it is.
    */
-  transition(chain: string, w: WithdrawalFacts, status: WithdrawalStatus, fields: { externalTx?: string | null; txHash?: string | null; height?: number | null; reason?: string | null } = {}): void {
+  transition(
+    chain: string,
+    w: WithdrawalFacts,
+    status: WithdrawalStatus,
+    fields: { externalTx?: string | null; txHash?: string | null; height?: number | null; reason?: string | null } = {},
+  ): void {
     const now = this.clock()
     this.db.write((d) => {
-      const before = d.query('SELECT status FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?').get(chain, w.withdrawal_id) as { status: WithdrawalStatus } | null
+      const before = d.query('SELECT status FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?').get(chain, w.withdrawal_id) as {
+        status: WithdrawalStatus
+      } | null
       d.query(`INSERT INTO bridge_withdrawals (chain, withdrawal_id, account, destination, amount, status, external_tx, tx_hash, height, reason, created_at_ms, updated_at_ms)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(chain, withdrawal_id) DO UPDATE SET status = excluded.status,
         external_tx = COALESCE(excluded.external_tx, bridge_withdrawals.external_tx), tx_hash = COALESCE(excluded.tx_hash, bridge_withdrawals.tx_hash),
-        height = COALESCE(excluded.height, bridge_withdrawals.height), reason = COALESCE(excluded.reason, bridge_withdrawals.reason), updated_at_ms = excluded.updated_at_ms`)
-        .run(chain, w.withdrawal_id, w.account, w.destination, w.amount, status, fields.externalTx ?? null, fields.txHash ?? null, fields.height ?? null, fields.reason ?? null, now, now)
+        height = COALESCE(excluded.height, bridge_withdrawals.height), reason = COALESCE(excluded.reason, bridge_withdrawals.reason), updated_at_ms = excluded.updated_at_ms`).run(
+        chain,
+        w.withdrawal_id,
+        w.account,
+        w.destination,
+        w.amount,
+        status,
+        fields.externalTx ?? null,
+        fields.txHash ?? null,
+        fields.height ?? null,
+        fields.reason ?? null,
+        now,
+        now,
+      )
       appendAudit(d, {
-        atMs: now, actor: 'bridge_withdraw', action: AUDIT_OF[status], target: String(w.withdrawal_id),
-        detail: { chain, from: before?.status ?? null, account: w.account, destination: w.destination, amount: w.amount, external_tx: fields.externalTx ?? null, tx_hash: fields.txHash ?? null, height: fields.height ?? null, reason: fields.reason ?? null },
+        atMs: now,
+        actor: 'bridge_withdraw',
+        action: AUDIT_OF[status],
+        target: String(w.withdrawal_id),
+        detail: {
+          chain,
+          from: before?.status ?? null,
+          account: w.account,
+          destination: w.destination,
+          amount: w.amount,
+          external_tx: fields.externalTx ?? null,
+          tx_hash: fields.txHash ?? null,
+          height: fields.height ?? null,
+          reason: fields.reason ?? null,
+        },
       })
     })
   }
@@ -141,10 +215,16 @@ export class BridgeStore {
    */
   noteSentTx(chain: string, withdrawalId: number, txHash: string): void {
     this.db.write((d) => {
-      const row = d.query('SELECT sent_tx_hashes FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?').get(chain, withdrawalId) as { sent_tx_hashes: string } | null
+      const row = d
+        .query('SELECT sent_tx_hashes FROM bridge_withdrawals WHERE chain = ? AND withdrawal_id = ?')
+        .get(chain, withdrawalId) as { sent_tx_hashes: string } | null
       if (row === null) return
       const hashes = [...(JSON.parse(row.sent_tx_hashes) as string[]), txHash].slice(-SENT_TX_HASHES_MAX)
-      d.query('UPDATE bridge_withdrawals SET sent_tx_hashes = ? WHERE chain = ? AND withdrawal_id = ?').run(JSON.stringify(hashes), chain, withdrawalId)
+      d.query('UPDATE bridge_withdrawals SET sent_tx_hashes = ? WHERE chain = ? AND withdrawal_id = ?').run(
+        JSON.stringify(hashes),
+        chain,
+        withdrawalId,
+      )
     })
   }
 
@@ -167,7 +247,13 @@ export class BridgeStore {
       }
       setMeta.run(SCAN_HEIGHT_META, '0')
       d.query('DELETE FROM bridge_withdraw_accounts').run()
-      appendAudit(d, { atMs: now, actor: 'bridge_withdraw', action: 'withdrawal.chain_reset', target: null, detail: { from: stored, to: chain, network } })
+      appendAudit(d, {
+        atMs: now,
+        actor: 'bridge_withdraw',
+        action: 'withdrawal.chain_reset',
+        target: null,
+        detail: { from: stored, to: chain, network },
+      })
       return 'reset'
     })
   }
@@ -180,15 +266,24 @@ export class BridgeStore {
   /** Records new withdrawing accounts and the scanned height together. */
   addWithdrawAccounts(addresses: readonly string[], scannedTo: number): void {
     this.db.write((d) => {
-      const q = d.query('INSERT INTO bridge_withdraw_accounts (address, seen_height) VALUES (?, ?) ON CONFLICT(address) DO UPDATE SET seen_height = excluded.seen_height')
+      const q = d.query(
+        'INSERT INTO bridge_withdraw_accounts (address, seen_height) VALUES (?, ?) ON CONFLICT(address) DO UPDATE SET seen_height = excluded.seen_height',
+      )
       for (const a of addresses) q.run(a, scannedTo)
-      d.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(SCAN_HEIGHT_META, String(scannedTo))
+      d.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+        SCAN_HEIGHT_META,
+        String(scannedTo),
+      )
     })
   }
 
   /** Accounts that may have pending withdrawals, at most `limit`, in the order they were last seen. */
   withdrawAccounts(limit: number): string[] {
-    return (this.db.read((d) => d.query('SELECT address FROM bridge_withdraw_accounts ORDER BY seen_height LIMIT ?').all(limit)) as { address: string }[]).map((r) => r.address)
+    return (
+      this.db.read((d) => d.query('SELECT address FROM bridge_withdraw_accounts ORDER BY seen_height LIMIT ?').all(limit)) as {
+        address: string
+      }[]
+    ).map((r) => r.address)
   }
 
   /** Forgets an account whose withdrawals are all done (a new request puts it back). */

@@ -76,9 +76,11 @@ export function prepareDataDir(p: { dataDir: string; kekFile: string; dev: boole
   checkMode(dataDir, 0o700, dev, log)
 
   if (!dev && isInside(kekFile, dataDir)) {
-    throw new StartRefused(`the KEK file ${kekFile} is inside the data directory ${dataDir}: a backup of the data directory would carry the key ` +
-      `that opens it. Move it elsewhere (e.g. mv ${kekFile} ${defaultKekFile(dataDir, false)}) and start with --kek-file pointing at it ` +
-      '(or without --kek-file, to use that default place); only --dev accepts a KEK inside the data directory')
+    throw new StartRefused(
+      `the KEK file ${kekFile} is inside the data directory ${dataDir}: a backup of the data directory would carry the key ` +
+        `that opens it. Move it elsewhere (e.g. mv ${kekFile} ${defaultKekFile(dataDir, false)}) and start with --kek-file pointing at it ` +
+        '(or without --kek-file, to use that default place); only --dev accepts a KEK inside the data directory',
+    )
   }
 
   const [dbFile] = databaseFiles(dataDir) as [string]
@@ -93,10 +95,13 @@ export function prepareDataDir(p: { dataDir: string; kekFile: string; dev: boole
     kek = createKek(kekFile)
   } else {
     const old = join(dataDir, 'admin.kek')
-    const hint = old !== resolve(kekFile) && existsSync(old)
-      ? ` ${old} exists: earlier versions kept the KEK inside the data directory; move it out (mv ${old} ${kekFile}).`
-      : ' Restore the KEK file from its backup, or start with the --kek-file this database was created with.'
-    throw new StartRefused(`the database ${dbFile} exists but its KEK file ${kekFile} does not; a new KEK would not open the stored keys, so none is created.${hint}`)
+    const hint =
+      old !== resolve(kekFile) && existsSync(old)
+        ? ` ${old} exists: earlier versions kept the KEK inside the data directory; move it out (mv ${old} ${kekFile}).`
+        : ' Restore the KEK file from its backup, or start with the --kek-file this database was created with.'
+    throw new StartRefused(
+      `the database ${dbFile} exists but its KEK file ${kekFile} does not; a new KEK would not open the stored keys, so none is created.${hint}`,
+    )
   }
 
   // A new database file is made 0600 before SQLite opens it; SQLite gives its WAL and shared-memory

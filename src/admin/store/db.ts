@@ -219,11 +219,13 @@ export class AdminDb {
     const current = (this.db.query('PRAGMA user_version').get() as { user_version: number }).user_version
     for (const m of MIGRATIONS) {
       if (m.version <= current) continue
-      this.db.transaction(() => {
-        this.db.run(m.sql)
-        m.run?.(this.db)
-        this.db.run(`PRAGMA user_version = ${m.version}`)
-      }).immediate()
+      this.db
+        .transaction(() => {
+          this.db.run(m.sql)
+          m.run?.(this.db)
+          this.db.run(`PRAGMA user_version = ${m.version}`)
+        })
+        .immediate()
     }
   }
 
@@ -244,7 +246,9 @@ export class AdminDb {
 
   /** Sets a value of the meta table. */
   setMeta(key: string, value: string): void {
-    this.write((db) => db.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value))
+    this.write((db) =>
+      db.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value),
+    )
   }
 
   close(): void {

@@ -14,7 +14,10 @@ import { KEK_ID_META, KeyStore } from './key-store.ts'
 const root = mkdtempSync(join(tmpdir(), 'perpd-rotate-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-const KEYS = ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a']
+const KEYS = [
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+]
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'))
 
 describe('kek rotate', () => {
@@ -54,13 +57,19 @@ describe('kek rotate', () => {
     expect(fresh.id).toBe(r.newKekId)
     const db = AdminDb.open(dataDir)
     expect(db.meta(KEK_ID_META)).toBe(r.newKekId)
-    expect((db.read((d) => d.query('SELECT DISTINCT kek_id FROM keys').all()) as { kek_id: string }[]).map((x) => x.kek_id)).toEqual([r.newKekId])
+    expect((db.read((d) => d.query('SELECT DISTINCT kek_id FROM keys').all()) as { kek_id: string }[]).map((x) => x.kek_id)).toEqual([
+      r.newKekId,
+    ])
     const keys = new KeyStore(db, fresh)
     keys.checkKek(kekFile)
     expect(ids.map((id) => keys.openPrivateKey(id))).toEqual(KEYS.map(bytes))
     const stale = new KeyStore(db, { ...kek, key: Uint8Array.from(Buffer.from(before.trim(), 'hex')) })
     expect(() => stale.openPrivateKey(ids[0]!)).toThrow()
-    expect(listAudit(db, { limit: 1 })[0]).toMatchObject({ action: 'kek.rotate', actor: 'local:test', detail: { from_kek_id: kek.id, to_kek_id: r.newKekId, resealed: 2 } })
+    expect(listAudit(db, { limit: 1 })[0]).toMatchObject({
+      action: 'kek.rotate',
+      actor: 'local:test',
+      detail: { from_kek_id: kek.id, to_kek_id: r.newKekId, resealed: 2 },
+    })
     expect(db.read((d) => verifyAuditChain(d)).ok).toBe(true)
     db.close()
   })

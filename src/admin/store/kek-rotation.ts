@@ -63,11 +63,16 @@ function syncDir(dir: string): void {
 export function rotateKek(p: { dataDir: string; kekFile: string; dev: boolean; actor: string; clock?: () => number }): RotationResult {
   const { dataDir, kekFile } = p
   const pid = runningServicePid(dataDir)
-  if (pid !== undefined) throw new StartRefused(`perpd-admin (pid ${pid}) is running on ${dataDir}; stop it first: a running service keeps the old KEK in memory`)
+  if (pid !== undefined)
+    throw new StartRefused(
+      `perpd-admin (pid ${pid}) is running on ${dataDir}; stop it first: a running service keeps the old KEK in memory`,
+    )
   const newFile = `${kekFile}.new`
   const backup = `${kekFile}.old`
   if (existsSync(backup)) {
-    throw new StartRefused(`${backup} exists (left by an earlier rotation): check which KEK it holds, keep it where your backups need it, and remove it before rotating again`)
+    throw new StartRefused(
+      `${backup} exists (left by an earlier rotation): check which KEK it holds, keep it where your backups need it, and remove it before rotating again`,
+    )
   }
   const dbFile = join(dataDir, ADMIN_DB_FILE)
   if (!existsSync(dbFile) || statSync(dbFile).size === 0) throw new StartRefused(`there is no database in ${dataDir}: nothing to rotate`)
@@ -78,7 +83,9 @@ export function rotateKek(p: { dataDir: string; kekFile: string; dev: boolean; a
   try {
     const recorded = db.meta(KEK_ID_META)
     if (recorded !== undefined && recorded !== old.id) {
-      throw new KekError(`the KEK in ${kekFile} (id ${old.id}) is not the one this database was written with (id ${recorded}); rotate with the original --kek-file`)
+      throw new KekError(
+        `the KEK in ${kekFile} (id ${old.id}) is not the one this database was written with (id ${recorded}); rotate with the original --kek-file`,
+      )
     }
     const fresh = generateKek()
     writeKekFile(newFile, fresh, false)
@@ -87,14 +94,20 @@ export function rotateKek(p: { dataDir: string; kekFile: string; dev: boolean; a
     try {
       db.write((tx) => {
         for (const { table, idColumn } of SEALED_TABLES) {
-          const rows = tx.query(`SELECT ${idColumn} AS id, nonce, sealed FROM ${table}`).all() as { id: string; nonce: Uint8Array; sealed: Uint8Array }[]
+          const rows = tx.query(`SELECT ${idColumn} AS id, nonce, sealed FROM ${table}`).all() as {
+            id: string
+            nonce: Uint8Array
+            sealed: Uint8Array
+          }[]
           const update = tx.query(`UPDATE ${table} SET kek_id = ?, nonce = ?, sealed = ? WHERE ${idColumn} = ?`)
           for (const r of rows) {
             let plain: Uint8Array
             try {
               plain = unseal(old, r.id, { nonce: r.nonce, sealed: r.sealed })
             } catch {
-              throw new KekError(`${table} row ${r.id} does not open under the current KEK (altered, or sealed under another KEK); nothing was changed`)
+              throw new KekError(
+                `${table} row ${r.id} does not open under the current KEK (altered, or sealed under another KEK); nothing was changed`,
+              )
             }
             const s = seal(fresh, r.id, plain)
             plain.fill(0)
@@ -102,8 +115,17 @@ export function rotateKek(p: { dataDir: string; kekFile: string; dev: boolean; a
             resealed++
           }
         }
-        tx.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(KEK_ID_META, fresh.id)
-        appendAudit(tx, { atMs: (p.clock ?? Date.now)(), actor: p.actor, action: 'kek.rotate', target: null, detail: { from_kek_id: old.id, to_kek_id: fresh.id, resealed } })
+        tx.query('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+          KEK_ID_META,
+          fresh.id,
+        )
+        appendAudit(tx, {
+          atMs: (p.clock ?? Date.now)(),
+          actor: p.actor,
+          action: 'kek.rotate',
+          target: null,
+          detail: { from_kek_id: old.id, to_kek_id: fresh.id, resealed },
+        })
         // The new KEK takes the file's name before the commit, the old one kept beside it: if the
         // commit fails the old one goes back; if the process dies here, KEK_FILE.old opens the database.
         writeKekFile(backup, old, true)

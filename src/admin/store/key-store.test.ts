@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { addressOfPrivateKey } from '../../wire/signing.ts'
+import { createKek, KekError } from '../crypto/kek.ts'
 import { BindingStore } from './bindings.ts'
 import { AdminDb } from './db.ts'
-import { createKek, KekError } from '../crypto/kek.ts'
 import { isPrintableLabel, KeyStore } from './key-store.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'perpd-keystore-'))
@@ -36,7 +36,13 @@ describe('KeyStore', () => {
     const b = keys.create({ label: 'b', privateKey: bytes(KEY_B), actor: '0xadmin' })
     if (!b.ok) throw new Error('not created')
     const a = keys.list().find((k) => k.label === 'a')!
-    db.write((d) => d.run('UPDATE keys SET nonce = (SELECT nonce FROM keys WHERE id = ?), sealed = (SELECT sealed FROM keys WHERE id = ?) WHERE id = ?', [a.id, a.id, b.entry.id]))
+    db.write((d) =>
+      d.run('UPDATE keys SET nonce = (SELECT nonce FROM keys WHERE id = ?), sealed = (SELECT sealed FROM keys WHERE id = ?) WHERE id = ?', [
+        a.id,
+        a.id,
+        b.entry.id,
+      ]),
+    )
     expect(() => keys.openPrivateKey(b.entry.id)).toThrow()
     expect(keys.delete(b.entry.id, '0xadmin')).toEqual({ ok: true })
   })
@@ -61,7 +67,13 @@ describe('KeyStore', () => {
     expect(bindings.set({ service: 'liquidator', keyId: c.entry.id, enabled: false, actor: '0xadmin' })).toBe('ok')
     expect(bindings.set({ service: 'oracle', keyId: c.entry.id, enabled: true, actor: '0xadmin' })).toEqual({ inUse: ['liquidator'] })
     expect(bindings.otherServicesOf(c.entry.id, 'oracle')).toEqual(['liquidator'])
-    expect(() => db.write((d) => d.run("INSERT INTO service_bindings (service, key_id, enabled, updated_at_ms, updated_by) VALUES ('oracle', ?, 1, 0, 'x')", [c.entry.id]))).toThrow(/KEY_IN_USE/)
+    expect(() =>
+      db.write((d) =>
+        d.run("INSERT INTO service_bindings (service, key_id, enabled, updated_at_ms, updated_by) VALUES ('oracle', ?, 1, 0, 'x')", [
+          c.entry.id,
+        ]),
+      ),
+    ).toThrow(/KEY_IN_USE/)
     expect(bindings.set({ service: 'liquidator', keyId: null, enabled: false, actor: '0xadmin' })).toBe('ok')
     expect(bindings.set({ service: 'oracle', keyId: c.entry.id, enabled: true, actor: '0xadmin' })).toBe('ok')
     expect(bindings.set({ service: 'oracle', keyId: null, enabled: false, actor: '0xadmin' })).toBe('ok')
@@ -70,7 +82,21 @@ describe('KeyStore', () => {
 
   test('labels are printable text: control, format and separator characters are refused; a rename is audited', () => {
     for (const ok of ['oracle', 'quoter #2', 'é😀', 'x'.repeat(64)]) expect(isPrintableLabel(ok)).toBe(true)
-    for (const bad of ['', 'x'.repeat(65), 'a\nb', 'a\rb', '\u001b[31mred', 'a\u0000', 'a\u007f', 'a\u0085', '\u202egnp.exe', 'a\u200bb', 'a\u2028b', '\ud800', 'tab\t']) {
+    for (const bad of [
+      '',
+      'x'.repeat(65),
+      'a\nb',
+      'a\rb',
+      '\u001b[31mred',
+      'a\u0000',
+      'a\u007f',
+      'a\u0085',
+      '\u202egnp.exe',
+      'a\u200bb',
+      'a\u2028b',
+      '\ud800',
+      'tab\t',
+    ]) {
       expect(isPrintableLabel(bad)).toBe(false)
     }
     const c = keys.create({ label: 'before', privateKey: bytes(KEY_B), actor: '0xadmin' })
@@ -84,9 +110,24 @@ describe('KeyStore', () => {
 
   test('every change wrote its audit row', () => {
     const actions = (db.read((d) => d.query('SELECT action FROM audit_log ORDER BY id').all()) as { action: string }[]).map((r) => r.action)
-    expect(actions).toEqual(['key.upload', 'key.upload', 'key.delete', 'service.bind', 'service.unbind', 'key.delete',
-      'key.upload', 'service.bind', 'service.bind', 'service.unbind', 'service.bind', 'service.unbind', 'key.delete',
-      'key.upload', 'key.rename', 'key.delete'])
+    expect(actions).toEqual([
+      'key.upload',
+      'key.upload',
+      'key.delete',
+      'service.bind',
+      'service.unbind',
+      'key.delete',
+      'key.upload',
+      'service.bind',
+      'service.bind',
+      'service.unbind',
+      'service.bind',
+      'service.unbind',
+      'key.delete',
+      'key.upload',
+      'key.rename',
+      'key.delete',
+    ])
   })
 
   test('a database written under one KEK refuses another, at start and when sealing', () => {

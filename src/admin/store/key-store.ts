@@ -4,9 +4,9 @@
 import type { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import { addressOfPrivateKey } from '../../wire/signing.ts'
+import { type Kek, KekError, seal, unseal } from '../crypto/kek.ts'
 import { appendAudit } from './audit.ts'
-import { DatabaseUnavailableError, type AdminDb } from './db.ts'
-import { KekError, seal, unseal, type Kek } from '../crypto/kek.ts'
+import { type AdminDb, DatabaseUnavailableError } from './db.ts'
 
 /** A key as the API shows it (docs/admin.md#key-routes): never the private key. */
 export interface KeyEntry {
@@ -18,7 +18,10 @@ export interface KeyEntry {
 }
 
 /** Outcome of {@link KeyStore.delete}. */
-export type DeleteOutcome = { readonly ok: true } | { readonly ok: false; readonly missing: true } | { readonly ok: false; readonly missing: false; readonly usedBy: string[] }
+export type DeleteOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly missing: true }
+  | { readonly ok: false; readonly missing: false; readonly usedBy: string[] }
 
 /** Outcome of {@link KeyStore.create}. */
 export type CreateOutcome = { readonly ok: true; readonly entry: KeyEntry } | { readonly ok: false; readonly existingId: string }
@@ -68,16 +71,28 @@ export class KeyStore {
       return
     }
     if (recorded !== this.kek.id) {
-      throw new KekError(`the KEK in ${kekFile} (id ${this.kek.id}) is not the one this database was written with (id ${recorded}); ` +
-        `start with the original --kek-file${existsSync(`${kekFile}.old`) ? ` (${kekFile}.old exists: if a kek rotate was interrupted, that file may be the one: see docs/admin.md#rotating-the-kek)` : ''}`)
+      throw new KekError(
+        `the KEK in ${kekFile} (id ${this.kek.id}) is not the one this database was written with (id ${recorded}); ` +
+          `start with the original --kek-file${existsSync(`${kekFile}.old`) ? ` (${kekFile}.old exists: if a kek rotate was interrupted, that file may be the one: see docs/admin.md#rotating-the-kek)` : ''}`,
+      )
     }
   }
 
   list(): KeyEntry[] {
     return this.db.read((d) => {
-      const rows = d.query('SELECT id, label, address, created_at_ms FROM keys ORDER BY created_at_ms, id LIMIT ?').all(KEYS_MAX) as KeyRow[]
-      const uses = d.query('SELECT service, key_id FROM service_bindings WHERE key_id IS NOT NULL ORDER BY service').all() as { service: string; key_id: string }[]
-      return rows.map((r) => entryOf(r, uses.filter((u) => u.key_id === r.id).map((u) => u.service)))
+      const rows = d
+        .query('SELECT id, label, address, created_at_ms FROM keys ORDER BY created_at_ms, id LIMIT ?')
+        .all(KEYS_MAX) as KeyRow[]
+      const uses = d.query('SELECT service, key_id FROM service_bindings WHERE key_id IS NOT NULL ORDER BY service').all() as {
+        service: string
+        key_id: string
+      }[]
+      return rows.map((r) =>
+        entryOf(
+          r,
+          uses.filter((u) => u.key_id === r.id).map((u) => u.service),
+        ),
+      )
     })
   }
 
@@ -86,7 +101,10 @@ export class KeyStore {
       const row = d.query('SELECT id, label, address, created_at_ms FROM keys WHERE id = ?').get(id) as KeyRow | null
       if (row === null) return undefined
       const uses = d.query('SELECT service FROM service_bindings WHERE key_id = ? ORDER BY service').all(id) as { service: string }[]
-      return entryOf(row, uses.map((u) => u.service))
+      return entryOf(
+        row,
+        uses.map((u) => u.service),
+      )
     })
   }
 
@@ -101,8 +119,9 @@ export class KeyStore {
       this.assertKekCurrent(tx)
       const existing = tx.query('SELECT id FROM keys WHERE address = ?').get(address) as { id: string } | null
       if (existing !== null) return { ok: false as const, existingId: existing.id }
-      tx.query('INSERT INTO keys (id, label, address, kek_id, nonce, sealed, created_at_ms, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(id, p.label, address, this.kek.id, sealed.nonce, sealed.sealed, now, p.actor)
+      tx.query(
+        'INSERT INTO keys (id, label, address, kek_id, nonce, sealed, created_at_ms, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(id, p.label, address, this.kek.id, sealed.nonce, sealed.sealed, now, p.actor)
       appendAudit(tx, { atMs: now, actor: p.actor, action: 'key.upload', target: id, detail: { label: p.label, address } })
       return { ok: true as const, entry: entryOf({ id, label: p.label, address, created_at_ms: now }, []) }
     })
@@ -139,7 +158,9 @@ export class KeyStore {
    * bytes do not open (tampered row or wrong KEK).
    */
   openPrivateKey(id: string): Uint8Array | undefined {
-    const row = this.db.read((d) => d.query('SELECT nonce, sealed FROM keys WHERE id = ?').get(id) as { nonce: Uint8Array; sealed: Uint8Array } | null)
+    const row = this.db.read(
+      (d) => d.query('SELECT nonce, sealed FROM keys WHERE id = ?').get(id) as { nonce: Uint8Array; sealed: Uint8Array } | null,
+    )
     if (row === null) return undefined
     return unseal(this.kek, id, { nonce: row.nonce, sealed: row.sealed })
   }
@@ -151,7 +172,9 @@ export class KeyStore {
   private assertKekCurrent(tx: Database): void {
     const recorded = (tx.query('SELECT value FROM meta WHERE key = ?').get(KEK_ID_META) as { value: string } | null)?.value
     if (recorded !== undefined && recorded !== this.kek.id) {
-      throw new DatabaseUnavailableError(`the database's secrets are now sealed under KEK ${recorded}, not this process's ${this.kek.id} (a kek rotate ran while the service was up); restart the service with the new KEK`)
+      throw new DatabaseUnavailableError(
+        `the database's secrets are now sealed under KEK ${recorded}, not this process's ${this.kek.id} (a kek rotate ran while the service was up); restart the service with the new KEK`,
+      )
     }
   }
 }

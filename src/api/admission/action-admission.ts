@@ -4,19 +4,24 @@
 // inline or on an admission thread, admission-pool.ts), then ChainNode.submitPrepared (the checks
 // that read state, the per-signer limit, the mempool), resolving once the block commits. One
 // instance per app, so the HTTP and WebSocket actions of one client address share its per-IP budget.
-import type { ChainNode } from '../../node/chain-node.ts'
+
 import { RateLimiter } from '../../lib/rate-limit.ts'
+import type { ChainNode } from '../../node/chain-node.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
-import { actionIntake, type ActionIntake } from './action-intake.ts'
-import { AdmissionUnavailable, type AdmissionPool } from './admission-pool.ts'
+import { bodyTooLargeReply, type JsonRpcErrorBody, type JsonRpcId, rpcFailure, rpcResult } from '../jsonrpc.ts'
 import { nodeMetrics } from '../metrics.ts'
-import { bodyTooLargeReply, rpcFailure, rpcResult, type JsonRpcErrorBody, type JsonRpcId } from '../jsonrpc.ts'
+import { type ActionIntake, actionIntake } from './action-intake.ts'
+import { type AdmissionPool, AdmissionUnavailable } from './admission-pool.ts'
 
 /** A JSON-RPC reply object of /action: a result (accepted, kept reject) or a refusal. */
-export type ActionReplyBody = { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: unknown; readonly error?: undefined } | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: JsonRpcErrorBody; readonly result?: undefined }
+export type ActionReplyBody =
+  | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: unknown; readonly error?: undefined }
+  | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: JsonRpcErrorBody; readonly result?: undefined }
 
 /** What admitting an action's text came to: a reply with its HTTP status, or none (a notification). */
-export type AdmissionOutcome = { readonly kind: 'reply'; readonly body: ActionReplyBody; readonly status: number } | { readonly kind: 'no-content' }
+export type AdmissionOutcome =
+  | { readonly kind: 'reply'; readonly body: ActionReplyBody; readonly status: number }
+  | { readonly kind: 'no-content' }
 
 export class ActionAdmission {
   private readonly ipLimiter: RateLimiter
@@ -28,7 +33,11 @@ export class ActionAdmission {
    * 0 disables. pool: the admission threads that run the stateless part; without it, it runs here
    * on the block thread.
    */
-  constructor(private readonly node: ChainNode, readonly ipRatePerSec = 0, private readonly pool?: AdmissionPool) {
+  constructor(
+    private readonly node: ChainNode,
+    readonly ipRatePerSec = 0,
+    private readonly pool?: AdmissionPool,
+  ) {
     this.ipLimiter = new RateLimiter(ipRatePerSec, 1_000)
     this.metrics = nodeMetrics(node)
   }
@@ -37,7 +46,11 @@ export class ActionAdmission {
   ipRefusal(ip: string, id: JsonRpcId = null): ActionReplyBody | undefined {
     if (this.ipLimiter.allow(ip)) return undefined
     this.metrics.actionRefused(undefined, { data: { reason: 'RATE_LIMITED' } })
-    return rpcFailure(id, { code: RPC.limited, message: `${ip} is over ${this.ipRatePerSec} /action requests per second; retry shortly`, data: { reason: 'RATE_LIMITED', limit_per_sec: this.ipRatePerSec } })
+    return rpcFailure(id, {
+      code: RPC.limited,
+      message: `${ip} is over ${this.ipRatePerSec} /action requests per second; retry shortly`,
+      data: { reason: 'RATE_LIMITED', limit_per_sec: this.ipRatePerSec },
+    })
   }
 
   /** The REQUEST_TOO_LARGE reply to a body over the cap. */
@@ -59,7 +72,11 @@ export class ActionAdmission {
         if (!(err instanceof AdmissionUnavailable)) throw err
         this.metrics.actionRefused(undefined, { data: { reason: 'ADMISSION_UNAVAILABLE' } })
         // Not admitted, no nonce consumed (docs/errors.md#json-rpc-codes): the client sends it again.
-        return { kind: 'reply', body: rpcFailure(null, { code: RPC.internalError, message: err.message, data: { reason: 'ADMISSION_UNAVAILABLE' } }), status: 503 }
+        return {
+          kind: 'reply',
+          body: rpcFailure(null, { code: RPC.internalError, message: err.message, data: { reason: 'ADMISSION_UNAVAILABLE' } }),
+          status: 503,
+        }
       }
     }
     if (intake.kind === 'reply') {

@@ -3,7 +3,7 @@
 // or to the prepared action (node/admission-prepare.ts) the block thread admits. Pure, and the one
 // code for both paths: routes/action-routes.ts runs it inline (--admission-threads 0) or sends the body to
 // an admission thread that runs it (admission-pool.ts, admission-worker.ts).
-import { prepareAdmission, type PreparedAction } from '../../node/admission-prepare.ts'
+import { type PreparedAction, prepareAdmission } from '../../node/admission-prepare.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { envelopeError, idOf, isNotification, type JsonRpcId, parseBody, rpcFailure } from '../jsonrpc.ts'
 
@@ -22,7 +22,14 @@ export function actionIntake(text: string, network: string): ActionIntake {
   if (!parsed.ok) return { kind: 'reply', body: parsed.reply }
   const req = parsed.value
   if (Array.isArray(req)) {
-    return { kind: 'reply', body: rpcFailure(null, { code: RPC.invalidRequest, message: 'batch requests are refused on /action: send one signed action per request', data: { reason: 'INVALID_REQUEST' } }) }
+    return {
+      kind: 'reply',
+      body: rpcFailure(null, {
+        code: RPC.invalidRequest,
+        message: 'batch requests are refused on /action: send one signed action per request',
+        data: { reason: 'INVALID_REQUEST' },
+      }),
+    }
   }
   const id = idOf(req)
   const bad = envelopeError(req)
@@ -30,7 +37,16 @@ export function actionIntake(text: string, network: string): ActionIntake {
   const r = req as { method: string; params?: unknown }
   const quiet = isNotification(req)
   if (r.method !== 'action') {
-    return quiet ? { kind: 'no-content' } : { kind: 'reply', body: rpcFailure(id, { code: RPC.methodNotFound, message: `method not found: ${r.method.slice(0, 64)}; /action takes method "action"`, data: { reason: 'METHOD_NOT_FOUND' } }) }
+    return quiet
+      ? { kind: 'no-content' }
+      : {
+          kind: 'reply',
+          body: rpcFailure(id, {
+            code: RPC.methodNotFound,
+            message: `method not found: ${r.method.slice(0, 64)}; /action takes method "action"`,
+            data: { reason: 'METHOD_NOT_FOUND' },
+          }),
+        }
   }
   return { kind: 'action', id, quiet, prepared: prepareAdmission(r.params, network) }
 }

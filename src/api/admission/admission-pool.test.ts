@@ -1,9 +1,9 @@
 // The admission threads give what the inline path gives, and a thread that dies fails its requests
 // (AdmissionUnavailable, HTTP 503 on the route) and is replaced, never leaving one hanging.
 import { afterAll, expect, test } from 'bun:test'
+import { DEV_KEYS } from '../../../test/support/node-process.ts'
 import { placeOrder } from '../../client/actions.ts'
 import { Signer } from '../../client/signer.ts'
-import { DEV_KEYS } from '../../../test/support/node-process.ts'
 import { actionIntake } from './action-intake.ts'
 import { AdmissionPool, AdmissionUnavailable } from './admission-pool.ts'
 
@@ -12,11 +12,27 @@ afterAll(() => pool.stop())
 
 const signer = new Signer(DEV_KEYS[1]!)
 const body = (nonce: number, id: number | undefined = nonce) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'action', params: signer.sign(placeOrder({ market_id: 1, side: 'Bid', price: '30000.5', qty: '0.0010', tif: 'Gtc', reduce_only: false }), nonce, 'dev').params })
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'action',
+    params: signer.sign(
+      placeOrder({ market_id: 1, side: 'Bid', price: '30000.5', qty: '0.0010', tif: 'Gtc', reduce_only: false }),
+      nonce,
+      'dev',
+    ).params,
+  })
 
 test('a thread gives the inline intake, as structured clone carries it (the envelope is its own payload)', async () => {
-  const texts = [body(0), body(1, undefined), '{bad', '[]', '{"jsonrpc":"2.0","id":1,"method":"nope"}', '{"jsonrpc":"2.0","id":1,"method":"action","params":{}}',
-    body(2).replace(/"r":"0x[0-9a-f]+"/, '"r":"0x1"')]
+  const texts = [
+    body(0),
+    body(1, undefined),
+    '{bad',
+    '[]',
+    '{"jsonrpc":"2.0","id":1,"method":"nope"}',
+    '{"jsonrpc":"2.0","id":1,"method":"action","params":{}}',
+    body(2).replace(/"r":"0x[0-9a-f]+"/, '"r":"0x1"'),
+  ]
   for (const text of texts) {
     const inline = actionIntake(text, 'dev')
     const threaded = await pool.intake(text)
@@ -32,7 +48,12 @@ test('a thread gives the inline intake, as structured clone carries it (the enve
 
 test('a thread that dies fails the requests it held with AdmissionUnavailable, and is restarted', async () => {
   const texts = Array.from({ length: 200 }, (_, i) => body(i % 60))
-  const all = texts.map((t) => pool.intake(t).then(() => 'ok', (err) => (err instanceof AdmissionUnavailable ? 'unavailable' : `other: ${err}`)))
+  const all = texts.map((t) =>
+    pool.intake(t).then(
+      () => 'ok',
+      (err) => (err instanceof AdmissionUnavailable ? 'unavailable' : `other: ${err}`),
+    ),
+  )
   pool.killThread(0)
   pool.killThread(1)
   const outcomes = await Promise.all(all)
@@ -41,7 +62,10 @@ test('a thread that dies fails the requests it held with AdmissionUnavailable, a
   // Both threads restart (after a pause, as they died young); meanwhile requests fail fast.
   const deadline = Date.now() + 30_000
   for (;;) {
-    const r = await pool.intake(body(5)).then(() => 'ok', (err) => (err instanceof AdmissionUnavailable ? 'unavailable' : `other: ${err}`))
+    const r = await pool.intake(body(5)).then(
+      () => 'ok',
+      (err) => (err instanceof AdmissionUnavailable ? 'unavailable' : `other: ${err}`),
+    )
     if (r === 'ok') break
     expect(r).toBe('unavailable')
     if (Date.now() > deadline) throw new Error('no admission thread came back')

@@ -10,16 +10,21 @@ import type { LogLine } from '../../lib/log.ts'
 import type { ActionIntake } from './action-intake.ts'
 
 /** Block thread → admission thread. */
-export type ToAdmissionThread = { readonly type: 'init'; readonly network: string } | { readonly type?: undefined; readonly id: number; readonly text: string }
+export type ToAdmissionThread =
+  | { readonly type: 'init'; readonly network: string }
+  | { readonly type?: undefined; readonly id: number; readonly text: string }
 /** Admission thread → block thread: the intake, or the message of an exception (a bug). */
-export type FromAdmissionThread = { readonly id: number; readonly intake: ActionIntake; readonly error?: undefined } | { readonly id: number; readonly error: string }
+export type FromAdmissionThread =
+  | { readonly id: number; readonly intake: ActionIntake; readonly error?: undefined }
+  | { readonly id: number; readonly error: string }
 
 /** A request the pool cannot serve: its thread died with it in hand, or no thread runs. HTTP 503. */
 export class AdmissionUnavailable extends Error {}
 
 /** The default --admission-threads: the cores but one for the block thread, at least 1. */
 export function defaultAdmissionThreads(): number {
-  const cores = typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : availableParallelism()
+  const cores =
+    typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : availableParallelism()
   return Math.max(1, cores - 1)
 }
 
@@ -27,7 +32,10 @@ export function defaultAdmissionThreads(): number {
  * The worker file: beside this module when run from source; in a compiled binary an entrypoint of
  * its own (compile.sh), found by its path from src/ (as src/indexer/history-index.ts finds its threads).
  */
-const workerUrl = () => (import.meta.url.startsWith('file:///$bunfs/') ? './api/admission/admission-worker.ts' : new URL('./admission-worker.ts', import.meta.url).href)
+const workerUrl = () =>
+  import.meta.url.startsWith('file:///$bunfs/')
+    ? './api/admission/admission-worker.ts'
+    : new URL('./admission-worker.ts', import.meta.url).href
 
 /** A thread that dies this soon after it started is restarted only after RESTART_DELAY_MS (no spin). */
 const EARLY_DEATH_MS = 1_000
@@ -54,7 +62,11 @@ export class AdmissionPool {
   /** Threads restarted after dying (for tests and logs). */
   restarts = 0
 
-  constructor(size: number, private readonly network: string, private readonly log: LogLine = () => {}) {
+  constructor(
+    size: number,
+    private readonly network: string,
+    private readonly log: LogLine = () => {},
+  ) {
     if (!Number.isInteger(size) || size < 1) throw new Error(`an admission pool needs at least one thread, not ${size}`)
     this.threads = Array.from({ length: size }, (_, i) => this.spawn(i))
   }
@@ -74,7 +86,13 @@ export class AdmissionPool {
   intake(text: string): Promise<ActionIntake> {
     const thread = this.pick()
     if (thread === undefined) {
-      return Promise.reject(new AdmissionUnavailable(this.stopped ? 'the node is stopping: admission threads are stopped' : 'no admission thread is running (restarting after a failure); retry shortly'))
+      return Promise.reject(
+        new AdmissionUnavailable(
+          this.stopped
+            ? 'the node is stopping: admission threads are stopped'
+            : 'no admission thread is running (restarting after a failure); retry shortly',
+        ),
+      )
     }
     const id = this.nextId++
     return new Promise<ActionIntake>((resolve, reject) => {
@@ -131,7 +149,9 @@ export class AdmissionPool {
       thread.lastError = e.message
       this.log(`admission thread ${i} error: ${e.message}`, 'error')
     }
-    worker.addEventListener('close', () => this.threadGone(i, thread, `admission thread ${i} stopped${thread.lastError === undefined ? '' : `: ${thread.lastError}`}`))
+    worker.addEventListener('close', () =>
+      this.threadGone(i, thread, `admission thread ${i} stopped${thread.lastError === undefined ? '' : `: ${thread.lastError}`}`),
+    )
     // The threads never keep the process alive: the node decides when it exits.
     worker.unref()
     return thread

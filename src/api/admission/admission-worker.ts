@@ -1,7 +1,7 @@
 // An admission thread (admission-pool.ts): runs the stateless part of /action (action-intake.ts) on
 // the bodies the block thread sends it and sends back what it made of each, in plain data.
 import { actionIntake } from './action-intake.ts'
-import type { ToAdmissionThread, FromAdmissionThread } from './admission-pool.ts'
+import type { FromAdmissionThread, ToAdmissionThread } from './admission-pool.ts'
 
 declare const self: Worker
 

@@ -18,12 +18,24 @@ export const BOOTSTRAP_DEPTH_MAX = 50
 export const feedMethods = [
   method({
     name: 'getBootstrap',
-    description: 'Markets, books and (with address) the account and its open orders in one call, at one height: the resync read of WebSocket clients.',
-    params: Type.Object({
-      address: Type.Optional(Address20('the account to include')),
-      ...marketRefFields({ market_id: 'only this market\'s book (takes precedence over symbol)', symbol: 'only this market\'s book; symbol or base-asset prefix' }),
-      depth: Type.Optional(Type.Integer({ minimum: 0, description: `book levels per side; 0 = ${BOOTSTRAP_DEPTH_DEFAULT}; clamped to ${BOOTSTRAP_DEPTH_MAX}` })),
-    }, { additionalProperties: false }),
+    description:
+      'Markets, books and (with address) the account and its open orders in one call, at one height: the resync read of WebSocket clients.',
+    params: Type.Object(
+      {
+        address: Type.Optional(Address20('the account to include')),
+        ...marketRefFields({
+          market_id: "only this market's book (takes precedence over symbol)",
+          symbol: "only this market's book; symbol or base-asset prefix",
+        }),
+        depth: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            description: `book levels per side; 0 = ${BOOTSTRAP_DEPTH_DEFAULT}; clamped to ${BOOTSTRAP_DEPTH_MAX}`,
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     result: BootstrapResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', symbol: 'BTC', depth: 10 },
     handler: (ctx, p) => {

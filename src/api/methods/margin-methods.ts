@@ -1,7 +1,7 @@
 // Read methods of the margin area: getLiquidatablePositions
 // (docs/liquidation.md#7-reading-getliquidatablepositions; the market filter:
 // docs/markets.md#symbol-resolution).
-import { Type, type Static } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import { liquidatablePositions, marginUsed, unrealizedPnl, valueAccount } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { LiquidatablePositionsResult } from '../../wire/results/margin.ts'
@@ -17,13 +17,25 @@ const money = (v: bigint) => formatDecimal(v, 6)
 
 export const marginMethods = [
   method({
-    name: 'getLiquidatablePositions', paged: true,
-    description: 'Positions that LiquidatePosition would accept now, by market id: address, market, margin mode, size, mark price, margin used, the position\'s maintenance requirement, and the equity and maintenance that decided (the cross part\'s, or the Isolated position\'s own), account value and liquidation price. Optional market filter (market_id over symbol); limit default 100, max 1000.',
-    params: Type.Object({
-      ...marketRefFields(),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIQUIDATABLE_LIMIT_MAX, description: `at most this many positions (default ${LIQUIDATABLE_LIMIT_DEFAULT})` })),
-    }, { additionalProperties: false }),
-    result: LiquidatablePositionsResult, example: { symbol: 'BTC-USD', limit: 10 },
+    name: 'getLiquidatablePositions',
+    paged: true,
+    description:
+      "Positions that LiquidatePosition would accept now, by market id: address, market, margin mode, size, mark price, margin used, the position's maintenance requirement, and the equity and maintenance that decided (the cross part's, or the Isolated position's own), account value and liquidation price. Optional market filter (market_id over symbol); limit default 100, max 1000.",
+    params: Type.Object(
+      {
+        ...marketRefFields(),
+        limit: Type.Optional(
+          Type.Integer({
+            minimum: 1,
+            maximum: LIQUIDATABLE_LIMIT_MAX,
+            description: `at most this many positions (default ${LIQUIDATABLE_LIMIT_DEFAULT})`,
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    result: LiquidatablePositionsResult,
+    example: { symbol: 'BTC-USD', limit: 10 },
     handler: (ctx, p) => {
       const state = ctx.node.state
       const market = marketFilter(state, p)

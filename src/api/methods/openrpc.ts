@@ -1,9 +1,9 @@
 // rpc.discover: an OpenRPC document generated from the method table. Each method's result is the
 // chain wrapper {height, chain_height, stale, data, page?} around the method's own `result` schema,
 // so the document, docs/rpc.md and the tests that check real replies share one declaration.
-import { Type, type TSchema } from '@sinclair/typebox'
+import { type TSchema, Type } from '@sinclair/typebox'
 import { U53 } from '../../wire/schema-types.ts'
-import { PageSchema, type CompiledMethod } from './registry.ts'
+import { type CompiledMethod, PageSchema } from './registry.ts'
 
 /** The fields of the wrapper every method's result shares, besides `data` and `page`. */
 export const WrapperFields = {
@@ -14,11 +14,14 @@ export const WrapperFields = {
 
 /** The schema of a method's JSON-RPC `result`: the chain wrapper around its data. */
 export function resultWrapperSchema(m: Pick<CompiledMethod, 'result' | 'paged'>): TSchema {
-  return Type.Object({
-    ...WrapperFields,
-    data: m.result,
-    ...(m.paged === true ? { page: PageSchema } : {}),
-  }, { additionalProperties: false })
+  return Type.Object(
+    {
+      ...WrapperFields,
+      data: m.result,
+      ...(m.paged === true ? { page: PageSchema } : {}),
+    },
+    { additionalProperties: false },
+  )
 }
 
 type OpenRpcDocument = ReturnType<typeof buildDocument>
@@ -27,7 +30,7 @@ const documents = new WeakMap<ReadonlyMap<string, CompiledMethod>, OpenRpcDocume
 /** The OpenRPC document of a method table (built once per table; the table never changes). */
 export function openRpcDocument(table: ReadonlyMap<string, CompiledMethod>): OpenRpcDocument {
   let doc = documents.get(table)
-  if (doc === undefined) documents.set(table, doc = buildDocument(table))
+  if (doc === undefined) documents.set(table, (doc = buildDocument(table)))
   return doc
 }
 
@@ -35,15 +38,20 @@ function buildDocument(table: ReadonlyMap<string, CompiledMethod>) {
   return {
     openrpc: '1.2.6',
     info: {
-      title: 'perpd chain read API', version: '1',
-      description: 'POST /api/v1/query, JSON-RPC 2.0, batches of up to 20; results are {height, chain_height, stale, data, page?} (docs/rpc.md).',
+      title: 'perpd chain read API',
+      version: '1',
+      description:
+        'POST /api/v1/query, JSON-RPC 2.0, batches of up to 20; results are {height, chain_height, stale, data, page?} (docs/rpc.md).',
     },
     methods: [...table.values()].map((m) => ({
       name: m.name,
       description: m.description,
       paramStructure: 'by-name',
       params: Object.entries((m.params.properties ?? {}) as Record<string, TSchema>).map(([name, schema]) => ({
-        name, required: ((m.params.required ?? []) as string[]).includes(name), schema, ...(schema.description ? { description: schema.description } : {}),
+        name,
+        required: ((m.params.required ?? []) as string[]).includes(name),
+        schema,
+        ...(schema.description ? { description: schema.description } : {}),
       })),
       result: { name: 'result', required: true, schema: resultWrapperSchema(m) },
       examples: [{ name: `${m.name} example`, params: Object.entries(m.example ?? {}).map(([name, value]) => ({ name, value })) }],

@@ -2,10 +2,10 @@
 // (docs/markets.md#symbol-resolution: market_id over symbol) with the -32602 errors a bad one gets.
 import { Type } from '@sinclair/typebox'
 import { type ChainState, type Market, resolveMarketFilter, resolveMarketRef } from '../../chain/index.ts'
-import type { MarketRef } from '../../wire/symbols.ts'
 import { normalizeAddress } from '../../lib/hex.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { U32 } from '../../wire/schema-types.ts'
+import type { MarketRef } from '../../wire/symbols.ts'
 import { MethodError } from './registry.ts'
 
 /** The lower-case form of an address parameter; -32602 naming `field` when it is not a 20-byte hex address. */
@@ -22,7 +22,9 @@ export function requireAddress(raw: string, field = 'params.address'): string {
 export function marketRefFields(descriptions: { readonly market_id?: string; readonly symbol?: string } = {}) {
   return {
     market_id: Type.Optional(U32(descriptions.market_id ?? 'the market; takes precedence over symbol')),
-    symbol: Type.Optional(Type.String({ minLength: 1, maxLength: 20, description: descriptions.symbol ?? 'symbol or base-asset prefix, case-insensitive' })),
+    symbol: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 20, description: descriptions.symbol ?? 'symbol or base-asset prefix, case-insensitive' }),
+    ),
   }
 }
 
@@ -50,7 +52,8 @@ export function resolveMarket(state: ChainState, ref: MarketRef, wording: Market
 
 /** The market a read must name: -32602 when neither market_id nor symbol is given, MarketNotFound when it does not resolve. */
 export function requireMarket(state: ChainState, ref: MarketRef, wording: MarketNotFoundWording = {}): Market {
-  if (ref.market_id === undefined && ref.symbol === undefined) throw new MethodError(RPC.invalidParams, 'params: give market_id or symbol', { field: 'params.symbol' })
+  if (ref.market_id === undefined && ref.symbol === undefined)
+    throw new MethodError(RPC.invalidParams, 'params: give market_id or symbol', { field: 'params.symbol' })
   return resolveMarket(state, ref, wording)
 }
 

@@ -1,17 +1,22 @@
 // The /query method table: one entry per JSON-RPC read method with its TypeBox params schema.
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { type Static, type TSchema, Type } from '@sinclair/typebox'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { U53 } from '../../wire/schema-types.ts'
 import { compileValidator, type Validator } from '../../wire/validate.ts'
 
 /** The `page` object of paged replies (docs/rpc.md#requests-and-replies). */
-export const PageSchema = Type.Object({
-  offset: U53('rows skipped before this page'),
-  limit: U53('rows this page may hold (the request\'s limit after clamping)'),
-  total: Type.Union([U53('rows in all'), Type.Null()], { description: 'rows in all, or null when not counted' }),
-  next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'pass as cursor (or after_id / before_height) to read the next page; null on the last page' }),
-  has_more: Type.Boolean({ description: 'true when rows follow this page' }),
-}, { additionalProperties: false, description: 'where this page lies in the whole result' })
+export const PageSchema = Type.Object(
+  {
+    offset: U53('rows skipped before this page'),
+    limit: U53("rows this page may hold (the request's limit after clamping)"),
+    total: Type.Union([U53('rows in all'), Type.Null()], { description: 'rows in all, or null when not counted' }),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'pass as cursor (or after_id / before_height) to read the next page; null on the last page',
+    }),
+    has_more: Type.Boolean({ description: 'true when rows follow this page' }),
+  },
+  { additionalProperties: false, description: 'where this page lies in the whole result' },
+)
 
 export type Page = Static<typeof PageSchema>
 
@@ -29,7 +34,12 @@ export interface MethodResult {
  */
 export class MethodError extends Error {
   override readonly name = 'MethodError'
-  constructor(readonly code: number, message: string, readonly data?: Record<string, unknown>, readonly httpStatus?: number) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: Record<string, unknown>,
+    readonly httpStatus?: number,
+  ) {
     super(message)
   }
 }

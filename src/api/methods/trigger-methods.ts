@@ -1,18 +1,24 @@
 // Read methods of the trigger area (docs/orders.md#trigger-orders): getTriggerOrders and
 // getOcoPairs, over live state.
-import { Type, type Static } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import type { ChainState, OcoPair, TriggerOrder } from '../../chain/index.ts'
 import type { TriggerViewSchema } from '../../wire/results/shared-trigger.ts'
-import { OcoPairsResult, TriggerOrdersResult, type OcoPairViewSchema } from '../../wire/results/trigger.ts'
+import { OcoPairsResult, type OcoPairViewSchema, TriggerOrdersResult } from '../../wire/results/trigger.ts'
 import { Address20 } from '../../wire/schema-types.ts'
 import { formatPrice, formatSize } from '../views/market-view.ts'
 import { marketFilter, marketRefFields, requireAddress } from './params.ts'
 import { method } from './registry.ts'
 
-const AddressMarketParams = Type.Object({
-  address: Address20(),
-  ...marketRefFields({ market_id: 'only this market; takes precedence over symbol', symbol: 'only this market: symbol or base-asset prefix, case-insensitive' }),
-}, { additionalProperties: false })
+const AddressMarketParams = Type.Object(
+  {
+    address: Address20(),
+    ...marketRefFields({
+      market_id: 'only this market; takes precedence over symbol',
+      symbol: 'only this market: symbol or base-asset prefix, case-insensitive',
+    }),
+  },
+  { additionalProperties: false },
+)
 
 /** An active trigger as the read methods show it (the triggerUpdates `placed` fields and more). */
 export function triggerView(state: ChainState, t: TriggerOrder): Static<typeof TriggerViewSchema> {
@@ -69,7 +75,8 @@ const byId = (a: { id: number }, b: { id: number }) => a.id - b.id
 
 export const triggerMethods = [
   method({
-    name: 'getTriggerOrders', description: 'Active trigger orders of an address, optionally of one market, in trigger id order.',
+    name: 'getTriggerOrders',
+    description: 'Active trigger orders of an address, optionally of one market, in trigger id order.',
     params: AddressMarketParams,
     result: TriggerOrdersResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', symbol: 'BTC' },
@@ -77,12 +84,14 @@ export const triggerMethods = [
       const state = ctx.node.state
       const market = marketFilter(state, p)
       const mine = state.triggers.accounts.get(requireAddress(p.address))
-      const triggers = mine === undefined ? [] : [...mine.triggers.values()].filter((t) => market === undefined || t.marketId === market.marketId)
+      const triggers =
+        mine === undefined ? [] : [...mine.triggers.values()].filter((t) => market === undefined || t.marketId === market.marketId)
       return { data: triggers.sort(byId).map((t) => triggerView(state, t)) }
     },
   }),
   method({
-    name: 'getOcoPairs', description: 'Open OCO pairs and brackets of an address, optionally of one market, in pair id order.',
+    name: 'getOcoPairs',
+    description: 'Open OCO pairs and brackets of an address, optionally of one market, in pair id order.',
     params: AddressMarketParams,
     result: OcoPairsResult,
     example: { address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },

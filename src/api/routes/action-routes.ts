@@ -3,10 +3,10 @@
 // WebSocket's post frames (docs/websocket.md#posting-actions).
 import { Elysia } from 'elysia'
 import type { CidrRange } from '../../lib/cidr.ts'
-import { requestClientAddress } from '../client-address.ts'
 import type { ActionAdmission } from '../admission/action-admission.ts'
-import { readBodyCapped } from '../request-body.ts'
+import { requestClientAddress } from '../client-address.ts'
 import { jsonResponse, noContent } from '../jsonrpc.ts'
+import { readBodyCapped } from '../request-body.ts'
 
 /**
  * The per-IP limit (docs/limits.md#action-rate-limits) runs before the body is read, on the socket
@@ -15,12 +15,16 @@ import { jsonResponse, noContent } from '../jsonrpc.ts'
  * it (ActionAdmission.admit).
  */
 export function actionRoutes(admission: ActionAdmission, trustedProxies: readonly CidrRange[] = []) {
-  return new Elysia().post('/api/v1/action', async ({ request, server }) => {
-    const limited = admission.ipRefusal(requestClientAddress(server, request, trustedProxies))
-    if (limited !== undefined) return jsonResponse(limited)
-    const text = await readBodyCapped(request)
-    if (text === undefined) return jsonResponse(admission.tooLarge())
-    const outcome = await admission.admit(text)
-    return outcome.kind === 'no-content' ? noContent() : jsonResponse(outcome.body, outcome.status)
-  }, { parse: 'none' })
+  return new Elysia().post(
+    '/api/v1/action',
+    async ({ request, server }) => {
+      const limited = admission.ipRefusal(requestClientAddress(server, request, trustedProxies))
+      if (limited !== undefined) return jsonResponse(limited)
+      const text = await readBodyCapped(request)
+      if (text === undefined) return jsonResponse(admission.tooLarge())
+      const outcome = await admission.admit(text)
+      return outcome.kind === 'no-content' ? noContent() : jsonResponse(outcome.body, outcome.status)
+    },
+    { parse: 'none' },
+  )
 }

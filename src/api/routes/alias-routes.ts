@@ -24,7 +24,8 @@ export function aliasRoutes(node: ChainNode) {
     .get('/api/v1/markets/:symbol', ({ params }) => alias('getMarket', { symbol: params.symbol }))
     .get('/api/v1/orderbook/:symbol', ({ params, query }) => {
       const depth = query.depth === undefined ? undefined : Number(query.depth)
-      if (depth !== undefined && (!Number.isInteger(depth) || depth < 0)) return jsonResponse({ error: 'depth must be a non-negative integer' }, 400)
+      if (depth !== undefined && (!Number.isInteger(depth) || depth < 0))
+        return jsonResponse({ error: 'depth must be a non-negative integer' }, 400)
       return alias('getOrderbook', { symbol: params.symbol, ...(depth === undefined ? {} : { depth }) })
     })
     .get('/api/v1/stats', () => alias('getExchangeStats', {}))

@@ -4,7 +4,7 @@
 // 'market feed seeding'} with Retry-After: 2 while the market's slot is not built; stale data is
 // still served with 200.
 import { Elysia } from 'elysia'
-import { REST_BOOK_DEPTH_MAX, type FeedMarket, type HotFeed } from '../../feed/hot-feed.ts'
+import { type FeedMarket, type HotFeed, REST_BOOK_DEPTH_MAX } from '../../feed/hot-feed.ts'
 import { jsonResponse } from '../jsonrpc.ts'
 import type { FeedRuntime } from '../ws/runtime.ts'
 
@@ -61,18 +61,22 @@ export function feedRoutes(runtime: FeedRuntime) {
     }
   }
   return new Elysia()
-    .get('/api/v1/market/orderbook/:symbol', ({ params, query }) => forMarket(params.symbol, (feed, m) => {
-      const depth = intParam(query.depth, REST_BOOK_DEPTH_MAX)
-      if (depth === undefined) return badRequest('depth must be a non-negative integer')
-      return wrapped(feed, feed.orderbook(m, depth === 0 ? REST_BOOK_DEPTH_MAX : Math.min(depth, REST_BOOK_DEPTH_MAX)))
-    }))
-    .get('/api/v1/market/trades/:symbol', ({ params, query }) => forMarket(params.symbol, (feed, m) => {
-      const offset = intParam(query.offset, 0)
-      const limit = intParam(query.limit, TRADES_LIMIT_DEFAULT)
-      if (offset === undefined) return badRequest('offset must be a non-negative integer')
-      if (limit === undefined) return badRequest('limit must be a non-negative integer')
-      return wrapped(feed, m.trades.page(offset, Math.min(limit === 0 ? TRADES_LIMIT_DEFAULT : limit, TRADES_LIMIT_MAX)))
-    }))
+    .get('/api/v1/market/orderbook/:symbol', ({ params, query }) =>
+      forMarket(params.symbol, (feed, m) => {
+        const depth = intParam(query.depth, REST_BOOK_DEPTH_MAX)
+        if (depth === undefined) return badRequest('depth must be a non-negative integer')
+        return wrapped(feed, feed.orderbook(m, depth === 0 ? REST_BOOK_DEPTH_MAX : Math.min(depth, REST_BOOK_DEPTH_MAX)))
+      }),
+    )
+    .get('/api/v1/market/trades/:symbol', ({ params, query }) =>
+      forMarket(params.symbol, (feed, m) => {
+        const offset = intParam(query.offset, 0)
+        const limit = intParam(query.limit, TRADES_LIMIT_DEFAULT)
+        if (offset === undefined) return badRequest('offset must be a non-negative integer')
+        if (limit === undefined) return badRequest('limit must be a non-negative integer')
+        return wrapped(feed, m.trades.page(offset, Math.min(limit === 0 ? TRADES_LIMIT_DEFAULT : limit, TRADES_LIMIT_MAX)))
+      }),
+    )
     .get('/api/v1/markets/:symbol/summary', ({ params }) => forMarket(params.symbol, (feed, m) => wrapped(feed, feed.summary(m))))
     .get('/api/v1/bbos', () => forAll((feed) => feed.bbos()))
     .get('/api/v1/marks', () => forAll((feed) => feed.marks()))

@@ -16,9 +16,7 @@ const RPC_PATHS: ReadonlySet<string> = new Set(['/api/v1/query', '/api/v1/action
 export function healthRoutes(node: ChainNode) {
   const probe = (which: 'ready' | 'live') => () =>
     jsonResponse(node.health.body(node.state.height), node.health.httpStatus(which), { 'cache-control': 'no-store' })
-  return new Elysia()
-    .get(HEALTH_PATH, probe('ready'))
-    .get(LIVE_PATH, probe('live'))
+  return new Elysia().get(HEALTH_PATH, probe('ready')).get(LIVE_PATH, probe('live'))
 }
 
 /**
@@ -37,8 +35,13 @@ export async function gateResponse(node: ChainNode, request: Request): Promise<R
     const error = { code: RPC.limited, message: gate.message, data: { reason: gate.reason, retry_after_ms: gate.retryAfterMs } }
     const parsed = await readRequestBody(request).catch(() => undefined)
     const value = parsed?.ok === true ? parsed.value : undefined
-    const body = Array.isArray(value) && value.length > 0 ? value.map((item) => rpcFailure(idOf(item), error)) : rpcFailure(idOf(value), error)
+    const body =
+      Array.isArray(value) && value.length > 0 ? value.map((item) => rpcFailure(idOf(item), error)) : rpcFailure(idOf(value), error)
     return jsonResponse(body, 503, headers)
   }
-  return jsonResponse({ error: gate.reason.toLowerCase(), reason: gate.reason, retry_after_ms: gate.retryAfterMs, message: gate.message }, 503, headers)
+  return jsonResponse(
+    { error: gate.reason.toLowerCase(), reason: gate.reason, retry_after_ms: gate.retryAfterMs, message: gate.message },
+    503,
+    headers,
+  )
 }

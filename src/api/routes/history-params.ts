@@ -2,7 +2,7 @@
 // (docs/history-api.md#conventions-all-history-rest-endpoints): integers, addresses, paging with
 // per-endpoint defaults and maxima, keyset cursors, and the statuses for getting them wrong (a bad
 // value is 400; a missing required parameter is 500, docs/errors.md#http-statuses).
-import { decodeCursor, OFFSET_MAX, ReadError, type PageRequest } from '../../indexer/paging.ts'
+import { decodeCursor, OFFSET_MAX, type PageRequest, ReadError } from '../../indexer/paging.ts'
 
 export type Query = Record<string, string | undefined>
 
@@ -17,7 +17,8 @@ export function required(q: Query, name: string): string {
 export function intParam(q: Query, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
   const v = q[name]
   if (v === undefined || v === '') return undefined
-  if (!/^\d{1,16}$/.test(v) || Number(v) > max) throw new ReadError(400, `${name} must be an integer from 0 to ${max}, got ${v.slice(0, 40)}`)
+  if (!/^\d{1,16}$/.test(v) || Number(v) > max)
+    throw new ReadError(400, `${name} must be an integer from 0 to ${max}, got ${v.slice(0, 40)}`)
   return Number(v)
 }
 
@@ -54,7 +55,8 @@ export interface PagingSpec {
  */
 export function pageParams(q: Query, spec: PagingSpec): PageRequest {
   const offset = intParam(q, 'offset') ?? 0
-  if (spec.cursorParts !== undefined && offset > OFFSET_MAX) throw new ReadError(400, `offset ${offset} is above ${OFFSET_MAX}; page deeper with cursor`)
+  if (spec.cursorParts !== undefined && offset > OFFSET_MAX)
+    throw new ReadError(400, `offset ${offset} is above ${OFFSET_MAX}; page deeper with cursor`)
   const limit = Math.max(1, Math.min(spec.limitMax, intParam(q, 'limit') ?? spec.limitDefault))
   const raw = q.cursor
   const cursor = spec.cursorParts !== undefined && raw !== undefined && raw !== '' ? decodeCursor(raw, spec.cursorParts) : undefined

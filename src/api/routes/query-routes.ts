@@ -2,14 +2,14 @@
 // a batch answers on its own; notifications (no `id`) get no reply, and a batch of only
 // notifications is HTTP 204 without a body.
 import { Elysia } from 'elysia'
+import { createLogger, errorMessage } from '../../lib/log.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
+import { BLOCK_CACHE_ENTRIES_MAX, BlockCache } from '../block-cache.ts'
 import { envelopeError, idOf, isNotification, jsonResponse, noContent, readRequestBody, rpcFailure, rpcResult } from '../jsonrpc.ts'
 import { ALL_METHODS } from '../methods/index.ts'
-import { BLOCK_CACHE_ENTRIES_MAX, BlockCache } from '../block-cache.ts'
 import { openRpcDocument } from '../methods/openrpc.ts'
-import { compileMethods, MethodError, type CompiledMethod, type QueryContext } from '../methods/registry.ts'
-import { createLogger, errorMessage } from '../../lib/log.ts'
+import { type CompiledMethod, compileMethods, MethodError, type QueryContext } from '../methods/registry.ts'
 
 /** Items one batch may hold; more refuses the whole batch with -32600. */
 export const QUERY_BATCH_MAX = 20
@@ -32,32 +32,63 @@ export interface QueryReply {
 }
 
 /** Runs one request object and returns its reply object. Never throws for bad input. */
-export async function runQuery(ctx: QueryContext, req: unknown, deadlineMs: number, timeoutMs = QUERY_TIMEOUT_MS, table = queryMethodTable): Promise<Reply> {
+export async function runQuery(
+  ctx: QueryContext,
+  req: unknown,
+  deadlineMs: number,
+  timeoutMs = QUERY_TIMEOUT_MS,
+  table = queryMethodTable,
+): Promise<Reply> {
   return (await runQueryItem(ctx, req, deadlineMs, timeoutMs, table)).reply
 }
 
 /** runQuery with the HTTP status a single request would carry. */
-export async function runQueryItem(ctx: QueryContext, req: unknown, deadlineMs: number, timeoutMs = QUERY_TIMEOUT_MS, table = queryMethodTable): Promise<QueryReply> {
+export async function runQueryItem(
+  ctx: QueryContext,
+  req: unknown,
+  deadlineMs: number,
+  timeoutMs = QUERY_TIMEOUT_MS,
+  table = queryMethodTable,
+): Promise<QueryReply> {
   const reply = await runQueryInner(ctx, req, deadlineMs, timeoutMs, table)
   return reply instanceof HttpStatusReply ? { reply: reply.reply, httpStatus: reply.status } : { reply }
 }
 
 /** An error reply that a single request answers with an HTTP status other than 200. */
 class HttpStatusReply {
-  constructor(readonly reply: Reply, readonly status: number) {}
+  constructor(
+    readonly reply: Reply,
+    readonly status: number,
+  ) {}
 }
 
-async function runQueryInner(ctx: QueryContext, req: unknown, deadlineMs: number, timeoutMs: number, table: ReadonlyMap<string, CompiledMethod>): Promise<Reply | HttpStatusReply> {
+async function runQueryInner(
+  ctx: QueryContext,
+  req: unknown,
+  deadlineMs: number,
+  timeoutMs: number,
+  table: ReadonlyMap<string, CompiledMethod>,
+): Promise<Reply | HttpStatusReply> {
   const id = idOf(req)
   const bad = envelopeError(req)
   if (bad !== undefined) return rpcFailure(id, bad)
   const r = req as { method: string; params?: Record<string, unknown> }
   if (r.method === 'rpc.discover') return rpcResult(id, openRpcDocument(table))
   const m = table.get(r.method)
-  if (m === undefined) return rpcFailure(id, { code: RPC.methodNotFound, message: `method not found: ${r.method.slice(0, 64)}`, data: { reason: 'METHOD_NOT_FOUND' } })
+  if (m === undefined)
+    return rpcFailure(id, {
+      code: RPC.methodNotFound,
+      message: `method not found: ${r.method.slice(0, 64)}`,
+      data: { reason: 'METHOD_NOT_FOUND' },
+    })
   const params = r.params ?? {}
   const v = m.validator.validate(params, 'params')
-  if (!v.ok) return rpcFailure(id, { code: RPC.invalidParams, message: `${v.field}: ${v.message}`, data: { reason: 'INVALID_PARAMS', field: v.field } })
+  if (!v.ok)
+    return rpcFailure(id, {
+      code: RPC.invalidParams,
+      message: `${v.field}: ${v.message}`,
+      data: { reason: 'INVALID_PARAMS', field: v.field },
+    })
   const chainHeightNow = ctx.node.state.height
   const cacheKey = m.cachePerBlock === true ? `${m.name}\u0000${JSON.stringify(params)}` : undefined
   if (cacheKey !== undefined) {
@@ -67,10 +98,17 @@ async function runQueryInner(ctx: QueryContext, req: unknown, deadlineMs: number
   try {
     const pending = m.handler(ctx, params)
     const out = pending instanceof Promise ? await withDeadline(pending, deadlineMs) : pending
-    if (out === TIMED_OUT) return rpcFailure(id, { code: RPC.limited, message: `${r.method} timed out after ${timeoutMs} ms`, data: { reason: 'TIMEOUT' } })
+    if (out === TIMED_OUT)
+      return rpcFailure(id, { code: RPC.limited, message: `${r.method} timed out after ${timeoutMs} ms`, data: { reason: 'TIMEOUT' } })
     const chainHeight = ctx.node.state.height
     const height = out.height ?? chainHeight
-    const result = { height, chain_height: chainHeight, stale: height < chainHeight, data: out.data, ...(out.page ? { page: out.page } : {}) }
+    const result = {
+      height,
+      chain_height: chainHeight,
+      stale: height < chainHeight,
+      data: out.data,
+      ...(out.page ? { page: out.page } : {}),
+    }
     if (cacheKey !== undefined && chainHeight === chainHeightNow) blockCache.set(cacheKey, chainHeight, result)
     return rpcResult(id, result)
   } catch (err) {
@@ -97,30 +135,45 @@ function withDeadline<T>(p: Promise<T>, deadlineMs: number): Promise<T | typeof 
     return Promise.resolve(TIMED_OUT)
   }
   let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => { timer = setTimeout(() => resolve(TIMED_OUT), left) })
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), left)
+  })
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }
 
 export function queryRoutes(node: ChainNode, timeoutMs = QUERY_TIMEOUT_MS) {
   const ctx: QueryContext = { node }
-  return new Elysia().post('/api/v1/query', async ({ request }) => {
-    const deadline = Date.now() + timeoutMs
-    const parsed = await readRequestBody(request)
-    if (!parsed.ok) return jsonResponse(parsed.reply)
-    const req = parsed.value
-    if (!Array.isArray(req)) {
-      // A read nobody waits for has nothing to do: a notification is not run.
-      if (isNotification(req)) return noContent()
-      const one = await runQueryItem(ctx, req, deadline, timeoutMs)
-      return jsonResponse(one.reply, one.httpStatus ?? 200)
-    }
-    if (req.length === 0) return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: 'empty batch', data: { reason: 'INVALID_REQUEST' } }))
-    if (req.length > QUERY_BATCH_MAX) {
-      return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: `batch of ${req.length} exceeds ${QUERY_BATCH_MAX} items; the whole batch is refused`, data: { reason: 'BATCH_TOO_LARGE', max: QUERY_BATCH_MAX } }))
-    }
-    // Each item answers on its own, in request order; an item's HTTP status stays with a single request.
-    const replies = await Promise.all(req.filter((item) => !isNotification(item)).map((item) => runQueryItem(ctx, item, deadline, timeoutMs)))
-    if (replies.length === 0) return noContent()
-    return jsonResponse(replies.map((r) => r.reply))
-  }, { parse: 'none' })
+  return new Elysia().post(
+    '/api/v1/query',
+    async ({ request }) => {
+      const deadline = Date.now() + timeoutMs
+      const parsed = await readRequestBody(request)
+      if (!parsed.ok) return jsonResponse(parsed.reply)
+      const req = parsed.value
+      if (!Array.isArray(req)) {
+        // A read nobody waits for has nothing to do: a notification is not run.
+        if (isNotification(req)) return noContent()
+        const one = await runQueryItem(ctx, req, deadline, timeoutMs)
+        return jsonResponse(one.reply, one.httpStatus ?? 200)
+      }
+      if (req.length === 0)
+        return jsonResponse(rpcFailure(null, { code: RPC.invalidRequest, message: 'empty batch', data: { reason: 'INVALID_REQUEST' } }))
+      if (req.length > QUERY_BATCH_MAX) {
+        return jsonResponse(
+          rpcFailure(null, {
+            code: RPC.invalidRequest,
+            message: `batch of ${req.length} exceeds ${QUERY_BATCH_MAX} items; the whole batch is refused`,
+            data: { reason: 'BATCH_TOO_LARGE', max: QUERY_BATCH_MAX },
+          }),
+        )
+      }
+      // Each item answers on its own, in request order; an item's HTTP status stays with a single request.
+      const replies = await Promise.all(
+        req.filter((item) => !isNotification(item)).map((item) => runQueryItem(ctx, item, deadline, timeoutMs)),
+      )
+      if (replies.length === 0) return noContent()
+      return jsonResponse(replies.map((r) => r.reply))
+    },
+    { parse: 'none' },
+  )
 }

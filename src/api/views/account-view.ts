@@ -3,7 +3,24 @@
 // return types are the result schemas' static types, so the compiler holds each builder to its
 // declared wire shape.
 import type { Static } from '@sinclair/typebox'
-import { absBig, type Account, agentsOf, type ChainState, isFrozen, liquidationPriceTicks, lowestUnusedNonce, marginUsed, markNotional, type Order, type Position, ROLE_NAMES, ROLES, SCALE_6, unrealizedPnl, valueAccount } from '../../chain/index.ts'
+import {
+  type Account,
+  absBig,
+  agentsOf,
+  type ChainState,
+  isFrozen,
+  liquidationPriceTicks,
+  lowestUnusedNonce,
+  marginUsed,
+  markNotional,
+  type Order,
+  type Position,
+  ROLE_NAMES,
+  ROLES,
+  SCALE_6,
+  unrealizedPnl,
+  valueAccount,
+} from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import type { AccountViewSchema, OpenOrderViewSchema, PositionViewSchema } from '../../wire/results/shared-account.ts'
 import { formatPrice, formatSize } from './market-view.ts'
@@ -78,7 +95,8 @@ export function positionView(state: ChainState, account: Account, pos: Position)
 /** The account's margin settings by market id. */
 function marginSettingsView(account: Account): Static<typeof AccountViewSchema>['margin_settings'] {
   const out: Static<typeof AccountViewSchema>['margin_settings'] = {}
-  for (const s of [...account.settings.values()].sort((a, b) => a.marketId - b.marketId)) out[String(s.marketId)] = { leverage: s.leverage, margin_mode: s.marginMode }
+  for (const s of [...account.settings.values()].sort((a, b) => a.marketId - b.marketId))
+    out[String(s.marketId)] = { leverage: s.leverage, margin_mode: s.marginMode }
   return out
 }
 

@@ -4,7 +4,15 @@
 import type { Static } from '@sinclair/typebox'
 import { type ChainState, freshQuote, type Market, marketStats, notionalOf, quoteLagMs } from '../../chain/index.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
-import type { BboItemSchema, LatestQuoteSchema, MarketDetailResult, MarketListItemSchema, MarketSettingsResult, MarketStatsResult, MarketSummaryResult } from '../../wire/results/market.ts'
+import type {
+  BboItemSchema,
+  LatestQuoteSchema,
+  MarketDetailResult,
+  MarketListItemSchema,
+  MarketSettingsResult,
+  MarketStatsResult,
+  MarketSummaryResult,
+} from '../../wire/results/market.ts'
 
 export const formatPrice = (m: Market, ticks: number) => formatDecimal(BigInt(ticks), m.priceDecimals)
 export const formatSize = (m: Market, lots: number) => formatDecimal(BigInt(lots), m.sizeDecimals)
@@ -159,8 +167,8 @@ export function marketSummaryView(state: ChainState, m: Market, day: DayCounters
     open_interest: formatSize(m, m.openInterestLots),
     open_interest_notional: formatDecimal(notionalOf(m, m.markTicks, m.openInterestLots), 6),
     fills_in_block: day?.fillsInBlock ?? 0,
-    bid_levels: m.routing === 'native' ? book?.levels('Bid', Number.MAX_SAFE_INTEGER).length ?? 0 : bbo.bid === null ? 0 : 1,
-    ask_levels: m.routing === 'native' ? book?.levels('Ask', Number.MAX_SAFE_INTEGER).length ?? 0 : bbo.ask === null ? 0 : 1,
+    bid_levels: m.routing === 'native' ? (book?.levels('Bid', Number.MAX_SAFE_INTEGER).length ?? 0) : bbo.bid === null ? 0 : 1,
+    ask_levels: m.routing === 'native' ? (book?.levels('Ask', Number.MAX_SAFE_INTEGER).length ?? 0) : bbo.ask === null ? 0 : 1,
     open_orders: book?.size ?? 0,
     prev_day_price: day?.prevDayPrice ?? null,
     day_ntl_volume: day?.dayNotional ?? '0',

@@ -13,7 +13,12 @@ export function orderbookView(m: Market, book: OrderBook<Order>, depth: number, 
     let cumulative = 0
     return book.levels(s, depth).map((l) => {
       cumulative += l.lots
-      return { price: formatPrice(m, l.priceTicks), qty: formatSize(m, l.lots), cumulative_qty: formatSize(m, cumulative), orders: l.orders }
+      return {
+        price: formatPrice(m, l.priceTicks),
+        qty: formatSize(m, l.lots),
+        cumulative_qty: formatSize(m, cumulative),
+        orders: l.orders,
+      }
     })
   }
   return { market_id: m.marketId, symbol: m.symbol, height, bids: side('Bid'), asks: side('Ask') }

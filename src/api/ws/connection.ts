@@ -55,7 +55,11 @@ export class WsConnection {
   private outboxHead = 0
   private outboxBytes = 0
 
-  constructor(readonly transport: WsTransport, private readonly limits: WsLimits, private readonly now: () => number) {
+  constructor(
+    readonly transport: WsTransport,
+    private readonly limits: WsLimits,
+    private readonly now: () => number,
+  ) {
     this.lastActivityMs = now()
   }
 

@@ -4,7 +4,7 @@
 // from the next block, as before; it never changes the chain.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FeedDayStateSchema, type FeedDayState } from '../../feed/day-state.ts'
+import { type FeedDayState, FeedDayStateSchema } from '../../feed/day-state.ts'
 import type { HotFeed } from '../../feed/hot-feed.ts'
 import type { FeedSource } from '../../feed/source.ts'
 import { compileValidator } from '../../wire/validate.ts'
@@ -41,9 +41,11 @@ export function resumeDayState(dataDir: string, feed: HotFeed, source: FeedSourc
   }
   const tip = feed.height
   if (saved.height > tip) return log(`hot feed: ${file} is at height ${saved.height}, above the chain's ${tip}; not used`)
-  if (tip - saved.height > DAY_STATE_CATCH_UP_BLOCKS_MAX) return log(`hot feed: ${file} is ${tip - saved.height} blocks old; the day's counters start now`)
+  if (tip - saved.height > DAY_STATE_CATCH_UP_BLOCKS_MAX)
+    return log(`hot feed: ${file} is ${tip - saved.height} blocks old; the day's counters start now`)
   const fills = source.fillsBetween(saved.height + 1, tip, DAY_STATE_CATCH_UP_FILLS_MAX + 1)
-  if (fills.length > DAY_STATE_CATCH_UP_FILLS_MAX) return log(`hot feed: over ${DAY_STATE_CATCH_UP_FILLS_MAX} fills since ${file}; the day's counters start now`)
+  if (fills.length > DAY_STATE_CATCH_UP_FILLS_MAX)
+    return log(`hot feed: over ${DAY_STATE_CATCH_UP_FILLS_MAX} fills since ${file}; the day's counters start now`)
   feed.resumeDay(saved, fills)
   log(`hot feed: day counters and open candles resumed from height ${saved.height} and ${fills.length} fills after it`)
 }

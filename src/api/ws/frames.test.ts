@@ -154,12 +154,17 @@ describe('WsHub split pushes', () => {
   test('replies stay within the frame limit too: a confirmation crammed with rejections, huge topics and ops', () => {
     const { hub, s, conn, frames } = setup(65_536)
     // 9,000 one-character topics fit in one client frame; their rejections would not fit in one reply.
-    hub.message(conn, { op: 'subscribe', topics: [...Array.from({ length: 9_000 }, (_, i) => String.fromCharCode(0x41 + (i % 26))), 'block'] })
+    hub.message(conn, {
+      op: 'subscribe',
+      topics: [...Array.from({ length: 9_000 }, (_, i) => String.fromCharCode(0x41 + (i % 26))), 'block'],
+    })
     const confirmed = frames()[0]!
     expect(confirmed.topics).toEqual(['block'])
     const rejected = confirmed.rejected as string[]
     expect(rejected[0]).toBe('A: unknown topic')
-    expect(rejected.at(-1)).toBe(`0 more topics and ${9_000 - (rejected.length - 1)} more rejections not listed: the frame limit is 65536 bytes`)
+    expect(rejected.at(-1)).toBe(
+      `0 more topics and ${9_000 - (rejected.length - 1)} more rejections not listed: the frame limit is 65536 bytes`,
+    )
     hub.message(conn, { op: 'subscribe', topics: [{ huge: 'x'.repeat(70_000) }] })
     expect((frames()[1]!.rejected as string[])[0]!.length).toBeLessThan(200)
     hub.message(conn, { op: 'y'.repeat(70_000), topics: [] })

@@ -40,7 +40,11 @@ export const FRAME_PREFIX_BYTES_MAX = 40 + 6 * TOPIC_LENGTH_MAX
  * the tail of `rejected`, and past that of `topics`, is left out for one last rejected message
  * that counts what was not listed.
  */
-export function fitConfirmation(topics: readonly string[], rejected: readonly string[], frameBytesMax: number): { topics: string[]; rejected: string[] } {
+export function fitConfirmation(
+  topics: readonly string[],
+  rejected: readonly string[],
+  frameBytesMax: number,
+): { topics: string[]; rejected: string[] } {
   // `{"seq":<16 digits>,"op":"unsubscribed","topics":[],"rejected":[]}` (72 bytes) and the closing note (under 200).
   const budget = frameBytesMax - 320
   const sizeOf = (s: string) => Buffer.byteLength(JSON.stringify(s), 'utf8') + 1
@@ -63,7 +67,9 @@ export function fitConfirmation(topics: readonly string[], rejected: readonly st
       keptRejected.push(s)
     }
   }
-  keptRejected.push(`${topics.length - keptTopics.length} more topics and ${rejected.length - keptRejected.length} more rejections not listed: the frame limit is ${frameBytesMax} bytes`)
+  keptRejected.push(
+    `${topics.length - keptTopics.length} more topics and ${rejected.length - keptRejected.length} more rejections not listed: the frame limit is ${frameBytesMax} bytes`,
+  )
   return { topics: keptTopics, rejected: keptRejected }
 }
 
@@ -141,8 +147,12 @@ const strip0x = (h: string) => (h.startsWith('0x') ? h.slice(2) : h)
 export function blockBody(block: FeedBlock) {
   const h = block.header
   return {
-    height: h.height, timestamp_ms: h.timestampMs, digest: strip0x(h.digest), state_root: strip0x(h.stateRoot),
-    envelope_count: h.envelopeCount, event_count: h.eventCount,
+    height: h.height,
+    timestamp_ms: h.timestampMs,
+    digest: strip0x(h.digest),
+    state_root: strip0x(h.stateRoot),
+    envelope_count: h.envelopeCount,
+    event_count: h.eventCount,
   }
 }
 
@@ -165,10 +175,18 @@ export function bboBody(feed: HotFeed, m: FeedMarket, height: number, timestampM
 
 export function tradesBody(m: FeedMarket, trades: readonly RecentTrade[], height: number, timestampMs: number) {
   return {
-    symbol: m.symbol, height, timestamp_ms: timestampMs,
+    symbol: m.symbol,
+    height,
+    timestamp_ms: timestampMs,
     trades: trades.map((t) => ({
-      block_height: t.block_height, event_seq: t.event_seq, timestamp_ms: t.timestamp_ms, market_id: t.market_id,
-      price: t.price, qty: t.qty, notional: t.notional, side: t.side,
+      block_height: t.block_height,
+      event_seq: t.event_seq,
+      timestamp_ms: t.timestamp_ms,
+      market_id: t.market_id,
+      price: t.price,
+      qty: t.qty,
+      notional: t.notional,
+      side: t.side,
     })),
   }
 }
@@ -183,7 +201,13 @@ export function accountBody(account: Record<string, unknown>, height: number, ti
  * age at this block, `age_ms` = block time - the quote's source_ts_ms (the lag the chain's staleness
  * rule measures; negative while the quote's source time is ahead of the block's).
  */
-export function quoteBody(m: FeedMarket, quote: QuoteJson, stats: Record<string, unknown> | undefined, height: number, timestampMs: number) {
+export function quoteBody(
+  m: FeedMarket,
+  quote: QuoteJson,
+  stats: Record<string, unknown> | undefined,
+  height: number,
+  timestampMs: number,
+) {
   const age_ms = timestampMs - quote.source_ts_ms
   return stats === undefined
     ? { symbol: m.symbol, height, timestamp_ms: timestampMs, quote, age_ms }
@@ -199,13 +223,27 @@ export function blocksLiveBody(block: FeedBlock, symbolOf: (marketId: number | n
   const h = block.header
   return {
     block: {
-      parent: h.parent, height: h.height, timestamp_ms: h.timestampMs, digest: h.digest,
-      envelope_count: h.envelopeCount, event_count: h.eventCount, state_root: h.stateRoot, envelopes: [],
+      parent: h.parent,
+      height: h.height,
+      timestamp_ms: h.timestampMs,
+      digest: h.digest,
+      envelope_count: h.envelopeCount,
+      event_count: h.eventCount,
+      state_root: h.stateRoot,
+      envelopes: [],
     },
     envelopes: block.envelopes.map((e) => ({
-      height: e.height, envelope_idx: e.envelopeIdx, tx_hash: e.txHash, signer: e.signer, nonce: e.nonce, status: e.status,
-      action_kind: e.actionKind, market_id: e.marketId, symbol: symbolOf(e.marketId),
-      action: JSON.parse(e.actionJson) as unknown, reason: e.reasonJson === null ? null : (JSON.parse(e.reasonJson) as unknown),
+      height: e.height,
+      envelope_idx: e.envelopeIdx,
+      tx_hash: e.txHash,
+      signer: e.signer,
+      nonce: e.nonce,
+      status: e.status,
+      action_kind: e.actionKind,
+      market_id: e.marketId,
+      symbol: symbolOf(e.marketId),
+      action: JSON.parse(e.actionJson) as unknown,
+      reason: e.reasonJson === null ? null : (JSON.parse(e.reasonJson) as unknown),
       timestamp_ms: h.timestampMs,
     })),
     watermark: status.watermark,
@@ -221,7 +259,11 @@ export function blocksLiveBody(block: FeedBlock, symbolOf: (marketId: number | n
  * would pass the frame limit (a taker order's many fills) is split along `result.events` as a push
  * is (framesOf): parts `{seq, op, id, part, parts, result}`, each result repeating every other field.
  */
-export function postReplyFrames(id: string | number, reply: { readonly result: unknown } | { readonly error: unknown }, frameBytesMax: number): string[] {
+export function postReplyFrames(
+  id: string | number,
+  reply: { readonly result: unknown } | { readonly error: unknown },
+  frameBytesMax: number,
+): string[] {
   const head = `"op":"post","id":${JSON.stringify(id)},`
   if (!('result' in reply)) return [`${head}"error":${JSON.stringify(reply.error)}}`]
   const result = reply.result

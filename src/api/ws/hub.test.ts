@@ -46,7 +46,16 @@ function setup(limits = {}) {
     const s = new Socket()
     return { s, conn: hub.open(s)! }
   }
-  return { h, hub, open, logs, at: (ms: number) => { now = ms; hub.tick() } }
+  return {
+    h,
+    hub,
+    open,
+    logs,
+    at: (ms: number) => {
+      now = ms
+      hub.tick()
+    },
+  }
 }
 
 describe('WsHub timers', () => {
@@ -128,7 +137,10 @@ describe('WsHub blocks', () => {
     expect(a.s.frames).toHaveLength(1)
     const status = (w: number) => ({ watermark: w, block_count: w, node_tip: 3, behind: 3 - w })
     hub.ingested(2, status(2))
-    expect(a.s.frames.slice(1).map((f) => [f.block.height, f.watermark, f.behind])).toEqual([[1, 2, 1], [2, 2, 1]])
+    expect(a.s.frames.slice(1).map((f) => [f.block.height, f.watermark, f.behind])).toEqual([
+      [1, 2, 1],
+      [2, 2, 1],
+    ])
     hub.ingested(3, status(3))
     expect(a.s.frames.slice(1).map((f) => f.block.height)).toEqual([1, 2, 3])
     expect(a.s.frames.map((f) => f.seq)).toEqual([1, 2, 3, 4])

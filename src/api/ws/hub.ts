@@ -4,15 +4,29 @@
 // shared by every subscriber, which only adds its own `seq` and its own spelling of the topic. A
 // subscriber gets its snapshot right after the confirmation, before any later push (everything runs
 // on one thread, between blocks).
-import { CANDLE_INTERVALS } from '../../wire/candles.ts'
+
 import type { BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock } from '../../feed/types.ts'
-import { accountBody, bboBody, blockBody, blocksLiveBody, bookPush, fitConfirmation, framesOf, marksBody, push, quoteBody, tradesBody, type Push } from './frames.ts'
-import { WsConnection, type HeldTopic, type WsTransport } from './connection.ts'
+import { createLogger, type LogLine, logLine } from '../../lib/log.ts'
+import { CANDLE_INTERVALS } from '../../wire/candles.ts'
+import { type HeldTopic, WsConnection, type WsTransport } from './connection.ts'
+import {
+  accountBody,
+  bboBody,
+  blockBody,
+  blocksLiveBody,
+  bookPush,
+  fitConfirmation,
+  framesOf,
+  marksBody,
+  type Push,
+  push,
+  quoteBody,
+  tradesBody,
+} from './frames.ts'
 import type { WsLimits } from './limits.ts'
-import { parseTopic, shownJson, type Subscription, type TopicType } from './topics.ts'
-import { createLogger, logLine, type LogLine } from '../../lib/log.ts'
+import { parseTopic, type Subscription, shownJson, type TopicType } from './topics.ts'
 
 /** A subscribed topic: its subscribers (each with its spellings, JSON-encoded) and the last pushed state. */
 interface Topic {
@@ -54,7 +68,12 @@ export class WsHub {
   /** The last block pushed on blocks.live (or skipped). */
   private liveThrough = 0
 
-  constructor(private feed: HotFeed, private readonly source: FeedSource, readonly limits: WsLimits, options: WsHubOptions = {}) {
+  constructor(
+    private feed: HotFeed,
+    private readonly source: FeedSource,
+    readonly limits: WsLimits,
+    options: WsHubOptions = {},
+  ) {
     this.now = options.now ?? Date.now
     this.log = options.log ?? logLine(createLogger('ws'))
     this.lastPingMs = this.now()
@@ -85,7 +104,10 @@ export class WsHub {
   start(): void {
     if (this.timer !== undefined) return
     const l = this.limits
-    const period = Math.max(10, Math.min(1_000, Math.floor(Math.min(l.pingIntervalMs, l.idleTimeoutMs, l.sendTimeoutMs, l.accountRefreshMs) / 4)))
+    const period = Math.max(
+      10,
+      Math.min(1_000, Math.floor(Math.min(l.pingIntervalMs, l.idleTimeoutMs, l.sendTimeoutMs, l.accountRefreshMs) / 4)),
+    )
     this.timer = setInterval(() => this.tick(), period)
     this.timer.unref?.()
   }
@@ -186,7 +208,8 @@ export class WsHub {
       const parsed = parseTopic(t, resolve)
       if (!parsed.ok) rejected.push(parsed.message)
       else if (accepted.has(t as string)) continue
-      else if (accepted.size >= this.limits.topicsPerConnectionMax) rejected.push(`${String(t)}: more than ${this.limits.topicsPerConnectionMax} topics on one connection`)
+      else if (accepted.size >= this.limits.topicsPerConnectionMax)
+        rejected.push(`${String(t)}: more than ${this.limits.topicsPerConnectionMax} topics on one connection`)
       else accepted.set(t as string, { topic: t as string, topicJson: JSON.stringify(t), key: parsed.key, sub: parsed.sub })
     }
     for (const held of conn.topics.values()) this.unindex(conn, held)
@@ -408,7 +431,7 @@ export class WsHub {
   private pushLive(block: FeedBlock, status: HistoryStatus): void {
     const topic = this.topics.get('blocks.live')
     if (topic === undefined) return
-    const symbolOf = (id: number | null) => (id === null ? null : this.feed.market(id)?.symbol ?? null)
+    const symbolOf = (id: number | null) => (id === null ? null : (this.feed.market(id)?.symbol ?? null))
     this.broadcast(topic, push(blocksLiveBody(block, symbolOf, status), ['envelopes']))
   }
 

@@ -57,7 +57,8 @@ export function parseWsLimits(text: string): WsLimits {
     if (entry.trim() === '') continue
     const [name, value, extra] = entry.split('=')
     const key = NAMES[name?.trim() ?? '']
-    if (key === undefined || value === undefined || extra !== undefined) throw new Error(`--ws-limits: unknown entry ${entry} (names: ${Object.keys(NAMES).join(', ')})`)
+    if (key === undefined || value === undefined || extra !== undefined)
+      throw new Error(`--ws-limits: unknown entry ${entry} (names: ${Object.keys(NAMES).join(', ')})`)
     if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new Error(`--ws-limits: ${name} must be a positive integer, got ${value}`)
     out[key] = Number(value)
   }

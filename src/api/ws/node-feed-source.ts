@@ -1,16 +1,41 @@
 // The hot feed's read API (feed/source.ts) over a running node, through the same public views the
 // JSON-RPC read methods use (getMarkets rows, getAccount, getAccountOrders), so the feed never sees
 // more of the chain than a client could ask for.
-import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
-import type { BlockStore } from '../../node/block-store.ts'
-import type { FeedBlock, FeedMarketRow, SeedFill, SeedOrder } from '../../feed/types.ts'
+
 import type { ChainState, Market } from '../../chain/index.ts'
+import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
+import type { FeedBlock, FeedMarketRow, SeedFill, SeedOrder } from '../../feed/types.ts'
+import type { BlockStore } from '../../node/block-store.ts'
 import { accountView } from '../views/account-view.ts'
 import { bboView, formatPrice, formatSize, marketListItem } from '../views/market-view.ts'
 
 /** The fields of the account push (docs/websocket.md#websocket-protocol), in order; getAccount's extra fields stay out. */
-const ACCOUNT_FIELDS = ['address', 'balance', 'nonce', 'role_mask', 'account_value', 'total_margin_used', 'total_notional', 'withdrawable', 'cross_cash_available', 'cross_trading_available'] as const
-const POSITION_FIELDS = ['symbol', 'mark_price', 'size', 'entry_vwap', 'margin_mode', 'leverage', 'isolated_margin', 'margin_used', 'unrealized_pnl', 'notional', 'liquidation_price', 'roe'] as const
+const ACCOUNT_FIELDS = [
+  'address',
+  'balance',
+  'nonce',
+  'role_mask',
+  'account_value',
+  'total_margin_used',
+  'total_notional',
+  'withdrawable',
+  'cross_cash_available',
+  'cross_trading_available',
+] as const
+const POSITION_FIELDS = [
+  'symbol',
+  'mark_price',
+  'size',
+  'entry_vwap',
+  'margin_mode',
+  'leverage',
+  'isolated_margin',
+  'margin_used',
+  'unrealized_pnl',
+  'notional',
+  'liquidation_price',
+  'roe',
+] as const
 
 /** Extra reads a process may plug in (the history index status, market stats). */
 export interface NodeFeedSourceExtras {
@@ -28,7 +53,10 @@ export type FeedBlockStore = Pick<BlockStore, 'filledEventsBetween' | 'filledEve
  * The read API over a node's live state (`node` is a ChainNode, or anything holding a ChainState;
  * without a block store the trade rings start empty).
  */
-export function nodeFeedSource(node: { readonly state: ChainState; readonly store?: FeedBlockStore }, extras: NodeFeedSourceExtras = {}): FeedSource {
+export function nodeFeedSource(
+  node: { readonly state: ChainState; readonly store?: FeedBlockStore },
+  extras: NodeFeedSourceExtras = {},
+): FeedSource {
   const state = node.state
   return {
     tip: () => ({ height: state.height, timestampMs: state.timestampMs }),
@@ -38,9 +66,16 @@ export function nodeFeedSource(node: { readonly state: ChainState; readonly stor
       for (const m of state.markets.values()) {
         const item = marketListItem(m)
         rows.push({
-          market_id: item.market_id, symbol: item.symbol, price_decimals: item.price_decimals, size_decimals: item.size_decimals,
-          lifecycle: item.lifecycle, routing: item.routing, mark_price: item.mark_price, open_interest: item.open_interest,
-          open_interest_notional: item.open_interest_notional, open_orders: state.books.get(m.marketId)?.size ?? 0,
+          market_id: item.market_id,
+          symbol: item.symbol,
+          price_decimals: item.price_decimals,
+          size_decimals: item.size_decimals,
+          lifecycle: item.lifecycle,
+          routing: item.routing,
+          mark_price: item.mark_price,
+          open_interest: item.open_interest,
+          open_interest_notional: item.open_interest_notional,
+          open_orders: state.books.get(m.marketId)?.size ?? 0,
           ...externalQuotePrices(m),
         })
       }
@@ -56,8 +91,13 @@ export function nodeFeedSource(node: { readonly state: ChainState; readonly stor
         for (const side of ['Bid', 'Ask'] as const) {
           for (const o of book.ordersOf(side, book.size)) {
             out.push({
-              order_id: o.id, market_id: id, owner: o.owner, side, price: formatPrice(m, o.priceTicks),
-              remaining: formatSize(m, o.remainingLots), client_order_id: o.clientOrderId ?? null,
+              order_id: o.id,
+              market_id: id,
+              owner: o.owner,
+              side,
+              price: formatPrice(m, o.priceTicks),
+              remaining: formatSize(m, o.remainingLots),
+              client_order_id: o.clientOrderId ?? null,
             })
           }
         }

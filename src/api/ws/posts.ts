@@ -6,9 +6,10 @@
 // error}`: the /action reply's result or error. Replies go out as they come, so not in the order
 // of the posts; the client's id correlates them. A connection that closes first loses only the
 // reply: the action goes on into its block.
-import type { ActionAdmission, AdmissionOutcome } from '../admission/action-admission.ts'
-import { RPC } from '../../wire/rpc-errors.ts'
+
 import type { LogLine } from '../../lib/log.ts'
+import { RPC } from '../../wire/rpc-errors.ts'
+import type { ActionAdmission, AdmissionOutcome } from '../admission/action-admission.ts'
 import type { WsConnection } from './connection.ts'
 import { postReplyFrames } from './frames.ts'
 import type { WsLimits } from './limits.ts'
@@ -20,7 +21,8 @@ export const POST_ID_LENGTH_MAX = 128
 /** Why id is not a post id, or undefined when it is one (a string of at most 128 characters or a finite number). */
 export function postIdProblem(id: unknown): string | undefined {
   if (typeof id === 'number') return Number.isFinite(id) ? undefined : 'post: id must be a finite number or a string'
-  if (typeof id === 'string') return id.length <= POST_ID_LENGTH_MAX ? undefined : `post: id is ${id.length} characters long, at most ${POST_ID_LENGTH_MAX}`
+  if (typeof id === 'string')
+    return id.length <= POST_ID_LENGTH_MAX ? undefined : `post: id is ${id.length} characters long, at most ${POST_ID_LENGTH_MAX}`
   if (id === undefined) return 'post: id is missing (a string of at most 128 characters or a number); the action was not admitted'
   return `post: id must be a string of at most ${POST_ID_LENGTH_MAX} characters or a number, not ${shownJson(id)}; the action was not admitted`
 }
@@ -30,7 +32,11 @@ export class WsPosts {
   answered = 0
   orphaned = 0
 
-  constructor(private readonly admission: ActionAdmission, private readonly limits: WsLimits, private readonly log: LogLine = () => {}) {}
+  constructor(
+    private readonly admission: ActionAdmission,
+    private readonly limits: WsLimits,
+    private readonly log: LogLine = () => {},
+  ) {}
 
   /** A parsed client frame with op "post". */
   post(conn: WsConnection, frame: Readonly<Record<string, unknown>>): void {
@@ -42,7 +48,13 @@ export class WsPosts {
     }
     const postId = id as string | number
     if (conn.postsInFlight >= this.limits.postsInFlightMax) {
-      this.reply(conn, postId, { error: { code: RPC.limited, message: `${conn.postsInFlight} posts on this connection await their block (at most ${this.limits.postsInFlightMax}); wait for replies and send it again`, data: { reason: 'TOO_MANY_IN_FLIGHT', limit: this.limits.postsInFlightMax } } })
+      this.reply(conn, postId, {
+        error: {
+          code: RPC.limited,
+          message: `${conn.postsInFlight} posts on this connection await their block (at most ${this.limits.postsInFlightMax}); wait for replies and send it again`,
+          data: { reason: 'TOO_MANY_IN_FLIGHT', limit: this.limits.postsInFlightMax },
+        },
+      })
       return
     }
     const limited = this.admission.ipRefusal(conn.clientAddress, postId)
@@ -56,16 +68,24 @@ export class WsPosts {
     const text = `{"jsonrpc":"2.0","id":${JSON.stringify(postId)},"method":"action"${action === undefined ? '' : `,"params":${JSON.stringify(action)}`}}`
     conn.postsInFlight++
     const internal = { error: { code: RPC.internalError, message: 'internal error', data: { reason: 'INTERNAL' } } }
-    this.admission.admit(text).then(
-      (outcome: AdmissionOutcome) => (outcome.kind === 'no-content' ? internal : outcome.body.error === undefined ? { result: outcome.body.result } : { error: outcome.body.error }),
-      (err: unknown) => {
-        this.log(`ws post ${String(postId).slice(0, 64)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 'error')
-        return internal
-      },
-    ).then((reply) => {
-      conn.postsInFlight--
-      this.reply(conn, postId, reply)
-    })
+    this.admission
+      .admit(text)
+      .then(
+        (outcome: AdmissionOutcome) =>
+          outcome.kind === 'no-content'
+            ? internal
+            : outcome.body.error === undefined
+              ? { result: outcome.body.result }
+              : { error: outcome.body.error },
+        (err: unknown) => {
+          this.log(`ws post ${String(postId).slice(0, 64)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 'error')
+          return internal
+        },
+      )
+      .then((reply) => {
+        conn.postsInFlight--
+        this.reply(conn, postId, reply)
+      })
   }
 
   private reply(conn: WsConnection, id: string | number, reply: { readonly result: unknown } | { readonly error: unknown }): void {

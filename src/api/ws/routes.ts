@@ -2,7 +2,7 @@
 // native (Bun) WebSocket. Frame size, heartbeat and idle handling are the hub's (see
 // wsServerOptions for the server side).
 import { Elysia } from 'elysia'
-import { clientAddress, type CidrRange } from '../../lib/cidr.ts'
+import { type CidrRange, clientAddress } from '../../lib/cidr.ts'
 import type { WsConnection, WsTransport } from './connection.ts'
 import type { WsHub } from './hub.ts'
 import type { WsLimits } from './limits.ts'
@@ -32,9 +32,12 @@ export function wsRoutes(hubOf: WsHub | (() => WsHub), postOptions?: WsPostOptio
   // Bun hands every event of one connection the same ServerWebSocket object.
   const connections = new Map<object, WsConnection>()
   // Elysia wraps the socket for open/message/close/drain and passes it raw to ping/pong.
-  const rawOf = (ws: unknown): object => ((ws as { raw?: object }).raw ?? (ws as object))
+  const rawOf = (ws: unknown): object => (ws as { raw?: object }).raw ?? (ws as object)
   const connOf = (ws: unknown) => connections.get(rawOf(ws))
-  const post = postOptions === undefined ? undefined : (conn: WsConnection, frame: Readonly<Record<string, unknown>>) => postOptions.posts.post(conn, frame)
+  const post =
+    postOptions === undefined
+      ? undefined
+      : (conn: WsConnection, frame: Readonly<Record<string, unknown>>) => postOptions.posts.post(conn, frame)
   return new Elysia().ws(WS_PATH, {
     open(ws) {
       const conn = hub.open(rawOf(ws) as unknown as WsTransport)

@@ -4,12 +4,12 @@
 import { HotFeed, STALE_AFTER_MS_DEFAULT } from '../../feed/hot-feed.ts'
 import type { HistoryStatus } from '../../feed/source.ts'
 import type { PipelineProgress } from '../../indexer/pipeline.ts'
+import { createLogger, type LogLine, logLine } from '../../lib/log.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
+import { DAY_STATE_SAVE_EVERY_BLOCKS, resumeDayState, saveDayState } from './day-state-file.ts'
 import { WsHub } from './hub.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './limits.ts'
-import { DAY_STATE_SAVE_EVERY_BLOCKS, resumeDayState, saveDayState } from './day-state-file.ts'
 import { nodeFeedSource } from './node-feed-source.ts'
-import { createLogger, logLine, type LogLine } from '../../lib/log.ts'
 
 export interface FeedRuntimeOptions {
   readonly ws?: WsLimits
@@ -51,7 +51,10 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
   const existing = runtimes.get(node)
   if (existing !== undefined) return existing
   const log = options.log ?? logLine(createLogger('feed'))
-  const extras: { historyStatus?: () => HistoryStatus | undefined; marketStats?: (marketId: number) => Record<string, unknown> | undefined } = {}
+  const extras: {
+    historyStatus?: () => HistoryStatus | undefined
+    marketStats?: (marketId: number) => Record<string, unknown> | undefined
+  } = {}
   const source = nodeFeedSource(node, extras)
   const staleAfterMs = Math.max(STALE_AFTER_MS_DEFAULT, 3 * (options.blockTimeMs ?? 0))
   // Seeded from the chain at its tip; the day's counters and open candles from the saved day state.
@@ -75,8 +78,12 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
       return feed
     },
     hub,
-    setHistoryStatus: (read) => { extras.historyStatus = read },
-    setMarketStats: (read) => { extras.marketStats = read },
+    setHistoryStatus: (read) => {
+      extras.historyStatus = read
+    },
+    setMarketStats: (read) => {
+      extras.marketStats = read
+    },
     followHistory: (index) => {
       const status = (p: PipelineProgress): HistoryStatus => {
         const tip = node.state.height

@@ -2,8 +2,9 @@
 // resolved by docs/markets.md#symbol-resolution (full
 // symbol or base-asset prefix, case-insensitive, Delisted skipped), addresses with or without 0x.
 // Each valid topic maps to a canonical key, so `book.btc` and `book.BTC-USD.50` are one subscription.
-import { isCandleInterval, type CandleInterval } from '../../wire/candles.ts'
-import { WS_BOOK_DEPTH_DEFAULT, WS_BOOK_DEPTH_MAX, type FeedMarket } from '../../feed/hot-feed.ts'
+
+import { type FeedMarket, WS_BOOK_DEPTH_DEFAULT, WS_BOOK_DEPTH_MAX } from '../../feed/hot-feed.ts'
+import { type CandleInterval, isCandleInterval } from '../../wire/candles.ts'
 
 export type Subscription =
   | { readonly type: 'block' }
@@ -19,7 +20,9 @@ export type TopicType = Subscription['type']
 /** Longest topic string looked at. */
 export const TOPIC_LENGTH_MAX = 128
 
-export type ParsedTopic = { readonly ok: true; readonly key: string; readonly sub: Subscription } | { readonly ok: false; readonly message: string }
+export type ParsedTopic =
+  | { readonly ok: true; readonly key: string; readonly sub: Subscription }
+  | { readonly ok: false; readonly message: string }
 
 const ADDRESS_TOPICS = new Set(['account', 'userFills', 'orderUpdates', 'triggerUpdates'])
 const MARKET_TOPICS = new Set(['trades', 'bbo', 'external_quote'])
@@ -57,7 +60,8 @@ export function shownJson(value: unknown): string {
 /** Parses a topic string; `resolve` maps a symbol to a live market. */
 export function parseTopic(topic: unknown, resolve: (symbol: string) => FeedMarket | undefined): ParsedTopic {
   if (typeof topic !== 'string') return { ok: false, message: `${shownJson(topic)}: a topic must be a string` }
-  if (topic.length === 0 || topic.length > TOPIC_LENGTH_MAX) return { ok: false, message: `${JSON.stringify(topic.slice(0, TOPIC_LENGTH_MAX))}: a topic has 1 to ${TOPIC_LENGTH_MAX} characters` }
+  if (topic.length === 0 || topic.length > TOPIC_LENGTH_MAX)
+    return { ok: false, message: `${JSON.stringify(topic.slice(0, TOPIC_LENGTH_MAX))}: a topic has 1 to ${TOPIC_LENGTH_MAX} characters` }
   const ok = (sub: Subscription): ParsedTopic => ({ ok: true, key: topicKey(sub), sub })
   const fail = (why: string): ParsedTopic => ({ ok: false, message: `${topic}: ${why}` })
   if (topic === 'block' || topic === 'marks' || topic === 'blocks.live') return ok({ type: topic })

@@ -1,11 +1,22 @@
 // Nonce windows, agents and auth channels, through applyBlock where the chain sees them.
 import { describe, expect, test } from 'bun:test'
-import { AssertionError } from '../../lib/assert.ts'
-import { lowestUnusedNonce, nonceUsable, useNonce } from './accounts.ts'
 import {
-  ADMIN, agentAddress, ALICE, BOB, BTC, createMarket, ev, genesisState, place, registerAgent, runRows, TestChain,
+  ADMIN,
+  ALICE,
+  agentAddress,
+  BOB,
+  BTC,
+  createMarket,
+  ev,
+  genesisState,
+  place,
+  registerAgent,
+  runRows,
+  TestChain,
 } from '../../../test/support/chain/test-chain.ts'
+import { AssertionError } from '../../lib/assert.ts'
 import { LIMITS } from '../core/types.ts'
+import { lowestUnusedNonce, nonceUsable, useNonce } from './accounts.ts'
 
 const W = LIMITS.nonceWindow
 
@@ -72,9 +83,18 @@ describe('agents and auth channels', () => {
     const chain = new TestChain()
     const [trader, other, admin, quoter] = [agentAddress(1), agentAddress(2), agentAddress(3), agentAddress(4)]
     runRows(chain, [
-      { by: ALICE, action: registerAgent(trader, 'Trader'), expect: [ev('AgentRegistered', { account: ALICE, agent: trader, role: 'Trader', name: 'bot' })] },
+      {
+        by: ALICE,
+        action: registerAgent(trader, 'Trader'),
+        expect: [ev('AgentRegistered', { account: ALICE, agent: trader, role: 'Trader', name: 'bot' })],
+      },
       // The agent's orders are its master's; the agent keeps its own nonces, starting at 0.
-      { by: trader, nonce: 0, action: place(BTC, 'Bid', '60000', '1'), expect: [ev('OrderAccepted', { account: ALICE }), ev('OrderResting', { account: ALICE })] },
+      {
+        by: trader,
+        nonce: 0,
+        action: place(BTC, 'Bid', '60000', '1'),
+        expect: [ev('OrderAccepted', { account: ALICE }), ev('OrderResting', { account: ALICE })],
+      },
       // RegisterAgent is user-signed by the master; CreateMarket needs a master key.
       { by: trader, action: registerAgent(other, 'Trader'), expect: { reject: 'Unauthorized' } },
       { by: ALICE, action: registerAgent(other, 'Admin'), expect: { reject: 'Unauthorized' } },

@@ -1,14 +1,28 @@
 // Accounts, agents and nonce windows (docs/protocol.md#nonces): who may act, for whom, and with
 // which nonce.
 import { assert } from '../../lib/assert.ts'
+import { type Account, type ChainState, LIMITS, type NonceWindow, ROLES, type RoleName } from '../core/types.ts'
 import { AccountOrders } from '../orders/account-orders.ts'
 import { ClientIdIndex } from '../orders/client-ids.ts'
 import { accountKey, markLeaf, nonceKey } from '../state/state-root.ts'
-import { LIMITS, ROLES, type Account, type ChainState, type NonceWindow, type RoleName } from '../core/types.ts'
 
 /** A new, empty account. */
 export function newAccount(address: string, balance: bigint, roleMask: number): Account {
-  return { address, balance, roleMask, positions: new Map(), orders: new AccountOrders(), ordersByClientId: new ClientIdIndex(), reservedMarginUnits: 0, reservedMarginOverflow: 0n, settings: new Map(), dmsDeadlineMs: null, reduceOnlyCount: 0, leafKey: accountKey(address), dirtyIn: -1 }
+  return {
+    address,
+    balance,
+    roleMask,
+    positions: new Map(),
+    orders: new AccountOrders(),
+    ordersByClientId: new ClientIdIndex(),
+    reservedMarginUnits: 0,
+    reservedMarginOverflow: 0n,
+    settings: new Map(),
+    dmsDeadlineMs: null,
+    reduceOnlyCount: 0,
+    leafKey: accountKey(address),
+    dirtyIn: -1,
+  }
 }
 
 /** Adds an account to the state (genesis, deposits). */
@@ -79,7 +93,11 @@ export function resolveActor(state: ChainState, signer: string): Actor | undefin
 }
 
 /** Whether an actor may use an action of the given auth channel and role (docs/protocol.md#envelope). */
-export function actorAuthorized(actor: Actor, auth: 'master' | 'master_or_agent_with_role' | 'user_signed_master', role: RoleName | null): boolean {
+export function actorAuthorized(
+  actor: Actor,
+  auth: 'master' | 'master_or_agent_with_role' | 'user_signed_master',
+  role: RoleName | null,
+): boolean {
   if (actor.agentRole !== undefined) {
     if (auth !== 'master_or_agent_with_role') return false
     return role === null || (actor.agentRole === role && hasRole(actor.account, role))

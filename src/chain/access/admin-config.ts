@@ -2,15 +2,19 @@
 // the insurance fund, max_tx_per_block, freezing, and forced cancels. Each emits an Ops event that
 // names its signer (getAdminAuditLog reads them).
 import type {
-  AmendExchangeConfigPayload, ForceCancelAccountOrdersPayload, SetAccountFrozenPayload, SetGlobalRebateRatioPayload,
-  SetInsuranceFundPayload, SetSettlementPausedPayload,
+  AmendExchangeConfigPayload,
+  ForceCancelAccountOrdersPayload,
+  SetAccountFrozenPayload,
+  SetGlobalRebateRatioPayload,
+  SetInsuranceFundPayload,
+  SetSettlementPausedPayload,
 } from '../../wire/actions.ts'
-import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
+import { type ActionContext, OK, type Outcome } from '../core/action-context.ts'
+import { reject } from '../core/reasons.ts'
+import { LIMITS, type Order } from '../core/types.ts'
 import { frozenKey } from '../funds/funds-state.ts'
 import { cancelRestingOrder } from '../orders/order-ops.ts'
-import { reject } from '../core/reasons.ts'
 import { markDirty, markLeaf } from '../state/state-root.ts'
-import { LIMITS, type Order } from '../core/types.ts'
 
 /** SetGlobalRebateRatio: the share of invited accounts' fees paid as rebates (0..10000 bps, schema). */
 export function setGlobalRebateRatio(ctx: ActionContext, p: SetGlobalRebateRatioPayload): Outcome {
@@ -19,7 +23,15 @@ export function setGlobalRebateRatio(ctx: ActionContext, p: SetGlobalRebateRatio
   // Nothing can reject: the schema bounds the ratio.
   params.globalRebateRatioBps = p.ratio_bps
   markLeaf(ctx.state, ctx.state.exchangeLeaf)
-  ctx.events.push({ kind: 'Ops', sub_kind: 'GlobalRebateRatioChanged', market_id: null, account: ctx.signer, signer: ctx.signer, old_ratio_bps: old, new_ratio_bps: p.ratio_bps })
+  ctx.events.push({
+    kind: 'Ops',
+    sub_kind: 'GlobalRebateRatioChanged',
+    market_id: null,
+    account: ctx.signer,
+    signer: ctx.signer,
+    old_ratio_bps: old,
+    new_ratio_bps: p.ratio_bps,
+  })
   return OK
 }
 
@@ -29,7 +41,15 @@ export function setSettlementPaused(ctx: ActionContext, p: SetSettlementPausedPa
   const old = params.settlementPaused
   params.settlementPaused = p.paused
   markLeaf(ctx.state, ctx.state.exchangeLeaf)
-  ctx.events.push({ kind: 'Ops', sub_kind: 'SettlementPausedChanged', market_id: null, account: ctx.signer, signer: ctx.signer, old_paused: old, new_paused: p.paused })
+  ctx.events.push({
+    kind: 'Ops',
+    sub_kind: 'SettlementPausedChanged',
+    market_id: null,
+    account: ctx.signer,
+    signer: ctx.signer,
+    old_paused: old,
+    new_paused: p.paused,
+  })
   return OK
 }
 
@@ -42,7 +62,15 @@ export function setInsuranceFund(ctx: ActionContext, p: SetInsuranceFundPayload)
   const old = state.params.insuranceFund
   state.params.insuranceFund = address
   markLeaf(state, state.exchangeLeaf)
-  ctx.events.push({ kind: 'Ops', sub_kind: 'InsuranceFundChanged', market_id: null, account: ctx.signer, signer: ctx.signer, old_address: old, new_address: address })
+  ctx.events.push({
+    kind: 'Ops',
+    sub_kind: 'InsuranceFundChanged',
+    market_id: null,
+    account: ctx.signer,
+    signer: ctx.signer,
+    old_address: old,
+    new_address: address,
+  })
   return OK
 }
 
@@ -52,7 +80,15 @@ export function amendExchangeConfig(ctx: ActionContext, p: AmendExchangeConfigPa
   const old = params.maxTxPerBlock
   if (p.max_tx_per_block !== undefined) params.maxTxPerBlock = p.max_tx_per_block
   markLeaf(ctx.state, ctx.state.exchangeLeaf)
-  ctx.events.push({ kind: 'Ops', sub_kind: 'ExchangeConfigAmended', market_id: null, account: ctx.signer, signer: ctx.signer, old_max_tx_per_block: old, new_max_tx_per_block: params.maxTxPerBlock })
+  ctx.events.push({
+    kind: 'Ops',
+    sub_kind: 'ExchangeConfigAmended',
+    market_id: null,
+    account: ctx.signer,
+    signer: ctx.signer,
+    old_max_tx_per_block: old,
+    new_max_tx_per_block: params.maxTxPerBlock,
+  })
   return OK
 }
 
@@ -65,7 +101,14 @@ export function setAccountFrozen(ctx: ActionContext, p: SetAccountFrozenPayload)
   if (p.frozen) state.funds.frozen.add(address)
   else state.funds.frozen.delete(address)
   markDirty(state, frozenKey(address))
-  ctx.events.push({ kind: 'Ops', sub_kind: 'AccountFrozenChanged', market_id: null, account: address, signer: ctx.signer, frozen: p.frozen })
+  ctx.events.push({
+    kind: 'Ops',
+    sub_kind: 'AccountFrozenChanged',
+    market_id: null,
+    account: address,
+    signer: ctx.signer,
+    frozen: p.frozen,
+  })
   return OK
 }
 
@@ -84,6 +127,13 @@ export function forceCancelAccountOrders(ctx: ActionContext, p: ForceCancelAccou
     if (p.market_id === undefined || o.marketId === p.market_id) victims.push(o)
   }
   for (const o of victims) cancelRestingOrder(state, account, o, 'ForceCancelled', ctx.events)
-  ctx.events.push({ kind: 'Ops', sub_kind: 'AccountOrdersForceCancelled', market_id: p.market_id ?? null, account: address, signer: ctx.signer, cancelled: victims.length })
+  ctx.events.push({
+    kind: 'Ops',
+    sub_kind: 'AccountOrdersForceCancelled',
+    market_id: p.market_id ?? null,
+    account: address,
+    signer: ctx.signer,
+    cancelled: victims.length,
+  })
   return OK
 }

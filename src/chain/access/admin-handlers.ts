@@ -2,7 +2,12 @@
 import type { ADMIN_ACTIONS } from '../../wire/actions/admin.ts'
 import type { AreaHandlers } from '../core/action-context.ts'
 import {
-  amendExchangeConfig, forceCancelAccountOrders, setAccountFrozen, setGlobalRebateRatio, setInsuranceFund, setSettlementPaused,
+  amendExchangeConfig,
+  forceCancelAccountOrders,
+  setAccountFrozen,
+  setGlobalRebateRatio,
+  setInsuranceFund,
+  setSettlementPaused,
 } from './admin-config.ts'
 import { grantRole, revokeRole } from './roles.ts'
 

@@ -1,16 +1,42 @@
 // Admin and agent scenarios as tables: roles and the last Admin, exchange parameters, the insurance
 // fund, freezing, forced cancels, and RevokeAgent with the per-master agent index.
 import { describe, expect, test } from 'bun:test'
-import { agentsOf } from './register-agent.ts'
 import {
-  ADMIN, agentAddress, ALICE, BOB, BTC, CAROL, cancel, checkInvariants, ETH, ev, place, registerAgent, runRows, TestChain,
-} from '../../../test/support/chain/test-chain.ts'
-import {
-  amendExchangeConfig, BRIDGE, checkFundsInvariants, deposit, forceCancel, fresh, grantRole, revokeAgent, revokeRole,
-  setFrozen, setInsuranceFund, setRebateRatio, setSettlementPaused, transfer, withdraw,
+  amendExchangeConfig,
+  BRIDGE,
+  checkFundsInvariants,
+  deposit,
+  forceCancel,
+  fresh,
+  grantRole,
+  revokeAgent,
+  revokeRole,
+  setFrozen,
+  setInsuranceFund,
+  setRebateRatio,
+  setSettlementPaused,
+  transfer,
+  withdraw,
 } from '../../../test/support/chain/funds.ts'
+import {
+  ADMIN,
+  ALICE,
+  agentAddress,
+  BOB,
+  BTC,
+  CAROL,
+  cancel,
+  checkInvariants,
+  ETH,
+  ev,
+  place,
+  registerAgent,
+  runRows,
+  TestChain,
+} from '../../../test/support/chain/test-chain.ts'
 import { LIMITS, ROLES } from '../core/types.ts'
 import { reservedMarginOf } from '../margin/reserved-margin.ts'
+import { agentsOf } from './register-agent.ts'
 
 describe('roles', () => {
   test('grant and revoke; the last Admin keeps its role; agents lose what their master loses', () => {
@@ -18,7 +44,11 @@ describe('roles', () => {
     const agent = agentAddress(1)
     runRows(chain, [
       { by: ALICE, action: grantRole(BOB, 'Admin'), expect: { reject: 'Unauthorized' } },
-      { by: ADMIN, action: grantRole(ALICE, 'Admin'), expect: [ev('RoleGranted', { kind: 'Ops', account: ALICE, signer: ADMIN, role: 'Admin', role_mask: ROLES.Admin | ROLES.Trader })] },
+      {
+        by: ADMIN,
+        action: grantRole(ALICE, 'Admin'),
+        expect: [ev('RoleGranted', { kind: 'Ops', account: ALICE, signer: ADMIN, role: 'Admin', role_mask: ROLES.Admin | ROLES.Trader })],
+      },
       { by: ADMIN, action: grantRole(ALICE, 'Admin'), expect: { reject: 'RoleAlreadyGranted' } },
       { by: ADMIN, action: grantRole(fresh(3), 'Quoter'), expect: [ev('RoleGranted', { account: fresh(3), role_mask: ROLES.Quoter })] },
       { by: BOB, action: registerAgent(agent, 'Trader'), expect: ['AgentRegistered'] },
@@ -27,7 +57,11 @@ describe('roles', () => {
       { by: ADMIN, action: revokeRole(fresh(3), 'Trader'), expect: { reject: 'RoleNotGranted' } },
       // An agent trades while its master holds the role, and not after.
       { by: agent, action: place(BTC, 'Bid', '60000', '0.01'), expect: ['OrderAccepted', 'OrderResting'] },
-      { by: ADMIN, action: revokeRole(BOB, 'Trader'), expect: [ev('RoleRevoked', { account: BOB, signer: ADMIN, role: 'Trader', role_mask: 0 })] },
+      {
+        by: ADMIN,
+        action: revokeRole(BOB, 'Trader'),
+        expect: [ev('RoleRevoked', { account: BOB, signer: ADMIN, role: 'Trader', role_mask: 0 })],
+      },
       { by: agent, action: place(BTC, 'Bid', '60000', '0.01'), expect: { reject: 'Unauthorized' } },
       { by: BOB, action: place(BTC, 'Bid', '60000', '0.01'), expect: { reject: 'Unauthorized' } },
       // Two Admins: one may step down; then the other is the last.
@@ -48,16 +82,33 @@ describe('exchange parameters', () => {
     const agent = agentAddress(2)
     const oldFund = chain.state.params.insuranceFund
     runRows(chain, [
-      { by: ADMIN, action: setRebateRatio(2500), expect: [ev('GlobalRebateRatioChanged', { kind: 'Ops', old_ratio_bps: 1000, new_ratio_bps: 2500, signer: ADMIN })] },
+      {
+        by: ADMIN,
+        action: setRebateRatio(2500),
+        expect: [ev('GlobalRebateRatioChanged', { kind: 'Ops', old_ratio_bps: 1000, new_ratio_bps: 2500, signer: ADMIN })],
+      },
       { by: ADMIN, action: setSettlementPaused(true), expect: [ev('SettlementPausedChanged', { old_paused: false, new_paused: true })] },
       { by: ADMIN, action: setSettlementPaused(true), expect: [ev('SettlementPausedChanged', { old_paused: true, new_paused: true })] },
-      { by: ADMIN, action: setInsuranceFund(fresh(5)), expect: [ev('InsuranceFundChanged', { old_address: oldFund, new_address: fresh(5), signer: ADMIN })] },
+      {
+        by: ADMIN,
+        action: setInsuranceFund(fresh(5)),
+        expect: [ev('InsuranceFundChanged', { old_address: oldFund, new_address: fresh(5), signer: ADMIN })],
+      },
       { by: ALICE, action: registerAgent(agent, 'Trader'), expect: ['AgentRegistered'] },
       { by: ADMIN, action: setInsuranceFund(agent), expect: { reject: 'AddressIsAgent' } },
-      { by: ADMIN, action: amendExchangeConfig(5), expect: [ev('ExchangeConfigAmended', { old_max_tx_per_block: chain.state.params.maxTxPerBlock, new_max_tx_per_block: 5 })] },
+      {
+        by: ADMIN,
+        action: amendExchangeConfig(5),
+        expect: [ev('ExchangeConfigAmended', { old_max_tx_per_block: chain.state.params.maxTxPerBlock, new_max_tx_per_block: 5 })],
+      },
       { by: BRIDGE, action: amendExchangeConfig(6), expect: { reject: 'Unauthorized' } },
     ])
-    expect(chain.state.params).toMatchObject({ globalRebateRatioBps: 2500, settlementPaused: true, insuranceFund: fresh(5), maxTxPerBlock: 5 })
+    expect(chain.state.params).toMatchObject({
+      globalRebateRatioBps: 2500,
+      settlementPaused: true,
+      insuranceFund: fresh(5),
+      maxTxPerBlock: 5,
+    })
     // The new limit binds the next block: five envelopes fit.
     const r = chain.block([0, 1, 2, 3, 4].map((i) => ({ by: CAROL, action: place(BTC, 'Bid', String(50000 + i), '0.01') })))
     expect(r.envelopes.map((e) => e.status)).toEqual(['accepted', 'accepted', 'accepted', 'accepted', 'accepted'])
@@ -79,7 +130,11 @@ describe('frozen accounts', () => {
       { by: BOB, action: transfer(ALICE, '1'), expect: { reject: 'AccountFrozen' } },
       { by: BOB, action: cancel(BTC, bid), expect: [ev('OrderDone', { reason: 'Cancelled' })] },
       { by: CAROL, action: place(BTC, 'Bid', '64000', '0.1'), expect: ['OrderAccepted', 'OrderResting'] },
-      { by: BOB, action: place(BTC, 'Ask', '64000', '0.1', { tif: 'Ioc', reduceOnly: true }), expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'] },
+      {
+        by: BOB,
+        action: place(BTC, 'Ask', '64000', '0.1', { tif: 'Ioc', reduceOnly: true }),
+        expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'],
+      },
       { by: BRIDGE, action: deposit(BOB, '10', 'frozen-ok'), expect: ['DepositCredited', 'BalanceChanged'] },
       { by: ALICE, action: transfer(BOB, '10'), expect: ['FundsTransferred', 'BalanceChanged', 'BalanceChanged'] },
       { by: ADMIN, action: setFrozen(BOB, false), expect: [ev('AccountFrozenChanged', { frozen: false })] },
@@ -92,7 +147,7 @@ describe('frozen accounts', () => {
 })
 
 describe('forced cancels', () => {
-  test('cancel an account\'s resting orders in one market, then everywhere', () => {
+  test("cancel an account's resting orders in one market, then everywhere", () => {
     const chain = new TestChain()
     const b1 = chain.placeOk(ALICE, place(BTC, 'Bid', '60000', '0.1'))
     const b2 = chain.placeOk(ALICE, place(BTC, 'Ask', '70000', '0.1'))
@@ -102,15 +157,23 @@ describe('forced cancels', () => {
       { by: ALICE, action: forceCancel(BOB), expect: { reject: 'Unauthorized' } },
       { by: ADMIN, action: forceCancel(fresh(7)), expect: { reject: 'AccountNotFound' } },
       { by: ADMIN, action: forceCancel(ALICE, 99), expect: { reject: 'MarketNotFound' } },
-      { by: ADMIN, action: forceCancel(ALICE, BTC), expect: [
-        ev('OrderDone', { order_id: b1, reason: 'ForceCancelled', market_id: BTC }),
-        ev('OrderDone', { order_id: b2, reason: 'ForceCancelled' }),
-        ev('AccountOrdersForceCancelled', { kind: 'Ops', account: ALICE, market_id: BTC, cancelled: 2, signer: ADMIN }),
-      ] },
-      { by: ADMIN, action: forceCancel(ALICE), expect: [
-        ev('OrderDone', { order_id: e1, reason: 'ForceCancelled', market_id: ETH }),
-        ev('AccountOrdersForceCancelled', { market_id: null, cancelled: 1 }),
-      ] },
+      {
+        by: ADMIN,
+        action: forceCancel(ALICE, BTC),
+        expect: [
+          ev('OrderDone', { order_id: b1, reason: 'ForceCancelled', market_id: BTC }),
+          ev('OrderDone', { order_id: b2, reason: 'ForceCancelled' }),
+          ev('AccountOrdersForceCancelled', { kind: 'Ops', account: ALICE, market_id: BTC, cancelled: 2, signer: ADMIN }),
+        ],
+      },
+      {
+        by: ADMIN,
+        action: forceCancel(ALICE),
+        expect: [
+          ev('OrderDone', { order_id: e1, reason: 'ForceCancelled', market_id: ETH }),
+          ev('AccountOrdersForceCancelled', { market_id: null, cancelled: 1 }),
+        ],
+      },
       { by: ADMIN, action: forceCancel(ALICE), expect: [ev('AccountOrdersForceCancelled', { cancelled: 0 })] },
     ])
     expect(chain.state.accounts.get(ALICE)!.orders.size).toBe(0)
@@ -138,7 +201,10 @@ describe('RevokeAgent', () => {
       // Registered again, it comes last in the master's list.
       { by: ALICE, action: registerAgent(a0, 'Trader', 'again'), expect: ['AgentRegistered'] },
     ])
-    expect(agentsOf(chain.state, ALICE).map((a) => [a.agent, a.name])).toEqual([[a1, 'second'], [a0, 'again']])
+    expect(agentsOf(chain.state, ALICE).map((a) => [a.agent, a.name])).toEqual([
+      [a1, 'second'],
+      [a0, 'again'],
+    ])
     expect(agentsOf(chain.state, BOB)).toEqual([])
     checkFundsInvariants(chain.state)
   })

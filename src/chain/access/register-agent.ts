@@ -3,11 +3,11 @@
 // name. RevokeAgent removes one. state.agentsByMaster indexes agents per master (derived, not a
 // leaf) so a master's agents are found without scanning every agent.
 import type { RegisterAgentPayload, RevokeAgentPayload } from '../../wire/actions.ts'
-import { hasRole } from './accounts.ts'
 import type { EventSink } from '../core/events.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
+import { type Account, type AgentRecord, type ChainState, LIMITS, type RoleName } from '../core/types.ts'
 import { markDirty } from '../state/state-root.ts'
-import { LIMITS, type Account, type AgentRecord, type ChainState, type RoleName } from '../core/types.ts'
+import { hasRole } from './accounts.ts'
 
 export type RegisterOutcome = { readonly ok: true } | Rejection
 
@@ -39,7 +39,8 @@ export function registerAgent(state: ChainState, master: Account, p: RegisterAge
 export function revokeAgent(state: ChainState, master: Account, p: RevokeAgentPayload, events: EventSink): RegisterOutcome {
   const agent = p.agent.toLowerCase()
   const record = state.agents.get(agent)
-  if (record === undefined || record.master !== master.address) return reject('AgentNotFound', `${agent} is not an agent of ${master.address}`)
+  if (record === undefined || record.master !== master.address)
+    return reject('AgentNotFound', `${agent} is not an agent of ${master.address}`)
   // After this point the agent is removed.
   state.agents.delete(agent)
   const mine = state.agentsByMaster.get(master.address)!

@@ -1,11 +1,11 @@
 // GrantRole / RevokeRole (Admin). The number of Admin accounts is kept (state.funds.adminCount) so
 // the last Admin cannot give up its role and leave the exchange without one.
 import type { GrantRolePayload, RevokeRolePayload } from '../../wire/actions.ts'
-import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
-import { hasRole, insertAccount, newAccount } from './accounts.ts'
+import { type ActionContext, OK, type Outcome } from '../core/action-context.ts'
 import { reject } from '../core/reasons.ts'
+import { type Account, ROLES, type RoleName } from '../core/types.ts'
 import { markLeaf } from '../state/state-root.ts'
-import { ROLES, type Account, type RoleName } from '../core/types.ts'
+import { hasRole, insertAccount, newAccount } from './accounts.ts'
 
 /** GrantRole: an unknown address becomes an account with no balance and this role. */
 export function grantRole(ctx: ActionContext, p: GrantRolePayload): Outcome {
@@ -26,7 +26,15 @@ export function grantRole(ctx: ActionContext, p: GrantRolePayload): Outcome {
   account.roleMask |= ROLES[role]
   markLeaf(state, account)
   if (role === 'Admin') state.funds.adminCount++
-  ctx.events.push({ kind: 'Ops', sub_kind: 'RoleGranted', market_id: null, account: address, signer: ctx.signer, role, role_mask: account.roleMask })
+  ctx.events.push({
+    kind: 'Ops',
+    sub_kind: 'RoleGranted',
+    market_id: null,
+    account: address,
+    signer: ctx.signer,
+    role,
+    role_mask: account.roleMask,
+  })
   return OK
 }
 
@@ -43,6 +51,14 @@ export function revokeRole(ctx: ActionContext, p: RevokeRolePayload): Outcome {
   account.roleMask &= ~ROLES[role]
   markLeaf(state, account)
   if (role === 'Admin') state.funds.adminCount--
-  ctx.events.push({ kind: 'Ops', sub_kind: 'RoleRevoked', market_id: null, account: address, signer: ctx.signer, role, role_mask: account.roleMask })
+  ctx.events.push({
+    kind: 'Ops',
+    sub_kind: 'RoleRevoked',
+    market_id: null,
+    account: address,
+    signer: ctx.signer,
+    role,
+    role_mask: account.roleMask,
+  })
   return OK
 }

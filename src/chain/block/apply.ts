@@ -4,15 +4,15 @@ import { assert } from '../../lib/assert.ts'
 import { ACTION_KINDS, type ActionKind, type ActionKindSpec } from '../../wire/actions.ts'
 import { actorAuthorized, newAccount, resolveActor, useNonce } from '../access/accounts.ts'
 import type { ActionContext, BlockContext, HandlerPayloads, HandlerTable, Outcome } from '../core/action-context.ts'
-import { BEGIN_BLOCK_HOOKS, END_BLOCK_HOOKS } from './block-hooks.ts'
 import type { ChainEvent } from '../core/events.ts'
+import { reject } from '../core/reasons.ts'
+import { type Account, type ChainState, ROLES, type RoleName } from '../core/types.ts'
+import type { PlaceContext } from '../orders/order-types.ts'
+import { commitStateRoot } from '../state/state-root.ts'
+import { BEGIN_BLOCK_HOOKS, END_BLOCK_HOOKS } from './block-hooks.ts'
 import type { BlockInput, BlockResult, EnvelopeInput, EnvelopeResult } from './block-types.ts'
 import { HANDLERS } from './handlers.ts'
-import type { PlaceContext } from '../orders/order-types.ts'
-import { reject } from '../core/reasons.ts'
-import { commitStateRoot } from '../state/state-root.ts'
 import { WARM_SPAN, warmEnvelopes } from './warm-envelopes.ts'
-import { ROLES, type Account, type ChainState, type RoleName } from '../core/types.ts'
 
 /**
  * Per event of a block, the index of the envelope that emitted it, or null for a block-level
@@ -49,7 +49,15 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
   const sink: ChainEvent[] = []
   const traded = new Set<number>()
   const fillParties: (string | number)[] = []
-  const blockCtx: BlockContext = { state, height: block.height, timestampMs: block.timestampMs, events: sink, traded, blockEvents: events, blockFillParties: fillParties }
+  const blockCtx: BlockContext = {
+    state,
+    height: block.height,
+    timestampMs: block.timestampMs,
+    events: sink,
+    traded,
+    blockEvents: events,
+    blockFillParties: fillParties,
+  }
   const flushBlockEvents = () => {
     const from = events.length
     for (const e of sink) events.push(e)
@@ -72,7 +80,11 @@ export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockRe
  * executeBlock's once-per-block hooks, so that it is compiled apart from them (no figure logged).
  */
 function applyEnvelopes(
-  state: ChainState, block: BlockInput, events: ChainEvent[], traded: Set<number>, fillParties: (string | number)[],
+  state: ChainState,
+  block: BlockInput,
+  events: ChainEvent[],
+  traded: Set<number>,
+  fillParties: (string | number)[],
 ): EnvelopeResult[] {
   const results: EnvelopeResult[] = []
   const envelopes = block.envelopes
@@ -80,8 +92,15 @@ function applyEnvelopes(
   // Handlers emit straight into the block's events (hooks use the sink: they read what they emit).
   const place: EnvelopePlaceContext = { height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null }
   const ctx: EnvelopeContext = {
-    state, signer: '', account: NO_ACCOUNT, agentRole: undefined, events,
-    height: block.height, timestampMs: block.timestampMs, txHash: '', place,
+    state,
+    signer: '',
+    account: NO_ACCOUNT,
+    agentRole: undefined,
+    events,
+    height: block.height,
+    timestampMs: block.timestampMs,
+    txHash: '',
+    place,
   }
   warmEnvelopes(envelopes, 0)
   for (let idx = 0; idx < envelopes.length; idx++) {
@@ -99,12 +118,27 @@ function applyEnvelopes(
     if (!outcome.ok) {
       // A rejected envelope changed nothing: its one event is the rejection.
       events.length = firstEvent
-      events.push({ kind: 'Core', sub_kind: 'Rejected', market_id: marketId, account: signer, action_kind: kind, reason: outcome.reason, message: outcome.message })
+      events.push({
+        kind: 'Core',
+        sub_kind: 'Rejected',
+        market_id: marketId,
+        account: signer,
+        action_kind: kind,
+        reason: outcome.reason,
+        message: outcome.message,
+      })
     }
     recordFills(events, firstEvent, traded, fillParties)
     // The reason is allocated before the result, so the result's stores need no write barrier (no figure logged).
     const reason = outcome.ok ? null : { code: outcome.reason, message: outcome.message }
-    results.push({ status: outcome.ok ? 'accepted' : 'kept-reject', reason, actionKind: kind, marketId, firstEvent, eventCount: events.length - firstEvent })
+    results.push({
+      status: outcome.ok ? 'accepted' : 'kept-reject',
+      reason,
+      actionKind: kind,
+      marketId,
+      firstEvent,
+      eventCount: events.length - firstEvent,
+    })
   }
   return results
 }
@@ -161,7 +195,9 @@ interface Dispatch {
 }
 
 const DISPATCH: ReadonlyMap<string, Dispatch> = new Map(
-  ACTION_KINDS.map((kind) => [kind.name, { kind, handler: HANDLERS[kind.name], roleBit: kind.role === null ? 0 : ROLES[kind.role] }] as const),
+  ACTION_KINDS.map(
+    (kind) => [kind.name, { kind, handler: HANDLERS[kind.name], roleBit: kind.role === null ? 0 : ROLES[kind.role] }] as const,
+  ),
 )
 
 /** The envelope context's account until applyEnvelope sets the first envelope's: none in the state. */
@@ -170,11 +206,20 @@ const NO_ACCOUNT: Account = newAccount('', 0n, 0)
 /** The PlaceContext of the block's envelopes, its tx hash set per envelope. */
 type EnvelopePlaceContext = { -readonly [K in keyof PlaceContext]: PlaceContext[K] }
 /** An ActionContext whose fields are set per envelope (handlers never keep their context). */
-type EnvelopeContext = { -readonly [K in Exclude<keyof ActionContext, 'place'>]: ActionContext[K] } & { readonly place: EnvelopePlaceContext }
+type EnvelopeContext = { -readonly [K in Exclude<keyof ActionContext, 'place'>]: ActionContext[K] } & {
+  readonly place: EnvelopePlaceContext
+}
 
 /** Authorizes, consumes the nonce, and runs one action. A rejection still consumes the nonce.
  * The signer is env.signer, read by the caller on the path every envelope takes. */
-function applyEnvelope(state: ChainState, env: EnvelopeInput, signer: string, kindName: string, payload: AdmittedPayload, ctx: EnvelopeContext): Outcome {
+function applyEnvelope(
+  state: ChainState,
+  env: EnvelopeInput,
+  signer: string,
+  kindName: string,
+  payload: AdmittedPayload,
+  ctx: EnvelopeContext,
+): Outcome {
   const dispatch = DISPATCH.get(kindName)
   // Messages are built only on failure: this runs for every envelope.
   if (dispatch === undefined) assert(false, `unknown action kind ${kindName} reached the chain`)

@@ -1,10 +1,10 @@
 // Block-level work in a fixed order. Begin hooks run before the block's envelopes (time-based
 // expiry, the dead man's switch); end hooks after them (marks, then what reacts to new marks).
 import type { BlockHook } from '../core/action-context.ts'
-import { deadMansSwitchHook } from '../orders/dead-mans-switch.ts'
 import { settleBadDebtHook } from '../margin/bad-debt.ts'
 import { updateMarksHook } from '../markets/marks.ts'
 import { oracleBlockEndHook } from '../markets/oracle.ts'
+import { deadMansSwitchHook } from '../orders/dead-mans-switch.ts'
 import { expireOrdersHook } from '../orders/order-expiry.ts'
 import { expireTriggersHook, triggersEndBlockHook } from '../triggers/triggers.ts'
 

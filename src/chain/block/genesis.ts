@@ -3,26 +3,46 @@ import { assert } from '../../lib/assert.ts'
 import { parseDecimal } from '../../lib/decimal.ts'
 import type { Genesis } from '../../wire/genesis.ts'
 import { insertAccount, newAccount } from '../access/accounts.ts'
+import { type ChainState, ROLES } from '../core/types.ts'
 import { countAdmins, FUNDS_LEAF, newFundsState } from '../funds/funds-state.ts'
-import { newOrderIndexes } from '../orders/order-indexes.ts'
-import { newTriggerState } from '../triggers/trigger-types.ts'
 import { decodeMarketConfig, insertMarket, newMarket } from '../markets/markets.ts'
+import { newOrderIndexes } from '../orders/order-indexes.ts'
 import { StateHash } from '../state/state-hash.ts'
 import { commitStateRoot, markDirty, markLeaf } from '../state/state-root.ts'
-import { ROLES, type ChainState } from '../core/types.ts'
+import { newTriggerState } from '../triggers/trigger-types.ts'
 
 /** Builds the genesis state and its root. Throws on an inconsistent genesis (a config error). */
 export function createGenesisState(genesis: Genesis): { state: ChainState; stateRoot: Uint8Array } {
   const state: ChainState = {
     params: {
-      network: genesis.network, actionVersion: 2, maxTxPerBlock: genesis.max_tx_per_block,
-      settlementPaused: false, globalRebateRatioBps: genesis.global_rebate_ratio_bps,
+      network: genesis.network,
+      actionVersion: 2,
+      maxTxPerBlock: genesis.max_tx_per_block,
+      settlementPaused: false,
+      globalRebateRatioBps: genesis.global_rebate_ratio_bps,
       insuranceFund: insuranceFundOf(genesis),
     },
-    accounts: new Map(), agents: new Map(), nonces: new Map(), markets: new Map(), books: new Map(),
-    nextOrderId: 1, height: 0, timestampMs: genesis.genesis_time_ms, lastDigest: '',
-    dirty: new Set(), dirtyLeaves: [], dirtyOrders: [], dirtyTriggers: [], rootSeq: 0, exchangeLeaf: { leafKey: 'x', dirtyIn: -1 }, hash: new StateHash(),
-    positionHolders: new Map(), flatThisBlock: new Map(), agentsByMaster: new Map(), funds: newFundsState(), orderIndexes: newOrderIndexes(),
+    accounts: new Map(),
+    agents: new Map(),
+    nonces: new Map(),
+    markets: new Map(),
+    books: new Map(),
+    nextOrderId: 1,
+    height: 0,
+    timestampMs: genesis.genesis_time_ms,
+    lastDigest: '',
+    dirty: new Set(),
+    dirtyLeaves: [],
+    dirtyOrders: [],
+    dirtyTriggers: [],
+    rootSeq: 0,
+    exchangeLeaf: { leafKey: 'x', dirtyIn: -1 },
+    hash: new StateHash(),
+    positionHolders: new Map(),
+    flatThisBlock: new Map(),
+    agentsByMaster: new Map(),
+    funds: newFundsState(),
+    orderIndexes: newOrderIndexes(),
     triggers: newTriggerState(),
   }
   markLeaf(state, state.exchangeLeaf)

@@ -2,9 +2,9 @@
 // a kind without a handler, a handler without a kind, a handler of another kind's payload. The
 // type-level cases below are checked by `tsc --noEmit` (each @ts-expect-error must meet an error).
 import { expect, test } from 'bun:test'
-import { ACTION_KINDS } from '../../wire/actions.ts'
 import type { ORDER_ACTIONS } from '../../wire/actions/orders.ts'
-import { OK, type AreaHandlers, type HandlersOf } from '../core/action-context.ts'
+import { ACTION_KINDS } from '../../wire/actions.ts'
+import { type AreaHandlers, type HandlersOf, OK } from '../core/action-context.ts'
 import { HANDLERS } from './handlers.ts'
 
 test('one handler per registered kind, and no other', () => {

@@ -52,12 +52,18 @@ export class ReferenceBook<O extends BookOrder> {
   }
 
   /** Same contract as {@link OrderBook.planMatch}. */
-  planMatch(takerSide: Side, takerOwner: string, limitTicks: number | null, qtyLots: number, maxFills: number, fillCap?: FillCap<O>): MatchPlan<O> {
+  planMatch(
+    takerSide: Side,
+    takerOwner: string,
+    limitTicks: number | null,
+    qtyLots: number,
+    maxFills: number,
+    fillCap?: FillCap<O>,
+  ): MatchPlan<O> {
     if (!Number.isSafeInteger(qtyLots) || qtyLots <= 0) throw new RangeError('reference book: bad qty')
     if (!Number.isSafeInteger(maxFills) || maxFills < 0) throw new RangeError('reference book: bad maxFills')
     const makerSide: Side = takerSide === 'Bid' ? 'Ask' : 'Bid'
-    const acceptable = (price: number): boolean =>
-      limitTicks === null || (takerSide === 'Bid' ? price <= limitTicks : price >= limitTicks)
+    const acceptable = (price: number): boolean => limitTicks === null || (takerSide === 'Bid' ? price <= limitTicks : price >= limitTicks)
 
     const fills: PlannedFill<O>[] = []
     const selfTradeMakers: O[] = []

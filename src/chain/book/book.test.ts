@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test'
-import { ReferenceBook } from './book-reference.ts'
-import { LEVEL_CHUNK_MAX, OrderBook } from './book.ts'
-import type { BookOrder, MatchPlan, Side } from './book.ts'
 import { mulberry32 } from '../../lib/prng.ts'
+import type { BookOrder, MatchPlan, Side } from './book.ts'
+import { LEVEL_CHUNK_MAX, OrderBook } from './book.ts'
+import { ReferenceBook } from './book-reference.ts'
 
 type TestOrder = BookOrder
 
@@ -282,11 +282,33 @@ describe('OrderBook.planMatch', () => {
       return maker.id === 1 ? 2 : maker.id === 2 ? 0 : lots
     }
     // Maker 1 fills 2 of 5, maker 2 is passed over, own maker 3 is listed (not asked), maker 4 fills the rest.
-    expect(planShape(book.planMatch('Bid', 'me', null, 6, 10, cap))).toEqual({ fills: [[1, 2, 100], [4, 4, 102]], filledLots: 6, selfTradeMakers: [3], truncated: false })
-    expect(asked).toEqual([[1, 5], [2, 4], [4, 4]])
+    expect(planShape(book.planMatch('Bid', 'me', null, 6, 10, cap))).toEqual({
+      fills: [
+        [1, 2, 100],
+        [4, 4, 102],
+      ],
+      filledLots: 6,
+      selfTradeMakers: [3],
+      truncated: false,
+    })
+    expect(asked).toEqual([
+      [1, 5],
+      [2, 4],
+      [4, 4],
+    ])
     // A maker capped to 0 does not count towards maxFills, nor makes the plan truncated.
-    expect(planShape(book.planMatch('Bid', 'x', 100, 10, 1, (m, lots) => (m.id === 1 ? 0 : lots)))).toEqual({ fills: [[2, 5, 100]], filledLots: 5, selfTradeMakers: [], truncated: false })
-    expect(planShape(book.planMatch('Bid', 'x', 102, 20, 1, (m, lots) => (m.id === 1 ? 0 : lots)))).toEqual({ fills: [[2, 5, 100]], filledLots: 5, selfTradeMakers: [], truncated: true })
+    expect(planShape(book.planMatch('Bid', 'x', 100, 10, 1, (m, lots) => (m.id === 1 ? 0 : lots)))).toEqual({
+      fills: [[2, 5, 100]],
+      filledLots: 5,
+      selfTradeMakers: [],
+      truncated: false,
+    })
+    expect(planShape(book.planMatch('Bid', 'x', 102, 20, 1, (m, lots) => (m.id === 1 ? 0 : lots)))).toEqual({
+      fills: [[2, 5, 100]],
+      filledLots: 5,
+      selfTradeMakers: [],
+      truncated: true,
+    })
     // A cap outside 0..lots is a caller bug.
     expect(() => book.planMatch('Bid', 'x', null, 3, 10, () => 4)).toThrow(RangeError)
     expect(() => book.planMatch('Bid', 'x', null, 3, 10, () => 1.5)).toThrow(RangeError)
@@ -418,7 +440,12 @@ interface BookShape {
   readonly prefillPerSide: number
 }
 const NARROW: BookShape = { targetSize: 250, passiveOffsetMax: 40, sweepLotsMax: 400, prefillPerSide: 0 }
-const WIDE: BookShape = { targetSize: 3_000, passiveOffsetMax: 4 * LEVEL_CHUNK_MAX, sweepLotsMax: 30_000, prefillPerSide: 4 * LEVEL_CHUNK_MAX }
+const WIDE: BookShape = {
+  targetSize: 3_000,
+  passiveOffsetMax: 4 * LEVEL_CHUNK_MAX,
+  sweepLotsMax: 30_000,
+  prefillPerSide: 4 * LEVEL_CHUNK_MAX,
+}
 
 function runDifferential(seed: number, steps: number, idMode: IdMode, shape: BookShape = NARROW) {
   const TARGET_BOOK_SIZE = shape.targetSize
@@ -457,7 +484,20 @@ function runDifferential(seed: number, steps: number, idMode: IdMode, shape: Boo
     return undefined
   }
   let mid = 10_000
-  const stats = { matches: 0, fills: 0, selfTrades: 0, truncated: 0, rested: 0, cancels: 0, amends: 0, directFills: 0, rejects: 0, capped: 0, mostLevels: 0, widestSweep: 0 }
+  const stats = {
+    matches: 0,
+    fills: 0,
+    selfTrades: 0,
+    truncated: 0,
+    rested: 0,
+    cancels: 0,
+    amends: 0,
+    directFills: 0,
+    rejects: 0,
+    capped: 0,
+    mostLevels: 0,
+    widestSweep: 0,
+  }
 
   const fail = (step: number, what: string, a: unknown, b: unknown): never => {
     throw new Error(`seed ${seed} step ${step}: ${what} differs\n fast: ${JSON.stringify(a)}\n  ref: ${JSON.stringify(b)}`)
@@ -531,12 +571,14 @@ function runDifferential(seed: number, steps: number, idMode: IdMode, shape: Boo
         // books' calls are recorded and must agree.
         const capMode = int(0, 2) === 0
         const calls: [number[][], number[][]] = [[], []]
-        const capOf = (book: 0 | 1) => (maker: TestOrder, offered: number): number => {
-          const k = maker.id % 5
-          const lots = k === 0 ? 0 : k === 1 ? Math.max(0, offered - 3) : offered
-          calls[book].push([maker.id, offered, lots])
-          return lots
-        }
+        const capOf =
+          (book: 0 | 1) =>
+          (maker: TestOrder, offered: number): number => {
+            const k = maker.id % 5
+            const lots = k === 0 ? 0 : k === 1 ? Math.max(0, offered - 3) : offered
+            calls[book].push([maker.id, offered, lots])
+            return lots
+          }
         const pf = fast.planMatch(side, owner, limit, lots, maxFills, capMode ? capOf(0) : undefined)
         const pr = ref.planMatch(side, owner, limit, lots, maxFills, capMode ? capOf(1) : undefined)
         same(step, 'planMatch', planShape(pf), planShape(pr))
@@ -566,7 +608,8 @@ function runDifferential(seed: number, steps: number, idMode: IdMode, shape: Boo
       const id = limit !== null && remaining > 0 && !truncated ? newId(step) : undefined
       if (id !== undefined) {
         // After a complete (non-truncated) match the remainder can never cross.
-        if (fast.wouldCross(side, priceTicks)) fail(step, 'remainder crosses after match', priceTicks, fast.levels(side === 'Bid' ? 'Ask' : 'Bid', 3))
+        if (fast.wouldCross(side, priceTicks))
+          fail(step, 'remainder crosses after match', priceTicks, fast.levels(side === 'Bid' ? 'Ask' : 'Bid', 3))
         const pair: [TestOrder, TestOrder] = [
           { id, owner, side, priceTicks, remainingLots: remaining },
           { id, owner, side, priceTicks, remainingLots: remaining },
@@ -630,7 +673,8 @@ function runDifferential(seed: number, steps: number, idMode: IdMode, shape: Boo
     }
 
     same(step, 'best', [fast.bestBid(), fast.bestAsk(), fast.size], [ref.bestBid(), ref.bestAsk(), ref.size])
-    if (step % 256 === 0) stats.mostLevels = Math.max(stats.mostLevels, fast.levels('Bid', 1_000_000).length, fast.levels('Ask', 1_000_000).length)
+    if (step % 256 === 0)
+      stats.mostLevels = Math.max(stats.mostLevels, fast.levels('Bid', 1_000_000).length, fast.levels('Ask', 1_000_000).length)
     const bid = fast.bestBid()
     const ask = fast.bestAsk()
     if (bid !== undefined && ask !== undefined && bid >= ask) fail(step, 'crossed book', bid, ask)
@@ -674,7 +718,10 @@ describe('OrderBook vs ReferenceBook (differential)', () => {
     })
   }
   test('a wide book (levels over several chunks, sweeps across chunk boundaries) agrees too', () => {
-    for (const [seed, idMode] of [[5, 'sequential'], [77, 'sparse']] as const) {
+    for (const [seed, idMode] of [
+      [5, 'sequential'],
+      [77, 'sparse'],
+    ] as const) {
       const stats = runDifferential(seed, 3_000, idMode, WIDE)
       expect(stats.mostLevels).toBeGreaterThan(3 * LEVEL_CHUNK_MAX)
       expect(stats.widestSweep).toBeGreaterThan(LEVEL_CHUNK_MAX)

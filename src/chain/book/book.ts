@@ -358,7 +358,14 @@ export class OrderBook<O extends BookOrder> {
    * makers it capped off the book. The cap is also asked for the maker at
    * which the walk stops at `maxFills`, to decide `truncated`.
    */
-  planMatch(takerSide: Side, takerOwner: string, limitTicks: number | null, qtyLots: number, maxFills: number, fillCap?: FillCap<O>): MatchPlan<O> {
+  planMatch(
+    takerSide: Side,
+    takerOwner: string,
+    limitTicks: number | null,
+    qtyLots: number,
+    maxFills: number,
+    fillCap?: FillCap<O>,
+  ): MatchPlan<O> {
     if (!isPositiveInt(qtyLots)) invalid(`qtyLots ${qtyLots} is not a positive integer`)
     if (!isNonNegativeInt(maxFills)) invalid(`maxFills ${maxFills} is not a non-negative integer`)
     if (limitTicks !== null && !isPositiveInt(limitTicks)) invalid(`limitTicks ${limitTicks} is not a positive integer`)

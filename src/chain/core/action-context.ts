@@ -1,9 +1,9 @@
 // What an action handler and a block hook receive. Handlers return an Outcome: a rejection is a
 // value (the envelope becomes a kept-reject and nothing it touched may have changed).
 import type { ActionKind, ActionPayload, ModifyPayload, PlaceOrderPayload, PlaceTriggerOrderPayload } from '../../wire/actions.ts'
+import type { PlaceContext } from '../orders/order-types.ts'
 import type { ChainEvent, EventSink } from './events.ts'
 import type { Rejection } from './reasons.ts'
-import type { PlaceContext } from '../orders/order-types.ts'
 import type { Account, ChainState, RoleName } from './types.ts'
 
 export interface ActionContext {

@@ -1,9 +1,9 @@
 // The safe-integer fast paths of math.ts against plain bigint arithmetic, with operands around the
 // 2^53 boundary where the fast paths hand over to bigints.
 import { describe, expect, test } from 'bun:test'
+import { genesisState, Rng } from '../../../test/support/chain/test-chain.ts'
 import { newMarket } from '../markets/markets.ts'
 import { divCeil, divFloor, feeOf, marginOf, mulDivFloor, mulDivTrunc, notionalNumber, notionalOf } from './math.ts'
-import { genesisState, Rng } from '../../../test/support/chain/test-chain.ts'
 import type { Market } from './types.ts'
 
 const SAFE = Number.MAX_SAFE_INTEGER
@@ -11,10 +11,14 @@ const SAFE = Number.MAX_SAFE_INTEGER
 /** An integer in [0, 2^53] that is often near a power of two, ten, or the safe limit. */
 function edgy(rng: Rng): number {
   switch (rng.int(4)) {
-    case 0: return rng.range(0, 1_000_000)
-    case 1: return Math.max(1, Math.min(SAFE, 2 ** rng.range(0, 53) + rng.range(-3, 3)))
-    case 2: return SAFE - rng.range(0, 1_000)
-    default: return (rng.u32() * 2 ** 21 + rng.int(2 ** 21)) % (SAFE + 1)
+    case 0:
+      return rng.range(0, 1_000_000)
+    case 1:
+      return Math.max(1, Math.min(SAFE, 2 ** rng.range(0, 53) + rng.range(-3, 3)))
+    case 2:
+      return SAFE - rng.range(0, 1_000)
+    default:
+      return (rng.u32() * 2 ** 21 + rng.int(2 ** 21)) % (SAFE + 1)
   }
 }
 
@@ -22,7 +26,8 @@ function edgy(rng: Rng): number {
 function markets(): Market[] {
   const template = genesisState().markets.get(1)!
   const out: Market[] = []
-  for (let pd = 0; pd <= 12; pd += 3) for (let sd = 0; sd <= 6; sd += 2) if (pd + sd <= 18) out.push(newMarket(9, { ...template, priceDecimals: pd, sizeDecimals: sd }, 1))
+  for (let pd = 0; pd <= 12; pd += 3)
+    for (let sd = 0; sd <= 6; sd += 2) if (pd + sd <= 18) out.push(newMarket(9, { ...template, priceDecimals: pd, sizeDecimals: sd }, 1))
   return out
 }
 

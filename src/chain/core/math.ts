@@ -1,16 +1,16 @@
 // Integer money math. Every division names its rounding; fees round against the payer.
-import { BPS_DENOMINATOR, SCALE_6, type Market } from './types.ts'
+import { BPS_DENOMINATOR, type Market, SCALE_6 } from './types.ts'
 
 /** Floor division for bigints (toward negative infinity). */
 export function divFloor(a: bigint, b: bigint): bigint {
   const q = a / b
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q
 }
 
 /** Ceiling division for bigints (toward positive infinity). */
 export function divCeil(a: bigint, b: bigint): bigint {
   const q = a / b
-  return (a % b !== 0n && (a < 0n) === (b < 0n)) ? q + 1n : q
+  return a % b !== 0n && a < 0n === b < 0n ? q + 1n : q
 }
 
 export const absBig = (a: bigint): bigint => (a < 0n ? -a : a)
@@ -18,9 +18,7 @@ export const absBig = (a: bigint): bigint => (a < 0n ? -a : a)
 /** The divisor and multiplier that turn ticks x lots into SCALE_6 notional for given decimals. */
 export function notionalScale(priceDecimals: number, sizeDecimals: number): { divisor: bigint; multiplier: bigint } {
   const exponent = priceDecimals + sizeDecimals - 6
-  return exponent >= 0
-    ? { divisor: 10n ** BigInt(exponent), multiplier: 1n }
-    : { divisor: 1n, multiplier: 10n ** BigInt(-exponent) }
+  return exponent >= 0 ? { divisor: 10n ** BigInt(exponent), multiplier: 1n } : { divisor: 1n, multiplier: 10n ** BigInt(-exponent) }
 }
 
 // Fast paths. Bigint arithmetic allocates, and the order path does a lot of it, so the functions

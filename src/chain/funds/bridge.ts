@@ -11,17 +11,23 @@
 // processing (the bridge is paying it out): from then on only the bridge ends it, by settling or
 // refunding, so an owner can never both be paid and have the amount credited back. Settling and
 // refunding still take an unclaimed withdrawal too (bridges that predate the claim).
-import type {
-  CancelWithdrawRequestPayload, ClaimWithdrawalPayload, CreditDepositPayload, RefundWithdrawalPayload, SettleWithdrawalPayload, WithdrawRequestPayload,
-} from '../../wire/actions.ts'
+
 import { assert } from '../../lib/assert.ts'
-import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
+import type {
+  CancelWithdrawRequestPayload,
+  ClaimWithdrawalPayload,
+  CreditDepositPayload,
+  RefundWithdrawalPayload,
+  SettleWithdrawalPayload,
+  WithdrawRequestPayload,
+} from '../../wire/actions.ts'
+import { type ActionContext, OK, type Outcome } from '../core/action-context.ts'
+import { reject } from '../core/reasons.ts'
+import { type ChainState, LIMITS } from '../core/types.ts'
+import { markDirty } from '../state/state-root.ts'
 import { changeBalance, movableCash, openAccount, positiveAmount } from './funds-ledger.ts'
 import { depositKey, FUNDS_LEAF, isFrozen, withdrawalKey } from './funds-state.ts'
 import type { PendingWithdrawal } from './funds-types.ts'
-import { reject } from '../core/reasons.ts'
-import { markDirty } from '../state/state-root.ts'
-import { LIMITS, type ChainState } from '../core/types.ts'
 
 /** CreditDeposit: credits an account (opening it with the Trader role) once per deposit_id. */
 export function creditDeposit(ctx: ActionContext, p: CreditDepositPayload): Outcome {
@@ -36,7 +42,16 @@ export function creditDeposit(ctx: ActionContext, p: CreditDepositPayload): Outc
   const sourceChain = p.source_chain ?? null
   state.funds.deposits.set(p.deposit_id, { account: address, amount: amount.value, sourceChain, height: ctx.height })
   markDirty(state, depositKey(p.deposit_id))
-  ctx.events.push({ kind: 'Bridge', sub_kind: 'DepositCredited', market_id: null, account: address, amount: amount.value, deposit_id: p.deposit_id, source_chain: sourceChain, signer: ctx.signer })
+  ctx.events.push({
+    kind: 'Bridge',
+    sub_kind: 'DepositCredited',
+    market_id: null,
+    account: address,
+    amount: amount.value,
+    deposit_id: p.deposit_id,
+    source_chain: sourceChain,
+    signer: ctx.signer,
+  })
   changeBalance(state, account, amount.value, 'Deposit', null, ctx.events)
   return OK
 }
@@ -52,19 +67,32 @@ export function withdrawRequest(ctx: ActionContext, p: WithdrawRequestPayload): 
     return reject('TooManyPendingWithdrawals', `at most ${LIMITS.pendingWithdrawalsPerAccountMax} pending withdrawals per account`)
   }
   const movable = movableCash(state, account)
-  if (amount.value > movable) return reject('InsufficientFunds', `amount ${p.amount} exceeds the ${movable} SCALE_6 the account may withdraw`)
+  if (amount.value > movable)
+    return reject('InsufficientFunds', `amount ${p.amount} exceeds the ${movable} SCALE_6 the account may withdraw`)
   // After this point the request is recorded.
   const id = state.funds.nextWithdrawalId++
   markDirty(state, FUNDS_LEAF)
   const w: PendingWithdrawal = {
-    id, account: account.address, destination: p.destination.toLowerCase(), amount: amount.value,
-    requestedHeight: ctx.height, requestedAtMs: ctx.timestampMs,
+    id,
+    account: account.address,
+    destination: p.destination.toLowerCase(),
+    amount: amount.value,
+    requestedHeight: ctx.height,
+    requestedAtMs: ctx.timestampMs,
   }
   state.funds.withdrawals.set(id, w)
   if (pending === undefined) state.funds.withdrawalsByAccount.set(account.address, [id])
   else pending.push(id)
   markDirty(state, withdrawalKey(id))
-  ctx.events.push({ kind: 'Bridge', sub_kind: 'WithdrawalRequested', market_id: null, account: account.address, withdrawal_id: id, destination: w.destination, amount: w.amount })
+  ctx.events.push({
+    kind: 'Bridge',
+    sub_kind: 'WithdrawalRequested',
+    market_id: null,
+    account: account.address,
+    withdrawal_id: id,
+    destination: w.destination,
+    amount: w.amount,
+  })
   changeBalance(state, account, -w.amount, 'WithdrawRequested', null, ctx.events)
   return OK
 }
@@ -73,13 +101,24 @@ export function withdrawRequest(ctx: ActionContext, p: WithdrawRequestPayload): 
 export function cancelWithdrawRequest(ctx: ActionContext, p: CancelWithdrawRequestPayload): Outcome {
   const { state, account } = ctx
   const w = state.funds.withdrawals.get(p.withdrawal_id)
-  if (w === undefined || w.account !== account.address) return reject('WithdrawalNotFound', `withdrawal ${p.withdrawal_id} is not a pending withdrawal of ${account.address}`)
+  if (w === undefined || w.account !== account.address)
+    return reject('WithdrawalNotFound', `withdrawal ${p.withdrawal_id} is not a pending withdrawal of ${account.address}`)
   if (w.claimedBy !== undefined) {
-    return reject('WithdrawalProcessing', `withdrawal ${w.id} is being paid out (claimed at height ${w.claimedHeight}); only the bridge can end it now`)
+    return reject(
+      'WithdrawalProcessing',
+      `withdrawal ${w.id} is being paid out (claimed at height ${w.claimedHeight}); only the bridge can end it now`,
+    )
   }
   // After this point the withdrawal is cancelled.
   removeWithdrawal(state, w)
-  ctx.events.push({ kind: 'Bridge', sub_kind: 'WithdrawalCancelled', market_id: null, account: w.account, withdrawal_id: w.id, amount: w.amount })
+  ctx.events.push({
+    kind: 'Bridge',
+    sub_kind: 'WithdrawalCancelled',
+    market_id: null,
+    account: w.account,
+    withdrawal_id: w.id,
+    amount: w.amount,
+  })
   changeBalance(state, account, w.amount, 'WithdrawCancelled', null, ctx.events)
   return OK
 }
@@ -90,11 +129,21 @@ export function claimWithdrawal(ctx: ActionContext, p: ClaimWithdrawalPayload): 
   if (state.params.settlementPaused) return reject('SettlementPaused', 'bridge settlement is paused')
   const w = state.funds.withdrawals.get(p.withdrawal_id)
   if (w === undefined) return reject('WithdrawalNotFound', `withdrawal ${p.withdrawal_id} is not pending`)
-  if (w.claimedBy !== undefined) return reject('WithdrawalProcessing', `withdrawal ${w.id} was already claimed by ${w.claimedBy} at height ${w.claimedHeight}`)
+  if (w.claimedBy !== undefined)
+    return reject('WithdrawalProcessing', `withdrawal ${w.id} was already claimed by ${w.claimedBy} at height ${w.claimedHeight}`)
   // After this point the withdrawal is processing. The record is replaced, not changed in place (its fields are readonly).
   state.funds.withdrawals.set(w.id, { ...w, claimedBy: ctx.signer, claimedHeight: ctx.height })
   markDirty(state, withdrawalKey(w.id))
-  ctx.events.push({ kind: 'Bridge', sub_kind: 'WithdrawalClaimed', market_id: null, account: w.account, withdrawal_id: w.id, destination: w.destination, amount: w.amount, signer: ctx.signer })
+  ctx.events.push({
+    kind: 'Bridge',
+    sub_kind: 'WithdrawalClaimed',
+    market_id: null,
+    account: w.account,
+    withdrawal_id: w.id,
+    destination: w.destination,
+    amount: w.amount,
+    signer: ctx.signer,
+  })
   return OK
 }
 
@@ -107,8 +156,15 @@ export function settleWithdrawal(ctx: ActionContext, p: SettleWithdrawalPayload)
   // After this point the withdrawal is settled: its amount, debited at request, leaves the exchange.
   removeWithdrawal(state, w)
   ctx.events.push({
-    kind: 'Bridge', sub_kind: 'WithdrawalSettled', market_id: null, account: w.account, withdrawal_id: w.id, destination: w.destination,
-    amount: w.amount, external_tx: p.external_tx ?? null, signer: ctx.signer,
+    kind: 'Bridge',
+    sub_kind: 'WithdrawalSettled',
+    market_id: null,
+    account: w.account,
+    withdrawal_id: w.id,
+    destination: w.destination,
+    amount: w.amount,
+    external_tx: p.external_tx ?? null,
+    signer: ctx.signer,
   })
   return OK
 }
@@ -122,7 +178,16 @@ export function refundWithdrawal(ctx: ActionContext, p: RefundWithdrawalPayload)
   removeWithdrawal(state, w)
   const account = state.accounts.get(w.account)
   assert(account !== undefined, `withdrawal ${w.id} of a missing account ${w.account}`)
-  ctx.events.push({ kind: 'Bridge', sub_kind: 'WithdrawalRefunded', market_id: null, account: w.account, withdrawal_id: w.id, amount: w.amount, reason: p.reason ?? null, signer: ctx.signer })
+  ctx.events.push({
+    kind: 'Bridge',
+    sub_kind: 'WithdrawalRefunded',
+    market_id: null,
+    account: w.account,
+    withdrawal_id: w.id,
+    amount: w.amount,
+    reason: p.reason ?? null,
+    signer: ctx.signer,
+  })
   changeBalance(state, account, w.amount, 'WithdrawRefunded', null, ctx.events)
   return OK
 }

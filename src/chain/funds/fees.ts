@@ -1,9 +1,9 @@
 // Where trading fees go once a payer's balance has been debited: the referral rebates first (when
 // the payer has an inviter, referral.ts), the rest to the market's fee recipient.
 import type { EventSink } from '../core/events.ts'
+import type { Account, ChainState, Market } from '../core/types.ts'
 import { credit } from '../orders/order-ops.ts'
 import { payRebates } from './referral.ts'
-import type { Account, ChainState, Market } from '../core/types.ts'
 
 /**
  * Distributes a fee already debited from payer. Called once per fee: per fill for makers, per

@@ -2,17 +2,32 @@
 // change here is reported as a BalanceChanged event, so fund-flow history is a read of events.
 import { parseDecimal } from '../../lib/decimal.ts'
 import { insertAccount, newAccount } from '../access/accounts.ts'
-import type { BalanceChangeReason } from './funds-events.ts'
 import type { EventSink } from '../core/events.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
+import { type Account, type ChainState, ROLES } from '../core/types.ts'
 import { valueAccount } from '../margin/margin.ts'
 import { creditAccount } from '../orders/order-ops.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
-import { ROLES, type Account, type ChainState } from '../core/types.ts'
+import type { BalanceChangeReason } from './funds-events.ts'
 
 /** Adds a signed amount to an account's balance and reports it. */
-export function changeBalance(state: ChainState, account: Account, amount: bigint, reason: BalanceChangeReason, marketId: number | null, events: EventSink): void {
+export function changeBalance(
+  state: ChainState,
+  account: Account,
+  amount: bigint,
+  reason: BalanceChangeReason,
+  marketId: number | null,
+  events: EventSink,
+): void {
   creditAccount(state, account, amount)
-  events.push({ kind: 'Core', sub_kind: 'BalanceChanged', market_id: marketId, account: account.address, reason, amount, balance_after: account.balance })
+  events.push({
+    kind: 'Core',
+    sub_kind: 'BalanceChanged',
+    market_id: marketId,
+    account: account.address,
+    reason,
+    amount,
+    balance_after: account.balance,
+  })
 }
 
 /** The account at address, created with the Trader role when new (deposits and transfers open accounts). */

@@ -2,18 +2,49 @@
 // block the incremental root equals the full recomputation, the invariants (the engine's and the
 // area's) hold, money changes by exactly deposits minus settlements, and a replay agrees.
 import { describe, expect, test } from 'bun:test'
-import { formatDecimal } from '../../lib/decimal.ts'
 import {
-  ADMIN, agentAddress, ALICE, BOB, BTC, CAROL, cancel, DAVE, ETH, place, registerAgent, Rng, TestChain,
-  type Action, type Tx,
-  genesisState,
-} from '../../../test/support/chain/test-chain.ts'
-import {
-  BRIDGE, cancelWithdraw, checkFundsInvariants, claim, deposit, ERIN, forceCancel, fresh, grantRole, moneyInExchange, refund, revokeAgent,
-  revokeRole, setFrozen, setInviter, setRebateRatio, setSettlementPaused, settle, transfer, withdraw,
+  BRIDGE,
+  cancelWithdraw,
+  checkFundsInvariants,
+  claim,
+  deposit,
+  ERIN,
+  forceCancel,
+  fresh,
+  grantRole,
+  moneyInExchange,
+  refund,
+  revokeAgent,
+  revokeRole,
+  setFrozen,
+  setInviter,
+  setRebateRatio,
+  setSettlementPaused,
+  settle,
+  transfer,
+  withdraw,
 } from '../../../test/support/chain/funds.ts'
-import type { ChainState } from '../core/types.ts'
+import {
+  type Action,
+  ADMIN,
+  ALICE,
+  agentAddress,
+  BOB,
+  BTC,
+  CAROL,
+  cancel,
+  DAVE,
+  ETH,
+  genesisState,
+  place,
+  Rng,
+  registerAgent,
+  TestChain,
+  type Tx,
+} from '../../../test/support/chain/test-chain.ts'
 import { expectReached, runWorkload } from '../../../test/support/chain/workload.ts'
+import { formatDecimal } from '../../lib/decimal.ts'
+import type { ChainState } from '../core/types.ts'
 
 const BLOCKS = 150
 const USERS = [ALICE, BOB, CAROL, DAVE, ERIN, fresh(1), fresh(2), fresh(3)]
@@ -56,8 +87,8 @@ class FundsWorkload {
     if (r < 44) return { by: user, action: transfer(rng.pick([...USERS, fresh(4)]), this.amount(10_000)) }
     if (r < 48) return { by: user, action: setInviter(rng.pick([...USERS, fresh(9)])) }
     if (r < 50) return { by: ADMIN, action: setRebateRatio(rng.pick([0, 1000, 5000, 10_000])) }
-    if (r < 52) return { by: ADMIN, action: setSettlementPaused(rng.chance(70) ? false : true) }
-    if (r < 55) return { by: ADMIN, action: setFrozen(user, rng.chance(60) ? false : true) }
+    if (r < 52) return { by: ADMIN, action: setSettlementPaused(!rng.chance(70)) }
+    if (r < 55) return { by: ADMIN, action: setFrozen(user, !rng.chance(60)) }
     if (r < 57) return { by: ADMIN, action: forceCancel(user, rng.chance(50) ? BTC : undefined) }
     if (r < 59) return { by: ADMIN, action: rng.chance(50) ? grantRole(user, 'Quoter') : revokeRole(user, 'Quoter') }
     if (r < 60) return { by: ADMIN, action: rng.chance(50) ? grantRole(ALICE, 'Admin') : revokeRole(rng.pick([ADMIN, ALICE]), 'Admin') }
@@ -78,10 +109,15 @@ class FundsWorkload {
     const sign = side === 'Bid' ? -1 : 1
     if (rng.chance(50)) {
       const price = 65_000 + sign * rng.int(20) - sign * rng.int(3) * 10
-      return place(BTC, side, String(price), formatDecimal(BigInt(rng.range(1, 5_000)), 4), { tif: rng.pick(['Gtc', 'Gtc', 'Ioc'] as const), reduceOnly: rng.chance(15) })
+      return place(BTC, side, String(price), formatDecimal(BigInt(rng.range(1, 5_000)), 4), {
+        tif: rng.pick(['Gtc', 'Gtc', 'Ioc'] as const),
+        reduceOnly: rng.chance(15),
+      })
     }
     const price = 350_000 + sign * rng.int(50)
-    return place(ETH, side, formatDecimal(BigInt(price), 2), formatDecimal(BigInt(rng.range(1, 3_000)), 3), { tif: rng.pick(['Gtc', 'Ioc'] as const) })
+    return place(ETH, side, formatDecimal(BigInt(price), 2), formatDecimal(BigInt(rng.range(1, 3_000)), 3), {
+      tif: rng.pick(['Gtc', 'Ioc'] as const),
+    })
   }
 }
 
@@ -105,10 +141,31 @@ describe('funds, agents and admin in the state root', () => {
       eventKey: (e) => (e.sub_kind === 'Rejected' ? e.reason : e.sub_kind),
     })
     expectReached(seen, [
-      'DepositCredited', 'DuplicateDeposit', 'WithdrawalRequested', 'WithdrawalClaimed', 'WithdrawalProcessing', 'WithdrawalCancelled', 'WithdrawalSettled', 'WithdrawalRefunded',
-      'SettlementPaused', 'WithdrawalNotFound', 'InsufficientFunds', 'FundsTransferred', 'InviterSet', 'InviterAlreadySet', 'InvalidInviter',
-      'RebatePaid', 'AccountFrozen', 'AccountFrozenChanged', 'AccountOrdersForceCancelled', 'RoleGranted', 'RoleRevoked', 'AgentRevoked',
-      'AgentNotFound', 'GlobalRebateRatioChanged', 'Filled',
+      'DepositCredited',
+      'DuplicateDeposit',
+      'WithdrawalRequested',
+      'WithdrawalClaimed',
+      'WithdrawalProcessing',
+      'WithdrawalCancelled',
+      'WithdrawalSettled',
+      'WithdrawalRefunded',
+      'SettlementPaused',
+      'WithdrawalNotFound',
+      'InsufficientFunds',
+      'FundsTransferred',
+      'InviterSet',
+      'InviterAlreadySet',
+      'InvalidInviter',
+      'RebatePaid',
+      'AccountFrozen',
+      'AccountFrozenChanged',
+      'AccountOrdersForceCancelled',
+      'RoleGranted',
+      'RoleRevoked',
+      'AgentRevoked',
+      'AgentNotFound',
+      'GlobalRebateRatioChanged',
+      'Filled',
     ])
   }, 30_000) // about 1.5 s alone; generous for a loaded machine
 })

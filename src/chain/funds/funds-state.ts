@@ -8,7 +8,7 @@
 //   `ref:<address>`    a referral record (inviter, invitee count, rebates)
 //   `frz:<address>`    present while the account is frozen
 import { encodeCanonical } from '../../lib/msgpack.ts'
-import { ROLES, type ChainState } from '../core/types.ts'
+import { type ChainState, ROLES } from '../core/types.ts'
 import type { FundsState } from './funds-types.ts'
 
 export const FUNDS_LEAF = 'funds'
@@ -23,8 +23,13 @@ export const FUNDS_LEAF_TAGS: ReadonlySet<string> = new Set([FUNDS_LEAF, 'wd', '
 /** An empty funds state (genesis). */
 export function newFundsState(): FundsState {
   return {
-    nextWithdrawalId: 1, withdrawals: new Map(), withdrawalsByAccount: new Map(), deposits: new Map(),
-    referrals: new Map(), frozen: new Set(), adminCount: 0,
+    nextWithdrawalId: 1,
+    withdrawals: new Map(),
+    withdrawalsByAccount: new Map(),
+    deposits: new Map(),
+    referrals: new Map(),
+    frozen: new Set(),
+    adminCount: 0,
   }
 }
 
@@ -52,7 +57,15 @@ export function encodeFundsLeaf(state: ChainState, tag: string, rest: string): U
       // A claimed (processing) withdrawal adds its claim; an unclaimed one keeps the five fields it always had.
       return w.claimedBy === undefined
         ? encodeCanonical([w.account, w.destination, w.amount.toString(), w.requestedHeight, w.requestedAtMs])
-        : encodeCanonical([w.account, w.destination, w.amount.toString(), w.requestedHeight, w.requestedAtMs, w.claimedBy, w.claimedHeight ?? 0])
+        : encodeCanonical([
+            w.account,
+            w.destination,
+            w.amount.toString(),
+            w.requestedHeight,
+            w.requestedAtMs,
+            w.claimedBy,
+            w.claimedHeight ?? 0,
+          ])
     }
     case 'dep': {
       const d = f.deposits.get(rest)

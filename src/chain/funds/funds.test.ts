@@ -3,21 +3,47 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import {
+  BRIDGE,
+  cancelWithdraw,
+  checkFundsInvariants,
+  claim,
+  deposit,
+  EXTERNAL,
+  fresh,
+  moneyInExchange,
+  refund,
+  setInviter,
+  setRebateRatio,
+  setSettlementPaused,
+  settle,
+  transfer,
+  withdraw,
+} from '../../../test/support/chain/funds.ts'
+import {
+  ADMIN,
+  ALICE,
+  agentAddress,
+  BOB,
+  BTC,
+  CAROL,
+  checkInvariants,
+  DAVE,
+  DEV_BALANCE,
+  ev,
+  place,
+  registerAgent,
+  runRows,
+  TestChain,
+} from '../../../test/support/chain/test-chain.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { bytesToHex } from '../../lib/hex.ts'
-import { fullStateRoot } from '../state/state-root.ts'
 import { ACTION_KIND_BY_NAME } from '../../wire/actions.ts'
+import { ROLES } from '../core/types.ts'
+import { valueAccount } from '../margin/margin.ts'
+import { fullStateRoot } from '../state/state-root.ts'
 import { collectFee } from './fees.ts'
 import { movableCash } from './funds-ledger.ts'
-import { valueAccount } from '../margin/margin.ts'
-import {
-  ADMIN, agentAddress, ALICE, BOB, BTC, CAROL, checkInvariants, DAVE, DEV_BALANCE, ev, place, registerAgent, runRows, TestChain,
-} from '../../../test/support/chain/test-chain.ts'
-import {
-  BRIDGE, cancelWithdraw, checkFundsInvariants, claim, deposit, EXTERNAL, fresh, moneyInExchange, refund, setInviter, setRebateRatio,
-  setSettlementPaused, settle, transfer, withdraw,
-} from '../../../test/support/chain/funds.ts'
-import { ROLES } from '../core/types.ts'
 
 const USD = 1_000_000n
 /** A SCALE_6 amount as the decimal string a payload carries. */
@@ -28,13 +54,27 @@ describe('bridge deposits', () => {
     const chain = new TestChain()
     const agent = agentAddress(1)
     runRows(chain, [
-      { by: BRIDGE, action: deposit(fresh(1), '5000.25', '0xabc:0', 'arbitrum'), expect: [
-        ev('DepositCredited', { account: fresh(1), amount: 5000_250_000n, deposit_id: '0xabc:0', source_chain: 'arbitrum', signer: BRIDGE }),
-        ev('BalanceChanged', { account: fresh(1), reason: 'Deposit', amount: 5000_250_000n, balance_after: 5000_250_000n }),
-      ] },
+      {
+        by: BRIDGE,
+        action: deposit(fresh(1), '5000.25', '0xabc:0', 'arbitrum'),
+        expect: [
+          ev('DepositCredited', {
+            account: fresh(1),
+            amount: 5000_250_000n,
+            deposit_id: '0xabc:0',
+            source_chain: 'arbitrum',
+            signer: BRIDGE,
+          }),
+          ev('BalanceChanged', { account: fresh(1), reason: 'Deposit', amount: 5000_250_000n, balance_after: 5000_250_000n }),
+        ],
+      },
       { by: BRIDGE, action: deposit(fresh(1), '1', '0xabc:0'), expect: { reject: 'DuplicateDeposit' } },
       { by: BRIDGE, action: deposit(ALICE, '0', '0xabc:1'), expect: { reject: 'InvalidAmount' } },
-      { by: BRIDGE, action: deposit(ALICE, '10', '0xabc:2'), expect: [ev('DepositCredited', { source_chain: null }), ev('BalanceChanged', { balance_after: DEV_BALANCE + 10n * USD })] },
+      {
+        by: BRIDGE,
+        action: deposit(ALICE, '10', '0xabc:2'),
+        expect: [ev('DepositCredited', { source_chain: null }), ev('BalanceChanged', { balance_after: DEV_BALANCE + 10n * USD })],
+      },
       { by: ALICE, action: registerAgent(agent, 'Trader'), expect: ['AgentRegistered'] },
       { by: BRIDGE, action: deposit(agent, '10', '0xabc:3'), expect: { reject: 'AddressIsAgent' } },
       { by: ADMIN, action: deposit(ALICE, '10', '0xabc:4'), expect: { reject: 'Unauthorized' } },
@@ -55,31 +95,60 @@ describe('withdrawals', () => {
     const chain = new TestChain()
     const afterFirst = DEV_BALANCE - 1_250_500_000n
     runRows(chain, [
-      { by: ALICE, action: withdraw('1250.5'), expect: [
-        ev('WithdrawalRequested', { account: ALICE, withdrawal_id: 1, destination: EXTERNAL, amount: 1_250_500_000n }),
-        ev('BalanceChanged', { account: ALICE, reason: 'WithdrawRequested', amount: -1_250_500_000n, balance_after: afterFirst }),
-      ] },
+      {
+        by: ALICE,
+        action: withdraw('1250.5'),
+        expect: [
+          ev('WithdrawalRequested', { account: ALICE, withdrawal_id: 1, destination: EXTERNAL, amount: 1_250_500_000n }),
+          ev('BalanceChanged', { account: ALICE, reason: 'WithdrawRequested', amount: -1_250_500_000n, balance_after: afterFirst }),
+        ],
+      },
       { by: ALICE, action: withdraw('0'), expect: { reject: 'InvalidAmount' } },
       { by: ALICE, action: withdraw('999999'), expect: { reject: 'InsufficientFunds' } },
       { by: BOB, action: cancelWithdraw(1), expect: { reject: 'WithdrawalNotFound' } },
-      { by: ALICE, action: cancelWithdraw(1), expect: [
-        ev('WithdrawalCancelled', { withdrawal_id: 1, amount: 1_250_500_000n }),
-        ev('BalanceChanged', { reason: 'WithdrawCancelled', amount: 1_250_500_000n, balance_after: DEV_BALANCE }),
-      ] },
+      {
+        by: ALICE,
+        action: cancelWithdraw(1),
+        expect: [
+          ev('WithdrawalCancelled', { withdrawal_id: 1, amount: 1_250_500_000n }),
+          ev('BalanceChanged', { reason: 'WithdrawCancelled', amount: 1_250_500_000n, balance_after: DEV_BALANCE }),
+        ],
+      },
       { by: ALICE, action: cancelWithdraw(1), expect: { reject: 'WithdrawalNotFound' } },
       { by: ALICE, action: withdraw('100'), expect: [ev('WithdrawalRequested', { withdrawal_id: 2 }), 'BalanceChanged'] },
       { by: ALICE, action: settle(2), expect: { reject: 'Unauthorized' } },
-      { by: BRIDGE, action: settle(2, '0xfeed'), expect: [ev('WithdrawalSettled', { account: ALICE, withdrawal_id: 2, amount: 100n * USD, destination: EXTERNAL, external_tx: '0xfeed', signer: BRIDGE })] },
+      {
+        by: BRIDGE,
+        action: settle(2, '0xfeed'),
+        expect: [
+          ev('WithdrawalSettled', {
+            account: ALICE,
+            withdrawal_id: 2,
+            amount: 100n * USD,
+            destination: EXTERNAL,
+            external_tx: '0xfeed',
+            signer: BRIDGE,
+          }),
+        ],
+      },
       { by: BRIDGE, action: settle(2), expect: { reject: 'WithdrawalNotFound' } },
       { by: ALICE, action: cancelWithdraw(2), expect: { reject: 'WithdrawalNotFound' } },
       { by: ALICE, action: withdraw('200'), expect: [ev('WithdrawalRequested', { withdrawal_id: 3 }), 'BalanceChanged'] },
       { by: BRIDGE, action: setSettlementPaused(true), expect: { reject: 'Unauthorized' } },
-      { by: ADMIN, action: setSettlementPaused(true), expect: [ev('SettlementPausedChanged', { old_paused: false, new_paused: true, signer: ADMIN })] },
+      {
+        by: ADMIN,
+        action: setSettlementPaused(true),
+        expect: [ev('SettlementPausedChanged', { old_paused: false, new_paused: true, signer: ADMIN })],
+      },
       { by: BRIDGE, action: settle(3), expect: { reject: 'SettlementPaused' } },
-      { by: BRIDGE, action: refund(3, 'paused too long'), expect: [
-        ev('WithdrawalRefunded', { withdrawal_id: 3, amount: 200n * USD, reason: 'paused too long', signer: BRIDGE }),
-        ev('BalanceChanged', { account: ALICE, reason: 'WithdrawRefunded', amount: 200n * USD, balance_after: DEV_BALANCE - 100n * USD }),
-      ] },
+      {
+        by: BRIDGE,
+        action: refund(3, 'paused too long'),
+        expect: [
+          ev('WithdrawalRefunded', { withdrawal_id: 3, amount: 200n * USD, reason: 'paused too long', signer: BRIDGE }),
+          ev('BalanceChanged', { account: ALICE, reason: 'WithdrawRefunded', amount: 200n * USD, balance_after: DEV_BALANCE - 100n * USD }),
+        ],
+      },
       { by: BRIDGE, action: refund(3), expect: { reject: 'WithdrawalNotFound' } },
       { by: ALICE, action: withdraw('1'), expect: [ev('WithdrawalRequested', { withdrawal_id: 4 }), 'BalanceChanged'] },
       { by: ADMIN, action: setSettlementPaused(false), expect: [ev('SettlementPausedChanged', { old_paused: true, new_paused: false })] },
@@ -100,17 +169,30 @@ describe('withdrawals', () => {
       { by: ALICE, action: claim(1), expect: { reject: 'Unauthorized' } },
       { by: ADMIN, action: claim(1), expect: { reject: 'Unauthorized' } },
       { by: BRIDGE, action: claim(9), expect: { reject: 'WithdrawalNotFound' } },
-      { by: BRIDGE, action: claim(1), expect: [ev('WithdrawalClaimed', { account: ALICE, withdrawal_id: 1, destination: EXTERNAL, amount: 100n * USD, signer: BRIDGE })] },
+      {
+        by: BRIDGE,
+        action: claim(1),
+        expect: [ev('WithdrawalClaimed', { account: ALICE, withdrawal_id: 1, destination: EXTERNAL, amount: 100n * USD, signer: BRIDGE })],
+      },
       { by: BRIDGE, action: claim(1), expect: { reject: 'WithdrawalProcessing' } },
       // The owner's cancel is refused (a kept-reject: the nonce is used, nothing moves).
       { by: ALICE, action: cancelWithdraw(1), expect: { reject: 'WithdrawalProcessing' } },
       { by: BOB, action: cancelWithdraw(1), expect: { reject: 'WithdrawalNotFound' } },
-      { by: BRIDGE, action: settle(1, '0xpaid'), expect: [ev('WithdrawalSettled', { withdrawal_id: 1, amount: 100n * USD, external_tx: '0xpaid' })] },
+      {
+        by: BRIDGE,
+        action: settle(1, '0xpaid'),
+        expect: [ev('WithdrawalSettled', { withdrawal_id: 1, amount: 100n * USD, external_tx: '0xpaid' })],
+      },
       { by: BRIDGE, action: claim(2), expect: ['WithdrawalClaimed'] },
       { by: ALICE, action: cancelWithdraw(2), expect: { reject: 'WithdrawalProcessing' } },
-      { by: BRIDGE, action: refund(2, 'destination refused'), expect: [
-        ev('WithdrawalRefunded', { withdrawal_id: 2, amount: 200n * USD }), ev('BalanceChanged', { reason: 'WithdrawRefunded', amount: 200n * USD }),
-      ] },
+      {
+        by: BRIDGE,
+        action: refund(2, 'destination refused'),
+        expect: [
+          ev('WithdrawalRefunded', { withdrawal_id: 2, amount: 200n * USD }),
+          ev('BalanceChanged', { reason: 'WithdrawRefunded', amount: 200n * USD }),
+        ],
+      },
       // While settlement is paused nothing is claimed; an unclaimed withdrawal stays cancellable.
       { by: ADMIN, action: setSettlementPaused(true), expect: ['SettlementPausedChanged'] },
       { by: BRIDGE, action: claim(3), expect: { reject: 'SettlementPaused' } },
@@ -186,11 +268,15 @@ describe('transfers', () => {
     const chain = new TestChain()
     const agent = agentAddress(2)
     runRows(chain, [
-      { by: ALICE, action: transfer(fresh(2), '250.000001'), expect: [
-        ev('FundsTransferred', { account: ALICE, destination: fresh(2), amount: 250_000_001n }),
-        ev('BalanceChanged', { account: ALICE, reason: 'TransferOut', amount: -250_000_001n, balance_after: DEV_BALANCE - 250_000_001n }),
-        ev('BalanceChanged', { account: fresh(2), reason: 'TransferIn', amount: 250_000_001n, balance_after: 250_000_001n }),
-      ] },
+      {
+        by: ALICE,
+        action: transfer(fresh(2), '250.000001'),
+        expect: [
+          ev('FundsTransferred', { account: ALICE, destination: fresh(2), amount: 250_000_001n }),
+          ev('BalanceChanged', { account: ALICE, reason: 'TransferOut', amount: -250_000_001n, balance_after: DEV_BALANCE - 250_000_001n }),
+          ev('BalanceChanged', { account: fresh(2), reason: 'TransferIn', amount: 250_000_001n, balance_after: 250_000_001n }),
+        ],
+      },
       { by: fresh(2), action: transfer(ALICE, '0.000001'), expect: ['FundsTransferred', 'BalanceChanged', 'BalanceChanged'] },
       { by: ALICE, action: transfer(ALICE, '1'), expect: { reject: 'InvalidDestination' } },
       { by: ALICE, action: transfer(BOB, '0'), expect: { reject: 'InvalidAmount' } },
@@ -240,9 +326,34 @@ describe('referral', () => {
     expect(out.status).toBe('accepted')
     const rebate = out.events.filter((e) => e.sub_kind === 'RebatePaid' || e.sub_kind === 'BalanceChanged')
     expect(rebate).toEqual([
-      { kind: 'Core', sub_kind: 'RebatePaid', market_id: BTC, account: ALICE, inviter: BOB, fee: 32_500_000n, rebate_to_inviter: half, rebate_to_invitee: half },
-      { kind: 'Core', sub_kind: 'BalanceChanged', market_id: BTC, account: BOB, reason: 'RebateToInviter', amount: half, balance_after: DEV_BALANCE + half },
-      { kind: 'Core', sub_kind: 'BalanceChanged', market_id: BTC, account: ALICE, reason: 'RebateToInvitee', amount: half, balance_after: DEV_BALANCE - 32_500_000n + half },
+      {
+        kind: 'Core',
+        sub_kind: 'RebatePaid',
+        market_id: BTC,
+        account: ALICE,
+        inviter: BOB,
+        fee: 32_500_000n,
+        rebate_to_inviter: half,
+        rebate_to_invitee: half,
+      },
+      {
+        kind: 'Core',
+        sub_kind: 'BalanceChanged',
+        market_id: BTC,
+        account: BOB,
+        reason: 'RebateToInviter',
+        amount: half,
+        balance_after: DEV_BALANCE + half,
+      },
+      {
+        kind: 'Core',
+        sub_kind: 'BalanceChanged',
+        market_id: BTC,
+        account: ALICE,
+        reason: 'RebateToInvitee',
+        amount: half,
+        balance_after: DEV_BALANCE - 32_500_000n + half,
+      },
     ])
     expect(chain.balance(ALICE)).toBe(DEV_BALANCE - 32_500_000n + half)
     expect(chain.balance(BOB)).toBe(DEV_BALANCE + half)
@@ -256,12 +367,25 @@ describe('referral', () => {
     chain.ok(CAROL, place(BTC, 'Ask', '65000', '1'))
     const second = chain.send(BOB, place(BTC, 'Bid', '65000', '1', { tif: 'Ioc' }))
     expect(second.events.filter((e) => e.sub_kind === 'RebatePaid')).toEqual([
-      { kind: 'Core', sub_kind: 'RebatePaid', market_id: BTC, account: CAROL, inviter: DAVE, fee: 13_000_000n, rebate_to_inviter: 650_000n, rebate_to_invitee: 650_000n },
+      {
+        kind: 'Core',
+        sub_kind: 'RebatePaid',
+        market_id: BTC,
+        account: CAROL,
+        inviter: DAVE,
+        fee: 13_000_000n,
+        rebate_to_inviter: 650_000n,
+        rebate_to_invitee: 650_000n,
+      },
     ])
 
     // Ratio 0 pays nothing; 100% pays the whole fee out and the recipient gets nothing of it.
     runRows(chain, [
-      { by: ADMIN, action: setRebateRatio(0), expect: [ev('GlobalRebateRatioChanged', { old_ratio_bps: 1000, new_ratio_bps: 0, signer: ADMIN, account: ADMIN })] },
+      {
+        by: ADMIN,
+        action: setRebateRatio(0),
+        expect: [ev('GlobalRebateRatioChanged', { old_ratio_bps: 1000, new_ratio_bps: 0, signer: ADMIN, account: ADMIN })],
+      },
       { by: BOB, action: setRebateRatio(5), expect: { reject: 'Unauthorized' } },
     ])
     chain.ok(CAROL, place(BTC, 'Ask', '65000', '1'))
@@ -335,13 +459,20 @@ describe('conservation', () => {
 
 describe('registry', () => {
   test('WithdrawRequest is typed as the vectors fix it; every user-signed kind of the area starts with network and ends with nonce', () => {
-    const vectors = JSON.parse(readFileSync(join(import.meta.dir, '..', '..', '..', 'test', 'fixtures', 'vectors.json'), 'utf8')) as { vectors?: unknown[] } | unknown[]
-    const list = (Array.isArray(vectors) ? vectors : vectors.vectors ?? []) as { name: string; types?: unknown }[]
+    const vectors = JSON.parse(readFileSync(join(import.meta.dir, '..', '..', '..', 'test', 'fixtures', 'vectors.json'), 'utf8')) as
+      | { vectors?: unknown[] }
+      | unknown[]
+    const list = (Array.isArray(vectors) ? vectors : (vectors.vectors ?? [])) as { name: string; types?: unknown }[]
     const v = list.find((x) => x.name === 'withdraw_request')!
     expect(ACTION_KIND_BY_NAME.get('WithdrawRequest')!.typedFields).toEqual(v.types as never)
     for (const name of ['SetInviter', 'WithdrawRequest', 'CancelWithdrawRequest', 'TransferFunds', 'RevokeAgent']) {
       const kind = ACTION_KIND_BY_NAME.get(name)!
-      expect({ name, auth: kind.auth, role: kind.role, masterOnly: kind.masterOnly }).toEqual({ name, auth: 'user_signed_master', role: null, masterOnly: true })
+      expect({ name, auth: kind.auth, role: kind.role, masterOnly: kind.masterOnly }).toEqual({
+        name,
+        auth: 'user_signed_master',
+        role: null,
+        masterOnly: true,
+      })
       const fields = kind.typedFields!.map((f) => f.name)
       expect({ name, first: fields[0], last: fields.at(-1) }).toEqual({ name, first: 'network', last: 'nonce' })
       // The payload is exactly the typed fields plus signature_chain_id.

@@ -6,14 +6,14 @@
 // floor(pool / 2). Both round down, so the payouts never exceed the pool and an odd micro-unit,
 // like the rest of the fee, goes to the market's fee recipient.
 import type { SetInviterPayload } from '../../wire/actions.ts'
-import { OK, type ActionContext, type Outcome } from '../core/action-context.ts'
+import { type ActionContext, OK, type Outcome } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
+import { reject } from '../core/reasons.ts'
+import { type Account, BPS_DENOMINATOR, type ChainState, LIMITS } from '../core/types.ts'
+import { markLeaf } from '../state/state-root.ts'
 import { changeBalance } from './funds-ledger.ts'
 import { referralKey } from './funds-state.ts'
 import type { Referral } from './funds-types.ts'
-import { reject } from '../core/reasons.ts'
-import { markLeaf } from '../state/state-root.ts'
-import { BPS_DENOMINATOR, LIMITS, type Account, type ChainState } from '../core/types.ts'
 
 /** The referral record of an account, created (and marked) when missing. */
 function referralOf(state: ChainState, address: string): Referral {
@@ -31,7 +31,8 @@ export function setInviter(ctx: ActionContext, p: SetInviterPayload): Outcome {
   const { state, account } = ctx
   const inviter = p.inviter.toLowerCase()
   const own = state.funds.referrals.get(account.address)
-  if (own !== undefined && own.inviter !== null) return reject('InviterAlreadySet', `${account.address} was already invited by ${own.inviter}`)
+  if (own !== undefined && own.inviter !== null)
+    return reject('InviterAlreadySet', `${account.address} was already invited by ${own.inviter}`)
   if (inviter === account.address) return reject('InvalidInviter', 'an account cannot invite itself')
   if (!state.accounts.has(inviter)) return reject('InvalidInviter', `${inviter} is not an account`)
   const cycle = inviterChainReaches(state, inviter, account.address)
@@ -73,7 +74,16 @@ export function payRebates(state: ChainState, marketId: number, payer: Account, 
   if (half === 0n) return 0n
   const inviterAccount = state.accounts.get(own.inviter)!
   const inviterRecord = state.funds.referrals.get(own.inviter)!
-  events.push({ kind: 'Core', sub_kind: 'RebatePaid', market_id: marketId, account: payer.address, inviter: own.inviter, fee, rebate_to_inviter: half, rebate_to_invitee: half })
+  events.push({
+    kind: 'Core',
+    sub_kind: 'RebatePaid',
+    market_id: marketId,
+    account: payer.address,
+    inviter: own.inviter,
+    fee,
+    rebate_to_inviter: half,
+    rebate_to_invitee: half,
+  })
   changeBalance(state, inviterAccount, half, 'RebateToInviter', marketId, events)
   changeBalance(state, payer, half, 'RebateToInvitee', marketId, events)
   inviterRecord.rebatesAsInviter += half

@@ -10,10 +10,10 @@
 // so no account is left with a hidden negative balance. See docs/liquidation.md.
 import type { BlockHook } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
-import { isHouseAccount } from './maintenance.ts'
+import type { Account, ChainState } from '../core/types.ts'
 import { credit, creditAccount } from '../orders/order-ops.ts'
 import { markLeaf } from '../state/state-root.ts'
-import type { Account, ChainState } from '../core/types.ts'
+import { isHouseAccount } from './maintenance.ts'
 
 /**
  * Covers the account's negative balance when it holds no Cross position (house accounts
@@ -33,15 +33,29 @@ export function absorbBadDebt(state: ChainState, account: Account, marketId: num
     creditAccount(state, account, take)
     markLeaf(state, pos)
     events.push({
-      kind: 'Core', sub_kind: 'IsolatedMarginUpdated', market_id: pos.marketId, account: account.address,
-      direction: 'Remove', amount: take, cause: 'CrossDeficit', isolated_margin: pos.isolatedMargin, balance: account.balance,
+      kind: 'Core',
+      sub_kind: 'IsolatedMarginUpdated',
+      market_id: pos.marketId,
+      account: account.address,
+      direction: 'Remove',
+      amount: take,
+      cause: 'CrossDeficit',
+      isolated_margin: pos.isolatedMargin,
+      balance: account.balance,
     })
   }
   if (account.balance >= 0n) return 0n
   const amount = -account.balance
   creditAccount(state, account, amount)
   credit(state, state.params.insuranceFund, -amount)
-  events.push({ kind: 'Liquidation', sub_kind: 'BadDebt', market_id: marketId, account: account.address, insurance_fund: state.params.insuranceFund, amount })
+  events.push({
+    kind: 'Liquidation',
+    sub_kind: 'BadDebt',
+    market_id: marketId,
+    account: account.address,
+    insurance_fund: state.params.insuranceFund,
+    amount,
+  })
   return amount
 }
 

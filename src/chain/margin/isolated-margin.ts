@@ -7,10 +7,10 @@ import { parseDecimal } from '../../lib/decimal.ts'
 import type { UpdateIsolatedMarginPayload } from '../../wire/actions.ts'
 import type { Outcome } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
-import { crossMovable, positionMargin, unrealizedPnl } from './margin.ts'
 import { reject } from '../core/reasons.ts'
-import { markLeaf } from '../state/state-root.ts'
 import type { Account, ChainState } from '../core/types.ts'
+import { markLeaf } from '../state/state-root.ts'
+import { crossMovable, positionMargin, unrealizedPnl } from './margin.ts'
 
 export function updateIsolatedMargin(state: ChainState, account: Account, p: UpdateIsolatedMarginPayload, events: EventSink): Outcome {
   const market = state.markets.get(p.market_id)
@@ -28,8 +28,10 @@ export function updateIsolatedMargin(state: ChainState, account: Account, p: Upd
     const upnl = unrealizedPnl(market, pos)
     const keep = positionMargin(market, pos) + (upnl < 0n ? -upnl : 0n)
     if (pos.isolatedMargin - amount.value < keep) {
-      return reject('InsufficientMargin', `the position must keep ${keep} SCALE_6 (initial margin plus unrealized loss); ` +
-        `it holds ${pos.isolatedMargin}`)
+      return reject(
+        'InsufficientMargin',
+        `the position must keep ${keep} SCALE_6 (initial margin plus unrealized loss); ` + `it holds ${pos.isolatedMargin}`,
+      )
     }
   }
   // After this point the transfer must succeed.
@@ -39,8 +41,15 @@ export function updateIsolatedMargin(state: ChainState, account: Account, p: Upd
   markLeaf(state, pos)
   markLeaf(state, account)
   events.push({
-    kind: 'Core', sub_kind: 'IsolatedMarginUpdated', market_id: market.marketId, account: account.address,
-    direction: p.direction, amount: amount.value, cause: 'Request', isolated_margin: pos.isolatedMargin, balance: account.balance,
+    kind: 'Core',
+    sub_kind: 'IsolatedMarginUpdated',
+    market_id: market.marketId,
+    account: account.address,
+    direction: p.direction,
+    amount: amount.value,
+    cause: 'Request',
+    isolated_margin: pos.isolatedMargin,
+    balance: account.balance,
   })
   return { ok: true }
 }

@@ -8,19 +8,25 @@
 import type { UpdateLeveragePayload, UpdateMarginModePayload } from '../../wire/actions.ts'
 import type { Outcome } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
-import { crossTradingAvailable, markNotional, positionMargin, unrealizedPnl } from './margin.ts'
 import { marginOf } from '../core/math.ts'
-import { positionSettings } from './positions.ts'
 import { reject } from '../core/reasons.ts'
-import { markLeaf, marginSettingKey } from '../state/state-root.ts'
-import { LIMITS, type Account, type ChainState, type MarginSetting, type Market, type Position } from '../core/types.ts'
+import { type Account, type ChainState, LIMITS, type MarginSetting, type Market, type Position } from '../core/types.ts'
+import { marginSettingKey, markLeaf } from '../state/state-root.ts'
+import { crossTradingAvailable, markNotional, positionMargin, unrealizedPnl } from './margin.ts'
+import { positionSettings } from './positions.ts'
 
 /** The account's setting for market, created from the current defaults (and marked dirty). */
 export function ensureSetting(state: ChainState, account: Account, market: Market): MarginSetting {
   let s = account.settings.get(market.marketId)
   if (s === undefined) {
     const current = positionSettings(account, market)
-    s = { marketId: market.marketId, leverage: current.leverage, marginMode: current.marginMode, leafKey: marginSettingKey(account.address, market.marketId), dirtyIn: -1 }
+    s = {
+      marketId: market.marketId,
+      leverage: current.leverage,
+      marginMode: current.marginMode,
+      leafKey: marginSettingKey(account.address, market.marketId),
+      dirtyIn: -1,
+    }
     account.settings.set(market.marketId, s)
   }
   markLeaf(state, s)
@@ -49,7 +55,8 @@ function leverageShort(state: ChainState, account: Account, market: Market, pos:
 export function updateLeverage(state: ChainState, account: Account, p: UpdateLeveragePayload, events: EventSink): Outcome {
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
-  if (p.leverage < 1 || p.leverage > market.maxLeverage) return reject('InvalidLeverage', `leverage ${p.leverage} outside 1..${market.maxLeverage} of ${market.symbol}`)
+  if (p.leverage < 1 || p.leverage > market.maxLeverage)
+    return reject('InvalidLeverage', `leverage ${p.leverage} outside 1..${market.maxLeverage} of ${market.symbol}`)
   const pos = account.positions.get(market.marketId)
   const open = pos !== undefined && pos.sizeLots !== 0 ? pos : undefined
   if (open !== undefined) {
@@ -65,8 +72,13 @@ export function updateLeverage(state: ChainState, account: Account, p: UpdateLev
     markLeaf(state, open)
   }
   events.push({
-    kind: 'Core', sub_kind: 'LeverageUpdated', market_id: market.marketId, account: account.address,
-    leverage: p.leverage, previous_leverage: previous, margin_mode: open?.marginMode ?? setting.marginMode,
+    kind: 'Core',
+    sub_kind: 'LeverageUpdated',
+    market_id: market.marketId,
+    account: account.address,
+    leverage: p.leverage,
+    previous_leverage: previous,
+    margin_mode: open?.marginMode ?? setting.marginMode,
   })
   return { ok: true }
 }
@@ -75,12 +87,21 @@ export function updateMarginMode(state: ChainState, account: Account, p: UpdateM
   const market = state.markets.get(p.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${p.market_id} does not exist`)
   const pos = account.positions.get(market.marketId)
-  if (pos !== undefined && pos.sizeLots !== 0) return reject('PositionOpen', `close the ${market.symbol} position before changing its margin mode`)
-  if (hasOrdersIn(account, market.marketId)) return reject('OpenOrdersExist', `cancel the resting ${market.symbol} orders before changing its margin mode`)
+  if (pos !== undefined && pos.sizeLots !== 0)
+    return reject('PositionOpen', `close the ${market.symbol} position before changing its margin mode`)
+  if (hasOrdersIn(account, market.marketId))
+    return reject('OpenOrdersExist', `cancel the resting ${market.symbol} orders before changing its margin mode`)
   // After this point the update must succeed.
   const setting = ensureSetting(state, account, market)
   setting.marginMode = p.mode
-  events.push({ kind: 'Core', sub_kind: 'MarginModeUpdated', market_id: market.marketId, account: account.address, margin_mode: p.mode, leverage: setting.leverage })
+  events.push({
+    kind: 'Core',
+    sub_kind: 'MarginModeUpdated',
+    market_id: market.marketId,
+    account: account.address,
+    margin_mode: p.mode,
+    leverage: setting.leverage,
+  })
   return { ok: true }
 }
 

@@ -1,8 +1,9 @@
 // The positions that may be liquidated now (getLiquidatablePositions, the liquidator runner).
 // The scan walks state.positionHolders (the accounts holding a position, per market), never every
 // account, and stops at the result limit or at LIQUIDATION_SCAN_POSITIONS_MAX positions.
-import { crossHealth, isHouseAccount, isolatedHealth, liquidationPriceTicks, maintenanceMargin, type Health } from './maintenance.ts'
+
 import type { Account, ChainState, Market, Position } from '../core/types.ts'
+import { crossHealth, type Health, isHouseAccount, isolatedHealth, liquidationPriceTicks, maintenanceMargin } from './maintenance.ts'
 
 /** Positions one scan examines at most (the result says when it stopped there). */
 export const LIQUIDATION_SCAN_POSITIONS_MAX = 200_000
@@ -52,7 +53,11 @@ export function liquidatablePositions(state: ChainState, markets: readonly Marke
       }
       if (health.equity >= health.maintenance) continue
       entries.push({
-        account, market, position, health, maintenance: maintenanceMargin(market, position),
+        account,
+        market,
+        position,
+        health,
+        maintenance: maintenanceMargin(market, position),
         liquidationPriceTicks: liquidationPriceTicks(state, account, market, position),
       })
     }

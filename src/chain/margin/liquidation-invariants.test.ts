@@ -5,22 +5,40 @@
 // sum(balance + isolated margin - cost basis) is conserved, and the state and margin invariants
 // hold (no hidden negative balance among them). Replaying the blocks reaches the same roots.
 import { describe, expect, test } from 'bun:test'
+import {
+  checkMarginInvariants,
+  conservedWithIsolated,
+  EVE,
+  FRED,
+  GINA,
+  LIQ,
+  liquidate,
+  marginGenesis,
+  updateIsolatedMargin,
+  updateLeverage,
+  updateMarginMode,
+} from '../../../test/support/chain/margin.ts'
+import { ALICE, BOB, BTC, CAROL, cancel, DAVE, ETH, place, Rng, SOL, TestChain, type Tx } from '../../../test/support/chain/test-chain.ts'
+import { expectReached, runWorkload } from '../../../test/support/chain/workload.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
 import { createGenesisState } from '../block/genesis.ts'
-import { liquidatablePositions } from './liquidatable.ts'
-import { ALICE, BOB, BTC, cancel, CAROL, DAVE, ETH, place, Rng, SOL, TestChain, type Tx } from '../../../test/support/chain/test-chain.ts'
-import {
-  checkMarginInvariants, conservedWithIsolated, EVE, FRED, GINA, LIQ, liquidate, marginGenesis, updateIsolatedMargin, updateLeverage, updateMarginMode,
-} from '../../../test/support/chain/margin.ts'
 import type { ChainState, Market } from '../core/types.ts'
-import { expectReached, runWorkload } from '../../../test/support/chain/workload.ts'
+import { liquidatablePositions } from './liquidatable.ts'
 
 const BLOCKS = 160
-const EXTRA = ['0x00000000000000000000000000000000000e0e04', '0x00000000000000000000000000000000000e0e05', '0x00000000000000000000000000000000000e0e06']
+const EXTRA = [
+  '0x00000000000000000000000000000000000e0e04',
+  '0x00000000000000000000000000000000000e0e05',
+  '0x00000000000000000000000000000000000e0e06',
+]
 const SMALL = [EVE, FRED, GINA, ...EXTRA]
 const MAKERS = [ALICE, BOB]
 
-interface Flow { readonly id: number; mid: number; readonly maxLots: number }
+interface Flow {
+  readonly id: number
+  mid: number
+  readonly maxLots: number
+}
 
 class MarginWorkload {
   private readonly rng: Rng
@@ -44,10 +62,19 @@ class MarginWorkload {
       const market = state.markets.get(f.id)!
       // Makers quote both sides; a bystander trades at the mid so the mark follows it.
       for (let i = 0; i < 2; i++) {
-        txs.push({ by: ALICE, action: this.order(market, 'Bid', f.mid - 1 - rng.int(Math.floor(f.mid / 200)), rng.range(1, f.maxLots), 'Gtc') })
-        txs.push({ by: BOB, action: this.order(market, 'Ask', f.mid + 1 + rng.int(Math.floor(f.mid / 200)), rng.range(1, f.maxLots), 'Gtc') })
+        txs.push({
+          by: ALICE,
+          action: this.order(market, 'Bid', f.mid - 1 - rng.int(Math.floor(f.mid / 200)), rng.range(1, f.maxLots), 'Gtc'),
+        })
+        txs.push({
+          by: BOB,
+          action: this.order(market, 'Ask', f.mid + 1 + rng.int(Math.floor(f.mid / 200)), rng.range(1, f.maxLots), 'Gtc'),
+        })
       }
-      txs.push({ by: rng.chance(50) ? CAROL : DAVE, action: this.order(market, rng.chance(50) ? 'Bid' : 'Ask', f.mid, rng.range(1, f.maxLots), 'Ioc') })
+      txs.push({
+        by: rng.chance(50) ? CAROL : DAVE,
+        action: this.order(market, rng.chance(50) ? 'Bid' : 'Ask', f.mid, rng.range(1, f.maxLots), 'Ioc'),
+      })
     }
     // Makers drop quotes that drifted away, so books stay small.
     for (const maker of MAKERS) {
@@ -67,7 +94,13 @@ class MarginWorkload {
   }
 
   private order(market: Market, side: 'Bid' | 'Ask', ticks: number, lots: number, tif: 'Gtc' | 'Ioc', reduceOnly = false) {
-    return place(market.marketId, side, formatDecimal(BigInt(Math.max(1, ticks)), market.priceDecimals), formatDecimal(BigInt(lots), market.sizeDecimals), { tif, reduceOnly })
+    return place(
+      market.marketId,
+      side,
+      formatDecimal(BigInt(Math.max(1, ticks)), market.priceDecimals),
+      formatDecimal(BigInt(lots), market.sizeDecimals),
+      { tif, reduceOnly },
+    )
   }
 
   private smallTx(state: ChainState): Tx {
@@ -92,7 +125,8 @@ class MarginWorkload {
     const side = rng.chance(50) ? 'Bid' : 'Ask'
     const sign = side === 'Bid' ? 1 : -1
     const lots = rng.range(1, f.maxLots * (rng.chance(10) ? 8 : 1))
-    if (r < 75) return { by, action: this.order(market, side, f.mid + sign * rng.int(Math.floor(f.mid / 100)), lots, 'Ioc', rng.chance(20)) }
+    if (r < 75)
+      return { by, action: this.order(market, side, f.mid + sign * rng.int(Math.floor(f.mid / 100)), lots, 'Ioc', rng.chance(20)) }
     return { by, action: this.order(market, side, f.mid - sign * (1 + rng.int(Math.floor(f.mid / 100))), lots, 'Gtc', rng.chance(10)) }
   }
 }
@@ -110,11 +144,23 @@ describe('margin modes and liquidation under a random workload', () => {
         expect({ height, conserved: conservedWithIsolated(chain.state) }).toEqual({ height, conserved })
         checkMarginInvariants(chain.state)
       },
-      eventKey: (e) => (e.sub_kind === 'Rejected' ? e.reason : e.sub_kind === 'PositionLiquidated' ? `Liquidated:${e.margin_mode}` : e.sub_kind),
+      eventKey: (e) =>
+        e.sub_kind === 'Rejected' ? e.reason : e.sub_kind === 'PositionLiquidated' ? `Liquidated:${e.margin_mode}` : e.sub_kind,
     })
     expectReached(seen, [
-      'Liquidated:Cross', 'Liquidated:Isolated', 'BadDebt', 'LeverageUpdated', 'MarginModeUpdated', 'IsolatedMarginUpdated',
-      'InvalidLeverage', 'PositionOpen', 'OpenOrdersExist', 'NoOpenPosition', 'PositionNotIsolated', 'InsufficientMargin', 'NotLiquidatable',
+      'Liquidated:Cross',
+      'Liquidated:Isolated',
+      'BadDebt',
+      'LeverageUpdated',
+      'MarginModeUpdated',
+      'IsolatedMarginUpdated',
+      'InvalidLeverage',
+      'PositionOpen',
+      'OpenOrdersExist',
+      'NoOpenPosition',
+      'PositionNotIsolated',
+      'InsufficientMargin',
+      'NotLiquidatable',
     ])
   }, 60_000)
 })

@@ -4,15 +4,37 @@
 // bad-debt sweep. BTC-USD: 1 price and 4 size decimals, maintenance 100 bps, penalty 50 bps,
 // taker 5 bps, maker 2 bps.
 import { describe, expect, test } from 'bun:test'
+import {
+  checkMarginInvariants,
+  conservedWithIsolated,
+  EVE,
+  FRED,
+  GINA,
+  LIQ,
+  liquidate,
+  marginChain,
+  moveMark,
+  SMALL_BALANCE,
+  updateLeverage,
+  updateMarginMode,
+} from '../../../test/support/chain/margin.ts'
 import type { TestChain } from '../../../test/support/chain/test-chain.ts'
+import {
+  ADMIN,
+  ALICE,
+  agentAddress,
+  BOB,
+  BTC,
+  blockLevelEvents,
+  checkInvariants,
+  ETH,
+  ev,
+  place,
+  registerAgent,
+  runRows,
+} from '../../../test/support/chain/test-chain.ts'
 import { liquidatablePositions } from './liquidatable.ts'
 import { liquidationPriceTicks } from './maintenance.ts'
-import {
-  ADMIN, agentAddress, ALICE, BOB, blockLevelEvents, BTC, checkInvariants, ETH, ev, place, registerAgent, runRows,
-} from '../../../test/support/chain/test-chain.ts'
-import {
-  checkMarginInvariants, conservedWithIsolated, EVE, FRED, GINA, LIQ, liquidate, marginChain, moveMark, SMALL_BALANCE, updateLeverage, updateMarginMode,
-} from '../../../test/support/chain/margin.ts'
 import { reservedMarginOf } from './reserved-margin.ts'
 
 const usd = (n: number): bigint => BigInt(Math.round(n * 1e6))
@@ -59,16 +81,32 @@ describe('Isolated liquidation', () => {
     moveMark(chain, BTC, '54545.4', BTC_MIN)
     expect(liquidatable(chain)).toEqual([`${ALICE}:${BTC}`])
     const before = { alice: chain.balance(ALICE), liq: chain.balance(LIQ), fund: chain.balance(ADMIN) }
-    runRows(chain, [{
-      by: LIQ, action: liquidate(ALICE, BTC), expect: [
-        ev('OrderDone', { account: ALICE, market_id: BTC, reason: 'Liquidated' }),
-        ev('PositionLiquidated', {
-          kind: 'Liquidation', account: ALICE, market_id: BTC, liquidator: LIQ, insurance_fund: ADMIN, margin_mode: 'Isolated',
-          size_lots: 10_000, price_ticks: 545_454, notional: 54_545_400_000n, realized_pnl: -5_454_600_000n,
-          penalty: 272_727_000n, liquidator_reward: 54_545_400n, bad_debt: 0n, fund_size_before_lots: 0, fund_size_after_lots: 10_000,
-        }),
-      ],
-    }])
+    runRows(chain, [
+      {
+        by: LIQ,
+        action: liquidate(ALICE, BTC),
+        expect: [
+          ev('OrderDone', { account: ALICE, market_id: BTC, reason: 'Liquidated' }),
+          ev('PositionLiquidated', {
+            kind: 'Liquidation',
+            account: ALICE,
+            market_id: BTC,
+            liquidator: LIQ,
+            insurance_fund: ADMIN,
+            margin_mode: 'Isolated',
+            size_lots: 10_000,
+            price_ticks: 545_454,
+            notional: 54_545_400_000n,
+            realized_pnl: -5_454_600_000n,
+            penalty: 272_727_000n,
+            liquidator_reward: 54_545_400n,
+            bad_debt: 0n,
+            fund_size_before_lots: 0,
+            fund_size_after_lots: 10_000,
+          }),
+        ],
+      },
+    ])
     // ALICE gets the isolated margin plus the realized loss (6000 - 5454.6 = 545.4), less the penalty.
     expect(chain.balance(ALICE) - before.alice).toBe(545_400_000n - 272_727_000n)
     expect(chain.balance(LIQ) - before.liq).toBe(54_545_400n)
@@ -78,7 +116,11 @@ describe('Isolated liquidation', () => {
     // The Cross ETH order stays; the BTC one went.
     expect([...alice.orders.values()].map((o) => o.marketId)).toEqual([ETH])
     expect(reservedMarginOf(alice)).toBe(usd(15))
-    expect(chain.state.accounts.get(ADMIN)!.positions.get(BTC)).toMatchObject({ sizeLots: 10_000, costBasis: 54_545_400_000n, marginMode: 'Cross' })
+    expect(chain.state.accounts.get(ADMIN)!.positions.get(BTC)).toMatchObject({
+      sizeLots: 10_000,
+      costBasis: 54_545_400_000n,
+      marginMode: 'Cross',
+    })
     expect(liquidatable(chain)).toEqual([])
     verify(chain, conserved)
   })
@@ -91,12 +133,22 @@ describe('Isolated liquidation', () => {
     open(chain, ALICE, BTC, 'Bid', '60000', '1')
     moveMark(chain, BTC, '50000', BTC_MIN)
     const before = { alice: chain.balance(ALICE), fund: chain.balance(ADMIN) }
-    runRows(chain, [{
-      by: LIQ, action: liquidate(ALICE, BTC), expect: [
-        ev('PositionLiquidated', { notional: 50_000_000_000n, realized_pnl: -10_000_000_000n, penalty: 0n, liquidator_reward: 0n, bad_debt: 4_000_000_000n }),
-        ev('BadDebt', { kind: 'Liquidation', account: ALICE, market_id: BTC, insurance_fund: ADMIN, amount: 4_000_000_000n }),
-      ],
-    }])
+    runRows(chain, [
+      {
+        by: LIQ,
+        action: liquidate(ALICE, BTC),
+        expect: [
+          ev('PositionLiquidated', {
+            notional: 50_000_000_000n,
+            realized_pnl: -10_000_000_000n,
+            penalty: 0n,
+            liquidator_reward: 0n,
+            bad_debt: 4_000_000_000n,
+          }),
+          ev('BadDebt', { kind: 'Liquidation', account: ALICE, market_id: BTC, insurance_fund: ADMIN, amount: 4_000_000_000n }),
+        ],
+      },
+    ])
     expect(chain.balance(ALICE)).toBe(before.alice)
     expect(chain.balance(ADMIN) - before.fund).toBe(-4_000_000_000n)
     verify(chain, conserved)
@@ -116,15 +168,25 @@ describe('Cross liquidation', () => {
     moveMark(chain, BTC, '50535.4', BTC_MIN)
     runRows(chain, [{ by: LIQ, action: liquidate(EVE, BTC), expect: { reject: 'NotLiquidatable' } }])
     moveMark(chain, BTC, '50535.3', BTC_MIN)
-    runRows(chain, [{
-      by: LIQ, action: liquidate(EVE, BTC), expect: [
-        ev('OrderDone', { account: EVE, market_id: ETH, reason: 'Liquidated' }),
-        ev('PositionLiquidated', {
-          margin_mode: 'Cross', size_lots: 10_000, price_ticks: 505_353, notional: 50_535_300_000n, realized_pnl: -9_464_700_000n,
-          penalty: 252_676_500n, liquidator_reward: 50_535_300n, bad_debt: 0n,
-        }),
-      ],
-    }])
+    runRows(chain, [
+      {
+        by: LIQ,
+        action: liquidate(EVE, BTC),
+        expect: [
+          ev('OrderDone', { account: EVE, market_id: ETH, reason: 'Liquidated' }),
+          ev('PositionLiquidated', {
+            margin_mode: 'Cross',
+            size_lots: 10_000,
+            price_ticks: 505_353,
+            notional: 50_535_300_000n,
+            realized_pnl: -9_464_700_000n,
+            penalty: 252_676_500n,
+            liquidator_reward: 50_535_300n,
+            bad_debt: 0n,
+          }),
+        ],
+      },
+    ])
     expect(chain.balance(EVE)).toBe(SMALL_BALANCE - usd(30) - 9_464_700_000n - 252_676_500n)
     expect(eve.orders.size).toBe(0)
     expect(reservedMarginOf(eve)).toBe(0n)
@@ -137,12 +199,16 @@ describe('Cross liquidation', () => {
     open(chain, FRED, BTC, 'Bid', '60000', '1')
     moveMark(chain, BTC, '49000', BTC_MIN)
     const fund = chain.balance(ADMIN)
-    runRows(chain, [{
-      by: LIQ, action: liquidate(FRED, BTC), expect: [
-        ev('PositionLiquidated', { realized_pnl: -11_000_000_000n, penalty: 0n, liquidator_reward: 0n, bad_debt: 1_030_000_000n }),
-        ev('BadDebt', { account: FRED, amount: 1_030_000_000n }),
-      ],
-    }])
+    runRows(chain, [
+      {
+        by: LIQ,
+        action: liquidate(FRED, BTC),
+        expect: [
+          ev('PositionLiquidated', { realized_pnl: -11_000_000_000n, penalty: 0n, liquidator_reward: 0n, bad_debt: 1_030_000_000n }),
+          ev('BadDebt', { account: FRED, amount: 1_030_000_000n }),
+        ],
+      },
+    ])
     expect(chain.balance(FRED)).toBe(0n)
     expect(chain.balance(ADMIN) - fund).toBe(-1_030_000_000n)
     verify(chain, conserved)
@@ -166,9 +232,21 @@ describe('Cross liquidation', () => {
     // ETH short with BTC at 51000: (3500 + 9968.25 - 9000 - 510) / 1.01 = 3919.05..., rounded up for a short.
     expect(liquidationPriceTicks(chain.state, gina, chain.state.markets.get(ETH)!, gina.positions.get(ETH)!)).toBe(391_906n)
     runRows(chain, [
-      { by: LIQ, action: liquidate(GINA, ETH), expect: [ev('PositionLiquidated', { realized_pnl: -500_000_000n, penalty: 20_000_000n, liquidator_reward: 4_000_000n, bad_debt: 0n })] },
+      {
+        by: LIQ,
+        action: liquidate(GINA, ETH),
+        expect: [
+          ev('PositionLiquidated', { realized_pnl: -500_000_000n, penalty: 20_000_000n, liquidator_reward: 4_000_000n, bad_debt: 0n }),
+        ],
+      },
       // Still under: 9448.25 - 9000 = 448.25 < 510.
-      { by: LIQ, action: liquidate(GINA, BTC), expect: [ev('PositionLiquidated', { realized_pnl: -9_000_000_000n, penalty: 255_000_000n, liquidator_reward: 51_000_000n, bad_debt: 0n })] },
+      {
+        by: LIQ,
+        action: liquidate(GINA, BTC),
+        expect: [
+          ev('PositionLiquidated', { realized_pnl: -9_000_000_000n, penalty: 255_000_000n, liquidator_reward: 51_000_000n, bad_debt: 0n }),
+        ],
+      },
     ])
     expect(chain.balance(GINA)).toBe(usd(9968.25) - usd(500) - usd(20) - usd(9000) - usd(255))
     verify(chain, conserved)
@@ -193,7 +271,11 @@ describe('LiquidatePosition rejects and the bad-debt sweep', () => {
       { by: ALICE, action: liquidate(EVE, BTC), expect: { reject: 'Unauthorized' } },
       { by: LIQ, action: registerAgent(agentAddress(7), 'Liquidator'), expect: ['AgentRegistered'] },
       // Any address case; the reward (20% of 252.5) goes to the agent's master.
-      { by: agentAddress(7), action: liquidate(EVE.toUpperCase().replace('0X', '0x'), BTC), expect: [ev('PositionLiquidated', { liquidator: LIQ, penalty: 252_500_000n, liquidator_reward: 50_500_000n })] },
+      {
+        by: agentAddress(7),
+        action: liquidate(EVE.toUpperCase().replace('0X', '0x'), BTC),
+        expect: [ev('PositionLiquidated', { liquidator: LIQ, penalty: 252_500_000n, liquidator_reward: 50_500_000n })],
+      },
       // The fund took EVE's long over; it is the backstop and is never liquidated.
       { by: LIQ, action: liquidate(ADMIN, BTC), expect: { reject: 'NotLiquidatable' } },
     ])
@@ -211,14 +293,16 @@ describe('LiquidatePosition rejects and the bad-debt sweep', () => {
     // BOB lifts EVE's ask: she realizes -10000 and pays a 10 maker fee from 9970: -40.
     const r = chain.block([{ by: BOB, action: place(BTC, 'Bid', '50000', '1', { tif: 'Ioc' }) }])
     const sweep = blockLevelEvents(r)
-    expect(sweep).toMatchObject([{ kind: 'Liquidation', sub_kind: 'BadDebt', account: EVE, market_id: BTC, insurance_fund: ADMIN, amount: 40_000_000n }])
+    expect(sweep).toMatchObject([
+      { kind: 'Liquidation', sub_kind: 'BadDebt', account: EVE, market_id: BTC, insurance_fund: ADMIN, amount: 40_000_000n },
+    ])
     expect(chain.balance(EVE)).toBe(0n)
     // The fund paid 40 and earned BOB's 25 taker fee and EVE's 10 maker fee (it is also the fee recipient).
     expect(chain.balance(ADMIN) - fund).toBe(-40_000_000n + 25_000_000n + 10_000_000n)
     verify(chain, conserved)
   })
 
-  test('a cross deficit is covered by the account\'s own isolated margin before the fund pays', () => {
+  test("a cross deficit is covered by the account's own isolated margin before the fund pays", () => {
     const chain = marginChain()
     const conserved = conservedWithIsolated(chain.state)
     // EVE: Isolated 10x 0.1 BTC at 60000 (600 in the position, fee 3); Cross 20x 50 ETH at 3500 (fee 87.5).
@@ -233,7 +317,16 @@ describe('LiquidatePosition rejects and the bad-debt sweep', () => {
     // BOB lifts the ask: -10000 realized and a 33 maker fee leave -723.5; 600 comes back from BTC, the fund pays 123.5.
     const r = chain.block([{ by: BOB, action: place(ETH, 'Bid', '3300', '50', { tif: 'Ioc' }) }])
     expect(blockLevelEvents(r)).toMatchObject([
-      { sub_kind: 'IsolatedMarginUpdated', account: EVE, market_id: BTC, direction: 'Remove', cause: 'CrossDeficit', amount: usd(600), isolated_margin: 0n, balance: usd(-123.5) },
+      {
+        sub_kind: 'IsolatedMarginUpdated',
+        account: EVE,
+        market_id: BTC,
+        direction: 'Remove',
+        cause: 'CrossDeficit',
+        amount: usd(600),
+        isolated_margin: 0n,
+        balance: usd(-123.5),
+      },
       { sub_kind: 'BadDebt', account: EVE, market_id: ETH, amount: usd(123.5) },
     ])
     expect(chain.balance(EVE)).toBe(0n)

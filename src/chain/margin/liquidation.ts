@@ -21,17 +21,17 @@
 // all accounts is conserved.
 import type { LiquidatePositionPayload } from '../../wire/actions.ts'
 import type { Outcome } from '../core/action-context.ts'
-import { absorbBadDebt } from './bad-debt.ts'
 import type { EventSink } from '../core/events.ts'
-import type { PositionLiquidatedEvent } from './margin-events.ts'
-import { crossHealth, healthOf, isHouseAccount } from './maintenance.ts'
 import { divCeil, notionalOf } from '../core/math.ts'
-import { cancelRestingOrder, credit, creditAccount } from '../orders/order-ops.ts'
-import { applyTrade, positionFor, settlePosition } from './positions.ts'
 import { reject } from '../core/reasons.ts'
+import { type Account, BPS_DENOMINATOR, type ChainState, LIMITS, type Order } from '../core/types.ts'
+import { cancelRestingOrder, credit, creditAccount } from '../orders/order-ops.ts'
 import { clampReduceOnlyOrders } from '../orders/reduce-only.ts'
 import { markLeaf } from '../state/state-root.ts'
-import { BPS_DENOMINATOR, LIMITS, type Account, type ChainState, type Order } from '../core/types.ts'
+import { absorbBadDebt } from './bad-debt.ts'
+import { crossHealth, healthOf, isHouseAccount } from './maintenance.ts'
+import type { PositionLiquidatedEvent } from './margin-events.ts'
+import { applyTrade, positionFor, settlePosition } from './positions.ts'
 
 /** Share of the liquidation penalty paid to the liquidator, in bps (the fund keeps the rest). */
 export const LIQUIDATOR_REWARD_SHARE_BPS = 2_000n
@@ -46,17 +46,21 @@ export function liquidatePosition(state: ChainState, liquidator: Account, p: Liq
   if (pos === undefined || pos.sizeLots === 0) return reject('NoOpenPosition', `${address} holds no ${market.symbol} position`)
   if (trader === liquidator) return reject('CannotLiquidateSelf', 'a liquidator cannot liquidate its own account')
   const fundAddress = state.params.insuranceFund
-  if (isHouseAccount(state, address)) return reject('NotLiquidatable', `${address} is a house account (the insurance fund or Book B) and is not liquidated`)
+  if (isHouseAccount(state, address))
+    return reject('NotLiquidatable', `${address} is a house account (the insurance fund or Book B) and is not liquidated`)
   if (market.markTicks === 0) return reject('NotLiquidatable', `${market.symbol} has no mark price`)
   const health = healthOf(state, trader, market, pos)
   if (health.equity >= health.maintenance) {
-    return reject('NotLiquidatable', `${pos.marginMode} equity ${health.equity} is not below ` +
-      `the maintenance requirement ${health.maintenance} (SCALE_6)`)
+    return reject(
+      'NotLiquidatable',
+      `${pos.marginMode} equity ${health.equity} is not below ` + `the maintenance requirement ${health.maintenance} (SCALE_6)`,
+    )
   }
 
   // After this point the liquidation must succeed.
   const isolated = pos.marginMode === 'Isolated'
-  for (const order of ordersToCancel(trader, isolated ? market.marketId : undefined)) cancelRestingOrder(state, trader, order, 'Liquidated', events)
+  for (const order of ordersToCancel(trader, isolated ? market.marketId : undefined))
+    cancelRestingOrder(state, trader, order, 'Liquidated', events)
 
   const size = pos.sizeLots
   const notional = notionalOf(market, market.markTicks, Math.abs(size))
@@ -87,15 +91,33 @@ export function liquidatePosition(state: ChainState, liquidator: Account, p: Liq
   creditAccount(state, fund, penalty - reward)
 
   const liquidated: PositionLiquidatedEvent = {
-    kind: 'Liquidation', sub_kind: 'PositionLiquidated', market_id: market.marketId, account: trader.address,
-    liquidator: liquidator.address, insurance_fund: fundAddress, margin_mode: pos.marginMode,
-    size_lots: size, price_ticks: market.markTicks, notional, realized_pnl: t.realizedPnl,
-    penalty, liquidator_reward: reward, bad_debt: isolatedDebt,
-    fund_size_before_lots: f.sizeBefore, fund_size_after_lots: f.sizeAfter,
+    kind: 'Liquidation',
+    sub_kind: 'PositionLiquidated',
+    market_id: market.marketId,
+    account: trader.address,
+    liquidator: liquidator.address,
+    insurance_fund: fundAddress,
+    margin_mode: pos.marginMode,
+    size_lots: size,
+    price_ticks: market.markTicks,
+    notional,
+    realized_pnl: t.realizedPnl,
+    penalty,
+    liquidator_reward: reward,
+    bad_debt: isolatedDebt,
+    fund_size_before_lots: f.sizeBefore,
+    fund_size_after_lots: f.sizeAfter,
   }
   events.push(liquidated)
   if (isolatedDebt > 0n) {
-    events.push({ kind: 'Liquidation', sub_kind: 'BadDebt', market_id: market.marketId, account: trader.address, insurance_fund: fundAddress, amount: isolatedDebt })
+    events.push({
+      kind: 'Liquidation',
+      sub_kind: 'BadDebt',
+      market_id: market.marketId,
+      account: trader.address,
+      insurance_fund: fundAddress,
+      amount: isolatedDebt,
+    })
   }
   // Cross: a negative balance that no Cross position backs any more (bad-debt.ts); the event
   // above reports the fund's share, its own events follow it.

@@ -11,10 +11,11 @@
 //   closed at. Neither are the house accounts: the insurance fund (the backstop that takes
 //   liquidated positions over) and Book B (the counterparty of external-peg markets, capitalized
 //   off-chain and exempt from margin checks).
-import { BOOK_B_ADDRESS } from '../markets/external-peg.ts'
+
 import { divCeil, divFloor } from '../core/math.ts'
+import { type Account, BPS_DENOMINATOR, type ChainState, type Market, type Position } from '../core/types.ts'
+import { BOOK_B_ADDRESS } from '../markets/external-peg.ts'
 import { markNotional, unrealizedPnl } from './margin.ts'
-import { BPS_DENOMINATOR, type Account, type ChainState, type Market, type Position } from '../core/types.ts'
 
 /** Maintenance margin requirement of a position at the mark (SCALE_6). */
 export function maintenanceMargin(market: Market, pos: Position): bigint {

@@ -14,9 +14,10 @@
 //   account from realizing losses beyond its collateral by trading (or from leaving a negative
 //   balance that nothing backs): such a position is left to the liquidator, who closes it at the
 //   mark with bad debt accounted (liquidation.ts).
-import { canAfford, crossCashAvailable, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
+
+import { type Rejection, reject } from '../core/reasons.ts'
 import type { Account, ChainState, MarginMode, Market, Position } from '../core/types.ts'
+import { canAfford, crossCashAvailable, crossTradingAvailable, positionMargin, unrealizedPnl } from './margin.ts'
 
 /** What the order's fills would do to the taker (place-order.ts simulateTaker). */
 export interface FillsOutcome {
@@ -57,7 +58,9 @@ export function checkOrderMargin(c: OrderMarginCase): Rejection | undefined {
     if (!opens) return undefined
     if (c.marginMode === 'Cross') {
       // The common case of a resting order: decided in doubles where exact (margin.ts canAfford).
-      return canAfford(state, account, c.restMargin) ? undefined : shortOf(crossTradingAvailable(state, account) - c.restMargin, 'cross_trading_available')
+      return canAfford(state, account, c.restMargin)
+        ? undefined
+        : shortOf(crossTradingAvailable(state, account) - c.restMargin, 'cross_trading_available')
     }
     return isolatedShort(state, account, c.restMargin)
   }
@@ -86,7 +89,8 @@ export function checkOrderMargin(c: OrderMarginCase): Rejection | undefined {
 /** Whether the account keeps an open Cross position after the order: the order's own, or another. */
 function crossPositionRemains(account: Account, marketId: number, ownRemains: boolean): boolean {
   if (ownRemains) return true
-  for (const pos of account.positions.values()) if (pos.marketId !== marketId && pos.sizeLots !== 0 && pos.marginMode === 'Cross') return true
+  for (const pos of account.positions.values())
+    if (pos.marketId !== marketId && pos.sizeLots !== 0 && pos.marginMode === 'Cross') return true
   return false
 }
 
@@ -98,8 +102,7 @@ function isolatedShort(state: ChainState, account: Account, cost: bigint): Rejec
   return tradingAfter >= 0n ? undefined : shortOf(tradingAfter, 'cross_trading_available')
 }
 
-const shortOf = (after: bigint, basis: string): Rejection =>
-  reject('InsufficientMargin', `needs ${-after} more SCALE_6 of ${basis}`)
+const shortOf = (after: bigint, basis: string): Rejection => reject('InsufficientMargin', `needs ${-after} more SCALE_6 of ${basis}`)
 
 /** The InsufficientMargin rejection of an order that leaves `after` (< 0) of the figure `basis`. */
 export const insufficientMargin = shortOf

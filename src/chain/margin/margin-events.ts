@@ -5,16 +5,23 @@ import type { MarginMode } from '../core/types.ts'
 
 /** UpdateLeverage: the account's leverage in the market (and its open position's, if any). */
 export interface LeverageUpdatedEvent {
-  kind: 'Core'; sub_kind: 'LeverageUpdated'
-  market_id: number; account: string
-  leverage: number; previous_leverage: number; margin_mode: MarginMode
+  kind: 'Core'
+  sub_kind: 'LeverageUpdated'
+  market_id: number
+  account: string
+  leverage: number
+  previous_leverage: number
+  margin_mode: MarginMode
 }
 
 /** UpdateMarginMode: the margin mode the account's next position in the market opens with. */
 export interface MarginModeUpdatedEvent {
-  kind: 'Core'; sub_kind: 'MarginModeUpdated'
-  market_id: number; account: string
-  margin_mode: MarginMode; leverage: number
+  kind: 'Core'
+  sub_kind: 'MarginModeUpdated'
+  market_id: number
+  account: string
+  margin_mode: MarginMode
+  leverage: number
 }
 
 /**
@@ -23,11 +30,16 @@ export interface MarginModeUpdatedEvent {
  * debt (cause CrossDeficit, bad-debt.ts).
  */
 export interface IsolatedMarginUpdatedEvent {
-  kind: 'Core'; sub_kind: 'IsolatedMarginUpdated'
-  market_id: number; account: string
-  direction: 'Add' | 'Remove'; amount: bigint; cause: 'Request' | 'CrossDeficit'
+  kind: 'Core'
+  sub_kind: 'IsolatedMarginUpdated'
+  market_id: number
+  account: string
+  direction: 'Add' | 'Remove'
+  amount: bigint
+  cause: 'Request' | 'CrossDeficit'
   /** The position's isolated margin and the account's (cross) balance after the move. */
-  isolated_margin: bigint; balance: bigint
+  isolated_margin: bigint
+  balance: bigint
 }
 
 /**
@@ -37,22 +49,38 @@ export interface IsolatedMarginUpdatedEvent {
  * absorbed for the account (also reported by a BadDebt event).
  */
 export interface PositionLiquidatedEvent {
-  kind: 'Liquidation'; sub_kind: 'PositionLiquidated'
-  market_id: number; account: string
-  liquidator: string; insurance_fund: string; margin_mode: MarginMode
-  size_lots: number; price_ticks: number; notional: bigint; realized_pnl: bigint
-  penalty: bigint; liquidator_reward: bigint; bad_debt: bigint
+  kind: 'Liquidation'
+  sub_kind: 'PositionLiquidated'
+  market_id: number
+  account: string
+  liquidator: string
+  insurance_fund: string
+  margin_mode: MarginMode
+  size_lots: number
+  price_ticks: number
+  notional: bigint
+  realized_pnl: bigint
+  penalty: bigint
+  liquidator_reward: bigint
+  bad_debt: bigint
   /** The fund's signed position size before and after taking the position over. */
-  fund_size_before_lots: number; fund_size_after_lots: number
+  fund_size_before_lots: number
+  fund_size_after_lots: number
 }
 
 /** The insurance fund absorbed a liquidated account's shortfall: its balance fell by `amount`. */
 export interface BadDebtEvent {
-  kind: 'Liquidation'; sub_kind: 'BadDebt'
-  market_id: number; account: string
-  insurance_fund: string; amount: bigint
+  kind: 'Liquidation'
+  sub_kind: 'BadDebt'
+  market_id: number
+  account: string
+  insurance_fund: string
+  amount: bigint
 }
 
 export type MarginEvent =
-  | LeverageUpdatedEvent | MarginModeUpdatedEvent | IsolatedMarginUpdatedEvent
-  | PositionLiquidatedEvent | BadDebtEvent
+  | LeverageUpdatedEvent
+  | MarginModeUpdatedEvent
+  | IsolatedMarginUpdatedEvent
+  | PositionLiquidatedEvent
+  | BadDebtEvent

@@ -4,12 +4,36 @@
 // the order margin checks (cross trading, isolated from cross cash, the cross-cash rule of reducing
 // orders).
 import { describe, expect, test } from 'bun:test'
-import { valueAccount } from './margin.ts'
-import { ALICE, agentAddress, BOB, BTC, cancel, DEV_BALANCE, ETH, ev, place, registerAgent, runRows, SOL, type Row } from '../../../test/support/chain/test-chain.ts'
 import {
-  checkMarginInvariants, conservedWithIsolated, EVE, LIQ, liquidate, marginChain, moveMark, SMALL_BALANCE, updateIsolatedMargin, updateLeverage, updateMarginMode,
+  checkMarginInvariants,
+  conservedWithIsolated,
+  EVE,
+  LIQ,
+  liquidate,
+  marginChain,
+  moveMark,
+  SMALL_BALANCE,
+  updateIsolatedMargin,
+  updateLeverage,
+  updateMarginMode,
 } from '../../../test/support/chain/margin.ts'
-import { checkInvariants } from '../../../test/support/chain/test-chain.ts'
+import {
+  ALICE,
+  agentAddress,
+  BOB,
+  BTC,
+  cancel,
+  checkInvariants,
+  DEV_BALANCE,
+  ETH,
+  ev,
+  place,
+  type Row,
+  registerAgent,
+  runRows,
+  SOL,
+} from '../../../test/support/chain/test-chain.ts'
+import { valueAccount } from './margin.ts'
 
 const usd = (n: number): bigint => BigInt(Math.round(n * 1e6))
 
@@ -22,9 +46,17 @@ describe('leverage, margin mode and isolated margin', () => {
       { by: ALICE, action: updateLeverage(BTC, 0), expect: { reject: 'InvalidLeverage' } },
       { by: ALICE, action: updateLeverage(99, 5), expect: { reject: 'MarketNotFound' } },
       // Flat: the setting alone changes (default 20x Cross).
-      { by: ALICE, action: updateLeverage(BTC, 10), expect: [ev('LeverageUpdated', { market_id: BTC, leverage: 10, previous_leverage: 20, margin_mode: 'Cross' })] },
+      {
+        by: ALICE,
+        action: updateLeverage(BTC, 10),
+        expect: [ev('LeverageUpdated', { market_id: BTC, leverage: 10, previous_leverage: 20, margin_mode: 'Cross' })],
+      },
       { by: ALICE, action: updateMarginMode(99, 'Isolated'), expect: { reject: 'MarketNotFound' } },
-      { by: ALICE, action: updateMarginMode(BTC, 'Isolated'), expect: [ev('MarginModeUpdated', { market_id: BTC, margin_mode: 'Isolated', leverage: 10 })] },
+      {
+        by: ALICE,
+        action: updateMarginMode(BTC, 'Isolated'),
+        expect: [ev('MarginModeUpdated', { market_id: BTC, margin_mode: 'Isolated', leverage: 10 })],
+      },
       // An Isolated order holds its margin against the cross cash while it rests: 6000 / 10x.
       { by: ALICE, action: place(BTC, 'Bid', '60000', '0.1'), expect: ['OrderAccepted', 'OrderResting'] },
       { by: ALICE, action: updateMarginMode(BTC, 'Cross'), expect: { reject: 'OpenOrdersExist' } },
@@ -32,15 +64,27 @@ describe('leverage, margin mode and isolated margin', () => {
       { by: BOB, action: place(BTC, 'Ask', '60000', '0.1', { tif: 'Ioc' }), expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'] },
       { by: ALICE, action: updateMarginMode(BTC, 'Cross'), expect: { reject: 'PositionOpen' } },
       // Raising leverage needs nothing; lowering it needs the isolated margin for the new requirement.
-      { by: ALICE, action: updateLeverage(BTC, 20), expect: [ev('LeverageUpdated', { leverage: 20, previous_leverage: 10, margin_mode: 'Isolated' })] },
+      {
+        by: ALICE,
+        action: updateLeverage(BTC, 20),
+        expect: [ev('LeverageUpdated', { leverage: 20, previous_leverage: 10, margin_mode: 'Isolated' })],
+      },
       { by: ALICE, action: updateLeverage(BTC, 5), expect: { reject: 'InsufficientMargin' } },
-      { by: ALICE, action: updateIsolatedMargin(BTC, '600', 'Add'), expect: [ev('IsolatedMarginUpdated', { direction: 'Add', amount: usd(600), isolated_margin: usd(1200) })] },
+      {
+        by: ALICE,
+        action: updateIsolatedMargin(BTC, '600', 'Add'),
+        expect: [ev('IsolatedMarginUpdated', { direction: 'Add', amount: usd(600), isolated_margin: usd(1200) })],
+      },
       { by: ALICE, action: updateLeverage(BTC, 5), expect: [ev('LeverageUpdated', { leverage: 5, previous_leverage: 20 })] },
       // At 5x the position needs all of its 1200.
       { by: ALICE, action: updateIsolatedMargin(BTC, '0.000001', 'Remove'), expect: { reject: 'InsufficientMargin' } },
       { by: ALICE, action: updateLeverage(BTC, 10), expect: ['LeverageUpdated'] },
       { by: ALICE, action: updateIsolatedMargin(BTC, '600.000001', 'Remove'), expect: { reject: 'InsufficientMargin' } },
-      { by: ALICE, action: updateIsolatedMargin(BTC, '600', 'Remove'), expect: [ev('IsolatedMarginUpdated', { direction: 'Remove', amount: usd(600), isolated_margin: usd(600) })] },
+      {
+        by: ALICE,
+        action: updateIsolatedMargin(BTC, '600', 'Remove'),
+        expect: [ev('IsolatedMarginUpdated', { direction: 'Remove', amount: usd(600), isolated_margin: usd(600) })],
+      },
       { by: ALICE, action: updateIsolatedMargin(99, '1', 'Add'), expect: { reject: 'MarketNotFound' } },
       { by: ALICE, action: updateIsolatedMargin(BTC, '0', 'Add'), expect: { reject: 'InvalidAmount' } },
       { by: ALICE, action: updateIsolatedMargin(BTC, '1.0000001', 'Add'), expect: { reject: 'InvalidAmount' } },
@@ -58,7 +102,12 @@ describe('leverage, margin mode and isolated margin', () => {
     runRows(chain, rows)
     const alice = chain.state.accounts.get(ALICE)!
     const btc = alice.positions.get(BTC)!
-    expect({ mode: btc.marginMode, leverage: btc.leverage, isolated: btc.isolatedMargin, size: btc.sizeLots }).toEqual({ mode: 'Isolated', leverage: 10, isolated: usd(600), size: 1_000 })
+    expect({ mode: btc.marginMode, leverage: btc.leverage, isolated: btc.isolatedMargin, size: btc.sizeLots }).toEqual({
+      mode: 'Isolated',
+      leverage: 10,
+      isolated: usd(600),
+      size: 1_000,
+    })
     expect(alice.positions.get(SOL)).toMatchObject({ marginMode: 'Cross', leverage: 20, isolatedMargin: 0n })
     // Maker fee 2 bps of 6000 = 1.2; 600 locked; +600 -600 moved; taker fee 5 bps of 150 = 0.075.
     expect(alice.balance).toBe(DEV_BALANCE - usd(1.2) - usd(600) - usd(0.075))
@@ -199,13 +248,21 @@ describe('order margin checks', () => {
     chain.ok(BOB, place(BTC, 'Bid', '60020', '1'))
     // Closing realizes +20, pays 30.01 and frees 3001 of margin: the cash rises, but nothing would
     // back the -110.01 left.
-    runRows(chain, [{ by: EVE, action: place(BTC, 'Ask', '60020', '1', { tif: 'Ioc', reduceOnly: true }), expect: { reject: 'InsufficientMargin' } }])
+    runRows(chain, [
+      { by: EVE, action: place(BTC, 'Ask', '60020', '1', { tif: 'Ioc', reduceOnly: true }), expect: { reject: 'InsufficientMargin' } },
+    ])
     // With another Cross position open, the same close is admitted (the balance stays visible and liquidatable).
     chain.ok(BOB, place(ETH, 'Ask', '3500', '0.01'))
     chain.state.accounts.get(EVE)!.balance = SMALL_BALANCE
     chain.ok(EVE, place(ETH, 'Bid', '3500', '0.01', { tif: 'Ioc' }))
     chain.state.accounts.get(EVE)!.balance = usd(-100)
     // (BOB's bid is filled in full: his OrderDone, then EVE's.)
-    runRows(chain, [{ by: EVE, action: place(BTC, 'Ask', '60020', '1', { tif: 'Ioc', reduceOnly: true }), expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'] }])
+    runRows(chain, [
+      {
+        by: EVE,
+        action: place(BTC, 'Ask', '60020', '1', { tif: 'Ioc', reduceOnly: true }),
+        expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'],
+      },
+    ])
   })
 })

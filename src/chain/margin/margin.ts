@@ -14,8 +14,8 @@
 // Isolated order's margin moves into its position only when it fills. A market with mark 0 counts
 // uPnL 0 and its positions' notional at their cost basis.
 import { absBig, isSafe, marginOf, marginOfNumber, notionalNumber, notionalOf } from '../core/math.ts'
-import { reservedMarginNumber, reservedMarginOf } from './reserved-margin.ts'
 import type { Account, ChainState, Market, Position } from '../core/types.ts'
+import { reservedMarginNumber, reservedMarginOf } from './reserved-margin.ts'
 
 /** Notional of a position at the mark (SCALE_6, unsigned); at mark 0, its cost basis stands in. */
 export function markNotional(market: Market, pos: Position): bigint {

@@ -1,10 +1,24 @@
 // Position accounting: open, increase, reduce, close and flip with exact realized PnL, and the
 // conservation of sum(balance - costBasis) by every trade.
 import { describe, expect, test } from 'bun:test'
+import {
+  ALICE,
+  BOB,
+  BTC,
+  CAROL,
+  checkInvariants,
+  conservedSum,
+  DAVE,
+  DEV_BALANCE,
+  ETH,
+  place,
+  Rng,
+  TestChain,
+  type Tx,
+} from '../../../test/support/chain/test-chain.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
-import { applyTrade, newPosition } from './positions.ts'
-import { ALICE, BOB, BTC, CAROL, checkInvariants, conservedSum, DAVE, DEV_BALANCE, ETH, place, Rng, TestChain, type Tx } from '../../../test/support/chain/test-chain.ts'
 import type { Position } from '../core/types.ts'
+import { applyTrade, newPosition } from './positions.ts'
 
 describe('applyTrade', () => {
   // [what, delta lots, notional, realized PnL, size after, cost basis after]; each row applies to the position the previous row left.
@@ -27,8 +41,9 @@ describe('applyTrade', () => {
       const basisBefore = pos.costBasis
       const sizeBefore = pos.sizeLots
       const r = applyTrade(pos, delta, notional)
-      expect({ what, realized: r.realizedPnl, size: pos.sizeLots, basis: pos.costBasis, before: r.sizeBefore, after: r.sizeAfter })
-        .toEqual({ what, realized, size, basis, before: sizeBefore, after: size })
+      expect({ what, realized: r.realizedPnl, size: pos.sizeLots, basis: pos.costBasis, before: r.sizeBefore, after: r.sizeAfter }).toEqual(
+        { what, realized, size, basis, before: sizeBefore, after: size },
+      )
       // The trade moves balance - basis by exactly the notional: paid when buying, received when selling.
       expect(r.realizedPnl - (pos.costBasis - basisBefore)).toBe(delta > 0 ? -notional : notional)
       realizedTotal += realized
@@ -98,7 +113,12 @@ describe('positions through fills', () => {
       { maker: DAVE, taker_size_before: 0, taker_size_after: -20000, taker_realized_pnl: 0n },
     ])
     // The PnL of the close sits in the balance; the short is a new position with none of its own.
-    expect(chain.state.accounts.get(ALICE)!.positions.get(BTC)).toMatchObject({ sizeLots: -20000, costBasis: -usd(129_980), realizedPnl: 0n, leverage: 20 })
+    expect(chain.state.accounts.get(ALICE)!.positions.get(BTC)).toMatchObject({
+      sizeLots: -20000,
+      costBasis: -usd(129_980),
+      realizedPnl: 0n,
+      leverage: 20,
+    })
     expect(chain.balance(ALICE)).toBe(DEV_BALANCE + usd(1000 - 32.5 - 33 - 64.99))
     checkInvariants(chain.state)
   })
@@ -115,7 +135,13 @@ describe('positions through fills', () => {
         const ticks = 3_500_00 + rng.range(-300, 300)
         const lots = rng.range(1, 5_000)
         const tif = rng.pick(['Gtc', 'Gtc', 'Ioc', 'Fok'] as const)
-        txs.push({ by: rng.pick(traders), action: place(ETH, rng.chance(50) ? 'Bid' : 'Ask', formatDecimal(BigInt(ticks), 2), formatDecimal(BigInt(lots), 3), { tif, reduceOnly: rng.chance(10) }) })
+        txs.push({
+          by: rng.pick(traders),
+          action: place(ETH, rng.chance(50) ? 'Bid' : 'Ask', formatDecimal(BigInt(ticks), 2), formatDecimal(BigInt(lots), 3), {
+            tif,
+            reduceOnly: rng.chance(10),
+          }),
+        })
       }
       const result = chain.block(txs)
       fills += result.events.filter((e) => e.sub_kind === 'Filled').length

@@ -9,8 +9,8 @@
 // balance. applyTrade reports that movement as isolatedTransfer, which the caller credits to the
 // balance with the realized PnL, so sum(balance + isolatedMargin - costBasis) is conserved too.
 import { marginOf, mulDivFloor, mulDivTrunc } from '../core/math.ts'
-import { markLeaf, positionKey } from '../state/state-root.ts'
 import type { Account, ChainState, MarginMode, Market, Position } from '../core/types.ts'
+import { markLeaf, positionKey } from '../state/state-root.ts'
 
 export interface TradeResult {
   readonly realizedPnl: bigint
@@ -38,7 +38,17 @@ export function positionSettings(account: Account, market: Market): PositionSett
 
 /** A flat position of owner in a market at a leverage and margin mode. */
 export function newPosition(owner: string, marketId: number, leverage: number, marginMode: MarginMode = 'Cross'): Position {
-  return { marketId, sizeLots: 0, costBasis: 0n, leverage, realizedPnl: 0n, marginMode, isolatedMargin: 0n, leafKey: positionKey(owner, marketId), dirtyIn: -1 }
+  return {
+    marketId,
+    sizeLots: 0,
+    costBasis: 0n,
+    leverage,
+    realizedPnl: 0n,
+    marginMode,
+    isolatedMargin: 0n,
+    leafKey: positionKey(owner, marketId),
+    dirtyIn: -1,
+  }
 }
 
 /**
@@ -53,7 +63,7 @@ export function applyTrade(pos: Position, deltaLots: number, notional: bigint): 
   let realizedPnl = 0n
   let isolatedTransfer = 0n
   let closeLots = 0
-  if (sizeBefore !== 0 && (sizeBefore > 0) !== buying) closeLots = Math.min(qty, Math.abs(sizeBefore))
+  if (sizeBefore !== 0 && sizeBefore > 0 !== buying) closeLots = Math.min(qty, Math.abs(sizeBefore))
   let openNotional = notional
   if (closeLots > 0) {
     // The share of the trade notional and of the cost basis that the closing part accounts for.

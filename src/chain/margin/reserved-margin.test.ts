@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { mulberry32 } from '../../lib/prng.ts'
 import { newAccount } from '../access/accounts.ts'
-import { releaseMargin, reserveMargin, reservedMarginNumber, reservedMarginOf } from './reserved-margin.ts'
+import { releaseMargin, reservedMarginNumber, reservedMarginOf, reserveMargin } from './reserved-margin.ts'
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 /** An amount as Order.marginHeldUnits gives it: the exact number, or NaN beyond the safe integers. */
@@ -51,7 +51,12 @@ describe('reserved margin', () => {
       } else {
         // Mostly small margins, some near and far beyond 2^53.
         const r = next() % 100
-        const held = r < 90 ? BigInt(next() % 1_000_000_000) : r < 97 ? MAX_SAFE - BigInt(next() % 1000) : 2n ** BigInt(53 + (next() % 40)) + BigInt(next())
+        const held =
+          r < 90
+            ? BigInt(next() % 1_000_000_000)
+            : r < 97
+              ? MAX_SAFE - BigInt(next() % 1000)
+              : 2n ** BigInt(53 + (next() % 40)) + BigInt(next())
         live.push(held)
         reserveMargin(a, held, unitsOf(held))
         reference += held

@@ -15,7 +15,9 @@ import type { Account } from '../core/types.ts'
 
 /** The account's reserved margin (SCALE_6). */
 export function reservedMarginOf(account: Account): bigint {
-  return account.reservedMarginOverflow === 0n ? BigInt(account.reservedMarginUnits) : account.reservedMarginOverflow + BigInt(account.reservedMarginUnits)
+  return account.reservedMarginOverflow === 0n
+    ? BigInt(account.reservedMarginUnits)
+    : account.reservedMarginOverflow + BigInt(account.reservedMarginUnits)
 }
 
 /** The account's reserved margin as an exact number, or NaN when it is not a safe integer. */

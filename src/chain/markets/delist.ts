@@ -15,16 +15,16 @@
 import { assert } from '../../lib/assert.ts'
 import type { MarketOnlyPayload } from '../../wire/actions.ts'
 import type { EventSink } from '../core/events.ts'
+import { divCeil, notionalOf } from '../core/math.ts'
+import { reject } from '../core/reasons.ts'
+import type { Account, ChainState, Market, Order } from '../core/types.ts'
+import { positionFor, settlePosition } from '../margin/positions.ts'
+import { cancelRestingOrder, credit, creditAccount } from '../orders/order-ops.ts'
+import { markLeaf } from '../state/state-root.ts'
+import { cancelMarketTriggers } from '../triggers/triggers.ts'
 import { BOOK_B_ADDRESS } from './external-peg.ts'
 import { changeLifecycle, findManagedMarket } from './lifecycle.ts'
 import type { MarketOutcome } from './tradable.ts'
-import { divCeil, notionalOf } from '../core/math.ts'
-import { cancelRestingOrder, credit, creditAccount } from '../orders/order-ops.ts'
-import { positionFor, settlePosition } from '../margin/positions.ts'
-import { reject } from '../core/reasons.ts'
-import { markLeaf } from '../state/state-root.ts'
-import { cancelMarketTriggers } from '../triggers/triggers.ts'
-import type { Account, ChainState, Market, Order } from '../core/types.ts'
 
 /** Notional of lots at a price in SCALE_6, rounded up (what a short pays to close at the mark). */
 function notionalCeil(market: Market, priceTicks: number, lots: number): bigint {
@@ -37,7 +37,10 @@ export function completeDelist(state: ChainState, admin: Account, p: MarketOnlyP
   if (!found.ok) return found
   const market = found.market
   if (market.lifecycle !== 'DelistPending') {
-    const why = market.lifecycle === 'Created' ? 'normal delisting is refused for Created markets (use CancelMarket)' : 'RequestDelist must come first'
+    const why =
+      market.lifecycle === 'Created'
+        ? 'normal delisting is refused for Created markets (use CancelMarket)'
+        : 'RequestDelist must come first'
     return reject('InvalidLifecycleTransition', `CompleteDelist refused: ${market.symbol} is ${market.lifecycle}; ${why}`)
   }
   // After this point the delisting must succeed.
@@ -50,8 +53,14 @@ export function completeDelist(state: ChainState, admin: Account, p: MarketOnlyP
   market.openInterestLots = 0
   markLeaf(state, market)
   events.push({
-    kind: 'Ops', sub_kind: 'DelistCompleted', market_id: market.marketId, account: admin.address,
-    orders_cancelled: ordersCancelled, positions_settled: settled, settlement_dust: dust, dust_recipient: recipient,
+    kind: 'Ops',
+    sub_kind: 'DelistCompleted',
+    market_id: market.marketId,
+    account: admin.address,
+    orders_cancelled: ordersCancelled,
+    positions_settled: settled,
+    settlement_dust: dust,
+    dust_recipient: recipient,
   })
   changeLifecycle(state, market, 'Delisted', null, admin.address, events)
   return { ok: true, marketId: market.marketId }
@@ -95,7 +104,15 @@ function settleAtMark(state: ChainState, market: Market, events: EventSink): { s
     if (address === BOOK_B_ADDRESS) market.oracle.counterRealizedPnl += pnl
     signedValues += value
     settled++
-    events.push({ kind: 'Liquidation', sub_kind: 'DelistSettlement', market_id: market.marketId, account: address, size_lots: size, price_ticks: mark, realized_pnl: pnl })
+    events.push({
+      kind: 'Liquidation',
+      sub_kind: 'DelistSettlement',
+      market_id: market.marketId,
+      account: address,
+      size_lots: size,
+      price_ticks: mark,
+      realized_pnl: pnl,
+    })
   }
   // Longs and shorts net to zero, so the exact values sum to 0; rounding against each account
   // leaves the sum at or below 0.

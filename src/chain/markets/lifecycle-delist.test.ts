@@ -2,17 +2,33 @@
 // every position settled at the mark with rounding against the account, the dust goes to the
 // insurance fund, and the money sum is conserved exactly.
 import { describe, expect, test } from 'bun:test'
-import { BOOK_B_ADDRESS } from './external-peg.ts'
-import { completeDelist, nextBlockMs, quote, QUOTER, requestDelist, moneySum, activate } from '../../../test/support/chain/markets.ts'
+import { activate, completeDelist, moneySum, nextBlockMs, QUOTER, quote, requestDelist } from '../../../test/support/chain/markets.ts'
+import {
+  ADMIN,
+  ALICE,
+  BOB,
+  CAROL,
+  checkInvariants,
+  createMarket,
+  DAVE,
+  ev,
+  place,
+  runRows,
+  TestChain,
+  XAU,
+} from '../../../test/support/chain/test-chain.ts'
 import { trig } from '../../../test/support/chain/triggers.ts'
-import { ADMIN, ALICE, BOB, CAROL, checkInvariants, createMarket, DAVE, ev, place, runRows, TestChain, XAU } from '../../../test/support/chain/test-chain.ts'
 import { reservedMarginOf } from '../margin/reserved-margin.ts'
+import { BOOK_B_ADDRESS } from './external-peg.ts'
 
 describe('CompleteDelist', () => {
   test('a native market with resting orders and odd-sized positions: nothing is lost', () => {
     const chain = new TestChain()
     // 4 price and 4 size decimals: a notional is ticks x lots / 100, so settlements round.
-    chain.ok(ADMIN, createMarket({ symbol: 'ODD-USD', price_decimals: 4, size_decimals: 4, mark_price: '1.2345', maintenance_margin_bps: 250 }))
+    chain.ok(
+      ADMIN,
+      createMarket({ symbol: 'ODD-USD', price_decimals: 4, size_decimals: 4, mark_price: '1.2345', maintenance_margin_bps: 250 }),
+    )
     const M = 5
     chain.ok(ADMIN, activate(M))
     chain.ok(BOB, place(M, 'Ask', '1.2345', '0.0001'))
@@ -34,18 +50,21 @@ describe('CompleteDelist', () => {
 
     // Alice long 3 lots: floor(370.35) = 370; Bob short 1: ceil(123.45) = 124; Carol short 2:
     // ceil(246.9) = 247. Each paid 123 per lot (123.45 truncated) when trading.
-    runRows(chain, [{
-      by: ADMIN, action: completeDelist('ODD-USD'),
-      expect: [
-        ev('TriggerCancelled', { account: ALICE, reason: 'MarketDelisted' }),
-        ...resting.map(() => ev('OrderDone', { reason: 'MarketDelisted' })),
-        ev('DelistSettlement', { account: BOB, size_lots: -1, price_ticks: 12_345, realized_pnl: -1n }),
-        ev('DelistSettlement', { account: CAROL, size_lots: -2, realized_pnl: -1n }),
-        ev('DelistSettlement', { account: ALICE, size_lots: 3, realized_pnl: 1n }),
-        ev('DelistCompleted', { orders_cancelled: 3, positions_settled: 3, settlement_dust: 1n, dust_recipient: fund }),
-        ev('MarketLifecycleChanged', { from: 'DelistPending', to: 'Delisted' }),
-      ],
-    }])
+    runRows(chain, [
+      {
+        by: ADMIN,
+        action: completeDelist('ODD-USD'),
+        expect: [
+          ev('TriggerCancelled', { account: ALICE, reason: 'MarketDelisted' }),
+          ...resting.map(() => ev('OrderDone', { reason: 'MarketDelisted' })),
+          ev('DelistSettlement', { account: BOB, size_lots: -1, price_ticks: 12_345, realized_pnl: -1n }),
+          ev('DelistSettlement', { account: CAROL, size_lots: -2, realized_pnl: -1n }),
+          ev('DelistSettlement', { account: ALICE, size_lots: 3, realized_pnl: 1n }),
+          ev('DelistCompleted', { orders_cancelled: 3, positions_settled: 3, settlement_dust: 1n, dust_recipient: fund }),
+          ev('MarketLifecycleChanged', { from: 'DelistPending', to: 'Delisted' }),
+        ],
+      },
+    ])
     expect(chain.balance(ALICE) - balances.get(ALICE)!).toBe(1n)
     expect(chain.balance(BOB) - balances.get(BOB)!).toBe(-1n)
     expect(chain.balance(CAROL) - balances.get(CAROL)!).toBe(-1n)

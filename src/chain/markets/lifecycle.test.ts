@@ -1,11 +1,36 @@
 // The market lifecycle of docs/markets.md#lifecycle as a table: one row per transition (and per
 // refused one), each starting from a fresh chain with a market in the row's state.
 import { describe, expect, test } from 'bun:test'
-import { resolveSymbol } from '../../wire/symbols.ts'
 import {
-  activate, amend, cancelMarket, completeDelist, emergencyHalt, haltMarket, nextBlockMs, quote, QUOTER, requestDelist, resumeMarket, setFeeRecipient,
+  activate,
+  amend,
+  cancelMarket,
+  completeDelist,
+  emergencyHalt,
+  haltMarket,
+  nextBlockMs,
+  QUOTER,
+  quote,
+  requestDelist,
+  resumeMarket,
+  setFeeRecipient,
 } from '../../../test/support/chain/markets.ts'
-import { ADMIN, ALICE, BOB, CAROL, cancel, createMarket, DAVE, ev, place, runRows, TestChain, type Action, type ExpectedEvent } from '../../../test/support/chain/test-chain.ts'
+import {
+  type Action,
+  ADMIN,
+  ALICE,
+  BOB,
+  CAROL,
+  cancel,
+  createMarket,
+  DAVE,
+  type ExpectedEvent,
+  ev,
+  place,
+  runRows,
+  TestChain,
+} from '../../../test/support/chain/test-chain.ts'
+import { resolveSymbol } from '../../wire/symbols.ts'
 import type { HaltReason, Lifecycle } from '../core/types.ts'
 
 /** The market every row works on: the first one created after the four dev markets. */
@@ -53,19 +78,27 @@ interface Transition {
   readonly from: From
   /** The row's action, built with the time of its block (for quotes). */
   readonly action: (blockMs: number) => Action
-  readonly expect: readonly ExpectedEvent[] | { readonly reject: 'InvalidLifecycleTransition' | 'MarketDelisted' | 'MarketNotInCreatedState' }
+  readonly expect:
+    | readonly ExpectedEvent[]
+    | { readonly reject: 'InvalidLifecycleTransition' | 'MarketDelisted' | 'MarketNotInCreatedState' }
   /** The market's state after an accepted row. */
   readonly to?: [Lifecycle, HaltReason]
   /** An external-peg market even where the state does not need one (quote rows). */
   readonly peg?: boolean
 }
 
-const changed = (from: Lifecycle, to: Lifecycle, halt_reason: HaltReason = null) => ev('MarketLifecycleChanged', { market_id: M, from, to, halt_reason, account: ADMIN })
+const changed = (from: Lifecycle, to: Lifecycle, halt_reason: HaltReason = null) =>
+  ev('MarketLifecycleChanged', { market_id: M, from, to, halt_reason, account: ADMIN })
 const quoteNow = (blockMs: number) => quote(M, '99.9', '100.1', '100', blockMs)
 
 const TRANSITIONS: readonly Transition[] = [
   // Created
-  { from: 'Created', action: () => cancelMarket(M), expect: [ev('MarketCancelled', { market_id: M, symbol: 'LIFE-USD' }), changed('Created', 'Delisted')], to: ['Delisted', null] },
+  {
+    from: 'Created',
+    action: () => cancelMarket(M),
+    expect: [ev('MarketCancelled', { market_id: M, symbol: 'LIFE-USD' }), changed('Created', 'Delisted')],
+    to: ['Delisted', null],
+  },
   { from: 'Created', action: () => activate(M), expect: [changed('Created', 'Active')], to: ['Active', null] },
   { from: 'Created', action: () => requestDelist(M), expect: { reject: 'InvalidLifecycleTransition' } },
   { from: 'Created', action: () => completeDelist(M), expect: { reject: 'InvalidLifecycleTransition' } },
@@ -80,26 +113,46 @@ const TRANSITIONS: readonly Transition[] = [
   { from: 'Active', action: () => activate(M), expect: { reject: 'MarketNotInCreatedState' } },
   // Halted by an Admin: quotes are accepted and refreshed, but only ResumeMarket resumes it.
   { from: 'Halted(Admin)', action: () => resumeMarket(M), expect: [changed('Halted', 'Active')], to: ['Active', null] },
-  { from: 'Halted(Admin)', peg: true, action: quoteNow, expect: [ev('OracleQuoteAccepted', { market_id: M, account: QUOTER, mark_price_ticks: 10_000 })], to: ['Halted', 'Admin'] },
+  {
+    from: 'Halted(Admin)',
+    peg: true,
+    action: quoteNow,
+    expect: [ev('OracleQuoteAccepted', { market_id: M, account: QUOTER, mark_price_ticks: 10_000 })],
+    to: ['Halted', 'Admin'],
+  },
   { from: 'Halted(Admin)', action: () => requestDelist(M), expect: [changed('Halted', 'DelistPending')], to: ['DelistPending', null] },
   { from: 'Halted(Admin)', action: () => haltMarket(M), expect: { reject: 'InvalidLifecycleTransition' } },
   { from: 'Halted(Admin)', action: () => cancelMarket(M), expect: { reject: 'InvalidLifecycleTransition' } },
   { from: 'Halted(Admin)', action: () => completeDelist(M), expect: { reject: 'InvalidLifecycleTransition' } },
   // Halted for a stale quote (or with a null reason, which behaves alike): a fresh quote resumes it.
-  { from: 'Halted(QuoteStale)', action: quoteNow, expect: ['OracleQuoteAccepted', ev('MarketResumedAfterQuote', { market_id: M, account: QUOTER })], to: ['Active', null] },
+  {
+    from: 'Halted(QuoteStale)',
+    action: quoteNow,
+    expect: ['OracleQuoteAccepted', ev('MarketResumedAfterQuote', { market_id: M, account: QUOTER })],
+    to: ['Active', null],
+  },
   { from: 'Halted(null)', action: quoteNow, expect: ['OracleQuoteAccepted', 'MarketResumedAfterQuote'], to: ['Active', null] },
   { from: 'Halted(QuoteStale)', action: () => haltMarket(M), expect: [changed('Halted', 'Halted', 'Admin')], to: ['Halted', 'Admin'] },
   // Resumed at once; its quote is still stale, so the block's own end check halts it again.
   { from: 'Halted(QuoteStale)', action: () => resumeMarket(M), expect: [changed('Halted', 'Active')], to: ['Halted', 'QuoteStale'] },
   { from: 'Halted(QuoteStale)', action: () => requestDelist(M), expect: [changed('Halted', 'DelistPending')], to: ['DelistPending', null] },
   // DelistPending
-  { from: 'DelistPending', action: () => completeDelist(M), expect: [ev('DelistCompleted', { market_id: M, orders_cancelled: 0, positions_settled: 0 }), changed('DelistPending', 'Delisted')], to: ['Delisted', null] },
+  {
+    from: 'DelistPending',
+    action: () => completeDelist(M),
+    expect: [ev('DelistCompleted', { market_id: M, orders_cancelled: 0, positions_settled: 0 }), changed('DelistPending', 'Delisted')],
+    to: ['Delisted', null],
+  },
   { from: 'DelistPending', action: () => requestDelist(M), expect: { reject: 'InvalidLifecycleTransition' } },
   { from: 'DelistPending', action: () => haltMarket(M), expect: { reject: 'InvalidLifecycleTransition' } },
   { from: 'DelistPending', action: () => resumeMarket(M), expect: { reject: 'InvalidLifecycleTransition' } },
   { from: 'DelistPending', action: () => cancelMarket(M), expect: { reject: 'InvalidLifecycleTransition' } },
   // Delisted: sealed; every market action is refused.
-  ...[cancelMarket, activate, haltMarket, resumeMarket, requestDelist, completeDelist].map((a) => ({ from: 'Delisted' as const, action: () => a(M), expect: { reject: 'MarketDelisted' as const } })),
+  ...[cancelMarket, activate, haltMarket, resumeMarket, requestDelist, completeDelist].map((a) => ({
+    from: 'Delisted' as const,
+    action: () => a(M),
+    expect: { reject: 'MarketDelisted' as const },
+  })),
   { from: 'Delisted', action: () => emergencyHalt(M, true), expect: { reject: 'MarketDelisted' } },
   { from: 'Delisted', action: () => setFeeRecipient(M, BOB), expect: { reject: 'MarketDelisted' } },
   { from: 'Delisted', action: () => amend(M, { taker_fee_bps: 1 }), expect: { reject: 'MarketDelisted' } },
@@ -131,13 +184,28 @@ describe('the end-of-block quote check', () => {
       if (events.length > 0) stale.push({ lag: chain.state.timestampMs - activatedMs, events })
     }
     // Lag 3000 is still fresh; 4000 is the first stale one, and the halt is reported once.
-    expect(stale).toEqual([{ lag: 4_000, events: [{ kind: 'Ops', sub_kind: 'MarketHaltedQuoteStale', market_id: M, account: null, lag_ms: 4_000, max_quote_lag_ms: 3_000, last_source_ts_ms: null }] }])
+    expect(stale).toEqual([
+      {
+        lag: 4_000,
+        events: [
+          {
+            kind: 'Ops',
+            sub_kind: 'MarketHaltedQuoteStale',
+            market_id: M,
+            account: null,
+            lag_ms: 4_000,
+            max_quote_lag_ms: 3_000,
+            last_source_ts_ms: null,
+          },
+        ],
+      },
+    ])
     const m = chain.state.markets.get(M)!
     expect([m.lifecycle, m.haltReason]).toEqual(['Halted', 'QuoteStale'])
     runRows(chain, [{ by: ALICE, action: place(M, 'Bid', '100', '1'), expect: { reject: 'MarketNotTradable' } }])
   })
 
-  test('staleness counts from the quote\'s source time: a quote 2 s ahead of its block stays fresh 2 s longer', () => {
+  test("staleness counts from the quote's source time: a quote 2 s ahead of its block stays fresh 2 s longer", () => {
     const chain = reach('Active', true)
     const ts = nextBlockMs(chain) + 2_000
     chain.ok(QUOTER, quote(M, '99.9', '100.1', '100', ts))
@@ -159,7 +227,14 @@ describe('the end-of-block quote check', () => {
       // A quote that is fresh while the market stayed halted (as a state from before the quote
       // path resumed markets would hold): the end-of-block check lifts the halt itself.
       const ts = nextBlockMs(chain)
-      m.oracle.latest = { bidTicks: 9_990, askTicks: 10_010, markTicks: 10_000, sourceTsMs: ts, acceptedHeight: chain.state.height, acceptedAtMs: ts }
+      m.oracle.latest = {
+        bidTicks: 9_990,
+        askTicks: 10_010,
+        markTicks: 10_000,
+        sourceTsMs: ts,
+        acceptedHeight: chain.state.height,
+        acceptedAtMs: ts,
+      }
       m.oracle.clockMs = ts
       const events = chain.block([]).events
       expect(events).toEqual([{ kind: 'Ops', sub_kind: 'MarketResumedAfterQuote', market_id: M, account: null, source_ts_ms: ts }])
@@ -208,7 +283,11 @@ describe('addressing and authority', () => {
     chain.ok(ADMIN, cancelMarket(M))
     expect(resolveSymbol(chain.state.markets.values(), 'LIFE-USD')).toBeUndefined()
     runRows(chain, [
-      { by: ADMIN, action: createMarket({ symbol: 'LIFE-USD', market_id: M }), expect: [ev('MarketCreated', { market_id: M + 1, requested_market_id: M })] },
+      {
+        by: ADMIN,
+        action: createMarket({ symbol: 'LIFE-USD', market_id: M }),
+        expect: [ev('MarketCreated', { market_id: M + 1, requested_market_id: M })],
+      },
     ])
     expect(chain.state.markets.get(M)!.lifecycle).toBe('Delisted')
     expect(resolveSymbol(chain.state.markets.values(), 'LIFE-USD')!.marketId).toBe(M + 1)
@@ -226,7 +305,11 @@ describe('what each state lets traders do', () => {
     runRows(chain, [
       { by: ALICE, action: place(M, 'Bid', '101', '1'), expect: { reject: 'MarketNotTradable' } },
       { by: CAROL, action: place(M, 'Ask', '99', '1', { reduceOnly: true }), expect: { reject: 'ReduceOnlyWouldOpenOrFlip' } },
-      { by: ALICE, action: place(M, 'Ask', '99', '1', { reduceOnly: true, tif: 'Ioc' }), expect: ['OrderAccepted', ev('Filled', { maker: DAVE }), 'OrderDone', 'OrderDone'] },
+      {
+        by: ALICE,
+        action: place(M, 'Ask', '99', '1', { reduceOnly: true, tif: 'Ioc' }),
+        expect: ['OrderAccepted', ev('Filled', { maker: DAVE }), 'OrderDone', 'OrderDone'],
+      },
       { by: ALICE, action: cancel(M, own), expect: [ev('OrderDone', { reason: 'Cancelled' })] },
     ])
   })
@@ -235,7 +318,11 @@ describe('what each state lets traders do', () => {
     const chain = reach('Active', false)
     const resting = chain.placeOk(ALICE, place(M, 'Bid', '99', '1'))
     runRows(chain, [
-      { by: ADMIN, action: emergencyHalt(M, true), expect: [ev('EmergencyHaltChanged', { market_id: M, halted: true, was_halted: false })] },
+      {
+        by: ADMIN,
+        action: emergencyHalt(M, true),
+        expect: [ev('EmergencyHaltChanged', { market_id: M, halted: true, was_halted: false })],
+      },
       { by: BOB, action: place(M, 'Ask', '99', '1', { tif: 'Ioc' }), expect: { reject: 'MarketNotTradable' } },
       { by: ALICE, action: cancel(M, resting), expect: ['OrderDone'] },
       { by: ADMIN, action: emergencyHalt('LIFE-USD', true), expect: [ev('EmergencyHaltChanged', { halted: true, was_halted: true })] },
@@ -245,4 +332,3 @@ describe('what each state lets traders do', () => {
     expect(chain.state.markets.get(M)!.lifecycle).toBe('Active')
   })
 })
-

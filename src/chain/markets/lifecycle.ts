@@ -5,14 +5,14 @@
 // quote-driven halt and resume in oracle.ts. A refused transition is InvalidLifecycleTransition
 // naming both states.
 import type { MarketOnlyPayload, SetEmergencyHaltPayload } from '../../wire/actions.ts'
+import { describeRef, type MarketRef } from '../../wire/symbols.ts'
 import type { EventSink } from '../core/events.ts'
-import type { MarketOutcome } from './tradable.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
+import type { Account, ChainState, HaltReason, Lifecycle, Market } from '../core/types.ts'
 import { markLeaf } from '../state/state-root.ts'
 import { cancelMarketTriggers } from '../triggers/triggers.ts'
-import { describeRef, type MarketRef } from '../../wire/symbols.ts'
 import { resolveMarketRef } from './market-refs.ts'
-import type { Account, ChainState, HaltReason, Lifecycle, Market } from '../core/types.ts'
+import type { MarketOutcome } from './tradable.ts'
 
 /**
  * The market a management action addresses (market_id over symbol,
@@ -22,21 +22,40 @@ import type { Account, ChainState, HaltReason, Lifecycle, Market } from '../core
 export function findManagedMarket(state: ChainState, ref: MarketRef): { readonly ok: true; readonly market: Market } | Rejection {
   const market = resolveMarketRef(state, ref)
   if (market === undefined) return reject('MarketNotFound', `market not found: ${describeRef(ref)}`)
-  if (market.lifecycle === 'Delisted') return reject('MarketDelisted', `${market.symbol} (market ${market.marketId}) is Delisted and sealed`)
+  if (market.lifecycle === 'Delisted')
+    return reject('MarketDelisted', `${market.symbol} (market ${market.marketId}) is Delisted and sealed`)
   return { ok: true, market }
 }
 
 /** Moves a market to a new lifecycle state and reports it with MarketLifecycleChanged. */
-export function changeLifecycle(state: ChainState, market: Market, to: Lifecycle, haltReason: HaltReason, account: string, events: EventSink): void {
+export function changeLifecycle(
+  state: ChainState,
+  market: Market,
+  to: Lifecycle,
+  haltReason: HaltReason,
+  account: string,
+  events: EventSink,
+): void {
   const from = market.lifecycle
   market.lifecycle = to
   market.haltReason = to === 'Halted' ? haltReason : null
   markLeaf(state, market)
-  events.push({ kind: 'Ops', sub_kind: 'MarketLifecycleChanged', market_id: market.marketId, account, from, to, halt_reason: market.haltReason })
+  events.push({
+    kind: 'Ops',
+    sub_kind: 'MarketLifecycleChanged',
+    market_id: market.marketId,
+    account,
+    from,
+    to,
+    halt_reason: market.haltReason,
+  })
 }
 
 const refused = (market: Market, action: string, why: string): Rejection =>
-  reject('InvalidLifecycleTransition', `${action} refused: ${market.symbol} is ${market.lifecycle}${market.lifecycle === 'Halted' ? ` (${market.haltReason ?? 'null'})` : ''}; ${why}`)
+  reject(
+    'InvalidLifecycleTransition',
+    `${action} refused: ${market.symbol} is ${market.lifecycle}${market.lifecycle === 'Halted' ? ` (${market.haltReason ?? 'null'})` : ''}; ${why}`,
+  )
 
 /** CancelMarket (master-only): a Created market goes straight to Delisted, with no DelistPending phase. */
 export function cancelMarket(state: ChainState, admin: Account, p: MarketOnlyPayload, events: EventSink): MarketOutcome {
@@ -86,11 +105,18 @@ export function resumeMarket(state: ChainState, admin: Account, p: MarketOnlyPay
  * liquidations remain. Refused for Created markets (CancelMarket withdraws those). The request
  * time is kept for audit only: CompleteDelist may follow at any time.
  */
-export function requestDelist(state: ChainState, admin: Account, p: MarketOnlyPayload, timestampMs: number, events: EventSink): MarketOutcome {
+export function requestDelist(
+  state: ChainState,
+  admin: Account,
+  p: MarketOnlyPayload,
+  timestampMs: number,
+  events: EventSink,
+): MarketOutcome {
   const found = findManagedMarket(state, p)
   if (!found.ok) return found
   const market = found.market
-  if (market.lifecycle === 'Created') return refused(market, 'RequestDelist', 'normal delisting is refused for Created markets (use CancelMarket)')
+  if (market.lifecycle === 'Created')
+    return refused(market, 'RequestDelist', 'normal delisting is refused for Created markets (use CancelMarket)')
   if (market.lifecycle === 'DelistPending') return refused(market, 'RequestDelist', 'delisting was already requested')
   // After this point the request must succeed.
   market.delistRequestedAtMs = timestampMs
@@ -107,6 +133,13 @@ export function setEmergencyHalt(state: ChainState, admin: Account, p: SetEmerge
   const was = market.emergencyHalt
   market.emergencyHalt = p.halted
   markLeaf(state, market)
-  events.push({ kind: 'Ops', sub_kind: 'EmergencyHaltChanged', market_id: market.marketId, account: admin.address, halted: p.halted, was_halted: was })
+  events.push({
+    kind: 'Ops',
+    sub_kind: 'EmergencyHaltChanged',
+    market_id: market.marketId,
+    account: admin.address,
+    halted: p.halted,
+    was_halted: was,
+  })
   return { ok: true, marketId: market.marketId }
 }

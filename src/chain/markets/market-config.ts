@@ -3,12 +3,12 @@
 import { parseDecimal } from '../../lib/decimal.ts'
 import type { AmendMarketConfigPayload, SetFeeRecipientPayload } from '../../wire/actions.ts'
 import type { EventSink } from '../core/events.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
+import type { Account, ChainState, Market } from '../core/types.ts'
+import { markLeaf } from '../state/state-root.ts'
 import { findManagedMarket } from './lifecycle.ts'
 import type { QuoteLimits } from './market-types.ts'
 import type { MarketOutcome } from './tradable.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
-import { markLeaf } from '../state/state-root.ts'
-import type { Account, ChainState, Market } from '../core/types.ts'
 
 /** Quote limits of a market created without them (CreateMarket, genesis). */
 export const QUOTE_LIMITS_DEFAULT: Readonly<QuoteLimits> = Object.freeze({
@@ -34,12 +34,17 @@ export interface QuoteLimitInput {
 function priceBound(raw: string | undefined, field: string, priceDecimals: number): number | Rejection | undefined {
   if (raw === undefined) return undefined
   const v = parseDecimal(raw, priceDecimals)
-  if (!v.ok || v.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidPrice', `${field} ${raw} ${v.ok ? 'out of range' : v.message}`)
+  if (!v.ok || v.value > BigInt(Number.MAX_SAFE_INTEGER))
+    return reject('InvalidPrice', `${field} ${raw} ${v.ok ? 'out of range' : v.message}`)
   return Number(v.value)
 }
 
 /** The quote limits of `base` with the given fields replaced, or why they are invalid. Pure. */
-export function decodeQuoteLimits(p: QuoteLimitInput, priceDecimals: number, base: Readonly<QuoteLimits>): { ok: true; value: QuoteLimits } | Rejection {
+export function decodeQuoteLimits(
+  p: QuoteLimitInput,
+  priceDecimals: number,
+  base: Readonly<QuoteLimits>,
+): { ok: true; value: QuoteLimits } | Rejection {
   const min = priceBound(p.min_quote_price, 'min_quote_price', priceDecimals)
   if (typeof min === 'object') return min
   const max = priceBound(p.max_quote_price, 'max_quote_price', priceDecimals)
@@ -52,14 +57,26 @@ export function decodeQuoteLimits(p: QuoteLimitInput, priceDecimals: number, bas
     maxPriceTicks: max ?? base.maxPriceTicks,
     maxSpreadBps: p.max_quote_spread_bps ?? base.maxSpreadBps,
   }
-  if (value.maxPriceTicks !== 0 && value.maxPriceTicks < value.minPriceTicks) return reject('InvalidMarketConfig', 'max_quote_price must be 0 (no bound) or at least min_quote_price')
+  if (value.maxPriceTicks !== 0 && value.maxPriceTicks < value.minPriceTicks)
+    return reject('InvalidMarketConfig', 'max_quote_price must be 0 (no bound) or at least min_quote_price')
   return { ok: true, value }
 }
 
 /** Fields AmendMarketConfig may carry besides the market reference. */
 const AMENDABLE = [
-  'maker_fee_bps', 'taker_fee_bps', 'max_leverage', 'maintenance_margin_bps', 'liquidation_penalty_bps', 'min_order_qty', 'max_fills_per_quote',
-  'max_quote_lag_ms', 'min_quote_interval_ms', 'max_quote_change_bps', 'min_quote_price', 'max_quote_price', 'max_quote_spread_bps',
+  'maker_fee_bps',
+  'taker_fee_bps',
+  'max_leverage',
+  'maintenance_margin_bps',
+  'liquidation_penalty_bps',
+  'min_order_qty',
+  'max_fills_per_quote',
+  'max_quote_lag_ms',
+  'min_quote_interval_ms',
+  'max_quote_change_bps',
+  'min_quote_price',
+  'max_quote_price',
+  'max_quote_spread_bps',
 ] as const
 
 /**
@@ -82,12 +99,15 @@ export function amendMarketConfig(state: ChainState, admin: Account, p: AmendMar
   const maxLeverage = p.max_leverage ?? market.maxLeverage
   const maintenance = p.maintenance_margin_bps ?? market.maintenanceMarginBps
   const penalty = p.liquidation_penalty_bps ?? market.liquidationPenaltyBps
-  if (maintenance * maxLeverage >= 10_000) return reject('InvalidMarketConfig', `maintenance_margin_bps ${maintenance} x max_leverage ${maxLeverage} must be below 10000`)
-  if (penalty > maintenance) return reject('InvalidMarketConfig', `liquidation_penalty_bps ${penalty} must be at most maintenance_margin_bps ${maintenance}`)
+  if (maintenance * maxLeverage >= 10_000)
+    return reject('InvalidMarketConfig', `maintenance_margin_bps ${maintenance} x max_leverage ${maxLeverage} must be below 10000`)
+  if (penalty > maintenance)
+    return reject('InvalidMarketConfig', `liquidation_penalty_bps ${penalty} must be at most maintenance_margin_bps ${maintenance}`)
   let minOrderLots = market.minOrderLots
   if (p.min_order_qty !== undefined) {
     const min = parseDecimal(p.min_order_qty, market.sizeDecimals)
-    if (!min.ok || min.value <= 0n || min.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidQuantity', `min_order_qty ${p.min_order_qty} ${min.ok ? 'out of range' : min.message}`)
+    if (!min.ok || min.value <= 0n || min.value > BigInt(Number.MAX_SAFE_INTEGER))
+      return reject('InvalidQuantity', `min_order_qty ${p.min_order_qty} ${min.ok ? 'out of range' : min.message}`)
     minOrderLots = Number(min.value)
   }
   const limits = decodeQuoteLimits(p, market.priceDecimals, market.quoteLimits)
@@ -116,6 +136,13 @@ export function setFeeRecipient(state: ChainState, admin: Account, p: SetFeeReci
   const old = market.feeRecipient
   market.feeRecipient = next
   markLeaf(state, market)
-  events.push({ kind: 'Ops', sub_kind: 'FeeRecipientChanged', market_id: market.marketId, account: admin.address, old_recipient: old, new_recipient: next })
+  events.push({
+    kind: 'Ops',
+    sub_kind: 'FeeRecipientChanged',
+    market_id: market.marketId,
+    account: admin.address,
+    old_recipient: old,
+    new_recipient: next,
+  })
   return { ok: true, marketId: market.marketId }
 }

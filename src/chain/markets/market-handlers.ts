@@ -19,5 +19,6 @@ export const MARKET_HANDLERS = {
   SetFeeRecipient: (ctx, p) => setFeeRecipient(ctx.state, ctx.account, p, ctx.events),
   AmendMarketConfig: (ctx, p) => amendMarketConfig(ctx.state, ctx.account, p, ctx.events),
   SetEmergencyHalt: (ctx, p) => setEmergencyHalt(ctx.state, ctx.account, p, ctx.events),
-  SubmitOracleQuote: (ctx, p) => submitOracleQuote(ctx.state, { account: ctx.account.address, height: ctx.height, timestampMs: ctx.timestampMs }, p, ctx.events),
+  SubmitOracleQuote: (ctx, p) =>
+    submitOracleQuote(ctx.state, { account: ctx.account.address, height: ctx.height, timestampMs: ctx.timestampMs }, p, ctx.events),
 } satisfies AreaHandlers<typeof MARKET_ACTIONS>

@@ -8,9 +8,10 @@ import type { Market } from '../core/types.ts'
 export function marketLeafExtension(m: Market): unknown[] {
   const q = m.quoteLimits
   const o = m.oracle
-  const latest = o.latest === null ? null : [
-    o.latest.bidTicks, o.latest.askTicks, o.latest.markTicks, o.latest.sourceTsMs, o.latest.acceptedHeight, o.latest.acceptedAtMs,
-  ]
+  const latest =
+    o.latest === null
+      ? null
+      : [o.latest.bidTicks, o.latest.askTicks, o.latest.markTicks, o.latest.sourceTsMs, o.latest.acceptedHeight, o.latest.acceptedAtMs]
   return [
     [q.maxLagMs, q.minIntervalMs, q.maxChangeBps, q.minPriceTicks, q.maxPriceTicks, q.maxSpreadBps],
     m.delistRequestedAtMs,

@@ -2,7 +2,7 @@
 // of docs/markets.md#symbol-resolution (src/wire/symbols.ts): a market_id takes precedence over a
 // symbol and may address a Delisted market (rule 4); with neither, read methods apply no market
 // filter (rule 5).
-import { resolveSymbol, type MarketRef } from '../../wire/symbols.ts'
+import { type MarketRef, resolveSymbol } from '../../wire/symbols.ts'
 import type { ChainState, Market } from '../core/types.ts'
 
 /** A market addressed by market_id (which may name a Delisted market) or else by symbol. */
@@ -16,7 +16,10 @@ export function resolveMarketRef(state: ChainState, ref: MarketRef): Market | un
  * The market filter of a read method: `all` when the request names no market (rule 5), the
  * market when it resolves, `missing` when it names one that does not resolve.
  */
-export function resolveMarketFilter(state: ChainState, ref: MarketRef): { readonly kind: 'all' } | { readonly kind: 'market'; readonly market: Market } | { readonly kind: 'missing' } {
+export function resolveMarketFilter(
+  state: ChainState,
+  ref: MarketRef,
+): { readonly kind: 'all' } | { readonly kind: 'market'; readonly market: Market } | { readonly kind: 'missing' } {
   if (ref.market_id === undefined && ref.symbol === undefined) return { kind: 'all' }
   const market = resolveMarketRef(state, ref)
   return market === undefined ? { kind: 'missing' } : { kind: 'market', market }

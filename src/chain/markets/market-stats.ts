@@ -2,10 +2,11 @@
 // long and short sizes, their net, and the oracle counterparty's (Book B's) PnL. Pure and O(1) per
 // market: every position has a counterparty, so longs and shorts across all accounts both sum to
 // the open interest, and the traders' sides are the open interest minus Book B's own side.
-import { BOOK_B_ADDRESS } from './external-peg.ts'
-import { unrealizedPnl } from '../margin/margin.ts'
+
 import { notionalOf } from '../core/math.ts'
 import type { ChainState, Market } from '../core/types.ts'
+import { unrealizedPnl } from '../margin/margin.ts'
+import { BOOK_B_ADDRESS } from './external-peg.ts'
 
 export interface MarketStats {
   /** Total long size of the traders (Book B excluded), lots. */

@@ -4,13 +4,37 @@
 // root must equal fullStateRoot (a market mutation that forgot markLeaf shows up), the invariants
 // must hold and the money sum must be conserved; replaying the blocks reaches the same roots.
 import { describe, expect, test } from 'bun:test'
-import { formatDecimal } from '../../lib/decimal.ts'
 import {
-  activate, amend, cancelMarket, completeDelist, emergencyHalt, haltMarket, moneySum, QUOTER, quotes, requestDelist, resumeMarket, type QuoteItem,
+  activate,
+  amend,
+  cancelMarket,
+  completeDelist,
+  emergencyHalt,
+  haltMarket,
+  moneySum,
+  QUOTER,
+  type QuoteItem,
+  quotes,
+  requestDelist,
+  resumeMarket,
 } from '../../../test/support/chain/markets.ts'
-import { ADMIN, ALICE, BOB, CAROL, createMarket, DAVE, place, Rng, TestChain, XAU, type Tx, genesisState } from '../../../test/support/chain/test-chain.ts'
-import type { ChainState } from '../core/types.ts'
+import {
+  ADMIN,
+  ALICE,
+  BOB,
+  CAROL,
+  createMarket,
+  DAVE,
+  genesisState,
+  place,
+  Rng,
+  TestChain,
+  type Tx,
+  XAU,
+} from '../../../test/support/chain/test-chain.ts'
 import { expectReached, runWorkload } from '../../../test/support/chain/workload.ts'
+import { formatDecimal } from '../../lib/decimal.ts'
+import type { ChainState } from '../core/types.ts'
 
 const BLOCKS = 240
 const TRADERS = [ALICE, BOB, CAROL, DAVE]
@@ -69,14 +93,20 @@ class MarketsWorkload {
     const m = live.length === 0 ? state.markets.get(1)! : rng.pick(live)
     const side = rng.chance(50) ? 'Bid' : 'Ask'
     const pos = state.accounts.get(by)?.positions.get(m.marketId)?.sizeLots ?? 0
-    const mid = m.routing === 'external_peg' ? this.mids.get(m.marketId) ?? m.markTicks : m.markTicks
+    const mid = m.routing === 'external_peg' ? (this.mids.get(m.marketId) ?? m.markTicks) : m.markTicks
     const sign = side === 'Bid' ? 1 : -1
     const cross = rng.chance(60)
     const price = Math.max(1, mid + sign * (cross ? rng.range(0, 400) : -rng.range(1, 400)))
     const lots = Math.max(m.minOrderLots, rng.range(1, 5) * m.minOrderLots * 10)
     const reduceOnly = pos !== 0 && rng.chance(30)
     const tif = rng.pick(['Gtc', 'Ioc', 'Ioc', 'Fok'] as const)
-    return { by, action: place(m.marketId, side, formatDecimal(BigInt(price), m.priceDecimals), formatDecimal(BigInt(lots), m.sizeDecimals), { tif, reduceOnly }) }
+    return {
+      by,
+      action: place(m.marketId, side, formatDecimal(BigInt(price), m.priceDecimals), formatDecimal(BigInt(lots), m.sizeDecimals), {
+        tif,
+        reduceOnly,
+      }),
+    }
   }
 
   private newMarket(state: ChainState): Tx[] {
@@ -87,7 +117,18 @@ class MarketsWorkload {
     for (const id of state.markets.keys()) maxId = Math.max(maxId, id)
     const id = maxId + 1
     if (peg) this.mids.set(id, 10_000)
-    const txs: Tx[] = [{ by: ADMIN, action: createMarket({ symbol, routing: peg ? 'external_peg' : 'native', mark_price: '100', max_quote_lag_ms: 3_000, max_quote_change_bps: 2_000 }) }]
+    const txs: Tx[] = [
+      {
+        by: ADMIN,
+        action: createMarket({
+          symbol,
+          routing: peg ? 'external_peg' : 'native',
+          mark_price: '100',
+          max_quote_lag_ms: 3_000,
+          max_quote_change_bps: 2_000,
+        }),
+      },
+    ]
     // Some are withdrawn before they open.
     txs.push({ by: ADMIN, action: this.rng.chance(25) ? cancelMarket(symbol) : activate(symbol) })
     return txs
@@ -117,9 +158,22 @@ describe('markets workload', () => {
       eventKey: (e) => (e.sub_kind === 'Rejected' || e.sub_kind === 'BatchItemRejected' ? e.reason : e.sub_kind),
     })
     expectReached(seen, [
-      'OracleQuoteAccepted', 'QuoteCrossed', 'MarketNotExternalPeg', 'QuoteSourceTooFuture', 'MarketHaltedQuoteStale', 'MarketResumedAfterQuote',
-      'QuoteRejectStorm', 'Filled', 'QuoteNotAvailable', 'MarketLifecycleChanged', 'DelistSettlement', 'DelistCompleted', 'MarketCancelled',
-      'EmergencyHaltChanged', 'MarketConfigAmended', 'MarketNotTradable',
+      'OracleQuoteAccepted',
+      'QuoteCrossed',
+      'MarketNotExternalPeg',
+      'QuoteSourceTooFuture',
+      'MarketHaltedQuoteStale',
+      'MarketResumedAfterQuote',
+      'QuoteRejectStorm',
+      'Filled',
+      'QuoteNotAvailable',
+      'MarketLifecycleChanged',
+      'DelistSettlement',
+      'DelistCompleted',
+      'MarketCancelled',
+      'EmergencyHaltChanged',
+      'MarketConfigAmended',
+      'MarketNotTradable',
     ])
   })
 })

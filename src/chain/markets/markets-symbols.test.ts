@@ -2,11 +2,11 @@
 // against the dev markets plus markets that exercise the tie-breaks, through the one resolver
 // (src/wire/symbols.ts, market-refs.ts).
 import { describe, expect, test } from 'bun:test'
-import { insertMarket, newMarket } from './markets.ts'
-import { coinOf, type MarketRef } from '../../wire/symbols.ts'
-import { liveMarketWithSymbol, resolveMarketFilter, resolveMarketRef } from './market-refs.ts'
 import { BTC, genesisState } from '../../../test/support/chain/test-chain.ts'
+import { coinOf, type MarketRef } from '../../wire/symbols.ts'
 import type { ChainState, Lifecycle } from '../core/types.ts'
+import { liveMarketWithSymbol, resolveMarketFilter, resolveMarketRef } from './market-refs.ts'
+import { insertMarket, newMarket } from './markets.ts'
 
 /** The dev markets (1 BTC-USD, 2 ETH-USD, 3 SOL-USD, 4 XAU-USD) plus these. */
 const EXTRA: [id: number, symbol: string, lifecycle: Lifecycle][] = [

@@ -5,14 +5,21 @@ import type { ActivateMarketPayload, CreateMarketPayload } from '../../wire/acti
 import { OrderBook } from '../book/book.ts'
 import type { EventSink } from '../core/events.ts'
 import { notionalScale } from '../core/math.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
-import { markLeaf, marketKey } from '../state/state-root.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
+import {
+  type Account,
+  type ChainState,
+  LIQUIDATION_PENALTY_BPS_DEFAULT,
+  type Market,
+  type MarketConfig,
+  type Order,
+} from '../core/types.ts'
+import { marketKey, markLeaf } from '../state/state-root.ts'
 import { changeLifecycle, findManagedMarket } from './lifecycle.ts'
 import { decodeQuoteLimits, QUOTE_LIMITS_DEFAULT } from './market-config.ts'
-import { newOracleState } from './market-types.ts'
 import { liveMarketWithSymbol } from './market-refs.ts'
+import { newOracleState } from './market-types.ts'
 import type { MarketOutcome } from './tradable.ts'
-import { LIQUIDATION_PENALTY_BPS_DEFAULT, type Account, type ChainState, type Market, type MarketConfig, type Order } from '../core/types.ts'
 
 /**
  * Builds a market record from its config; used by CreateMarket and genesis alike. clockMs starts
@@ -21,11 +28,22 @@ import { LIQUIDATION_PENALTY_BPS_DEFAULT, type Account, type ChainState, type Ma
 export function newMarket(marketId: number, config: MarketConfig, markTicks: number, clockMs = 0): Market {
   const scale = notionalScale(config.priceDecimals, config.sizeDecimals)
   return {
-    ...config, marketId, lifecycle: 'Created', emergencyHalt: false, haltReason: null,
-    markTicks, lastTradeTicks: 0, openInterestLots: 0, delistRequestedAtMs: null, oracle: newOracleState(clockMs),
-    notionalDivisor: scale.divisor, notionalMultiplier: scale.multiplier,
-    notionalDivisorNumber: Number(scale.divisor), notionalMultiplierNumber: Number(scale.multiplier),
-    leafKey: marketKey(marketId), dirtyIn: -1,
+    ...config,
+    marketId,
+    lifecycle: 'Created',
+    emergencyHalt: false,
+    haltReason: null,
+    markTicks,
+    lastTradeTicks: 0,
+    openInterestLots: 0,
+    delistRequestedAtMs: null,
+    oracle: newOracleState(clockMs),
+    notionalDivisor: scale.divisor,
+    notionalMultiplier: scale.multiplier,
+    notionalDivisorNumber: Number(scale.divisor),
+    notionalMultiplierNumber: Number(scale.multiplier),
+    leafKey: marketKey(marketId),
+    dirtyIn: -1,
   }
 }
 
@@ -37,21 +55,29 @@ export function insertMarket(state: ChainState, market: Market): void {
 }
 
 /** Validates a CreateMarket payload into a config and initial mark, or a rejection. Pure. */
-export function decodeMarketConfig(p: CreateMarketPayload, creator: string): { ok: true; config: MarketConfig; markTicks: number } | Rejection {
+export function decodeMarketConfig(
+  p: CreateMarketPayload,
+  creator: string,
+): { ok: true; config: MarketConfig; markTicks: number } | Rejection {
   if (p.price_decimals + p.size_decimals > 18) return reject('InvalidMarketConfig', 'price_decimals + size_decimals must be at most 18')
   if (p.maintenance_margin_bps * p.max_leverage >= 10_000) {
-    return reject('InvalidMarketConfig', 'maintenance margin must be below the initial margin at max leverage ' +
-      '(maintenance_margin_bps x max_leverage < 10000)')
+    return reject(
+      'InvalidMarketConfig',
+      'maintenance margin must be below the initial margin at max leverage ' + '(maintenance_margin_bps x max_leverage < 10000)',
+    )
   }
   // A position liquidated at its maintenance margin must be able to pay the penalty in full.
   const liquidationPenaltyBps = p.liquidation_penalty_bps ?? Math.min(LIQUIDATION_PENALTY_BPS_DEFAULT, p.maintenance_margin_bps)
-  if (liquidationPenaltyBps > p.maintenance_margin_bps) return reject('InvalidMarketConfig', 'liquidation_penalty_bps must be at most maintenance_margin_bps')
+  if (liquidationPenaltyBps > p.maintenance_margin_bps)
+    return reject('InvalidMarketConfig', 'liquidation_penalty_bps must be at most maintenance_margin_bps')
   const mark = parseDecimal(p.mark_price, p.price_decimals)
-  if (!mark.ok || mark.value <= 0n || mark.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidPrice', `mark_price ${p.mark_price} ${mark.ok ? 'out of range' : mark.message}`)
+  if (!mark.ok || mark.value <= 0n || mark.value > BigInt(Number.MAX_SAFE_INTEGER))
+    return reject('InvalidPrice', `mark_price ${p.mark_price} ${mark.ok ? 'out of range' : mark.message}`)
   let minOrderLots = 1
   if (p.min_order_qty !== undefined) {
     const min = parseDecimal(p.min_order_qty, p.size_decimals)
-    if (!min.ok || min.value <= 0n || min.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidQuantity', `min_order_qty ${p.min_order_qty} ${min.ok ? 'out of range' : min.message}`)
+    if (!min.ok || min.value <= 0n || min.value > BigInt(Number.MAX_SAFE_INTEGER))
+      return reject('InvalidQuantity', `min_order_qty ${p.min_order_qty} ${min.ok ? 'out of range' : min.message}`)
     minOrderLots = Number(min.value)
   }
   const quoteLimits = decodeQuoteLimits(p, p.price_decimals, QUOTE_LIMITS_DEFAULT)
@@ -60,10 +86,19 @@ export function decodeMarketConfig(p: CreateMarketPayload, creator: string): { o
     ok: true,
     markTicks: Number(mark.value),
     config: {
-      symbol: p.symbol, priceDecimals: p.price_decimals, sizeDecimals: p.size_decimals,
-      makerFeeBps: p.maker_fee_bps, takerFeeBps: p.taker_fee_bps, maxLeverage: p.max_leverage,
-      maintenanceMarginBps: p.maintenance_margin_bps, liquidationPenaltyBps, feeRecipient: (p.fee_recipient ?? creator).toLowerCase(),
-      routing: p.routing ?? 'native', minOrderLots, maxFillsPerQuote: p.max_fills_per_quote ?? 16, quoteLimits: quoteLimits.value,
+      symbol: p.symbol,
+      priceDecimals: p.price_decimals,
+      sizeDecimals: p.size_decimals,
+      makerFeeBps: p.maker_fee_bps,
+      takerFeeBps: p.taker_fee_bps,
+      maxLeverage: p.max_leverage,
+      maintenanceMarginBps: p.maintenance_margin_bps,
+      liquidationPenaltyBps,
+      feeRecipient: (p.fee_recipient ?? creator).toLowerCase(),
+      routing: p.routing ?? 'native',
+      minOrderLots,
+      maxFillsPerQuote: p.max_fills_per_quote ?? 16,
+      quoteLimits: quoteLimits.value,
     },
   }
 }
@@ -82,10 +117,18 @@ export function createMarket(state: ChainState, creator: Account, p: CreateMarke
   let maxId = 0
   for (const id of state.markets.keys()) if (id > maxId) maxId = id
   const requested = p.market_id
-  const marketId = requested !== undefined && requested > 0 && !state.markets.has(requested) ? requested : Math.max(requested ?? 0, maxId + 1)
+  const marketId =
+    requested !== undefined && requested > 0 && !state.markets.has(requested) ? requested : Math.max(requested ?? 0, maxId + 1)
   // After this point the market is created.
   insertMarket(state, newMarket(marketId, decoded.config, decoded.markTicks))
-  events.push({ kind: 'Ops', sub_kind: 'MarketCreated', market_id: marketId, account: creator.address, symbol: p.symbol, requested_market_id: p.market_id ?? null })
+  events.push({
+    kind: 'Ops',
+    sub_kind: 'MarketCreated',
+    market_id: marketId,
+    account: creator.address,
+    symbol: p.symbol,
+    requested_market_id: p.market_id ?? null,
+  })
   return { ok: true, marketId }
 }
 
@@ -93,7 +136,13 @@ export function createMarket(state: ChainState, creator: Account, p: CreateMarke
  * ActivateMarket: Created -> Active. An external-peg market's staleness clock starts now unless a
  * quote arrived while it was Created, so its first quote has max_quote_lag_ms to arrive.
  */
-export function activateMarket(state: ChainState, admin: Account, p: ActivateMarketPayload, timestampMs: number, events: EventSink): MarketOutcome {
+export function activateMarket(
+  state: ChainState,
+  admin: Account,
+  p: ActivateMarketPayload,
+  timestampMs: number,
+  events: EventSink,
+): MarketOutcome {
   const found = findManagedMarket(state, p)
   if (!found.ok) return found
   const market = found.market

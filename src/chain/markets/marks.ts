@@ -12,9 +12,10 @@
 // prints an outlier cannot drag the mark (and so liquidations) past both the surviving side and
 // where the mark stood. A trade that empties the book took real liquidity at its price and is the
 // only price left, so it becomes the mark.
-import { markLeaf } from '../state/state-root.ts'
+
 import type { BlockContext } from '../core/action-context.ts'
 import type { ChainState } from '../core/types.ts'
+import { markLeaf } from '../state/state-root.ts'
 
 /** Median of three integers. */
 export function median3(a: number, b: number, c: number): number {

@@ -3,10 +3,21 @@
 // max_quote_change_bps 500, prices in [100, 100000], max_quote_spread_bps 200), batch semantics,
 // the reject storm, the Quoter role.
 import { describe, expect, test } from 'bun:test'
+import { amend, nextBlockMs, QUOTER, quote, quotes } from '../../../test/support/chain/markets.ts'
+import {
+  ADMIN,
+  ALICE,
+  agentAddress,
+  BTC,
+  ev,
+  type Row,
+  registerAgent,
+  runRows,
+  TestChain,
+  XAU,
+} from '../../../test/support/chain/test-chain.ts'
 import { eventEnvelopeIndexes } from '../block/apply.ts'
 import { MAX_QUOTE_AHEAD_MS, QUOTE_REJECT_STORM_COUNT } from './quote-validation.ts'
-import { amend, nextBlockMs, quote, QUOTER, quotes } from '../../../test/support/chain/markets.ts'
-import { ADMIN, agentAddress, ALICE, BTC, ev, registerAgent, runRows, TestChain, XAU, type Row } from '../../../test/support/chain/test-chain.ts'
 
 /** A row whose quote is built from the time of its own block. */
 type TimedRow = Omit<Row, 'action' | 'by'> & { readonly by?: string; readonly action: (blockMs: number, lastTs: number) => Row['action'] }
@@ -34,7 +45,10 @@ describe('SubmitOracleQuote validation, one row per reason', () => {
       { action: (t) => xau('0', '2401', '2400')(t), expect: { reject: 'InvalidPrice' } },
       // Stale on arrival: older than max_quote_lag_ms (10000 ms is still fresh).
       { action: (t) => at(t - 10_001), expect: { reject: 'QuoteSourceTooOld' } },
-      { action: (t) => at(t - 10_000), expect: [ev('OracleQuoteAccepted', { bid_price_ticks: 239_900, ask_price_ticks: 240_100, mark_price_ticks: 240_000 })] },
+      {
+        action: (t) => at(t - 10_000),
+        expect: [ev('OracleQuoteAccepted', { bid_price_ticks: 239_900, ask_price_ticks: 240_100, mark_price_ticks: 240_000 })],
+      },
       { action: (t) => at(t), expect: [ok] },
       // Earlier than the last accepted source time.
       { action: (_t, last) => at(last - 1), expect: { reject: 'QuoteTimeNotMonotonic' } },
@@ -87,7 +101,11 @@ describe('SubmitOracleQuote validation, one row per reason', () => {
     chain.ok(QUOTER, registerAgent(agentAddress(1), 'Quoter'))
     chain.ok(QUOTER, registerAgent(agentAddress(2), 'Trader'))
     runTimed(chain, [
-      { by: agentAddress(1), action: (t) => quote(XAU, '2399', '2401', '2400', t), expect: [ev('OracleQuoteAccepted', { account: QUOTER })] },
+      {
+        by: agentAddress(1),
+        action: (t) => quote(XAU, '2399', '2401', '2400', t),
+        expect: [ev('OracleQuoteAccepted', { account: QUOTER })],
+      },
       { by: agentAddress(2), action: (t) => quote(XAU, '2399', '2401', '2400', t), expect: { reject: 'Unauthorized' } },
     ])
   })
@@ -97,21 +115,23 @@ describe('batches', () => {
   test('each item stands on its own: accepted items apply, rejected ones are BatchItemRejected', () => {
     const chain = new TestChain()
     const t = nextBlockMs(chain)
-    runRows(chain, [{
-      by: QUOTER,
-      action: quotes([
-        { market: XAU, bid: '2399', ask: '2401', mark: '2400', ts: t },
-        { market: BTC, bid: '1', ask: '2', mark: '1', ts: t },
-        { market: 'XAU', bid: '2399', ask: '2401', mark: '2400', ts: t + 50 },
-        { market: 'xau-usd', bid: '2399', ask: '2401', mark: '2400.5', ts: t + 100 },
-      ]),
-      expect: [
-        ev('OracleQuoteAccepted', { market_id: XAU, mark_price_ticks: 240_000 }),
-        ev('BatchItemRejected', { market_id: BTC, action_kind: 'SubmitOracleQuote', index: 1, reason: 'MarketNotExternalPeg' }),
-        ev('BatchItemRejected', { market_id: XAU, index: 2, reason: 'QuoteTooFrequent' }),
-        ev('OracleQuoteAccepted', { market_id: XAU, mark_price_ticks: 240_050 }),
-      ],
-    }])
+    runRows(chain, [
+      {
+        by: QUOTER,
+        action: quotes([
+          { market: XAU, bid: '2399', ask: '2401', mark: '2400', ts: t },
+          { market: BTC, bid: '1', ask: '2', mark: '1', ts: t },
+          { market: 'XAU', bid: '2399', ask: '2401', mark: '2400', ts: t + 50 },
+          { market: 'xau-usd', bid: '2399', ask: '2401', mark: '2400.5', ts: t + 100 },
+        ]),
+        expect: [
+          ev('OracleQuoteAccepted', { market_id: XAU, mark_price_ticks: 240_000 }),
+          ev('BatchItemRejected', { market_id: BTC, action_kind: 'SubmitOracleQuote', index: 1, reason: 'MarketNotExternalPeg' }),
+          ev('BatchItemRejected', { market_id: XAU, index: 2, reason: 'QuoteTooFrequent' }),
+          ev('OracleQuoteAccepted', { market_id: XAU, mark_price_ticks: 240_050 }),
+        ],
+      },
+    ])
     // The accepted quote after the rejected one reset XAU's streak; BTC's counts its one rejection.
     expect(chain.state.markets.get(XAU)!.oracle.consecutiveRejects).toBe(0)
     expect(chain.state.markets.get(BTC)!.oracle.consecutiveRejects).toBe(1)
@@ -120,40 +140,53 @@ describe('batches', () => {
   test('a batch whose every item is rejected is a kept-reject with the first reason, and still counts toward the streak', () => {
     const chain = new TestChain()
     const t = nextBlockMs(chain)
-    const out = chain.send(QUOTER, quotes([
-      { market: XAU, bid: '2401', ask: '2399', mark: '2400', ts: t },
-      { market: XAU, bid: '2399', ask: '2401', mark: '2400', ts: t + MAX_QUOTE_AHEAD_MS + 1 },
-    ]))
+    const out = chain.send(
+      QUOTER,
+      quotes([
+        { market: XAU, bid: '2401', ask: '2399', mark: '2400', ts: t },
+        { market: XAU, bid: '2399', ask: '2401', mark: '2400', ts: t + MAX_QUOTE_AHEAD_MS + 1 },
+      ]),
+    )
     expect(out.status).toBe('kept-reject')
     expect(out.reason).toBe('QuoteCrossed')
-    expect(out.events[0]).toMatchObject({ sub_kind: 'Rejected', reason: 'QuoteCrossed', message: expect.stringContaining('item 1: QuoteSourceTooFuture') })
+    expect(out.events[0]).toMatchObject({
+      sub_kind: 'Rejected',
+      reason: 'QuoteCrossed',
+      message: expect.stringContaining('item 1: QuoteSourceTooFuture'),
+    })
     expect(chain.state.markets.get(XAU)!.oracle.consecutiveRejects).toBe(2)
   })
 })
 
 describe('QuoteRejectStorm', () => {
-  test(`raised once after ${QUOTE_REJECT_STORM_COUNT} consecutive rejected quotes of a market, ` +
-    'again after an accepted quote and a new streak', () => {
-    const chain = new TestChain()
-    const crossed = (t: number) => quote(XAU, '2401', '2399', '2400', t)
-    const storms: number[] = []
-    const sendBlock = (action: ReturnType<typeof crossed>) => {
-      const result = chain.block([{ by: QUOTER, action }])
-      for (const e of result.events) if (e.sub_kind === 'QuoteRejectStorm') storms.push(chain.state.height)
-      return result
-    }
-    for (let i = 0; i < 4; i++) sendBlock(crossed(nextBlockMs(chain)))
-    expect(storms).toEqual([])
-    const fifth = sendBlock(crossed(nextBlockMs(chain)))
-    expect(fifth.events.map((e, seq) => [eventEnvelopeIndexes(fifth)[seq], e.sub_kind])).toEqual([[0, 'Rejected'], [null, 'QuoteRejectStorm']])
-    expect(fifth.events[1]!).toEqual({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: XAU, account: null, consecutive_rejects: 5 })
-    sendBlock(crossed(nextBlockMs(chain)))
-    expect(storms).toEqual([5])
-    sendBlock(quote(XAU, '2399', '2401', '2400', nextBlockMs(chain)))
-    expect(chain.state.markets.get(XAU)!.oracle.consecutiveRejects).toBe(0)
-    // Five rejected items of one batch count as five.
-    const t = nextBlockMs(chain)
-    sendBlock(quotes(Array.from({ length: 5 }, (_, i) => ({ market: XAU, bid: '2401', ask: '2399', mark: '2400', ts: t + i * 100 }))))
-    expect(storms).toEqual([5, 8])
-  })
+  test(
+    `raised once after ${QUOTE_REJECT_STORM_COUNT} consecutive rejected quotes of a market, ` +
+      'again after an accepted quote and a new streak',
+    () => {
+      const chain = new TestChain()
+      const crossed = (t: number) => quote(XAU, '2401', '2399', '2400', t)
+      const storms: number[] = []
+      const sendBlock = (action: ReturnType<typeof crossed>) => {
+        const result = chain.block([{ by: QUOTER, action }])
+        for (const e of result.events) if (e.sub_kind === 'QuoteRejectStorm') storms.push(chain.state.height)
+        return result
+      }
+      for (let i = 0; i < 4; i++) sendBlock(crossed(nextBlockMs(chain)))
+      expect(storms).toEqual([])
+      const fifth = sendBlock(crossed(nextBlockMs(chain)))
+      expect(fifth.events.map((e, seq) => [eventEnvelopeIndexes(fifth)[seq], e.sub_kind])).toEqual([
+        [0, 'Rejected'],
+        [null, 'QuoteRejectStorm'],
+      ])
+      expect(fifth.events[1]!).toEqual({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: XAU, account: null, consecutive_rejects: 5 })
+      sendBlock(crossed(nextBlockMs(chain)))
+      expect(storms).toEqual([5])
+      sendBlock(quote(XAU, '2399', '2401', '2400', nextBlockMs(chain)))
+      expect(chain.state.markets.get(XAU)!.oracle.consecutiveRejects).toBe(0)
+      // Five rejected items of one batch count as five.
+      const t = nextBlockMs(chain)
+      sendBlock(quotes(Array.from({ length: 5 }, (_, i) => ({ market: XAU, bid: '2401', ask: '2399', mark: '2400', ts: t + i * 100 }))))
+      expect(storms).toEqual([5, 8])
+    },
+  )
 })

@@ -7,16 +7,16 @@
 // point a rejected item still counts toward its market's consecutive-reject streak; the streak is
 // state (in the market leaf), so even a kept-reject envelope advances it, as it consumes its nonce.
 // The envelope is a kept-reject (with the first item's reason) only when every item is rejected.
-import { QUOTES_PER_BATCH_MAX, type OracleQuoteItem, type SubmitOracleQuotePayload } from '../../wire/actions.ts'
+import { type OracleQuoteItem, QUOTES_PER_BATCH_MAX, type SubmitOracleQuotePayload } from '../../wire/actions.ts'
+import { describeRef } from '../../wire/symbols.ts'
 import type { BlockContext, Outcome } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
+import type { ChainState, Market } from '../core/types.ts'
+import { markLeaf } from '../state/state-root.ts'
+import { resolveMarketRef } from './market-refs.ts'
 import type { OracleQuote } from './market-types.ts'
 import { QUOTE_REJECT_STORM_COUNT, validateQuote } from './quote-validation.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
-import { markLeaf } from '../state/state-root.ts'
-import { describeRef } from '../../wire/symbols.ts'
-import { resolveMarketRef } from './market-refs.ts'
-import type { ChainState, Market } from '../core/types.ts'
 
 /** Milliseconds since the market's staleness clock (its latest quote's source time, or activation). */
 export function quoteLagMs(market: Market, timestampMs: number): number {
@@ -55,8 +55,14 @@ export function submitOracleQuote(state: ChainState, ctx: QuoteContext, p: Submi
     first ??= outcome
     reasons.push(`item ${i}: ${outcome.reason} (${outcome.message})`)
     itemEvents.push({
-      kind: 'Core', sub_kind: 'BatchItemRejected', market_id: outcome.market?.marketId ?? null, account: ctx.account,
-      action_kind: 'SubmitOracleQuote', index: i, reason: outcome.reason, message: outcome.message,
+      kind: 'Core',
+      sub_kind: 'BatchItemRejected',
+      market_id: outcome.market?.marketId ?? null,
+      account: ctx.account,
+      action_kind: 'SubmitOracleQuote',
+      index: i,
+      reason: outcome.reason,
+      message: outcome.message,
     })
   }
   if (accepted === 0) return reject(first!.reason, count === 1 ? first!.message : reasons.join('; '))
@@ -71,7 +77,8 @@ function applyQuoteItem(state: ChainState, ctx: QuoteContext, item: OracleQuoteI
   const market = resolveMarketRef(state, item)
   if (market === undefined) return { ...reject('MarketNotFound', `market not found: ${describeRef(item)}`), market: undefined }
   if (market.lifecycle === 'Delisted') return { ...reject('MarketDelisted', `${market.symbol} is Delisted`), market: undefined }
-  if (market.routing !== 'external_peg') return { ...reject('MarketNotExternalPeg', `${market.symbol} is priced by its own book and takes no oracle quotes`), market }
+  if (market.routing !== 'external_peg')
+    return { ...reject('MarketNotExternalPeg', `${market.symbol} is priced by its own book and takes no oracle quotes`), market }
   const checked = validateQuote(market, item, ctx.timestampMs)
   if (!checked.ok) return { ...checked, market }
   // After this point the quote must be accepted.
@@ -85,15 +92,27 @@ function applyQuoteItem(state: ChainState, ctx: QuoteContext, item: OracleQuoteI
   market.markTicks = q.markTicks
   markLeaf(state, market)
   events.push({
-    kind: 'Core', sub_kind: 'OracleQuoteAccepted', market_id: market.marketId, account: ctx.account,
-    bid_price_ticks: q.bidTicks, ask_price_ticks: q.askTicks, mark_price_ticks: q.markTicks, source_ts_ms: q.sourceTsMs,
+    kind: 'Core',
+    sub_kind: 'OracleQuoteAccepted',
+    market_id: market.marketId,
+    account: ctx.account,
+    bid_price_ticks: q.bidTicks,
+    ask_price_ticks: q.askTicks,
+    mark_price_ticks: q.markTicks,
+    source_ts_ms: q.sourceTsMs,
   })
   // A market halted for staleness (or with a null reason, which behaves alike) resumes on a fresh
   // quote; an Admin halt needs ResumeMarket. Validation made this quote fresh.
   if (market.lifecycle === 'Halted' && market.haltReason !== 'Admin') {
     market.lifecycle = 'Active'
     market.haltReason = null
-    events.push({ kind: 'Ops', sub_kind: 'MarketResumedAfterQuote', market_id: market.marketId, account: ctx.account, source_ts_ms: q.sourceTsMs })
+    events.push({
+      kind: 'Ops',
+      sub_kind: 'MarketResumedAfterQuote',
+      market_id: market.marketId,
+      account: ctx.account,
+      source_ts_ms: q.sourceTsMs,
+    })
   }
   return { ok: true }
 }
@@ -115,7 +134,13 @@ export function oracleBlockEnd(state: ChainState, timestampMs: number, events: E
     if (o.consecutiveRejects >= QUOTE_REJECT_STORM_COUNT && !o.stormRaised) {
       o.stormRaised = true
       markLeaf(state, market)
-      events.push({ kind: 'Ops', sub_kind: 'QuoteRejectStorm', market_id: market.marketId, account: null, consecutive_rejects: o.consecutiveRejects })
+      events.push({
+        kind: 'Ops',
+        sub_kind: 'QuoteRejectStorm',
+        market_id: market.marketId,
+        account: null,
+        consecutive_rejects: o.consecutiveRejects,
+      })
     }
     if (market.routing !== 'external_peg') continue
     const lag = quoteLagMs(market, timestampMs)
@@ -124,12 +149,26 @@ export function oracleBlockEnd(state: ChainState, timestampMs: number, events: E
       market.lifecycle = 'Halted'
       market.haltReason = 'QuoteStale'
       markLeaf(state, market)
-      events.push({ kind: 'Ops', sub_kind: 'MarketHaltedQuoteStale', market_id: market.marketId, account: null, lag_ms: lag, max_quote_lag_ms: maxLag, last_source_ts_ms: o.latest?.sourceTsMs ?? null })
+      events.push({
+        kind: 'Ops',
+        sub_kind: 'MarketHaltedQuoteStale',
+        market_id: market.marketId,
+        account: null,
+        lag_ms: lag,
+        max_quote_lag_ms: maxLag,
+        last_source_ts_ms: o.latest?.sourceTsMs ?? null,
+      })
     } else if (market.lifecycle === 'Halted' && market.haltReason !== 'Admin' && o.latest !== null && lag <= maxLag) {
       market.lifecycle = 'Active'
       market.haltReason = null
       markLeaf(state, market)
-      events.push({ kind: 'Ops', sub_kind: 'MarketResumedAfterQuote', market_id: market.marketId, account: null, source_ts_ms: o.latest.sourceTsMs })
+      events.push({
+        kind: 'Ops',
+        sub_kind: 'MarketResumedAfterQuote',
+        market_id: market.marketId,
+        account: null,
+        source_ts_ms: o.latest.sourceTsMs,
+      })
     }
   }
 }

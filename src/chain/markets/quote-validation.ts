@@ -16,7 +16,7 @@
 //                           this one (after a gap the feed may restart at a new level)
 import { decimalUnits, parseDecimal } from '../../lib/decimal.ts'
 import type { OracleQuoteItem } from '../../wire/actions.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
 import { BPS_DENOMINATOR, type Market } from '../core/types.ts'
 
 /** How far a quote's source time may lead block time (docs/limits.md#oracle-quotes). */
@@ -44,7 +44,11 @@ function priceTicks(market: Market, raw: string, field: string): number | Reject
 }
 
 /** Decodes and validates one quote item for market at block time; see the file comment for the order. */
-export function validateQuote(market: Market, item: OracleQuoteItem, blockTimeMs: number): { readonly ok: true; readonly quote: DecodedQuote } | Rejection {
+export function validateQuote(
+  market: Market,
+  item: OracleQuoteItem,
+  blockTimeMs: number,
+): { readonly ok: true; readonly quote: DecodedQuote } | Rejection {
   const bid = priceTicks(market, item.bid_price, 'bid_price')
   if (typeof bid !== 'number') return bid
   const ask = priceTicks(market, item.ask_price, 'ask_price')
@@ -54,24 +58,37 @@ export function validateQuote(market: Market, item: OracleQuoteItem, blockTimeMs
   const ts = item.source_ts_ms
   const limits = market.quoteLimits
   const last = market.oracle.latest
-  if (last !== null && ts < last.sourceTsMs) return reject('QuoteTimeNotMonotonic', `source_ts_ms ${ts} is earlier than the last accepted quote's ${last.sourceTsMs}`)
+  if (last !== null && ts < last.sourceTsMs)
+    return reject('QuoteTimeNotMonotonic', `source_ts_ms ${ts} is earlier than the last accepted quote's ${last.sourceTsMs}`)
   if (ts > blockTimeMs + MAX_QUOTE_AHEAD_MS) {
-    return reject('QuoteSourceTooFuture', `source_ts_ms ${ts} is ${ts - blockTimeMs} ms ahead of block time ${blockTimeMs} ` +
-      `(at most ${MAX_QUOTE_AHEAD_MS})`)
+    return reject(
+      'QuoteSourceTooFuture',
+      `source_ts_ms ${ts} is ${ts - blockTimeMs} ms ahead of block time ${blockTimeMs} ` + `(at most ${MAX_QUOTE_AHEAD_MS})`,
+    )
   }
-  if (blockTimeMs - ts > limits.maxLagMs) return reject('QuoteSourceTooOld', `source_ts_ms ${ts} is ${blockTimeMs - ts} ms old (max_quote_lag_ms ${limits.maxLagMs})`)
+  if (blockTimeMs - ts > limits.maxLagMs)
+    return reject('QuoteSourceTooOld', `source_ts_ms ${ts} is ${blockTimeMs - ts} ms old (max_quote_lag_ms ${limits.maxLagMs})`)
   if (last !== null && ts - last.sourceTsMs < limits.minIntervalMs) {
-    return reject('QuoteTooFrequent', `${ts - last.sourceTsMs} ms after the last accepted quote ` +
-      `(min_quote_interval_ms ${limits.minIntervalMs})`)
+    return reject(
+      'QuoteTooFrequent',
+      `${ts - last.sourceTsMs} ms after the last accepted quote ` + `(min_quote_interval_ms ${limits.minIntervalMs})`,
+    )
   }
-  for (const [field, p] of [['bid', bid], ['ask', ask], ['mark', mark]] as const) {
+  for (const [field, p] of [
+    ['bid', bid],
+    ['ask', ask],
+    ['mark', mark],
+  ] as const) {
     if (p < limits.minPriceTicks || (limits.maxPriceTicks !== 0 && p > limits.maxPriceTicks)) {
-      return reject('QuotePriceOutOfBounds', `${field} ${p} ticks outside ` +
-        `[${limits.minPriceTicks}, ${limits.maxPriceTicks === 0 ? 'unbounded' : limits.maxPriceTicks}]`)
+      return reject(
+        'QuotePriceOutOfBounds',
+        `${field} ${p} ticks outside ` + `[${limits.minPriceTicks}, ${limits.maxPriceTicks === 0 ? 'unbounded' : limits.maxPriceTicks}]`,
+      )
     }
   }
   if (bid > ask) return reject('QuoteCrossed', `bid ${item.bid_price} is above ask ${item.ask_price}`)
-  if (mark < bid || mark > ask) return reject('QuoteMarkOutsideSpread', `mark ${item.mark_price} is outside [${item.bid_price}, ${item.ask_price}]`)
+  if (mark < bid || mark > ask)
+    return reject('QuoteMarkOutsideSpread', `mark ${item.mark_price} is outside [${item.bid_price}, ${item.ask_price}]`)
   // Exact in bigints: ticks are safe integers but ticks x 10^4 need not be.
   if (BigInt(ask - bid) * BPS_DENOMINATOR > BigInt(limits.maxSpreadBps) * BigInt(bid)) {
     return reject('QuoteSpreadTooWide', `spread ${ask - bid} ticks is above ${limits.maxSpreadBps} bps of bid ${bid}`)

@@ -1,7 +1,7 @@
 // Whether a market takes new orders (docs/markets.md#lifecycle), and the outcome of the market
 // actions. Apart from the lifecycle transitions (lifecycle.ts) so that placing an order, a trigger
 // or an OCO leg asks the rule without importing the transitions, which cancel a market's triggers.
-import { reject, type Rejection } from '../core/reasons.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
 import type { Market } from '../core/types.ts'
 
 /** What a market action gives: the market it acted on, or why it was rejected. */

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
 import { mulberry32 } from '../../lib/prng.ts'
-import { AccountOrders } from './account-orders.ts'
 import type { Order } from '../core/types.ts'
+import { AccountOrders } from './account-orders.ts'
 
-const order = (id: number): Order => ({ id } as Order)
+const order = (id: number): Order => ({ id }) as Order
 
 describe('AccountOrders', () => {
   test('agrees with a Map through random adds and deletes, holes and compactions included', () => {

@@ -51,7 +51,8 @@ export class AccountOrders {
   add(order: Order): void {
     let used = this.slots.length
     // Appending keeps the slots sorted only for a newer id; anything else would break the order.
-    if (used > 0 && this.ids[used - 1]! >= order.id) throw new Error(`account orders: order ${order.id} rests after order ${this.ids[used - 1]}`)
+    if (used > 0 && this.ids[used - 1]! >= order.id)
+      throw new Error(`account orders: order ${order.id} rests after order ${this.ids[used - 1]}`)
     if (used - this.count > this.count) used = this.compact()
     if (used === this.ids.length) {
       const grown = new Float64Array(2 * used)

@@ -13,18 +13,18 @@
 //   as a PlaceOrder with the old one counted as gone; if it is rejected the old order stays as it
 //   was. Otherwise OrderDone Replaced, then OrderAccepted and fills / OrderResting of the new order,
 //   which may fill at once when it crosses.
-import { OK, type ActionContext, type HandlerPayloads, type ModifyInput, type Outcome } from '../core/action-context.ts'
-import { batchItemRejected, envelopePlaceContext } from './batch-place-order.ts'
+import { type ActionContext, type HandlerPayloads, type ModifyInput, OK, type Outcome } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
 import { isDustNotional } from '../core/math.ts'
+import { reject } from '../core/reasons.ts'
+import type { Account, ChainState, Market, Order } from '../core/types.ts'
+import { markLeaf, markOrderDirty } from '../state/state-root.ts'
+import { decodeLots, decodeTicks, isUnits } from '../triggers/trigger-decode.ts'
+import { batchItemRejected, envelopePlaceContext } from './batch-place-order.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { cancelRestingOrder, resizeOrderMargin } from './order-ops.ts'
-import { placeOrder } from './place-order.ts'
 import type { PlaceContext } from './order-types.ts'
-import { reject } from '../core/reasons.ts'
-import { decodeLots, decodeTicks, isUnits } from '../triggers/trigger-decode.ts'
-import { markLeaf, markOrderDirty } from '../state/state-root.ts'
-import type { Account, ChainState, Market, Order } from '../core/types.ts'
+import { placeOrder } from './place-order.ts'
 
 /** Applies a BatchModify; always accepted (item outcomes are events). */
 export function batchModify(ctx: ActionContext, p: HandlerPayloads['BatchModify']): Outcome {
@@ -43,9 +43,12 @@ export function batchModify(ctx: ActionContext, p: HandlerPayloads['BatchModify'
 export function modifyOrder(state: ChainState, account: Account, m: ModifyInput, ctx: PlaceContext, events: EventSink): Outcome {
   const market = state.markets.get(m.market_id)
   if (market === undefined) return reject('MarketNotFound', `market ${m.market_id} does not exist`)
-  if ((m.order_id === undefined) === (m.client_order_id === undefined)) return reject('InvalidModify', 'give exactly one of order_id and client_order_id')
-  if (m.price === undefined && m.qty === undefined && m.tif === undefined) return reject('InvalidModify', 'give at least one of price, qty and tif')
-  const orderId = m.order_id ?? (m.client_order_id === undefined ? undefined : account.ordersByClientId.getIn(m.market_id, m.client_order_id))
+  if ((m.order_id === undefined) === (m.client_order_id === undefined))
+    return reject('InvalidModify', 'give exactly one of order_id and client_order_id')
+  if (m.price === undefined && m.qty === undefined && m.tif === undefined)
+    return reject('InvalidModify', 'give at least one of price, qty and tif')
+  const orderId =
+    m.order_id ?? (m.client_order_id === undefined ? undefined : account.ordersByClientId.getIn(m.market_id, m.client_order_id))
   const order = orderId === undefined ? undefined : account.orders.get(orderId)
   if (order === undefined || order.marketId !== market.marketId) {
     const what = m.order_id !== undefined ? `order ${m.order_id}` : `client_order_id ${m.client_order_id}`
@@ -74,15 +77,36 @@ export function modifyOrder(state: ChainState, account: Account, m: ModifyInput,
     amendDown(state, market, account, order, qtyLots, remaining, events)
     return OK
   }
-  const placed = placeOrder(state, account, {
-    marketId: market.marketId, side: order.side, priceTicks, qtyLots: remaining, tif, reduceOnly: order.reduceOnly,
-    clientOrderId: order.clientOrderId, expiresAtMs: order.expiresAtMs ?? undefined,
-  }, ctx, events, order)
+  const placed = placeOrder(
+    state,
+    account,
+    {
+      marketId: market.marketId,
+      side: order.side,
+      priceTicks,
+      qtyLots: remaining,
+      tif,
+      reduceOnly: order.reduceOnly,
+      clientOrderId: order.clientOrderId,
+      expiresAtMs: order.expiresAtMs ?? undefined,
+    },
+    ctx,
+    events,
+    order,
+  )
   return typeof placed === 'number' ? OK : placed
 }
 
 /** Lowers a resting order's quantity in place, keeping its time priority, and re-reserves its margin. */
-function amendDown(state: ChainState, market: Market, account: Account, order: Order, qtyLots: number, remaining: number, events: EventSink): void {
+function amendDown(
+  state: ChainState,
+  market: Market,
+  account: Account,
+  order: Order,
+  qtyLots: number,
+  remaining: number,
+  events: EventSink,
+): void {
   state.books.get(market.marketId)!.setRemaining(order.id, remaining)
   order.origLots = qtyLots
   // The opening lots shrink with the remainder (as after a partial fill), and the margin with them.
@@ -91,12 +115,30 @@ function amendDown(state: ChainState, market: Market, account: Account, order: O
   markLeaf(state, account)
   // Field by field, in the events' field order (no spread of a common part: slow on this path; no figure logged).
   events.push({
-    kind: 'Exec', sub_kind: 'OrderAccepted', market_id: market.marketId, account: account.address, order_id: order.id, side: order.side,
-    price_ticks: order.priceTicks, qty_lots: qtyLots, tif: order.tif, reduce_only: order.reduceOnly, client_order_id: order.clientOrderId,
+    kind: 'Exec',
+    sub_kind: 'OrderAccepted',
+    market_id: market.marketId,
+    account: account.address,
+    order_id: order.id,
+    side: order.side,
+    price_ticks: order.priceTicks,
+    qty_lots: qtyLots,
+    tif: order.tif,
+    reduce_only: order.reduceOnly,
+    client_order_id: order.clientOrderId,
   })
   events.push({
-    kind: 'Exec', sub_kind: 'OrderResting', market_id: market.marketId, account: account.address, order_id: order.id, side: order.side,
-    price_ticks: order.priceTicks, qty_lots: qtyLots, tif: order.tif, reduce_only: order.reduceOnly, client_order_id: order.clientOrderId,
+    kind: 'Exec',
+    sub_kind: 'OrderResting',
+    market_id: market.marketId,
+    account: account.address,
+    order_id: order.id,
+    side: order.side,
+    price_ticks: order.priceTicks,
+    qty_lots: qtyLots,
+    tif: order.tif,
+    reduce_only: order.reduceOnly,
+    client_order_id: order.clientOrderId,
     remaining_lots: remaining,
   })
 }

@@ -3,16 +3,31 @@
 // and emits BatchItemRejected with its index and reason; the items after it still apply. The
 // envelope itself is accepted whenever the batch is well-formed (its schema is checked at
 // admission), even when every item is rejected: the outcome of each item is in the events.
-import { OK, type ActionContext, type HandlerPayloads, type Outcome } from '../core/action-context.ts'
+import { type ActionContext, type HandlerPayloads, OK, type Outcome } from '../core/action-context.ts'
+import type { Rejection } from '../core/reasons.ts'
 import type { BatchItemRejectedEvent } from './order-events.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
-import { decodePlaceOrder, isRejection, placeOrder } from './place-order.ts'
 import type { PlaceContext } from './order-types.ts'
-import type { Rejection } from '../core/reasons.ts'
+import { decodePlaceOrder, isRejection, placeOrder } from './place-order.ts'
 
 /** The event of a rejected batch item. */
-export function batchItemRejected(ctx: ActionContext, actionKind: BatchItemRejectedEvent['action_kind'], index: number, marketId: number | null, r: Rejection): BatchItemRejectedEvent {
-  return { kind: 'Core', sub_kind: 'BatchItemRejected', market_id: marketId, account: ctx.account.address, action_kind: actionKind, index, reason: r.reason, message: r.message }
+export function batchItemRejected(
+  ctx: ActionContext,
+  actionKind: BatchItemRejectedEvent['action_kind'],
+  index: number,
+  marketId: number | null,
+  r: Rejection,
+): BatchItemRejectedEvent {
+  return {
+    kind: 'Core',
+    sub_kind: 'BatchItemRejected',
+    market_id: marketId,
+    account: ctx.account.address,
+    action_kind: actionKind,
+    index,
+    reason: r.reason,
+    message: r.message,
+  }
 }
 
 /** The PlaceContext of an order placed by an envelope (ActionContext.place): its block, tx hash

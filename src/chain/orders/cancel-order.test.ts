@@ -1,7 +1,20 @@
 // CancelOrder scenarios through applyBlock: by order id, by client order id, and every way of
 // naming an order that is not open.
 import { describe, expect, test } from 'bun:test'
-import { agentAddress, ALICE, BOB, BTC, cancel, cancelByCloid, ETH, ev, place, registerAgent, runRows, TestChain } from '../../../test/support/chain/test-chain.ts'
+import {
+  ALICE,
+  agentAddress,
+  BOB,
+  BTC,
+  cancel,
+  cancelByCloid,
+  ETH,
+  ev,
+  place,
+  registerAgent,
+  runRows,
+  TestChain,
+} from '../../../test/support/chain/test-chain.ts'
 import { reservedMarginOf } from '../margin/reserved-margin.ts'
 
 describe('CancelOrder', () => {
@@ -9,9 +22,21 @@ describe('CancelOrder', () => {
     const chain = new TestChain()
     runRows(chain, [
       { by: ALICE, action: place(BTC, 'Bid', '60000', '1'), expect: [ev('OrderAccepted', { order_id: 1 }), 'OrderResting'] },
-      { by: ALICE, action: place(BTC, 'Bid', '60000', '2', { cloid: 'mm-7' }), expect: [ev('OrderAccepted', { order_id: 2 }), 'OrderResting'] },
-      { by: ALICE, action: cancel(BTC, 1), expect: [ev('OrderDone', { order_id: 1, account: ALICE, reason: 'Cancelled', remaining_lots: 10000, filled_lots: 0 })] },
-      { by: ALICE, action: cancelByCloid(BTC, 'mm-7'), expect: [ev('OrderDone', { order_id: 2, reason: 'Cancelled', remaining_lots: 20000, client_order_id: 'mm-7' })] },
+      {
+        by: ALICE,
+        action: place(BTC, 'Bid', '60000', '2', { cloid: 'mm-7' }),
+        expect: [ev('OrderAccepted', { order_id: 2 }), 'OrderResting'],
+      },
+      {
+        by: ALICE,
+        action: cancel(BTC, 1),
+        expect: [ev('OrderDone', { order_id: 1, account: ALICE, reason: 'Cancelled', remaining_lots: 10000, filled_lots: 0 })],
+      },
+      {
+        by: ALICE,
+        action: cancelByCloid(BTC, 'mm-7'),
+        expect: [ev('OrderDone', { order_id: 2, reason: 'Cancelled', remaining_lots: 20000, client_order_id: 'mm-7' })],
+      },
     ])
     const alice = chain.state.accounts.get(ALICE)!
     expect([alice.orders.size, alice.ordersByClientId.size, reservedMarginOf(alice)]).toEqual([0, 0, 0n])
@@ -52,7 +77,7 @@ describe('CancelOrder', () => {
     ])
   })
 
-  test('an agent with the Trader role cancels its master\'s orders', () => {
+  test("an agent with the Trader role cancels its master's orders", () => {
     const chain = new TestChain()
     const agent = agentAddress(1)
     runRows(chain, [

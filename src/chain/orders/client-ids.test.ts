@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { mulberry32 } from '../../lib/prng.ts'
-import { clientIdHash, ClientIdIndex } from './client-ids.ts'
+import { ClientIdIndex, clientIdHash } from './client-ids.ts'
 
 describe('ClientIdIndex', () => {
   test('agrees with a Map keyed by market and client id through churn, rebuilds and growth', () => {

@@ -159,7 +159,8 @@ export class ClientIdIndex {
 
   /** [`${marketId}:${cloid}`, id] pairs, in table order. */
   *entries(): IterableIterator<[string, number]> {
-    for (let i = 0; i < this.clientIds.length; i++) if (this.clientIds[i] !== undefined) yield [`${this.markets[i]}:${this.clientIds[i]}`, this.ids[i]!]
+    for (let i = 0; i < this.clientIds.length; i++)
+      if (this.clientIds[i] !== undefined) yield [`${this.markets[i]}:${this.clientIds[i]}`, this.ids[i]!]
   }
 
   [Symbol.iterator](): IterableIterator<[string, number]> {

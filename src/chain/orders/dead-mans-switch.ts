@@ -7,24 +7,34 @@
 // a derived index (order-indexes.ts) that keeps replaced deadlines as stale entries, skipped when
 // they come up because they no longer equal the account's deadline.
 import type { ScheduleCancelPayload } from '../../wire/actions.ts'
-import { OK, type BlockHook, type Outcome } from '../core/action-context.ts'
+import { type BlockHook, OK, type Outcome } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
+import { reject } from '../core/reasons.ts'
+import { type Account, type ChainState, LIMITS, type Order } from '../core/types.ts'
+import { markLeaf } from '../state/state-root.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { cancelRestingOrder } from './order-ops.ts'
-import { reject } from '../core/reasons.ts'
-import { markLeaf } from '../state/state-root.ts'
-import { LIMITS, type Account, type ChainState, type Order } from '../core/types.ts'
 
 /** Sets or clears account's dead man's switch at block time timestampMs. */
-export function scheduleCancel(state: ChainState, account: Account, p: ScheduleCancelPayload, timestampMs: number, events: EventSink): Outcome {
+export function scheduleCancel(
+  state: ChainState,
+  account: Account,
+  p: ScheduleCancelPayload,
+  timestampMs: number,
+  events: EventSink,
+): Outcome {
   const deadline = p.deadline_ms
   if (deadline !== null && deadline < timestampMs + ORDER_LIMITS.dmsLeadMsMin) {
-    return reject('InvalidDeadline', `deadline_ms ${deadline} must be at least ${ORDER_LIMITS.dmsLeadMsMin} ms ` +
-      `after block time ${timestampMs}`)
+    return reject(
+      'InvalidDeadline',
+      `deadline_ms ${deadline} must be at least ${ORDER_LIMITS.dmsLeadMsMin} ms ` + `after block time ${timestampMs}`,
+    )
   }
   if (deadline !== null && deadline > timestampMs + ORDER_LIMITS.dmsLeadMsMax) {
-    return reject('InvalidDeadline', `deadline_ms ${deadline} must be at most ${ORDER_LIMITS.dmsLeadMsMax} ms ` +
-      `after block time ${timestampMs}`)
+    return reject(
+      'InvalidDeadline',
+      `deadline_ms ${deadline} must be at most ${ORDER_LIMITS.dmsLeadMsMax} ms ` + `after block time ${timestampMs}`,
+    )
   }
   // After this point the action must succeed.
   account.dmsDeadlineMs = deadline
@@ -63,6 +73,13 @@ export const deadMansSwitchHook: BlockHook = (ctx) => {
       orders.push(order)
     }
     for (const order of orders) cancelRestingOrder(state, account, order, 'DeadMansSwitch', events)
-    events.push({ kind: 'Core', sub_kind: 'DeadMansSwitchFired', market_id: null, account: account.address, deadline_ms: top.deadlineMs, cancelled: orders.length })
+    events.push({
+      kind: 'Core',
+      sub_kind: 'DeadMansSwitchFired',
+      market_id: null,
+      account: account.address,
+      deadline_ms: top.deadlineMs,
+      cancelled: orders.length,
+    })
   }
 }

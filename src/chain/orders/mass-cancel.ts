@@ -6,14 +6,15 @@
 import type { MassCancelPayload } from '../../wire/actions.ts'
 import { OK, type Outcome } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
+import { reject } from '../core/reasons.ts'
+import { type Account, type ChainState, LIMITS, type Order } from '../core/types.ts'
 import { ORDER_LIMITS } from './order-indexes.ts'
 import { cancelRestingOrder } from './order-ops.ts'
-import { reject } from '../core/reasons.ts'
-import { LIMITS, type Account, type ChainState, type Order } from '../core/types.ts'
 
 /** Cancels the selected resting orders of account. */
 export function massCancel(state: ChainState, account: Account, p: MassCancelPayload, events: EventSink): Outcome {
-  if (p.by === 'Side' && (p.market_id === undefined || p.side === undefined)) return reject('InvalidMassCancel', 'by Side needs market_id and side')
+  if (p.by === 'Side' && (p.market_id === undefined || p.side === undefined))
+    return reject('InvalidMassCancel', 'by Side needs market_id and side')
   if (p.by !== 'Side' && p.side !== undefined) return reject('InvalidMassCancel', `side is only for by Side, not by ${p.by}`)
   if (p.by === 'Ids' && p.order_ids === undefined) return reject('InvalidMassCancel', 'by Ids needs order_ids')
   if (p.by !== 'Ids' && p.order_ids !== undefined) return reject('InvalidMassCancel', `order_ids is only for by Ids, not by ${p.by}`)
@@ -45,8 +46,14 @@ export function massCancel(state: ChainState, account: Account, p: MassCancelPay
   }
   for (const order of selected) cancelRestingOrder(state, account, order, 'Cancelled', events)
   events.push({
-    kind: 'Core', sub_kind: 'MassCancelDone', market_id: p.market_id ?? null, account: account.address,
-    by: p.by, side: p.side ?? null, cancelled: selected.length, not_found: notFound,
+    kind: 'Core',
+    sub_kind: 'MassCancelDone',
+    market_id: p.market_id ?? null,
+    account: account.address,
+    by: p.by,
+    side: p.side ?? null,
+    cancelled: selected.length,
+    not_found: notFound,
   })
   return OK
 }

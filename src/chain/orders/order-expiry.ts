@@ -24,8 +24,15 @@ export const expireOrdersHook: BlockHook = (ctx) => {
     const remaining = order.remainingLots
     unrestOrder(state, account, order)
     events.push({
-      kind: 'Exec', sub_kind: 'OrderExpired', market_id: order.marketId, account: account.address, order_id: order.id,
-      reason: 'Expired', remaining_lots: remaining, filled_lots: order.origLots - remaining, expires_at_ms: order.expiresAtMs!,
+      kind: 'Exec',
+      sub_kind: 'OrderExpired',
+      market_id: order.marketId,
+      account: account.address,
+      order_id: order.id,
+      reason: 'Expired',
+      remaining_lots: remaining,
+      filled_lots: order.origLots - remaining,
+      expires_at_ms: order.expiresAtMs!,
       client_order_id: order.clientOrderId,
     })
   }

@@ -1,6 +1,6 @@
 // Handlers of the order actions (area: orders).
 import type { ORDER_ACTIONS } from '../../wire/actions/orders.ts'
-import { OK, type AreaHandlers } from '../core/action-context.ts'
+import { type AreaHandlers, OK } from '../core/action-context.ts'
 import { batchModify } from './batch-modify.ts'
 import { batchPlaceOrder, envelopePlaceContext } from './batch-place-order.ts'
 import { cancelOrder } from './cancel-order.ts'

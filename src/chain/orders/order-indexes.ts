@@ -5,8 +5,8 @@
 // gives the same queues, since every queue is a total order.
 import { BATCH_LIMITS } from '../../wire/actions/orders.ts'
 import { MinHeap } from '../core/min-heap.ts'
-import type { DmsEntry, OrderIndexes } from './order-types.ts'
 import type { Account, ChainState, Order, Side } from '../core/types.ts'
+import type { DmsEntry, OrderIndexes } from './order-types.ts'
 
 /** Limits of the order area (every loop over a batch, a queue or an account's orders is bounded). */
 export const ORDER_LIMITS = {
@@ -24,9 +24,9 @@ export const ORDER_LIMITS = {
   dmsLeadMsMax: 86_400_000,
 } as const
 
-const byExpiry = (a: Order, b: Order): number => (a.expiresAtMs! - b.expiresAtMs!) || (a.id - b.id)
+const byExpiry = (a: Order, b: Order): number => a.expiresAtMs! - b.expiresAtMs! || a.id - b.id
 const byDeadline = (a: DmsEntry, b: DmsEntry): number =>
-  (a.deadlineMs - b.deadlineMs) || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)
+  a.deadlineMs - b.deadlineMs || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0)
 
 /** The queues' orders, for the snapshot codec (state-codec.ts): a restored queue keeps its compare. */
 export const ORDER_INDEX_COMPARES = { byExpiry, byDeadline } as const

@@ -4,10 +4,10 @@ import { newAccount } from '../access/accounts.ts'
 import type { OrderBook } from '../book/book.ts'
 import type { DoneReason, EventSink } from '../core/events.ts'
 import { marginOf, notionalNumber, notionalOf } from '../core/math.ts'
-import { indexRestingOrder, unindexRestingOrder } from './order-indexes.ts'
+import type { Account, ChainState, Market, Order } from '../core/types.ts'
 import { releaseMargin, reserveMargin } from '../margin/reserved-margin.ts'
 import { markLeaf, markOrderDirty } from '../state/state-root.ts'
-import type { Account, ChainState, Market, Order } from '../core/types.ts'
+import { indexRestingOrder, unindexRestingOrder } from './order-indexes.ts'
 
 /** Margin an order holds for its opening lots at its price and leverage. */
 export function orderMargin(market: Market, priceTicks: number, marginLots: number, leverage: number): bigint {
@@ -73,8 +73,15 @@ export function cancelRestingOrder(state: ChainState, account: Account, order: O
   const remaining = order.remainingLots
   unrestOrder(state, account, order)
   events.push({
-    kind: 'Exec', sub_kind: 'OrderDone', market_id: order.marketId, account: account.address, order_id: order.id,
-    reason, remaining_lots: remaining, filled_lots: order.origLots - remaining, client_order_id: order.clientOrderId,
+    kind: 'Exec',
+    sub_kind: 'OrderDone',
+    market_id: order.marketId,
+    account: account.address,
+    order_id: order.id,
+    reason,
+    remaining_lots: remaining,
+    filled_lots: order.origLots - remaining,
+    client_order_id: order.clientOrderId,
   })
 }
 

@@ -1,16 +1,35 @@
 // MassCancel, the dead man's switch (ScheduleCancel and its begin-block hook) and Noop.
 import { describe, expect, test } from 'bun:test'
-import { lowestUnusedNonce } from '../access/accounts.ts'
-import { ORDER_LIMITS } from './order-indexes.ts'
+import {
+  acceptedIds,
+  batchPlace,
+  checkOrderInvariants,
+  emptyBlockAt,
+  massCancel,
+  nextBlockTime,
+  noop,
+  placePayload,
+  rootMatches,
+  scheduleCancel,
+} from '../../../test/support/chain/orders.ts'
 import { ALICE, BOB, BTC, checkInvariants, ETH, ev, place, runRows, SOL, TestChain } from '../../../test/support/chain/test-chain.ts'
-import { acceptedIds, batchPlace, checkOrderInvariants, emptyBlockAt, massCancel, nextBlockTime, noop, placePayload, rootMatches, scheduleCancel } from '../../../test/support/chain/orders.ts'
+import { lowestUnusedNonce } from '../access/accounts.ts'
 import { reservedMarginOf } from '../margin/reserved-margin.ts'
+import { ORDER_LIMITS } from './order-indexes.ts'
 
 /** ALICE rests bids and asks on BTC and a bid on ETH; BOB one BTC bid. Returns ALICE's ids. */
 function withOrders(chain: TestChain): [number, number, number, number] {
-  const ids = acceptedIds(chain.ok(ALICE, batchPlace(
-    placePayload(BTC, 'Bid', '60000', '1'), placePayload(BTC, 'Bid', '59000', '1'), placePayload(BTC, 'Ask', '70000', '1'), placePayload(ETH, 'Bid', '3000', '1'),
-  )))
+  const ids = acceptedIds(
+    chain.ok(
+      ALICE,
+      batchPlace(
+        placePayload(BTC, 'Bid', '60000', '1'),
+        placePayload(BTC, 'Bid', '59000', '1'),
+        placePayload(BTC, 'Ask', '70000', '1'),
+        placePayload(ETH, 'Bid', '3000', '1'),
+      ),
+    ),
+  )
   chain.ok(BOB, place(BTC, 'Bid', '58000', '1'))
   return ids as [number, number, number, number]
 }
@@ -21,10 +40,15 @@ describe('MassCancel', () => {
     const chain = new TestChain()
     const [b1, b2, a1, e1] = withOrders(chain)
     runRows(chain, [
-      { by: ALICE, action: massCancel({ by: 'Side', market_id: BTC, side: 'Bid' }), expect: [
-        ev('OrderDone', { order_id: b1, reason: 'Cancelled' }), ev('OrderDone', { order_id: b2, reason: 'Cancelled' }),
-        ev('MassCancelDone', { by: 'Side', side: 'Bid', market_id: BTC, cancelled: 2, not_found: [] }),
-      ] },
+      {
+        by: ALICE,
+        action: massCancel({ by: 'Side', market_id: BTC, side: 'Bid' }),
+        expect: [
+          ev('OrderDone', { order_id: b1, reason: 'Cancelled' }),
+          ev('OrderDone', { order_id: b2, reason: 'Cancelled' }),
+          ev('MassCancelDone', { by: 'Side', side: 'Bid', market_id: BTC, cancelled: 2, not_found: [] }),
+        ],
+      },
     ])
     expect(openIds(chain, ALICE)).toEqual([a1, e1])
     expect(openIds(chain, BOB).length).toBe(1)
@@ -34,11 +58,19 @@ describe('MassCancel', () => {
     const chain = new TestChain()
     const [, , , e1] = withOrders(chain)
     runRows(chain, [
-      { by: ALICE, action: massCancel({ by: 'Owner', market_id: BTC }), expect: ['OrderDone', 'OrderDone', 'OrderDone', ev('MassCancelDone', { cancelled: 3 })] },
+      {
+        by: ALICE,
+        action: massCancel({ by: 'Owner', market_id: BTC }),
+        expect: ['OrderDone', 'OrderDone', 'OrderDone', ev('MassCancelDone', { cancelled: 3 })],
+      },
     ])
     expect(openIds(chain, ALICE)).toEqual([e1])
     runRows(chain, [
-      { by: ALICE, action: massCancel({ by: 'Owner' }), expect: [ev('OrderDone', { order_id: e1 }), ev('MassCancelDone', { market_id: null, cancelled: 1 })] },
+      {
+        by: ALICE,
+        action: massCancel({ by: 'Owner' }),
+        expect: [ev('OrderDone', { order_id: e1 }), ev('MassCancelDone', { market_id: null, cancelled: 1 })],
+      },
       { by: ALICE, action: massCancel({ by: 'Owner' }), expect: [ev('MassCancelDone', { cancelled: 0 })] },
     ])
     expect(reservedMarginOf(chain.state.accounts.get(ALICE)!)).toBe(0n)
@@ -50,10 +82,15 @@ describe('MassCancel', () => {
     const [b1, b2, a1, e1] = withOrders(chain)
     const bobs = openIds(chain, BOB)[0]!
     runRows(chain, [
-      { by: ALICE, action: massCancel({ by: 'Ids', market_id: BTC, order_ids: [a1!, 999, bobs, e1!, a1!, b2!] }), expect: [
-        ev('OrderDone', { order_id: a1 }), ev('OrderDone', { order_id: b2 }),
-        ev('MassCancelDone', { by: 'Ids', cancelled: 2, not_found: [999, bobs, e1] }),
-      ] },
+      {
+        by: ALICE,
+        action: massCancel({ by: 'Ids', market_id: BTC, order_ids: [a1!, 999, bobs, e1!, a1!, b2!] }),
+        expect: [
+          ev('OrderDone', { order_id: a1 }),
+          ev('OrderDone', { order_id: b2 }),
+          ev('MassCancelDone', { by: 'Ids', cancelled: 2, not_found: [999, bobs, e1] }),
+        ],
+      },
     ])
     expect(openIds(chain, ALICE)).toEqual([b1, e1])
   })
@@ -73,7 +110,7 @@ describe('MassCancel', () => {
   })
 })
 
-describe('dead man\'s switch', () => {
+describe("dead man's switch", () => {
   test('deadlines must be 5 s to 24 h ahead of block time', () => {
     const chain = new TestChain()
     // Row i runs in a block of its own, at block time t0 + i seconds.
@@ -83,7 +120,11 @@ describe('dead man\'s switch', () => {
       { by: ALICE, action: scheduleCancel(t(0) + ORDER_LIMITS.dmsLeadMsMin - 1), expect: { reject: 'InvalidDeadline' } },
       { by: ALICE, action: scheduleCancel(t(1) + ORDER_LIMITS.dmsLeadMsMax + 1), expect: { reject: 'InvalidDeadline' } },
       { by: ALICE, action: scheduleCancel(t(2) - 1), expect: { reject: 'InvalidDeadline' } },
-      { by: ALICE, action: scheduleCancel(t(3) + ORDER_LIMITS.dmsLeadMsMin), expect: [ev('CancelScheduled', { deadline_ms: t(3) + ORDER_LIMITS.dmsLeadMsMin })] },
+      {
+        by: ALICE,
+        action: scheduleCancel(t(3) + ORDER_LIMITS.dmsLeadMsMin),
+        expect: [ev('CancelScheduled', { deadline_ms: t(3) + ORDER_LIMITS.dmsLeadMsMin })],
+      },
       { by: ALICE, action: scheduleCancel(t(4) + ORDER_LIMITS.dmsLeadMsMax), expect: ['CancelScheduled'] },
       { by: ALICE, action: scheduleCancel(null), expect: [ev('CancelScheduled', { deadline_ms: null })] },
     ])
@@ -98,8 +139,9 @@ describe('dead man\'s switch', () => {
     expect(chain.state.accounts.get(ALICE)!.dmsDeadlineMs).toBe(deadline)
     expect(emptyBlockAt(chain, deadline).events).toEqual([])
     const { result, events } = emptyBlockAt(chain, deadline + 1)
-    expect(events.map((e): unknown[] => e.sub_kind === 'OrderDone' ? [e.order_id, e.reason] : [e.sub_kind])).toEqual([
-      ...ids.map((id) => [id, 'DeadMansSwitch']), ['DeadMansSwitchFired'],
+    expect(events.map((e): unknown[] => (e.sub_kind === 'OrderDone' ? [e.order_id, e.reason] : [e.sub_kind]))).toEqual([
+      ...ids.map((id) => [id, 'DeadMansSwitch']),
+      ['DeadMansSwitchFired'],
     ])
     expect(events.at(-1)).toMatchObject({ account: ALICE, deadline_ms: deadline, cancelled: 4 })
     const alice = chain.state.accounts.get(ALICE)!

@@ -1,11 +1,20 @@
 // PlaceOrder.expires_at_ms and the begin-block expiry hook (order-expiry.ts). TestChain gives every
 // block one more second of block time; emptyBlockAt applies a block at a chosen time.
 import { describe, expect, test } from 'bun:test'
-import { applyBlock, eventEnvelopeIndexes } from '../block/apply.ts'
-import { ORDER_LIMITS } from './order-indexes.ts'
+import {
+  batchPlace,
+  checkOrderInvariants,
+  emptyBlockAt,
+  isOrderEvent,
+  nextBlockTime,
+  placePayload,
+  placeX,
+  rootMatches,
+} from '../../../test/support/chain/orders.ts'
 import { ALICE, BOB, BTC, cancel, checkInvariants, ETH, ev, place, runRows, TestChain } from '../../../test/support/chain/test-chain.ts'
-import { batchPlace, checkOrderInvariants, emptyBlockAt, isOrderEvent, nextBlockTime, placePayload, placeX, rootMatches } from '../../../test/support/chain/orders.ts'
+import { applyBlock, eventEnvelopeIndexes } from '../block/apply.ts'
 import { reservedMarginOf } from '../margin/reserved-margin.ts'
+import { ORDER_LIMITS } from './order-indexes.ts'
 
 describe('expires_at_ms at placement', () => {
   test('not after the block time: OrderExpired; after it: rests with its expiry', () => {
@@ -40,10 +49,20 @@ describe('the expiry hook', () => {
     // Block time equal to the expiry: not yet past it.
     expect(emptyBlockAt(chain, t0 + 5_000).events).toEqual([])
     const { result, events } = emptyBlockAt(chain, t0 + 5_001)
-    expect(events).toEqual([{
-      kind: 'Exec', sub_kind: 'OrderExpired', market_id: BTC, account: ALICE, order_id: id, reason: 'Expired',
-      remaining_lots: 7000, filled_lots: 3000, expires_at_ms: t0 + 5_000, client_order_id: 'e1',
-    }])
+    expect(events).toEqual([
+      {
+        kind: 'Exec',
+        sub_kind: 'OrderExpired',
+        market_id: BTC,
+        account: ALICE,
+        order_id: id,
+        reason: 'Expired',
+        remaining_lots: 7000,
+        filled_lots: 3000,
+        expires_at_ms: t0 + 5_000,
+        client_order_id: 'e1',
+      },
+    ])
     expect(eventEnvelopeIndexes(result)[result.events.findIndex((e) => e.sub_kind === 'OrderExpired')]).toBeNull()
     const alice = chain.state.accounts.get(ALICE)!
     expect([alice.orders.size, alice.ordersByClientId.size, reservedMarginOf(alice)]).toEqual([0, 0, 0n])
@@ -52,7 +71,10 @@ describe('the expiry hook', () => {
     checkInvariants(chain.state)
     checkOrderInvariants(chain.state)
     // Its client id is free again.
-    expect(chain.ok(ALICE, placeX(BTC, 'Ask', '65000', '1', { cloid: 'e1' })).map((e) => e.sub_kind)).toEqual(['OrderAccepted', 'OrderResting'])
+    expect(chain.ok(ALICE, placeX(BTC, 'Ask', '65000', '1', { cloid: 'e1' })).map((e) => e.sub_kind)).toEqual([
+      'OrderAccepted',
+      'OrderResting',
+    ])
   })
 
   test('orders that left the book before their expiry are skipped; ties go by order id', () => {
@@ -81,7 +103,11 @@ describe('the expiry hook', () => {
     const envelopes = [chain.envelope({ by: BOB, action: place(BTC, 'Bid', '65000', '1', { tif: 'Ioc' }) })]
     const result = applyBlock(chain.state, { height: chain.state.height + 1, timestampMs: t + 1, envelopes })
     const own = result.events.flatMap((e, seq) => (isOrderEvent(e) ? [[eventEnvelopeIndexes(result)[seq], e] as const] : []))
-    expect(own.map(([envelopeIdx, e]) => [envelopeIdx, e.sub_kind])).toEqual([[null, 'OrderExpired'], [0, 'OrderAccepted'], [0, 'OrderDone']])
+    expect(own.map(([envelopeIdx, e]) => [envelopeIdx, e.sub_kind])).toEqual([
+      [null, 'OrderExpired'],
+      [0, 'OrderAccepted'],
+      [0, 'OrderDone'],
+    ])
     expect(own[0]![1]).toMatchObject({ order_id: id })
   })
 
@@ -93,7 +119,14 @@ describe('the expiry hook', () => {
       const who = b % 2 === 0 ? ALICE : BOB
       const side = who === ALICE ? 'Bid' : 'Ask'
       const base = who === ALICE ? 50_000 : 70_000
-      chain.ok(who, batchPlace(...Array.from({ length: 50 }, (_, i) => placePayload(BTC, side, String(base + (side === 'Bid' ? -1 : 1) * (b * 50 + i)), '0.01', { expiresAtMs: t }))))
+      chain.ok(
+        who,
+        batchPlace(
+          ...Array.from({ length: 50 }, (_, i) =>
+            placePayload(BTC, side, String(base + (side === 'Bid' ? -1 : 1) * (b * 50 + i)), '0.01', { expiresAtMs: t }),
+          ),
+        ),
+      )
     }
     expect(chain.state.books.get(BTC)!.size).toBe(1_200)
     const first = emptyBlockAt(chain, t + 1)
@@ -112,7 +145,10 @@ describe('the expiry hook', () => {
     const chain = new TestChain()
     const t = nextBlockTime(chain) + 1_000_000
     for (let round = 0; round < 30; round++) {
-      const events = chain.ok(ALICE, batchPlace(...Array.from({ length: 50 }, (_, i) => placePayload(BTC, 'Bid', String(50_000 + i), '0.01', { expiresAtMs: t }))))
+      const events = chain.ok(
+        ALICE,
+        batchPlace(...Array.from({ length: 50 }, (_, i) => placePayload(BTC, 'Bid', String(50_000 + i), '0.01', { expiresAtMs: t }))),
+      )
       expect(events.filter((e) => e.sub_kind === 'OrderResting').length).toBe(50)
       chain.ok(ALICE, { MassCancel: { by: 'Owner' } })
     }
@@ -127,9 +163,18 @@ describe('expiry in batches', () => {
     const chain = new TestChain()
     const t = nextBlockTime(chain)
     runRows(chain, [
-      { by: ALICE, action: batchPlace(placePayload(BTC, 'Bid', '60000', '1', { expiresAtMs: t - 1 }), placePayload(BTC, 'Bid', '60000', '1', { expiresAtMs: t + 60_000 })), expect: [
-        ev('BatchItemRejected', { index: 0, reason: 'OrderExpired', action_kind: 'BatchPlaceOrder' }), 'OrderAccepted', 'OrderResting',
-      ] },
+      {
+        by: ALICE,
+        action: batchPlace(
+          placePayload(BTC, 'Bid', '60000', '1', { expiresAtMs: t - 1 }),
+          placePayload(BTC, 'Bid', '60000', '1', { expiresAtMs: t + 60_000 }),
+        ),
+        expect: [
+          ev('BatchItemRejected', { index: 0, reason: 'OrderExpired', action_kind: 'BatchPlaceOrder' }),
+          'OrderAccepted',
+          'OrderResting',
+        ],
+      },
     ])
   })
 })

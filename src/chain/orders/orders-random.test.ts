@@ -5,12 +5,31 @@
 // (reduce-only orders never exceed what their owner can close), money is conserved; replaying the
 // blocks from genesis reaches the same roots and events.
 import { describe, expect, test } from 'bun:test'
-import { formatDecimal } from '../../lib/decimal.ts'
-import { ORDER_LIMITS } from './order-indexes.ts'
-import { ALICE, BOB, CAROL, cancel, conservedSum, DAVE, Rng, TestChain, type Action, genesisState } from '../../../test/support/chain/test-chain.ts'
-import { batchModify, batchPlace, checkOrderInvariants, massCancel, noop, placePayload, scheduleCancel } from '../../../test/support/chain/orders.ts'
-import type { ChainState, Side, Tif } from '../core/types.ts'
+import {
+  batchModify,
+  batchPlace,
+  checkOrderInvariants,
+  massCancel,
+  noop,
+  placePayload,
+  scheduleCancel,
+} from '../../../test/support/chain/orders.ts'
+import {
+  type Action,
+  ALICE,
+  BOB,
+  CAROL,
+  cancel,
+  conservedSum,
+  DAVE,
+  genesisState,
+  Rng,
+  TestChain,
+} from '../../../test/support/chain/test-chain.ts'
 import { expectReached, runWorkload } from '../../../test/support/chain/workload.ts'
+import { formatDecimal } from '../../lib/decimal.ts'
+import type { ChainState, Side, Tif } from '../core/types.ts'
+import { ORDER_LIMITS } from './order-indexes.ts'
 
 const BLOCKS = 220
 const TRADERS = [ALICE, BOB, CAROL, DAVE]
@@ -49,9 +68,18 @@ class Workload {
     const cloid = rng.chance(15) ? `c${rng.int(12)}` : undefined
     // Expiries from already past to 20 s ahead, so some expire between blocks and some are refused.
     const expiresAtMs = rng.chance(25) ? time + rng.range(-500, 20_000) : undefined
-    return placePayload(m.id, side, formatDecimal(BigInt(price), market.priceDecimals), formatDecimal(BigInt(rng.range(1, m.maxLots)), market.sizeDecimals), {
-      tif, reduceOnly: rng.chance(30), ...(cloid === undefined ? {} : { cloid }), ...(expiresAtMs === undefined ? {} : { expiresAtMs }),
-    })
+    return placePayload(
+      m.id,
+      side,
+      formatDecimal(BigInt(price), market.priceDecimals),
+      formatDecimal(BigInt(rng.range(1, m.maxLots)), market.sizeDecimals),
+      {
+        tif,
+        reduceOnly: rng.chance(30),
+        ...(cloid === undefined ? {} : { cloid }),
+        ...(expiresAtMs === undefined ? {} : { expiresAtMs }),
+      },
+    )
   }
 
   private action(state: ChainState, by: string, time: number): Action {
@@ -62,19 +90,25 @@ class Workload {
     if (r < 45) return { PlaceOrder: this.order(state, time, true) }
     if (r < 53) return batchPlace(...Array.from({ length: rng.range(1, 6) }, () => this.order(state, time, rng.chance(30))))
     if (r < 68 && mine.length > 0) {
-      return batchModify(...Array.from({ length: rng.range(1, 4) }, () => {
-        const o = rng.pick(mine)
-        const market = state.markets.get(o.marketId)!
-        const ref = o.clientOrderId !== undefined && rng.chance(40) ? { client_order_id: o.clientOrderId } : { order_id: o.id }
-        const k = rng.int(5)
-        const qty = (lots: number) => formatDecimal(BigInt(Math.max(1, lots)), market.sizeDecimals)
-        if (k === 0) return { market_id: o.marketId, ...ref, qty: qty(o.origLots - rng.range(1, o.remainingLots)) }
-        if (k === 1) return { market_id: o.marketId, ...ref, qty: qty(o.origLots + rng.range(1, 1_000)) }
-        if (k === 2) return { market_id: o.marketId, ...ref, qty: qty(o.origLots - o.remainingLots) }
-        if (k === 3) return { market_id: o.marketId, ...ref, tif: rng.pick(['Gtc', 'PostOnly', 'Ioc'] as const) }
-        const sign = o.side === 'Bid' ? 1 : -1
-        return { market_id: o.marketId, ...ref, price: formatDecimal(BigInt(Math.max(1, o.priceTicks + sign * rng.range(-25, 25))), market.priceDecimals) }
-      }))
+      return batchModify(
+        ...Array.from({ length: rng.range(1, 4) }, () => {
+          const o = rng.pick(mine)
+          const market = state.markets.get(o.marketId)!
+          const ref = o.clientOrderId !== undefined && rng.chance(40) ? { client_order_id: o.clientOrderId } : { order_id: o.id }
+          const k = rng.int(5)
+          const qty = (lots: number) => formatDecimal(BigInt(Math.max(1, lots)), market.sizeDecimals)
+          if (k === 0) return { market_id: o.marketId, ...ref, qty: qty(o.origLots - rng.range(1, o.remainingLots)) }
+          if (k === 1) return { market_id: o.marketId, ...ref, qty: qty(o.origLots + rng.range(1, 1_000)) }
+          if (k === 2) return { market_id: o.marketId, ...ref, qty: qty(o.origLots - o.remainingLots) }
+          if (k === 3) return { market_id: o.marketId, ...ref, tif: rng.pick(['Gtc', 'PostOnly', 'Ioc'] as const) }
+          const sign = o.side === 'Bid' ? 1 : -1
+          return {
+            market_id: o.marketId,
+            ...ref,
+            price: formatDecimal(BigInt(Math.max(1, o.priceTicks + sign * rng.range(-25, 25))), market.priceDecimals),
+          }
+        }),
+      )
     }
     if (r < 80 && mine.length > 0) return cancel(rng.pick(mine).marketId, rng.pick(mine).id)
     if (r < 85) {
@@ -111,13 +145,31 @@ describe('order actions, random workload', () => {
         checkOrderInvariants(chain.state)
         expect({ height, conserved: conservedSum(chain.state) }).toEqual({ height, conserved })
       },
-      eventKey: (e) => (e.sub_kind === 'OrderDone' ? `Done:${e.reason}` : e.sub_kind === 'Rejected' || e.sub_kind === 'BatchItemRejected' ? `${e.sub_kind}:${e.reason}` : e.sub_kind),
+      eventKey: (e) =>
+        e.sub_kind === 'OrderDone'
+          ? `Done:${e.reason}`
+          : e.sub_kind === 'Rejected' || e.sub_kind === 'BatchItemRejected'
+            ? `${e.sub_kind}:${e.reason}`
+            : e.sub_kind,
     })
     expectReached(seen, [
-      'OrderExpired', 'DeadMansSwitchFired', 'CancelScheduled', 'MassCancelDone', 'Filled',
-      'Done:Replaced', 'Done:AmendClampedAtFilled', 'Done:ReduceOnlyClamped', 'Done:DeadMansSwitch', 'Done:Cancelled', 'Done:SelfTradeCancelled',
-      'BatchItemRejected:OrderExpired', 'BatchItemRejected:InvalidModify', 'BatchItemRejected:OrderNotFound', 'Rejected:InvalidDeadline',
-      'Rejected:OrderExpired', 'Rejected:ReduceOnlyWouldOpenOrFlip',
+      'OrderExpired',
+      'DeadMansSwitchFired',
+      'CancelScheduled',
+      'MassCancelDone',
+      'Filled',
+      'Done:Replaced',
+      'Done:AmendClampedAtFilled',
+      'Done:ReduceOnlyClamped',
+      'Done:DeadMansSwitch',
+      'Done:Cancelled',
+      'Done:SelfTradeCancelled',
+      'BatchItemRejected:OrderExpired',
+      'BatchItemRejected:InvalidModify',
+      'BatchItemRejected:OrderNotFound',
+      'Rejected:InvalidDeadline',
+      'Rejected:OrderExpired',
+      'Rejected:ReduceOnlyWouldOpenOrFlip',
     ])
   })
 })

@@ -1,24 +1,31 @@
 // PlaceOrder: validate in precedence order, plan the match (pure), check margin on the plan, then
 // apply. After the margin check nothing may reject.
 import { decimalUnits, parseDecimal } from '../../lib/decimal.ts'
-import type { PlaceOrderInput } from '../core/action-context.ts'
 import type { MatchPlan, OrderBook, PlannedFill } from '../book/book.ts'
-import { clientIdHash } from './client-ids.ts'
+import type { PlaceOrderInput } from '../core/action-context.ts'
 import type { EventSink } from '../core/events.ts'
-import { canAfford, crossTradingAvailable, positionMargin, unrealizedPnl } from '../margin/margin.ts'
-import { checkOrderMargin, insufficientMargin } from '../margin/margin-check.ts'
 import { feeOf, isDustNotional, isSafe, notionalOf } from '../core/math.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
+import { type Account, type ChainState, LIMITS, type Market, type Order, type Position, type Side } from '../core/types.ts'
 import { collectFee } from '../funds/fees.ts'
 import { isFrozen } from '../funds/funds-state.ts'
+import { canAfford, crossTradingAvailable, positionMargin, unrealizedPnl } from '../margin/margin.ts'
+import { checkOrderMargin, insufficientMargin } from '../margin/margin-check.ts'
+import { applyTrade, defaultLeverage, positionFor, positionSettings, settlePosition, type TradeResult } from '../margin/positions.ts'
 import { placePegOrder } from '../markets/external-peg.ts'
 import { checkTradable } from '../markets/tradable.ts'
-import { cancelRestingOrder, creditTrade, marginOfUnits, orderMarginUnits, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
-import { applyTrade, defaultLeverage, positionFor, positionSettings, settlePosition, type TradeResult } from '../margin/positions.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
-import type { DecodedOrder, PlaceContext, PlaceOutcome } from './order-types.ts'
-import { clampMakersAfterMatch, clampReduceOnlySide, closableLots, reduceOnlyCapFor, restingReduceOnlyLots, type ReduceOnlyCap } from './reduce-only.ts'
 import { markLeaf, markOrderDirty } from '../state/state-root.ts'
-import { LIMITS, type Account, type ChainState, type Market, type Order, type Position, type Side } from '../core/types.ts'
+import { clientIdHash } from './client-ids.ts'
+import { cancelRestingOrder, creditTrade, marginOfUnits, orderMarginUnits, resizeOrderMargin, restOrder, unrestOrder } from './order-ops.ts'
+import type { DecodedOrder, PlaceContext, PlaceOutcome } from './order-types.ts'
+import {
+  clampMakersAfterMatch,
+  clampReduceOnlySide,
+  closableLots,
+  type ReduceOnlyCap,
+  reduceOnlyCapFor,
+  restingReduceOnlyLots,
+} from './reduce-only.ts'
 
 /** Whether a decode gave a rejection rather than its value (a DecodedOrder has no `ok`). */
 export const isRejection = (d: DecodedOrder | Rejection): d is Rejection => (d as Rejection).ok === false
@@ -34,18 +41,34 @@ export function decodePlaceOrder(state: ChainState, p: PlaceOrderInput): Decoded
   const priceTicks = decimalUnits(p.price, market.priceDecimals, p.edge_price)
   const qtyLots = decimalUnits(p.qty, market.sizeDecimals, p.edge_qty)
   if (priceTicks > 0 && qtyLots > 0) {
-    return { marketId: p.market_id, side: p.side, priceTicks, qtyLots, tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms }
+    return {
+      marketId: p.market_id,
+      side: p.side,
+      priceTicks,
+      qtyLots,
+      tif: p.tif,
+      reduceOnly: p.reduce_only,
+      clientOrderId: p.client_order_id,
+      expiresAtMs: p.expires_at_ms,
+    }
   }
   // Anything but two decimals that pack (lib/decimal.ts packDecimal): the parser decides, and words any error.
   const price = parseDecimal(p.price, market.priceDecimals)
-  if (!price.ok) return reject('InvalidPrice', `price ${p.price} ${price.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
+  if (!price.ok)
+    return reject('InvalidPrice', `price ${p.price} ${price.message} (${market.symbol} price_decimals ${market.priceDecimals})`)
   const qty = parseDecimal(p.qty, market.sizeDecimals)
   if (!qty.ok) return reject('InvalidQuantity', `qty ${p.qty} ${qty.message} (${market.symbol} size_decimals ${market.sizeDecimals})`)
   if (price.value <= 0n || price.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidPrice', `price ${p.price} out of range`)
   if (qty.value <= 0n || qty.value > BigInt(Number.MAX_SAFE_INTEGER)) return reject('InvalidQuantity', `qty ${p.qty} out of range`)
   return {
-    marketId: p.market_id, side: p.side, priceTicks: Number(price.value), qtyLots: Number(qty.value),
-    tif: p.tif, reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs: p.expires_at_ms,
+    marketId: p.market_id,
+    side: p.side,
+    priceTicks: Number(price.value),
+    qtyLots: Number(qty.value),
+    tif: p.tif,
+    reduceOnly: p.reduce_only,
+    clientOrderId: p.client_order_id,
+    expiresAtMs: p.expires_at_ms,
   }
 }
 
@@ -65,16 +88,25 @@ const NO_NOTIONALS: bigint[] = []
  * new order must succeed. An argument rather than a field of ctx, so an envelope's orders and its
  * amends share the envelope's one PlaceContext (no figure logged).
  */
-export function placeOrder(state: ChainState, account: Account, o: DecodedOrder, ctx: PlaceContext, events: EventSink, replaced?: Order): PlaceOutcome {
+export function placeOrder(
+  state: ChainState,
+  account: Account,
+  o: DecodedOrder,
+  ctx: PlaceContext,
+  events: EventSink,
+  replaced?: Order,
+): PlaceOutcome {
   const market = state.markets.get(o.marketId)
   if (market === undefined) return reject('MarketNotFound', `market ${o.marketId} does not exist`)
   // Markets area: Active takes every order, DelistPending only reduce-only ones (tradable.ts).
   const tradable = checkTradable(market, o.reduceOnly)
   if (!tradable.ok) return tradable
   // The frozen set is almost always empty: its size first, so the lookup is no call per order (no figure logged).
-  if (!o.reduceOnly && state.funds.frozen.size !== 0 && isFrozen(state, account.address)) return reject('AccountFrozen', `${account.address} is frozen: only reduce-only orders and cancels`)
+  if (!o.reduceOnly && state.funds.frozen.size !== 0 && isFrozen(state, account.address))
+    return reject('AccountFrozen', `${account.address} is frozen: only reduce-only orders and cancels`)
   if (o.qtyLots < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
-  if (o.expiresAtMs !== undefined && o.expiresAtMs <= ctx.timestampMs) return reject('OrderExpired', `expires_at_ms ${o.expiresAtMs} is not after block time ${ctx.timestampMs}`)
+  if (o.expiresAtMs !== undefined && o.expiresAtMs <= ctx.timestampMs)
+    return reject('OrderExpired', `expires_at_ms ${o.expiresAtMs} is not after block time ${ctx.timestampMs}`)
   // Markets area: an external-peg market fills against its oracle quote, not a book (external-peg.ts).
   if (market.routing === 'external_peg') return placePegOrder(state, account, market, o, ctx, events, replaced)
   const book = state.books.get(market.marketId)!
@@ -82,10 +114,12 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   const cloidHash = o.clientOrderId === undefined ? 0 : clientIdHash(o.marketId, o.clientOrderId)
   if (o.clientOrderId !== undefined) {
     const holder = account.ordersByClientId.getIn(o.marketId, o.clientOrderId, cloidHash)
-    if (holder !== undefined && holder !== replaced?.id) return reject('DuplicateClientOrderId', `client_order_id ${o.clientOrderId} is already open`)
+    if (holder !== undefined && holder !== replaced?.id)
+      return reject('DuplicateClientOrderId', `client_order_id ${o.clientOrderId} is already open`)
   }
   const rests = o.tif === 'Gtc' || o.tif === 'PostOnly'
-  if (rests && account.orders.size - (replaced === undefined ? 0 : 1) >= LIMITS.openOrdersPerAccountMax) return reject('TooManyOpenOrders', `at most ${LIMITS.openOrdersPerAccountMax} open orders`)
+  if (rests && account.orders.size - (replaced === undefined ? 0 : 1) >= LIMITS.openOrdersPerAccountMax)
+    return reject('TooManyOpenOrders', `at most ${LIMITS.openOrdersPerAccountMax} open orders`)
 
   const position = account.positions.get(market.marketId)
   const size = position?.sizeLots ?? 0
@@ -94,11 +128,13 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   let reduceOnlyFree = 0
   if (o.reduceOnly) {
     const closable = closableLots(size, o.side)
-    if (closable === 0 || (o.tif === 'Fok' && closable < qtyLots)) return reject('ReduceOnlyWouldOpenOrFlip', `position ${size} lots cannot absorb a reduce-only ${o.side} of ${qtyLots}`)
+    if (closable === 0 || (o.tif === 'Fok' && closable < qtyLots))
+      return reject('ReduceOnlyWouldOpenOrFlip', `position ${size} lots cannot absorb a reduce-only ${o.side} of ${qtyLots}`)
     // docs/orders.md#reduce-only-orders: the excess of a reduce-only order over the closable size
     // does not rest.
     qtyLots = Math.min(qtyLots, closable)
-    reduceOnlyFree = account.reduceOnlyCount === 0 ? closable : closable - restingReduceOnlyLots(state, market.marketId, o.side, account.address, replaced)
+    reduceOnlyFree =
+      account.reduceOnlyCount === 0 ? closable : closable - restingReduceOnlyLots(state, market.marketId, o.side, account.address, replaced)
   }
   // An order that does not reach the opposite best can neither fill nor meet its own orders.
   const crosses = book.wouldCross(o.side, o.priceTicks)
@@ -107,8 +143,11 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   const makerSide: Side = o.side === 'Bid' ? 'Ask' : 'Bid'
   // Reduce-only makers fill at most what their owners can still close (undefined: none on that side).
   const reduceOnlyCap = crosses ? reduceOnlyCapFor(state, market.marketId, makerSide) : undefined
-  const plan = crosses ? book.planMatch(o.side, account.address, o.priceTicks, qtyLots, LIMITS.fillsPerOrderMax, reduceOnlyCap?.cap) : NO_MATCH
-  if (o.tif === 'Fok' && plan.filledLots < qtyLots) return reject('FokRejected', `only ${plan.filledLots} of ${qtyLots} lots fillable at once`)
+  const plan = crosses
+    ? book.planMatch(o.side, account.address, o.priceTicks, qtyLots, LIMITS.fillsPerOrderMax, reduceOnlyCap?.cap)
+    : NO_MATCH
+  if (o.tif === 'Fok' && plan.filledLots < qtyLots)
+    return reject('FokRejected', `only ${plan.filledLots} of ${qtyLots} lots fillable at once`)
   const notionals = plan.fills.length === 0 ? NO_NOTIONALS : new Array<bigint>(plan.fills.length)
   for (let i = 0; i < plan.fills.length; i++) {
     const f = plan.fills[i]!
@@ -121,7 +160,8 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   let restLots = rests && !plan.truncated ? qtyLots - plan.filledLots : 0
   // A reduce-only remainder rests within what its own fills leave free (the newest order is clamped first).
   if (o.reduceOnly && restLots > reduceOnlyFree - plan.filledLots) restLots = Math.max(0, reduceOnlyFree - plan.filledLots)
-  if (restLots > 0 && isDustNotional(market, o.priceTicks, restLots)) return reject('DustNotionalFill', 'the resting remainder has zero notional')
+  if (restLots > 0 && isDustNotional(market, o.priceTicks, restLots))
+    return reject('DustNotionalFill', 'the resting remainder has zero notional')
 
   // A new position opens with the account's leverage and margin mode for the market (positions.ts
   // positionSettings, read here without building its object).
@@ -142,9 +182,20 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   const marginCost = replaced === undefined ? restMargin : marginBeyond(restMargin, restMarginUnits, replaced)
   if (after === undefined && marginMode === 'Cross' && !o.reduceOnly && !increases) {
     // The common resting order: checkOrderMargin's no-fill Cross case, without building its case object.
-    if (marginCost > 0n && !canAfford(state, account, marginCost)) return insufficientMargin(crossTradingAvailable(state, account) - marginCost, 'cross_trading_available')
+    if (marginCost > 0n && !canAfford(state, account, marginCost))
+      return insufficientMargin(crossTradingAvailable(state, account) - marginCost, 'cross_trading_available')
   } else {
-    const short = checkOrderMargin({ state, account, market, position, marginMode, reduceOnly: o.reduceOnly, increases, restMargin: marginCost, after })
+    const short = checkOrderMargin({
+      state,
+      account,
+      market,
+      position,
+      marginMode,
+      reduceOnly: o.reduceOnly,
+      increases,
+      restMargin: marginCost,
+      after,
+    })
     if (short !== undefined) return short
   }
 
@@ -153,8 +204,17 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
   const orderId = state.nextOrderId++
   markLeaf(state, state.exchangeLeaf)
   events.push({
-    kind: 'Exec', sub_kind: 'OrderAccepted', market_id: market.marketId, account: account.address, order_id: orderId,
-    side: o.side, price_ticks: o.priceTicks, qty_lots: o.qtyLots, tif: o.tif, reduce_only: o.reduceOnly, client_order_id: o.clientOrderId,
+    kind: 'Exec',
+    sub_kind: 'OrderAccepted',
+    market_id: market.marketId,
+    account: account.address,
+    order_id: orderId,
+    side: o.side,
+    price_ticks: o.priceTicks,
+    qty_lots: o.qtyLots,
+    tif: o.tif,
+    reduce_only: o.reduceOnly,
+    client_order_id: o.clientOrderId,
   })
   for (const maker of plan.selfTradeMakers) cancelRestingOrder(state, account, maker, 'SelfTradeCancelled', events)
   // Fills are applied out of line (applyFills): most orders rest without any, and placeOrder stays small (no figure logged).
@@ -162,15 +222,41 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
 
   if (restLots > 0) {
     const order: Order = {
-      id: orderId, owner: account.address, side: o.side, priceTicks: o.priceTicks, remainingLots: restLots,
-      marketId: market.marketId, tif: o.tif, reduceOnly: o.reduceOnly, clientOrderId: o.clientOrderId, clientIdHash: cloidHash, origLots: o.qtyLots,
-      marginLots, marginHeld: restMargin, marginHeldUnits: restMarginUnits, leverage, placedHeight: ctx.height, sourceTxHash: ctx.txHash, sourceTriggerId: ctx.sourceTriggerId,
-      expiresAtMs: o.expiresAtMs ?? null, leafKey: undefined, dirtyIn: -1,
+      id: orderId,
+      owner: account.address,
+      side: o.side,
+      priceTicks: o.priceTicks,
+      remainingLots: restLots,
+      marketId: market.marketId,
+      tif: o.tif,
+      reduceOnly: o.reduceOnly,
+      clientOrderId: o.clientOrderId,
+      clientIdHash: cloidHash,
+      origLots: o.qtyLots,
+      marginLots,
+      marginHeld: restMargin,
+      marginHeldUnits: restMarginUnits,
+      leverage,
+      placedHeight: ctx.height,
+      sourceTxHash: ctx.txHash,
+      sourceTriggerId: ctx.sourceTriggerId,
+      expiresAtMs: o.expiresAtMs ?? null,
+      leafKey: undefined,
+      dirtyIn: -1,
     }
     restOrder(state, book, account, order)
     events.push({
-      kind: 'Exec', sub_kind: 'OrderResting', market_id: market.marketId, account: account.address, order_id: orderId,
-      side: o.side, price_ticks: o.priceTicks, qty_lots: o.qtyLots, remaining_lots: restLots, tif: o.tif, reduce_only: o.reduceOnly,
+      kind: 'Exec',
+      sub_kind: 'OrderResting',
+      market_id: market.marketId,
+      account: account.address,
+      order_id: orderId,
+      side: o.side,
+      price_ticks: o.priceTicks,
+      qty_lots: o.qtyLots,
+      remaining_lots: restLots,
+      tif: o.tif,
+      reduce_only: o.reduceOnly,
       client_order_id: o.clientOrderId,
     })
   } else {
@@ -178,8 +264,15 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
     // A resting kind ends here with lots unfilled only when the fill limit or reduce-only clamping cut them off.
     const reason = unfilled === 0 ? 'Filled' : plan.truncated ? 'FillLimitReached' : rests ? 'ReduceOnlyClamped' : 'IocExpired'
     events.push({
-      kind: 'Exec', sub_kind: 'OrderDone', market_id: market.marketId, account: account.address, order_id: orderId,
-      reason, remaining_lots: unfilled, filled_lots: plan.filledLots, client_order_id: o.clientOrderId,
+      kind: 'Exec',
+      sub_kind: 'OrderDone',
+      market_id: market.marketId,
+      account: account.address,
+      order_id: orderId,
+      reason,
+      remaining_lots: unfilled,
+      filled_lots: plan.filledLots,
+      client_order_id: o.clientOrderId,
     })
   }
   return orderId
@@ -191,8 +284,18 @@ export function placeOrder(state: ChainState, account: Account, o: DecodedOrder,
  * orders the fills no longer fit, before any remainder rests.
  */
 function applyFills(
-  state: ChainState, market: Market, book: OrderBook<Order>, account: Account, orderId: number, side: Side, plan: MatchPlan<Order>,
-  notionals: readonly bigint[], after: TakerSimulation, reduceOnlyCap: ReduceOnlyCap | undefined, ctx: PlaceContext, events: EventSink,
+  state: ChainState,
+  market: Market,
+  book: OrderBook<Order>,
+  account: Account,
+  orderId: number,
+  side: Side,
+  plan: MatchPlan<Order>,
+  notionals: readonly bigint[],
+  after: TakerSimulation,
+  reduceOnlyCap: ReduceOnlyCap | undefined,
+  ctx: PlaceContext,
+  events: EventSink,
 ): void {
   for (let i = 0; i < plan.fills.length; i++) {
     executeFill(state, market, book, account, orderId, side, plan.fills[i]!, notionals[i]!, after.trades[i]!, after.fees[i]!, ctx, events)
@@ -243,19 +346,42 @@ interface TakerSimulation {
 }
 
 /** The taker's position, PnL, fees and margin if the planned fills happen. Pure. */
-function simulateTaker(account: Account, market: Market, position: Position | undefined, side: Side, fills: readonly PlannedFill<Order>[], notionals: readonly bigint[]): TakerSimulation {
+function simulateTaker(
+  account: Account,
+  market: Market,
+  position: Position | undefined,
+  side: Side,
+  fills: readonly PlannedFill<Order>[],
+  notionals: readonly bigint[],
+): TakerSimulation {
   // A scratch copy of the position (or a new flat one), never put in the state: the caller copies
   // its fields over. So it needs no leaf key (building one costs a string per taker order).
   let sim: Position
   if (position === undefined) {
     const fresh = positionSettings(account, market)
-    sim = { marketId: market.marketId, sizeLots: 0, costBasis: 0n, leverage: fresh.leverage, realizedPnl: 0n, marginMode: fresh.marginMode, isolatedMargin: 0n, leafKey: '', dirtyIn: -1 }
+    sim = {
+      marketId: market.marketId,
+      sizeLots: 0,
+      costBasis: 0n,
+      leverage: fresh.leverage,
+      realizedPnl: 0n,
+      marginMode: fresh.marginMode,
+      isolatedMargin: 0n,
+      leafKey: '',
+      dirtyIn: -1,
+    }
   } else {
     // Field by field (object spread is slow on this path; no figure logged).
     sim = {
-      marketId: position.marketId, sizeLots: position.sizeLots, costBasis: position.costBasis, leverage: position.leverage,
-      realizedPnl: position.realizedPnl, marginMode: position.marginMode, isolatedMargin: position.isolatedMargin,
-      leafKey: '', dirtyIn: -1,
+      marketId: position.marketId,
+      sizeLots: position.sizeLots,
+      costBasis: position.costBasis,
+      leverage: position.leverage,
+      realizedPnl: position.realizedPnl,
+      marginMode: position.marginMode,
+      isolatedMargin: position.isolatedMargin,
+      leafKey: '',
+      dirtyIn: -1,
     }
   }
   const trades: TradeResult[] = new Array(fills.length)
@@ -281,14 +407,36 @@ function simulateTaker(account: Account, market: Market, position: Position | un
     if (t.isolatedTransfer !== 0n) isolatedTransfer += t.isolatedTransfer
     totalFees += fee
   }
-  return { position: sim, trades, fees, realizedPnl, totalFees, isolatedTransfer, margin: positionMargin(market, sim), upnl: unrealizedPnl(market, sim) }
+  return {
+    position: sim,
+    trades,
+    fees,
+    realizedPnl,
+    totalFees,
+    isolatedTransfer,
+    margin: positionMargin(market, sim),
+    upnl: unrealizedPnl(market, sim),
+  }
 }
 
 /**
  * Executes one planned fill on the maker's side: its position, balance and order, open interest,
  * the event. The taker's side of the trade was computed by simulateTaker; the caller applies it.
  */
-function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, taker: Account, takerOrderId: number, takerSide: Side, fill: PlannedFill<Order>, notional: bigint, t: TradeResult, takerFee: bigint, ctx: PlaceContext, events: EventSink): void {
+function executeFill(
+  state: ChainState,
+  market: Market,
+  book: OrderBook<Order>,
+  taker: Account,
+  takerOrderId: number,
+  takerSide: Side,
+  fill: PlannedFill<Order>,
+  notional: bigint,
+  t: TradeResult,
+  takerFee: bigint,
+  ctx: PlaceContext,
+  events: EventSink,
+): void {
   const makerOrder = fill.maker
   const maker = state.accounts.get(makerOrder.owner)!
   const makerFee = feeOf(notional, market.makerFeeBps)
@@ -304,20 +452,44 @@ function executeFill(state: ChainState, market: Market, book: OrderBook<Order>, 
   book.fill(makerOrder.id, fill.lots)
   markOrderDirty(state, makerOrder)
   events.push({
-    kind: 'Exec', sub_kind: 'Filled', market_id: market.marketId, account: taker.address,
-    taker: taker.address, maker: maker.address, taker_order_id: takerOrderId, maker_order_id: makerOrder.id, taker_side: takerSide,
-    price_ticks: fill.priceTicks, qty_lots: fill.lots, notional, taker_fee: takerFee, maker_fee: makerFee,
-    taker_realized_pnl: t.realizedPnl, maker_realized_pnl: m.realizedPnl,
-    taker_size_before: t.sizeBefore, taker_size_after: t.sizeAfter, maker_size_before: m.sizeBefore, maker_size_after: m.sizeAfter,
+    kind: 'Exec',
+    sub_kind: 'Filled',
+    market_id: market.marketId,
+    account: taker.address,
+    taker: taker.address,
+    maker: maker.address,
+    taker_order_id: takerOrderId,
+    maker_order_id: makerOrder.id,
+    taker_side: takerSide,
+    price_ticks: fill.priceTicks,
+    qty_lots: fill.lots,
+    notional,
+    taker_fee: takerFee,
+    maker_fee: makerFee,
+    taker_realized_pnl: t.realizedPnl,
+    maker_realized_pnl: m.realizedPnl,
+    taker_size_before: t.sizeBefore,
+    taker_size_after: t.sizeAfter,
+    maker_size_before: m.sizeBefore,
+    maker_size_after: m.sizeAfter,
     maker_remaining_lots: makerOrder.remainingLots,
-    taker_source_trigger_id: ctx.sourceTriggerId, maker_source_trigger_id: makerOrder.sourceTriggerId,
-    taker_source_tx_hash: ctx.txHash, maker_source_tx_hash: makerOrder.sourceTxHash,
+    taker_source_trigger_id: ctx.sourceTriggerId,
+    maker_source_trigger_id: makerOrder.sourceTriggerId,
+    taker_source_tx_hash: ctx.txHash,
+    maker_source_tx_hash: makerOrder.sourceTxHash,
   })
   if (makerOrder.remainingLots === 0) {
     unrestOrder(state, maker, makerOrder)
     events.push({
-      kind: 'Exec', sub_kind: 'OrderDone', market_id: market.marketId, account: maker.address, order_id: makerOrder.id,
-      reason: 'Filled', remaining_lots: 0, filled_lots: makerOrder.origLots, client_order_id: makerOrder.clientOrderId,
+      kind: 'Exec',
+      sub_kind: 'OrderDone',
+      market_id: market.marketId,
+      account: maker.address,
+      order_id: makerOrder.id,
+      reason: 'Filled',
+      remaining_lots: 0,
+      filled_lots: makerOrder.origLots,
+      client_order_id: makerOrder.clientOrderId,
     })
   } else {
     resizeOrderMargin(market, maker, makerOrder)

@@ -18,10 +18,10 @@
 // All of it is skipped for accounts and book sides without resting reduce-only orders.
 import type { FillCap } from '../book/book.ts'
 import type { EventSink } from '../core/events.ts'
+import type { Account, ChainState, Order, Side } from '../core/types.ts'
+import { markLeaf, markOrderDirty } from '../state/state-root.ts'
 import { reduceOnlyKey, reduceOnlyOrdersOf } from './order-indexes.ts'
 import { cancelRestingOrder, resizeOrderMargin } from './order-ops.ts'
-import { markLeaf, markOrderDirty } from '../state/state-root.ts'
-import type { Account, ChainState, Order, Side } from '../core/types.ts'
 
 /** Lots an order on `side` can close of a position of signed `sizeLots` (0 when it would open). */
 export function closableLots(sizeLots: number, side: Side): number {
@@ -71,9 +71,18 @@ export function clampReduceOnlySide(state: ChainState, account: Account, marketI
     markOrderDirty(state, order)
     markLeaf(state, account)
     events.push({
-      kind: 'Exec', sub_kind: 'OrderResting', market_id: marketId, account: account.address, order_id: order.id,
-      side: order.side, price_ticks: order.priceTicks, qty_lots: order.origLots, remaining_lots: order.remainingLots, tif: order.tif,
-      reduce_only: true, client_order_id: order.clientOrderId,
+      kind: 'Exec',
+      sub_kind: 'OrderResting',
+      market_id: marketId,
+      account: account.address,
+      order_id: order.id,
+      side: order.side,
+      price_ticks: order.priceTicks,
+      qty_lots: order.origLots,
+      remaining_lots: order.remainingLots,
+      tif: order.tif,
+      reduce_only: true,
+      client_order_id: order.clientOrderId,
     })
   }
 }

@@ -98,7 +98,11 @@ const op = {
   end: [0x0b],
   v128Load: (offset: number) => [0xfd, ...uleb(0x00), 4, ...uleb(offset)],
   v128Store: (offset: number) => [0xfd, ...uleb(0x0b), 4, ...uleb(offset)],
-  v128Const: (words: readonly number[]) => [0xfd, ...uleb(0x0c), ...words.flatMap((w) => [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, (w >>> 24) & 0xff])],
+  v128Const: (words: readonly number[]) => [
+    0xfd,
+    ...uleb(0x0c),
+    ...words.flatMap((w) => [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, (w >>> 24) & 0xff]),
+  ],
   shuffle: (lanes: readonly number[]) => [0xfd, ...uleb(0x0d), ...lanes],
   i32x4ReplaceLane: (lane: number) => [0xfd, ...uleb(0x1c), lane],
   v128Or: [0xfd, ...uleb(0x50)],
@@ -128,9 +132,14 @@ function rotr(x: number, n: number): number[] {
     return [...op.localGet(x), ...op.localGet(x), ...op.shuffle(n === 16 ? ROTR16 : ROTR8), ...op.localSet(x)]
   }
   return [
-    ...op.localGet(x), ...op.i32Const(n), ...op.i32x4ShrU,
-    ...op.localGet(x), ...op.i32Const(32 - n), ...op.i32x4Shl,
-    ...op.v128Or, ...op.localSet(x),
+    ...op.localGet(x),
+    ...op.i32Const(n),
+    ...op.i32x4ShrU,
+    ...op.localGet(x),
+    ...op.i32Const(32 - n),
+    ...op.i32x4Shl,
+    ...op.v128Or,
+    ...op.localSet(x),
   ]
 }
 
@@ -138,16 +147,31 @@ function rotr(x: number, n: number): number[] {
 const combine = (x: number, y: number, instr: number[]): number[] => [...op.localGet(x), ...op.localGet(y), ...instr, ...op.localSet(x)]
 
 /** a = a + b + message vector m. */
-const addMessage = (a: number, b: number, m: number): number[] =>
-  [...op.localGet(a), ...op.localGet(b), ...op.i32x4Add, ...op.i32Const(0), ...op.v128Load(MSG_OFFSET + 16 * m), ...op.i32x4Add, ...op.localSet(a)]
+const addMessage = (a: number, b: number, m: number): number[] => [
+  ...op.localGet(a),
+  ...op.localGet(b),
+  ...op.i32x4Add,
+  ...op.i32Const(0),
+  ...op.v128Load(MSG_OFFSET + 16 * m),
+  ...op.i32x4Add,
+  ...op.localSet(a),
+]
 
 /** The G function on the four rows at once (one G per column, or per diagonal once rotated). */
 function g(mx: number, my: number): number[] {
   return [
-    ...addMessage(R0, R1, mx), ...combine(R3, R0, op.v128Xor), ...rotr(R3, 16),
-    ...combine(R2, R3, op.i32x4Add), ...combine(R1, R2, op.v128Xor), ...rotr(R1, 12),
-    ...addMessage(R0, R1, my), ...combine(R3, R0, op.v128Xor), ...rotr(R3, 8),
-    ...combine(R2, R3, op.i32x4Add), ...combine(R1, R2, op.v128Xor), ...rotr(R1, 7),
+    ...addMessage(R0, R1, mx),
+    ...combine(R3, R0, op.v128Xor),
+    ...rotr(R3, 16),
+    ...combine(R2, R3, op.i32x4Add),
+    ...combine(R1, R2, op.v128Xor),
+    ...rotr(R1, 12),
+    ...addMessage(R0, R1, my),
+    ...combine(R3, R0, op.v128Xor),
+    ...rotr(R3, 8),
+    ...combine(R2, R3, op.i32x4Add),
+    ...combine(R1, R2, op.v128Xor),
+    ...rotr(R1, 7),
   ]
 }
 
@@ -184,24 +208,49 @@ function mixBody(subtract: boolean): number[] {
     body.push(...op.localGet(ADDR), ...op.localGet(ADDR), ...op.v128Load(offset), ...value, ...(subtract ? op.i16x8Sub : op.i16x8Add))
     body.push(...op.v128Store(offset))
   })
-  body.push(...op.localGet(T), ...op.i32Const(1), ...op.i32Add, ...op.localTee(T), ...op.i32Const(OUTPUT_BLOCKS), ...op.i32LtU, ...op.brIf(0))
+  body.push(
+    ...op.localGet(T),
+    ...op.i32Const(1),
+    ...op.i32Add,
+    ...op.localTee(T),
+    ...op.i32Const(OUTPUT_BLOCKS),
+    ...op.i32LtU,
+    ...op.brIf(0),
+  )
   body.push(...op.end)
   return body
 }
 
 /** The module's bytes: memory (exported), add() and sub(). */
 export function laneMixerModuleBytes(): Uint8Array {
-  const locals = vec([[...uleb(2), I32], [...uleb(V128_LOCALS), V128]])
+  const locals = vec([
+    [...uleb(2), I32],
+    [...uleb(V128_LOCALS), V128],
+  ])
   const code = (subtract: boolean) => {
     const body = [...locals, ...mixBody(subtract), ...op.end]
     return [...uleb(body.length), ...body]
   }
   const bytes = [
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, vec([[0x60, 0x00, 0x00]])), // type 0: () -> ()
     ...section(3, vec([[0x00], [0x00]])), // two functions of type 0
     ...section(5, vec([[0x00, 0x01]])), // one memory, min 1 page
-    ...section(7, vec([[...name('memory'), 0x02, 0x00], [...name('add'), 0x00, 0x00], [...name('sub'), 0x00, 0x01]])),
+    ...section(
+      7,
+      vec([
+        [...name('memory'), 0x02, 0x00],
+        [...name('add'), 0x00, 0x00],
+        [...name('sub'), 0x00, 0x01],
+      ]),
+    ),
     ...section(10, vec([code(false), code(true)])),
   ]
   return new Uint8Array(bytes)

@@ -4,13 +4,13 @@
 // (Every seeded random workload also round-trips its replay halfway: test/support/chain/workload.ts.)
 import { describe, expect, test } from 'bun:test'
 import { Packr } from 'msgpackr'
+import { graphDifference } from '../../../test/support/chain/graph.ts'
+import { ALICE, BOB, BTC, cancel, cancelByCloid, ETH, place, TestChain } from '../../../test/support/chain/test-chain.ts'
+import { eventsText } from '../../../test/support/chain/workload.ts'
 import { bytesToHex } from '../../lib/hex.ts'
+import type { ChainState } from '../core/types.ts'
 import { decodeState, encodeState, STATE_CODEC_VERSION } from './state-codec.ts'
 import { fullStateRoot } from './state-root.ts'
-import { ALICE, BOB, BTC, ETH, TestChain, cancel, cancelByCloid, place } from '../../../test/support/chain/test-chain.ts'
-import { eventsText } from '../../../test/support/chain/workload.ts'
-import { graphDifference } from '../../../test/support/chain/graph.ts'
-import type { ChainState } from '../core/types.ts'
 
 /** A chain with resting orders on both sides, client ids, an expiry, fills and a cancel. */
 function tradedChain(): TestChain {
@@ -21,7 +21,17 @@ function tradedChain(): TestChain {
   chain.ok(BOB, cancel(ETH, gone))
   chain.placeOk(BOB, place(BTC, 'Ask', '64010', '1', { cloid: 'b-1' }))
   chain.ok(BOB, place(BTC, 'Ask', '64000', '0.2', { tif: 'Ioc' }))
-  chain.ok(ALICE, { PlaceOrder: { market_id: ETH, side: 'Bid', price: '3500', qty: '1', tif: 'Gtc', reduce_only: false, expires_at_ms: chain.state.timestampMs + 60_000 } })
+  chain.ok(ALICE, {
+    PlaceOrder: {
+      market_id: ETH,
+      side: 'Bid',
+      price: '3500',
+      qty: '1',
+      tif: 'Gtc',
+      reduce_only: false,
+      expires_at_ms: chain.state.timestampMs + 60_000,
+    },
+  })
   return chain
 }
 
@@ -63,8 +73,17 @@ describe('state codec', () => {
     for (const [what, spoil, message] of refusals) {
       const state = tradedChain().state
       spoil(state)
-      expect({ what, error: (() => { try { encodeState(state); return 'none' } catch (err) { return (err as Error).message } })() })
-        .toEqual({ what, error: expect.stringMatching(message) })
+      expect({
+        what,
+        error: (() => {
+          try {
+            encodeState(state)
+            return 'none'
+          } catch (err) {
+            return (err as Error).message
+          }
+        })(),
+      }).toEqual({ what, error: expect.stringMatching(message) })
     }
   })
 
@@ -84,7 +103,17 @@ describe('state codec', () => {
       ['a shape mismatch', packr.pack([STATE_CODEC_VERSION, [['', 'a', 'b']], [[0, 0, 1]]])],
     ]
     for (const [what, bytes] of cases) {
-      expect({ what, threw: (() => { try { decodeState(bytes); return false } catch (err) { return err instanceof Error } })() }).toEqual({ what, threw: true })
+      expect({
+        what,
+        threw: (() => {
+          try {
+            decodeState(bytes)
+            return false
+          } catch (err) {
+            return err instanceof Error
+          }
+        })(),
+      }).toEqual({ what, threw: true })
     }
   })
 })

@@ -14,26 +14,36 @@
 // Typed arrays are written as their bytes, little-endian (the byte order of every host Bun runs on;
 // another host is refused rather than misread).
 import { Packr } from 'msgpackr'
-import { AccountOrders } from '../orders/account-orders.ts'
 import { BOOK_CLASSES, OrderBook } from '../book/book.ts'
-import { ClientIdIndex } from '../orders/client-ids.ts'
 import { MinHeap } from '../core/min-heap.ts'
+import type { ChainState } from '../core/types.ts'
+import { AccountOrders } from '../orders/account-orders.ts'
+import { ClientIdIndex } from '../orders/client-ids.ts'
 import { ORDER_INDEX_COMPARES } from '../orders/order-indexes.ts'
-import { rebuildStateHash } from './state-root.ts'
 import { TriggerLadder } from '../triggers/trigger-ladder.ts'
 import { aboveKey, belowKey, expiryKey } from '../triggers/trigger-types.ts'
-import type { ChainState } from '../core/types.ts'
+import { rebuildStateHash } from './state-root.ts'
 
 /** Classes whose instances may be in the state, by a name that minification cannot change. */
 const CLASSES: Readonly<Record<string, { readonly prototype: object }>> = {
-  AccountOrders, ClientIdIndex, MinHeap, OrderBook, TriggerLadder,
-  BookNode: BOOK_CLASSES.Node, BookLevel: BOOK_CLASSES.Level, BookSide: BOOK_CLASSES.SideBook, BookIdIndex: BOOK_CLASSES.IdIndex,
+  AccountOrders,
+  ClientIdIndex,
+  MinHeap,
+  OrderBook,
+  TriggerLadder,
+  BookNode: BOOK_CLASSES.Node,
+  BookLevel: BOOK_CLASSES.Level,
+  BookSide: BOOK_CLASSES.SideBook,
+  BookIdIndex: BOOK_CLASSES.IdIndex,
 }
 
 /** Functions that state objects hold (module-level, so the same function on every run). */
 const FUNCTIONS: Readonly<Record<string, Function>> = {
-  triggerAboveKey: aboveKey, triggerBelowKey: belowKey, triggerExpiryKey: expiryKey,
-  orderByExpiry: ORDER_INDEX_COMPARES.byExpiry, dmsByDeadline: ORDER_INDEX_COMPARES.byDeadline,
+  triggerAboveKey: aboveKey,
+  triggerBelowKey: belowKey,
+  triggerExpiryKey: expiryKey,
+  orderByExpiry: ORDER_INDEX_COMPARES.byExpiry,
+  dmsByDeadline: ORDER_INDEX_COMPARES.byDeadline,
 }
 
 const PROTOTYPE_NAMES = new Map<object, string>(Object.entries(CLASSES).map(([name, c]) => [c.prototype, name]))
@@ -49,7 +59,10 @@ export const STATE_CODEC_VERSION = 1
 
 /** Typed arrays the state holds, by entry kind. */
 const TYPED_ARRAYS = [
-  [ENTRY.uint16, Uint16Array], [ENTRY.int32, Int32Array], [ENTRY.uint32, Uint32Array], [ENTRY.float64, Float64Array],
+  [ENTRY.uint16, Uint16Array],
+  [ENTRY.int32, Int32Array],
+  [ENTRY.uint32, Uint32Array],
+  [ENTRY.float64, Float64Array],
 ] as const
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
@@ -186,7 +199,8 @@ export function decodeState(bytes: Uint8Array): ChainState {
     return e as unknown[]
   }
   for (const shape of shapes) {
-    if (!Array.isArray(shape) || shape.length === 0 || !shape.every((k) => typeof k === 'string')) throw new Error('state codec: a malformed shape')
+    if (!Array.isArray(shape) || shape.length === 0 || !shape.every((k) => typeof k === 'string'))
+      throw new Error('state codec: a malformed shape')
   }
   const shapeAt = (i: number, id: unknown): string[] => {
     const shape = typeof id === 'number' ? (shapes[id] as string[] | undefined) : undefined
@@ -214,21 +228,39 @@ export function decodeState(bytes: Uint8Array): ChainState {
         objects[i] = cls === undefined ? {} : Object.create(cls.prototype)
         break
       }
-      case ENTRY.array: objects[i] = []; break
-      case ENTRY.map: objects[i] = new Map(); break
-      case ENTRY.set: objects[i] = new Set(); break
-      case ENTRY.bytes: objects[i] = new Uint8Array(bytesOf(i, e, 1)); break
-      case ENTRY.uint16: objects[i] = new Uint16Array(bytesOf(i, e, 2)); break
-      case ENTRY.int32: objects[i] = new Int32Array(bytesOf(i, e, 4)); break
-      case ENTRY.uint32: objects[i] = new Uint32Array(bytesOf(i, e, 4)); break
-      case ENTRY.float64: objects[i] = new Float64Array(bytesOf(i, e, 8)); break
-      default: fail(i, `has unknown kind ${String(e[0])}`)
+      case ENTRY.array:
+        objects[i] = []
+        break
+      case ENTRY.map:
+        objects[i] = new Map()
+        break
+      case ENTRY.set:
+        objects[i] = new Set()
+        break
+      case ENTRY.bytes:
+        objects[i] = new Uint8Array(bytesOf(i, e, 1))
+        break
+      case ENTRY.uint16:
+        objects[i] = new Uint16Array(bytesOf(i, e, 2))
+        break
+      case ENTRY.int32:
+        objects[i] = new Int32Array(bytesOf(i, e, 4))
+        break
+      case ENTRY.uint32:
+        objects[i] = new Uint32Array(bytesOf(i, e, 4))
+        break
+      case ENTRY.float64:
+        objects[i] = new Float64Array(bytesOf(i, e, 8))
+        break
+      default:
+        fail(i, `has unknown kind ${String(e[0])}`)
     }
   }
   const value = (i: number, v: unknown): unknown => {
     if (!Array.isArray(v)) return v
     switch (v[0]) {
-      case VALUE.undefined: return undefined
+      case VALUE.undefined:
+        return undefined
       case VALUE.bigint: {
         if (typeof v[1] !== 'string' || !/^-?\d+$/.test(v[1])) fail(i, 'holds a malformed bigint')
         return BigInt(v[1] as string)
@@ -243,7 +275,8 @@ export function decodeState(bytes: Uint8Array): ChainState {
         if (f === undefined) fail(i, `names an unknown function ${String(v[1])}`)
         return f
       }
-      default: return fail(i, 'holds a malformed value')
+      default:
+        return fail(i, 'holds a malformed value')
     }
   }
   // Pass 2: contents, in the order they were written (insertion orders included).
@@ -282,7 +315,8 @@ export function decodeState(bytes: Uint8Array): ChainState {
   // Frozen last: an object frozen before its fields were set would keep them empty.
   for (const o of frozen) Object.freeze(o)
   const state = objects[0] as ChainState
-  if (typeof state !== 'object' || Array.isArray(state) || !(state.accounts instanceof Map)) throw new Error('state codec: the first object is not a state')
+  if (typeof state !== 'object' || Array.isArray(state) || !(state.accounts instanceof Map))
+    throw new Error('state codec: the first object is not a state')
   state.hash = rebuildStateHash(state)
   return state
 }

@@ -3,14 +3,30 @@
 // forgot markDirty shows up here), replaying the same blocks on a fresh genesis must reach the same
 // root and events at every height, and the state invariants must hold throughout.
 import { describe, expect, test } from 'bun:test'
-import { formatDecimal } from '../../lib/decimal.ts'
 import {
-  activateMarket, ADMIN, agentAddress, ALICE, BOB, CAROL, cancel, cancelByCloid, conservedSum, createMarket,
-  DAVE, place, registerAgent, Rng, TestChain, XAU, type Action, type Tx,
+  type Action,
+  ADMIN,
+  ALICE,
+  activateMarket,
+  agentAddress,
+  BOB,
+  CAROL,
+  cancel,
+  cancelByCloid,
+  conservedSum,
+  createMarket,
+  DAVE,
   genesisState,
+  place,
+  Rng,
+  registerAgent,
+  TestChain,
+  type Tx,
+  XAU,
 } from '../../../test/support/chain/test-chain.ts'
-import type { ChainState, Side, Tif } from '../core/types.ts'
 import { expectReached, runWorkload } from '../../../test/support/chain/workload.ts'
+import { formatDecimal } from '../../lib/decimal.ts'
+import type { ChainState, Side, Tif } from '../core/types.ts'
 
 const BLOCKS = 320
 const MASTERS = [ADMIN, ALICE, BOB, CAROL, DAVE]
@@ -42,7 +58,8 @@ class Workload {
   block(state: ChainState, height: number): Tx[] {
     const rng = this.rng
     const txs: Tx[] = []
-    if (height === 40) txs.push({ by: ADMIN, action: createMarket({ symbol: 'DUST-USD', price_decimals: 6, size_decimals: 6, mark_price: '1' }) })
+    if (height === 40)
+      txs.push({ by: ADMIN, action: createMarket({ symbol: 'DUST-USD', price_decimals: 6, size_decimals: 6, mark_price: '1' }) })
     if (height === 45) {
       txs.push({ by: ADMIN, action: activateMarket(NEW_MARKET) })
       this.markets.push({ id: NEW_MARKET, mid: 1_000_000, spread: 1, maxLots: 5 })
@@ -93,7 +110,16 @@ class Workload {
     const market = state.markets.get(m.id)!
     const cloid = rng.chance(20) ? `c${rng.int(40)}` : undefined
     const opts = { tif, reduceOnly, ...(cloid === undefined ? {} : { cloid }) }
-    return { by, action: place(m.id, side, formatDecimal(BigInt(Math.max(1, price)), market.priceDecimals), formatDecimal(BigInt(lots), market.sizeDecimals), opts) }
+    return {
+      by,
+      action: place(
+        m.id,
+        side,
+        formatDecimal(BigInt(Math.max(1, price)), market.priceDecimals),
+        formatDecimal(BigInt(lots), market.sizeDecimals),
+        opts,
+      ),
+    }
   }
 
   /** Cancels one of the master's resting orders, by id or by client id; sometimes a stale id. */
@@ -123,15 +149,35 @@ describe('incremental state root', () => {
     const seen = runWorkload({
       genesis: () => new TestChain(),
       blocks: BLOCKS,
-      nextBlock: (chain, height) => ({ envelopes: shuffle(order, workload.block(chain.state, height).map((tx) => chain.envelope(tx))) }),
+      nextBlock: (chain, height) => ({
+        envelopes: shuffle(
+          order,
+          workload.block(chain.state, height).map((tx) => chain.envelope(tx)),
+        ),
+      }),
       afterBlock: (chain, _result, height) => expect({ height, conserved: conservedSum(chain.state) }).toEqual({ height, conserved }),
       eventKey: (e) => (e.sub_kind === 'Rejected' ? e.reason : e.sub_kind === 'OrderDone' ? `Done:${e.reason}` : e.sub_kind),
     })
     // The workload reached the paths it is meant to exercise.
     expectReached(seen, [
-      'Filled', 'OrderResting', 'Done:Cancelled', 'Done:IocExpired', 'Done:SelfTradeCancelled', 'Done:Filled', 'AgentRegistered',
-      'FokRejected', 'PostOnlyWouldCross', 'ReduceOnlyWouldOpenOrFlip', 'InsufficientMargin', 'OrderNotFound', 'DuplicateClientOrderId',
-      'QuoteNotAvailable', 'MarketNotFound', 'MarketNotTradable', 'Unauthorized', 'DustNotionalFill',
+      'Filled',
+      'OrderResting',
+      'Done:Cancelled',
+      'Done:IocExpired',
+      'Done:SelfTradeCancelled',
+      'Done:Filled',
+      'AgentRegistered',
+      'FokRejected',
+      'PostOnlyWouldCross',
+      'ReduceOnlyWouldOpenOrFlip',
+      'InsufficientMargin',
+      'OrderNotFound',
+      'DuplicateClientOrderId',
+      'QuoteNotAvailable',
+      'MarketNotFound',
+      'MarketNotTradable',
+      'Unauthorized',
+      'DustNotionalFill',
     ])
   })
 })

@@ -10,13 +10,13 @@
 // the block and only when its leaf enters or leaves the root: an order that rests and goes within
 // one block never needs one. Triggers are marked as orders are, for the same reason (no figure logged).
 import { encodeCanonical } from '../../lib/msgpack.ts'
+import type { ChainState, Leaf, Order } from '../core/types.ts'
 import { encodeFundsLeaf, FUNDS_LEAF_TAGS, fundsLeafKeys } from '../funds/funds-state.ts'
-import { marketLeafExtension } from '../markets/market-leaf.ts'
 import { reservedMarginOf } from '../margin/reserved-margin.ts'
-import { StateHash, stateRootOf } from './state-hash.ts'
+import { marketLeafExtension } from '../markets/market-leaf.ts'
 import { encodeTriggerLeaf, TRIGGER_LEAF_TAGS, triggerKey, triggerLeafKeys } from '../triggers/trigger-leaves.ts'
 import type { TriggerOrder } from '../triggers/trigger-types.ts'
-import type { ChainState, Leaf, Order } from '../core/types.ts'
+import { StateHash, stateRootOf } from './state-hash.ts'
 
 /** Records that the leaf `key` changed in this block. */
 export function markDirty(state: ChainState, key: string): void {
@@ -55,8 +55,21 @@ export const marginSettingKey = (address: string, marketId: number) => `ms:${add
 
 function encodeOrder(o: Order): Uint8Array {
   return encodeCanonical([
-    o.marketId, o.owner, o.side, o.priceTicks, o.remainingLots, o.origLots, o.tif, o.reduceOnly,
-    o.clientOrderId ?? null, o.marginLots, o.marginHeld.toString(), o.leverage, o.placedHeight, o.sourceTxHash, o.sourceTriggerId,
+    o.marketId,
+    o.owner,
+    o.side,
+    o.priceTicks,
+    o.remainingLots,
+    o.origLots,
+    o.tif,
+    o.reduceOnly,
+    o.clientOrderId ?? null,
+    o.marginLots,
+    o.marginHeld.toString(),
+    o.leverage,
+    o.placedHeight,
+    o.sourceTxHash,
+    o.sourceTriggerId,
     o.expiresAtMs,
   ])
 }
@@ -69,7 +82,15 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
   switch (tag) {
     case 'x': {
       const p = state.params
-      return encodeCanonical([state.nextOrderId, p.network, p.actionVersion, p.maxTxPerBlock, p.settlementPaused, p.globalRebateRatioBps, p.insuranceFund])
+      return encodeCanonical([
+        state.nextOrderId,
+        p.network,
+        p.actionVersion,
+        p.maxTxPerBlock,
+        p.settlementPaused,
+        p.globalRebateRatioBps,
+        p.insuranceFund,
+      ])
     }
     case 'a': {
       const a = state.accounts.get(rest)
@@ -86,7 +107,17 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
     case 'p': {
       const sep = rest.lastIndexOf(':')
       const pos = state.accounts.get(rest.slice(0, sep))?.positions.get(Number(rest.slice(sep + 1)))
-      return pos && encodeCanonical([pos.sizeLots, pos.costBasis.toString(), pos.leverage, pos.realizedPnl.toString(), pos.marginMode, pos.isolatedMargin.toString()])
+      return (
+        pos &&
+        encodeCanonical([
+          pos.sizeLots,
+          pos.costBasis.toString(),
+          pos.leverage,
+          pos.realizedPnl.toString(),
+          pos.marginMode,
+          pos.isolatedMargin.toString(),
+        ])
+      )
     }
     case 'ms': {
       const sep = rest.lastIndexOf(':')
@@ -100,12 +131,30 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
     }
     case 'm': {
       const m = state.markets.get(Number(rest))
-      return m && encodeCanonical([
-        m.symbol, m.priceDecimals, m.sizeDecimals, m.makerFeeBps, m.takerFeeBps, m.maxLeverage,
-        m.maintenanceMarginBps, m.liquidationPenaltyBps, m.feeRecipient, m.routing, m.minOrderLots, m.maxFillsPerQuote,
-        m.lifecycle, m.emergencyHalt, m.haltReason, m.markTicks, m.lastTradeTicks, m.openInterestLots,
-        marketLeafExtension(m),
-      ])
+      return (
+        m &&
+        encodeCanonical([
+          m.symbol,
+          m.priceDecimals,
+          m.sizeDecimals,
+          m.makerFeeBps,
+          m.takerFeeBps,
+          m.maxLeverage,
+          m.maintenanceMarginBps,
+          m.liquidationPenaltyBps,
+          m.feeRecipient,
+          m.routing,
+          m.minOrderLots,
+          m.maxFillsPerQuote,
+          m.lifecycle,
+          m.emergencyHalt,
+          m.haltReason,
+          m.markTicks,
+          m.lastTradeTicks,
+          m.openInterestLots,
+          marketLeafExtension(m),
+        ])
+      )
     }
     default:
       if (FUNDS_LEAF_TAGS.has(tag)) return encodeFundsLeaf(state, tag, rest)

@@ -29,7 +29,8 @@ export function amendTriggerOrder(ctx: ActionContext, p: AmendTriggerOrderPayloa
   if (t.orderType === 'market' && (limit !== undefined || p.tif !== undefined)) {
     return reject('InvalidTriggerOrder', 'a market trigger takes no limit_price or tif (it fires as an IOC sweep)')
   }
-  if (qty !== undefined && qty < market.minOrderLots) return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
+  if (qty !== undefined && qty < market.minOrderLots)
+    return reject('BelowMinOrderSize', `qty below the minimum of ${market.minOrderLots} lots`)
   if (p.expires_at_ms !== undefined) {
     const expiry = checkExpiry(p.expires_at_ms, ctx.timestampMs)
     if (expiry !== undefined) return expiry

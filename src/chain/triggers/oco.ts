@@ -23,16 +23,23 @@
 import type { CancelOcoPairPayload, PlaceOcoPairPayload } from '../../wire/actions/triggers.ts'
 import type { ActionContext, Outcome } from '../core/action-context.ts'
 import type { ChainEvent, EventSink } from '../core/events.ts'
+import { type RejectReason, reject } from '../core/reasons.ts'
+import type { ChainState } from '../core/types.ts'
 import { checkTradable } from '../markets/tradable.ts'
 import { cancelRestingOrder } from '../orders/order-ops.ts'
-import { placeOrder } from '../orders/place-order.ts'
 import type { DecodedOrder } from '../orders/order-types.ts'
-import { reject, type RejectReason } from '../core/reasons.ts'
+import { placeOrder } from '../orders/place-order.ts'
 import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, isUnits, triggerTif } from './trigger-decode.ts'
 import { ocoPlaced, ocoResolved, triggerCancelled, triggerPlaced } from './trigger-events.ts'
 import { armPairLegs, createPair, createTrigger, removePair, removeTrigger } from './trigger-store.ts'
-import { TRIGGER_LIMITS, type OcoPair, type OcoResolveReason, type StopSpec, type TriggerCancelReason, type TriggerOrder } from './trigger-types.ts'
-import type { ChainState } from '../core/types.ts'
+import {
+  type OcoPair,
+  type OcoResolveReason,
+  type StopSpec,
+  TRIGGER_LIMITS,
+  type TriggerCancelReason,
+  type TriggerOrder,
+} from './trigger-types.ts'
 
 /** The block an order is placed in, for legs placed outside an envelope (bracket arming). */
 export interface BlockTime {
@@ -62,16 +69,30 @@ export function placeOcoPair(ctx: ActionContext, p: PlaceOcoPairPayload): Outcom
   const expiry = checkExpiry(stopExpiresAtMs, ctx.timestampMs)
   if (expiry !== undefined) return expiry
   const mine = state.triggers.accounts.get(account.address)
-  if (mine?.pairsByClientId.has(p.client_pair_id)) return reject('DuplicateClientPairId', `client_pair_id ${p.client_pair_id} is already an open pair`)
-  if ((mine?.pairs.size ?? 0) >= TRIGGER_LIMITS.ocoPairsPerAccountMax) return reject('TooManyOcoPairs', `at most ${TRIGGER_LIMITS.ocoPairsPerAccountMax} open OCO pairs per account`)
+  if (mine?.pairsByClientId.has(p.client_pair_id))
+    return reject('DuplicateClientPairId', `client_pair_id ${p.client_pair_id} is already an open pair`)
+  if ((mine?.pairs.size ?? 0) >= TRIGGER_LIMITS.ocoPairsPerAccountMax)
+    return reject('TooManyOcoPairs', `at most ${TRIGGER_LIMITS.ocoPairsPerAccountMax} open OCO pairs per account`)
   const stop: StopSpec = {
-    triggerTicks: stopTrigger, direction: p.stop.trigger_direction, orderType: p.stop.order_type,
-    limitTicks: stopLimit ?? null, expiresAtMs: stopExpiresAtMs,
+    triggerTicks: stopTrigger,
+    direction: p.stop.trigger_direction,
+    orderType: p.stop.order_type,
+    limitTicks: stopLimit ?? null,
+    expiresAtMs: stopExpiresAtMs,
   }
   const fields = {
-    owner: account.address, marketId: market.marketId, side: p.side, qtyLots: qty, limitTicks: limit, stop,
-    reduceOnly: p.reduce_only, clientPairId: p.client_pair_id, txHash: ctx.txHash, placedHeight: ctx.height,
-    limitOrderId: null, stopTriggerId: null,
+    owner: account.address,
+    marketId: market.marketId,
+    side: p.side,
+    qtyLots: qty,
+    limitTicks: limit,
+    stop,
+    reduceOnly: p.reduce_only,
+    clientPairId: p.client_pair_id,
+    txHash: ctx.txHash,
+    placedHeight: ctx.height,
+    limitOrderId: null,
+    stopTriggerId: null,
   }
 
   if (p.parent_order_id !== undefined) {
@@ -80,7 +101,8 @@ export function placeOcoPair(ctx: ActionContext, p: PlaceOcoPairPayload): Outcom
       return reject('OrderNotFound', `parent order ${p.parent_order_id} is not an open order of ${account.address} in ${market.symbol}`)
     }
     if (state.triggers.pairByOrder.has(parent.id)) return reject('InvalidOcoPair', `order ${parent.id} already belongs to an OCO pair`)
-    if (parent.side === p.side) return reject('InvalidOcoPair', `a bracket's legs close the parent: they must be on the other side of the ${parent.side} parent`)
+    if (parent.side === p.side)
+      return reject('InvalidOcoPair', `a bracket's legs close the parent: they must be on the other side of the ${parent.side} parent`)
     // After this point the bracket is placed; its legs wait for the parent to fill.
     const pair = createPair(state, { ...fields, parentOrderId: parent.id })
     ctx.events.push(ocoPlaced(pair))
@@ -94,7 +116,13 @@ export function placeOcoPair(ctx: ActionContext, p: PlaceOcoPairPayload): Outcom
   if (firing !== undefined) return firing
   // The limit leg is the last check: placeOrder either rejects with nothing changed or places it.
   const legEvents: ChainEvent[] = []
-  const placed = placeOrder(state, account, limitLeg(fields), { height: ctx.height, timestampMs: ctx.timestampMs, txHash: ctx.txHash, sourceTriggerId: null }, legEvents)
+  const placed = placeOrder(
+    state,
+    account,
+    limitLeg(fields),
+    { height: ctx.height, timestampMs: ctx.timestampMs, txHash: ctx.txHash, sourceTriggerId: null },
+    legEvents,
+  )
   if (typeof placed !== 'number') return placed
 
   // After this point the pair is placed.
@@ -108,16 +136,36 @@ export function placeOcoPair(ctx: ActionContext, p: PlaceOcoPairPayload): Outcom
 
 /** The limit leg as an order: Gtc at the pair's limit price. */
 function limitLeg(p: Pick<OcoPair, 'marketId' | 'side' | 'limitTicks' | 'qtyLots' | 'reduceOnly'>): DecodedOrder {
-  return { marketId: p.marketId, side: p.side, priceTicks: p.limitTicks, qtyLots: p.qtyLots, tif: 'Gtc', reduceOnly: p.reduceOnly, clientOrderId: undefined, expiresAtMs: undefined }
+  return {
+    marketId: p.marketId,
+    side: p.side,
+    priceTicks: p.limitTicks,
+    qtyLots: p.qtyLots,
+    tif: 'Gtc',
+    reduceOnly: p.reduceOnly,
+    clientOrderId: undefined,
+    expiresAtMs: undefined,
+  }
 }
 
 /** The stop leg's trigger fields; its source tx hash is the pair's envelope. */
 function stopLeg(pair: OcoPair, tif: TriggerOrder['tif']) {
   return {
-    owner: pair.owner, marketId: pair.marketId, side: pair.side, qtyLots: pair.qtyLots, triggerTicks: pair.stop.triggerTicks,
-    direction: pair.stop.direction, orderType: pair.stop.orderType, limitTicks: pair.stop.limitTicks, tif,
-    reduceOnly: pair.reduceOnly, clientOrderId: undefined, expiresAtMs: pair.stop.expiresAtMs, txHash: pair.txHash,
-    placedHeight: pair.placedHeight, pairId: pair.id,
+    owner: pair.owner,
+    marketId: pair.marketId,
+    side: pair.side,
+    qtyLots: pair.qtyLots,
+    triggerTicks: pair.stop.triggerTicks,
+    direction: pair.stop.direction,
+    orderType: pair.stop.orderType,
+    limitTicks: pair.stop.limitTicks,
+    tif,
+    reduceOnly: pair.reduceOnly,
+    clientOrderId: undefined,
+    expiresAtMs: pair.stop.expiresAtMs,
+    txHash: pair.txHash,
+    placedHeight: pair.placedHeight,
+    pairId: pair.id,
   }
 }
 
@@ -143,7 +191,13 @@ export function cancelOcoPair(ctx: ActionContext, p: CancelOcoPairPayload): Outc
  * default OcoSibling; the limit leg with OrderDone Cancelled), then emits OcoResolved. A caller
  * that already removed one leg (it fired, expired, filled) leaves only the other to cancel.
  */
-export function closePair(state: ChainState, pair: OcoPair, reason: OcoResolveReason, events: EventSink, opts: { stopReason?: TriggerCancelReason; failure?: RejectReason } = {}): void {
+export function closePair(
+  state: ChainState,
+  pair: OcoPair,
+  reason: OcoResolveReason,
+  events: EventSink,
+  opts: { stopReason?: TriggerCancelReason; failure?: RejectReason } = {},
+): void {
   removePair(state, pair)
   const stop = pair.stopTriggerId === null ? undefined : state.triggers.triggers.get(pair.stopTriggerId)
   if (stop !== undefined) {
@@ -181,7 +235,13 @@ function armBracket(state: ChainState, pair: OcoPair, block: BlockTime, events: 
     return
   }
   const legEvents: ChainEvent[] = []
-  const placed = placeOrder(state, account, limitLeg(pair), { height: block.height, timestampMs: block.timestampMs, txHash: pair.txHash, sourceTriggerId: null }, legEvents)
+  const placed = placeOrder(
+    state,
+    account,
+    limitLeg(pair),
+    { height: block.height, timestampMs: block.timestampMs, txHash: pair.txHash, sourceTriggerId: null },
+    legEvents,
+  )
   if (typeof placed !== 'number') {
     closePair(state, pair, 'PairCancelled', events, { failure: placed.reason })
     return

@@ -8,9 +8,9 @@
 // without the mark having moved. A reduce-only trigger may be placed without a position (a stop for
 // an entry order that has not filled yet); it is cancelled OnFailure when a fill leaves its side
 // nothing to reduce (triggers.ts).
-import { OK, type ActionContext, type Outcome, type PlaceTriggerOrderInput } from '../core/action-context.ts'
-import { checkTradable } from '../markets/tradable.ts'
+import { type ActionContext, OK, type Outcome, type PlaceTriggerOrderInput } from '../core/action-context.ts'
 import { reject } from '../core/reasons.ts'
+import { checkTradable } from '../markets/tradable.ts'
 import { checkExpiry, checkNotFiring, decodeLots, decodeOptionalTicks, decodeTicks, isUnits, triggerTif } from './trigger-decode.ts'
 import { triggerPlaced } from './trigger-events.ts'
 import { createTrigger } from './trigger-store.ts'
@@ -47,9 +47,21 @@ export function placeTriggerOrder(ctx: ActionContext, p: PlaceTriggerOrderInput)
 
   // After this point the trigger is placed.
   const t = createTrigger(state, {
-    owner: account.address, marketId: market.marketId, side: p.side, qtyLots: qty, triggerTicks: trigger,
-    direction: p.trigger_direction, orderType: p.order_type, limitTicks: limit ?? null, tif: tif.value,
-    reduceOnly: p.reduce_only, clientOrderId: p.client_order_id, expiresAtMs, txHash: ctx.txHash, placedHeight: ctx.height, pairId: null,
+    owner: account.address,
+    marketId: market.marketId,
+    side: p.side,
+    qtyLots: qty,
+    triggerTicks: trigger,
+    direction: p.trigger_direction,
+    orderType: p.order_type,
+    limitTicks: limit ?? null,
+    tif: tif.value,
+    reduceOnly: p.reduce_only,
+    clientOrderId: p.client_order_id,
+    expiresAtMs,
+    txHash: ctx.txHash,
+    placedHeight: ctx.height,
+    pairId: null,
   })
   ctx.events.push(triggerPlaced(t))
   return OK

@@ -3,10 +3,10 @@
 // the order-type rules of a trigger, the expiry, and whether a trigger would fire at the current
 // mark. Pure.
 import { decimalUnits, parseDecimal } from '../../lib/decimal.ts'
-import type { Decoded } from '../orders/order-types.ts'
-import { reject, type Rejection } from '../core/reasons.ts'
-import type { TriggerDirection, TriggerOrderType } from './trigger-types.ts'
+import { type Rejection, reject } from '../core/reasons.ts'
 import type { Market, Tif } from '../core/types.ts'
+import type { Decoded } from '../orders/order-types.ts'
+import type { TriggerDirection, TriggerOrderType } from './trigger-types.ts'
 
 /**
  * A positive price in ticks, or InvalidPrice naming the field; `packed` is its edge form
@@ -34,7 +34,12 @@ export function decodeLots(raw: string, market: Market, field: string, packed?: 
 }
 
 /** An optional price: undefined stays undefined. */
-export function decodeOptionalTicks(raw: string | undefined, market: Market, field: string, packed?: number): number | undefined | Rejection {
+export function decodeOptionalTicks(
+  raw: string | undefined,
+  market: Market,
+  field: string,
+  packed?: number,
+): number | undefined | Rejection {
   return raw === undefined ? undefined : decodeTicks(raw, market, field, packed)
 }
 
@@ -83,6 +88,8 @@ export function firesAt(direction: TriggerDirection, triggerTicks: number, markT
 /** TriggerWouldFireImmediately when the trigger fires at the market's current mark. */
 export function checkNotFiring(direction: TriggerDirection, triggerTicks: number, market: Market): Rejection | undefined {
   if (!firesAt(direction, triggerTicks, market.markTicks)) return undefined
-  return reject('TriggerWouldFireImmediately', `an ${direction} trigger at ${triggerTicks} ticks fires at the current mark ` +
-    `${market.markTicks}; place an order instead`)
+  return reject(
+    'TriggerWouldFireImmediately',
+    `an ${direction} trigger at ${triggerTicks} ticks fires at the current mark ` + `${market.markTicks}; place an order instead`,
+  )
 }

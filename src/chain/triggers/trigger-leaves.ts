@@ -17,18 +17,51 @@ export function encodeTriggerLeaf(state: ChainState, tag: string, rest: string):
       return encodeCanonical([ts.nextTriggerId, ts.nextPairId])
     case 't': {
       const t = ts.triggers.get(Number(rest))
-      return t && encodeCanonical([
-        t.marketId, t.owner, t.side, t.qtyLots, t.triggerTicks, t.direction, t.orderType, t.limitTicks, t.tif,
-        t.reduceOnly, t.clientOrderId ?? null, t.expiresAtMs, t.txHash, t.placedHeight, t.pairId,
-      ])
+      return (
+        t &&
+        encodeCanonical([
+          t.marketId,
+          t.owner,
+          t.side,
+          t.qtyLots,
+          t.triggerTicks,
+          t.direction,
+          t.orderType,
+          t.limitTicks,
+          t.tif,
+          t.reduceOnly,
+          t.clientOrderId ?? null,
+          t.expiresAtMs,
+          t.txHash,
+          t.placedHeight,
+          t.pairId,
+        ])
+      )
     }
     case 'oc': {
       const p = ts.pairs.get(Number(rest))
-      return p && encodeCanonical([
-        p.marketId, p.owner, p.side, p.qtyLots, p.limitTicks,
-        p.stop.triggerTicks, p.stop.direction, p.stop.orderType, p.stop.limitTicks, p.stop.expiresAtMs,
-        p.reduceOnly, p.clientPairId, p.parentOrderId, p.txHash, p.placedHeight, p.limitOrderId, p.stopTriggerId,
-      ])
+      return (
+        p &&
+        encodeCanonical([
+          p.marketId,
+          p.owner,
+          p.side,
+          p.qtyLots,
+          p.limitTicks,
+          p.stop.triggerTicks,
+          p.stop.direction,
+          p.stop.orderType,
+          p.stop.limitTicks,
+          p.stop.expiresAtMs,
+          p.reduceOnly,
+          p.clientPairId,
+          p.parentOrderId,
+          p.txHash,
+          p.placedHeight,
+          p.limitOrderId,
+          p.stopTriggerId,
+        ])
+      )
     }
     default:
       throw new Error(`unknown trigger leaf tag ${tag}`)

@@ -1,16 +1,21 @@
 // Inserting, changing and removing triggers and OCO pairs with every index that mirrors them, and
 // marking their leaves. The only code that touches TriggerState's maps and ladders.
 import { assert } from '../../lib/assert.ts'
-import { clientIdHash, ClientIdIndex } from '../orders/client-ids.ts'
+import type { ChainState } from '../core/types.ts'
+import { ClientIdIndex, clientIdHash } from '../orders/client-ids.ts'
 import { markLeaf, markTriggerDirty } from '../state/state-root.ts'
 import { TriggerLadder } from './trigger-ladder.ts'
 import {
-  aboveKey, belowKey, type AccountTriggers, type MarketTriggers, type OcoPair, type TriggerOrder, type TriggerState,
+  type AccountTriggers,
+  aboveKey,
+  belowKey,
+  type MarketTriggers,
+  type OcoPair,
+  type TriggerOrder,
+  type TriggerState,
 } from './trigger-types.ts'
-import type { ChainState } from '../core/types.ts'
 
 export const pairKey = (id: number) => `oc:${id}`
-
 
 /** Takes the next trigger id. */
 export function takeTriggerId(state: ChainState): number {
@@ -36,7 +41,13 @@ export function marketTriggers(ts: TriggerState, marketId: number): MarketTrigge
 export function accountTriggers(ts: TriggerState, owner: string): AccountTriggers {
   let at = ts.accounts.get(owner)
   if (at === undefined) {
-    at = { triggers: new Map(), reduceOnly: new Map(), triggersByClientId: new ClientIdIndex(), pairs: new Map(), pairsByClientId: new Map() }
+    at = {
+      triggers: new Map(),
+      reduceOnly: new Map(),
+      triggersByClientId: new ClientIdIndex(),
+      pairs: new Map(),
+      pairsByClientId: new Map(),
+    }
     ts.accounts.set(owner, at)
   }
   return at
@@ -161,10 +172,25 @@ export function createTrigger(state: ChainState, fields: TriggerFields): Trigger
   const id = takeTriggerId(state)
   // Field by field, in TriggerFields' order (object spread is slow on this path; no figure logged).
   const t: TriggerOrder = {
-    owner: fields.owner, marketId: fields.marketId, side: fields.side, qtyLots: fields.qtyLots, triggerTicks: fields.triggerTicks,
-    direction: fields.direction, orderType: fields.orderType, limitTicks: fields.limitTicks, tif: fields.tif, reduceOnly: fields.reduceOnly,
-    clientOrderId: fields.clientOrderId, clientIdHash: fields.clientOrderId === undefined ? 0 : clientIdHash(fields.marketId, fields.clientOrderId),
-    expiresAtMs: fields.expiresAtMs, txHash: fields.txHash, placedHeight: fields.placedHeight, pairId: fields.pairId, id, leafKey: undefined, dirtyIn: -1,
+    owner: fields.owner,
+    marketId: fields.marketId,
+    side: fields.side,
+    qtyLots: fields.qtyLots,
+    triggerTicks: fields.triggerTicks,
+    direction: fields.direction,
+    orderType: fields.orderType,
+    limitTicks: fields.limitTicks,
+    tif: fields.tif,
+    reduceOnly: fields.reduceOnly,
+    clientOrderId: fields.clientOrderId,
+    clientIdHash: fields.clientOrderId === undefined ? 0 : clientIdHash(fields.marketId, fields.clientOrderId),
+    expiresAtMs: fields.expiresAtMs,
+    txHash: fields.txHash,
+    placedHeight: fields.placedHeight,
+    pairId: fields.pairId,
+    id,
+    leafKey: undefined,
+    dirtyIn: -1,
   }
   insertTrigger(state, t)
   return t

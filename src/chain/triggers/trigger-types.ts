@@ -3,11 +3,12 @@
 // root (trigger-leaves.ts); the indexes beside them (ladders by trigger price, the expiry ladder,
 // per-account and per-order maps) are derived from the same history and hold nothing the leaves do
 // not.
-import type { ClientIdIndex } from '../orders/client-ids.ts'
-import { TriggerLadder } from './trigger-ladder.ts'
+
 import type { Side } from '../book/book.ts'
 import type { Leaf } from '../core/leaf.ts'
+import type { ClientIdIndex } from '../orders/client-ids.ts'
 import type { Tif } from '../orders/order-types.ts'
+import { TriggerLadder } from './trigger-ladder.ts'
 
 export type TriggerDirection = 'Above' | 'Below'
 /** `market`: an IOC sweep at a protective limit around the mark; `limit`: an order at limit_price. */
@@ -147,8 +148,15 @@ export const expiryKey = (t: TriggerOrder): number => -(t.expiresAtMs ?? 0)
 /** The empty trigger state of genesis. */
 export function newTriggerState(): TriggerState {
   return {
-    nextTriggerId: 1, nextPairId: 1, counterLeaf: { leafKey: 'tc', dirtyIn: -1 },
-    triggers: new Map(), pairs: new Map(), markets: new Map(), accounts: new Map(), pairByOrder: new Map(),
-    expiry: new TriggerLadder(expiryKey), reduceOnlyCount: 0,
+    nextTriggerId: 1,
+    nextPairId: 1,
+    counterLeaf: { leafKey: 'tc', dirtyIn: -1 },
+    triggers: new Map(),
+    pairs: new Map(),
+    markets: new Map(),
+    accounts: new Map(),
+    pairByOrder: new Map(),
+    expiry: new TriggerLadder(expiryKey),
+    reduceOnlyCount: 0,
   }
 }

@@ -4,7 +4,10 @@ import { describe, expect, test } from 'bun:test'
 import { Rng } from '../../../test/support/chain/test-chain.ts'
 import { CHUNK_MAX, TriggerLadder } from './trigger-ladder.ts'
 
-interface Item { readonly id: number; price: number }
+interface Item {
+  readonly id: number
+  price: number
+}
 
 /** The ladder's order from its end: what acts next, first. */
 const fromEnd = (l: TriggerLadder<Item>) => Array.from({ length: l.size }, (_, i) => l.fromEnd(i)!.id)
@@ -12,7 +15,13 @@ const fromEnd = (l: TriggerLadder<Item>) => Array.from({ length: l.size }, (_, i
 describe('TriggerLadder', () => {
   test('orders by key, ties by id with the oldest last; remove by key and id', () => {
     const ladder = new TriggerLadder<Item>((t) => -t.price)
-    const items: Item[] = [{ id: 1, price: 300 }, { id: 2, price: 100 }, { id: 3, price: 200 }, { id: 4, price: 100 }, { id: 5, price: 300 }]
+    const items: Item[] = [
+      { id: 1, price: 300 },
+      { id: 2, price: 100 },
+      { id: 3, price: 200 },
+      { id: 4, price: 100 },
+      { id: 5, price: 300 },
+    ]
     for (const t of items) ladder.insert(t)
     // Key -price: the lowest price acts first, and id 2 before id 4 at the same price.
     expect(fromEnd(ladder)).toEqual([2, 4, 3, 1, 5])
@@ -36,7 +45,11 @@ describe('TriggerLadder', () => {
       expect(ladder.fromEnd(live.length)).toBeUndefined()
     }
     // Grows to many chunks (few prices, so equal keys span chunk boundaries), then drains to empty.
-    for (const [steps, removeChance] of [[12 * CHUNK_MAX, 30], [8 * CHUNK_MAX, 55], [20 * CHUNK_MAX, 90]] as const) {
+    for (const [steps, removeChance] of [
+      [12 * CHUNK_MAX, 30],
+      [8 * CHUNK_MAX, 55],
+      [20 * CHUNK_MAX, 90],
+    ] as const) {
       for (let step = 0; step < steps; step++) {
         if (live.length > 0 && rng.chance(removeChance)) {
           const [gone] = live.splice(rng.int(live.length), 1)

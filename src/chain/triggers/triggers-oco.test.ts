@@ -4,14 +4,22 @@
 // fill.
 // BTC-USD: mark 65000; ALICE starts every scenario long 1 BTC bought from BOB at 65000.
 import { describe, expect, test } from 'bun:test'
-import { bytesToHex } from '../../lib/hex.ts'
-import { fullStateRoot } from '../state/state-root.ts'
 import { ALICE, BOB, BTC, CAROL, cancel, DAVE, ev, place, TestChain } from '../../../test/support/chain/test-chain.ts'
 import {
-  cancelOco, cancelOcoByClientId, cancelTrig, checkTriggerInvariants, markRows, oco, runTriggerRows, trig, type TriggerRow,
+  cancelOco,
+  cancelOcoByClientId,
+  cancelTrig,
+  checkTriggerInvariants,
+  markRows,
+  oco,
+  runTriggerRows,
+  type TriggerRow,
+  trig,
 } from '../../../test/support/chain/triggers.ts'
-import { cancelMarketTriggers } from './triggers.ts'
+import { bytesToHex } from '../../lib/hex.ts'
+import { fullStateRoot } from '../state/state-root.ts'
 import { TRIGGER_LIMITS } from './trigger-types.ts'
+import { cancelMarketTriggers } from './triggers.ts'
 
 const GENESIS_MS = 1_767_225_600_000
 const timeOf = (height: number) => GENESIS_MS + height * 1_000
@@ -34,11 +42,24 @@ function aliceLong(): TestChain {
 
 /** ALICE's take-profit at 70000 and stop-loss below 60000 on her long: pair 1, limit leg order 3, stop leg trigger 1. */
 const takeProfitStopLoss: TriggerRow = {
-  by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 11, { reduceOnly: true }), expect: [
+  by: ALICE,
+  action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 11, { reduceOnly: true }),
+  expect: [
     ev('OcoPlaced', {
-      kind: 'Oco', kind_label: 'oco_placed', pair_id: 1, client_pair_id: 11, parent_order_id: undefined, side: 'Ask', qty_lots: 10000,
-      limit_price_ticks: 700000, stop_trigger_price_ticks: 600000, stop_trigger_direction: 'Below', stop_order_type: 'market',
-      reduce_only: true, limit_order_id: 3, stop_trigger_id: 1,
+      kind: 'Oco',
+      kind_label: 'oco_placed',
+      pair_id: 1,
+      client_pair_id: 11,
+      parent_order_id: undefined,
+      side: 'Ask',
+      qty_lots: 10000,
+      limit_price_ticks: 700000,
+      stop_trigger_price_ticks: 600000,
+      stop_trigger_direction: 'Below',
+      stop_order_type: 'market',
+      reduce_only: true,
+      limit_order_id: 3,
+      stop_trigger_id: 1,
     }),
     ev('TriggerPlaced', { trigger_id: 1, pair_id: 1, side: 'Ask', qty_lots: 10000, trigger_price_ticks: 600000, reduce_only: true }),
     ev('OrderAccepted', { order_id: 3, side: 'Ask', price_ticks: 700000 }),
@@ -53,10 +74,15 @@ describe('OCO pair resolution', () => {
       takeProfitStopLoss,
       // A partial fill keeps the pair open.
       { by: CAROL, action: place(BTC, 'Bid', '70000', '0.4', { tif: 'Ioc' }), expect: ['OrderAccepted', 'Filled', 'OrderDone'] },
-      { by: CAROL, action: place(BTC, 'Bid', '70000', '0.6', { tif: 'Ioc' }), expect: ['OrderAccepted', 'Filled', ev('OrderDone', { order_id: 3, reason: 'Filled' }), 'OrderDone'], block: [
-        ev('TriggerCancelled', { trigger_id: 1, reason: 'OcoSibling', pair_id: 1 }),
-        ev('OcoResolved', { kind: 'Oco', kind_label: 'oco_resolved', pair_id: 1, client_pair_id: 11, reason: 'OrderResolved' }),
-      ] },
+      {
+        by: CAROL,
+        action: place(BTC, 'Bid', '70000', '0.6', { tif: 'Ioc' }),
+        expect: ['OrderAccepted', 'Filled', ev('OrderDone', { order_id: 3, reason: 'Filled' }), 'OrderDone'],
+        block: [
+          ev('TriggerCancelled', { trigger_id: 1, reason: 'OcoSibling', pair_id: 1 }),
+          ev('OcoResolved', { kind: 'Oco', kind_label: 'oco_resolved', pair_id: 1, client_pair_id: 11, reason: 'OrderResolved' }),
+        ],
+      },
     ])
     expect(chain.state.triggers.pairs.size).toBe(0)
     expect(chain.state.triggers.triggers.size).toBe(0)
@@ -66,28 +92,45 @@ describe('OCO pair resolution', () => {
     const chain = aliceLong()
     run(chain, [
       { by: CAROL, action: place(BTC, 'Bid', '70000', '1'), expect: ['OrderAccepted', 'OrderResting'] },
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 1, { reduceOnly: true }), expect: [
-        'OcoPlaced', 'TriggerPlaced', 'OrderAccepted', 'Filled', 'OrderDone', ev('OrderDone', { account: ALICE, reason: 'Filled' }),
-      ], block: [ev('TriggerCancelled', { reason: 'OcoSibling' }), ev('OcoResolved', { reason: 'OrderResolved' })] },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 1, { reduceOnly: true }),
+        expect: [
+          'OcoPlaced',
+          'TriggerPlaced',
+          'OrderAccepted',
+          'Filled',
+          'OrderDone',
+          ev('OrderDone', { account: ALICE, reason: 'Filled' }),
+        ],
+        block: [ev('TriggerCancelled', { reason: 'OcoSibling' }), ev('OcoResolved', { reason: 'OrderResolved' })],
+      },
     ])
   })
 
   test('the stop leg fires: the limit leg is cancelled, TriggerFired, and the stop sweeps', () => {
     const chain = aliceLong()
-    run(chain, [
-      takeProfitStopLoss,
-      { by: BOB, action: place(BTC, 'Bid', '58000', '1'), expect: ['OrderAccepted', 'OrderResting'] },
-    ])
+    run(chain, [takeProfitStopLoss, { by: BOB, action: place(BTC, 'Bid', '58000', '1'), expect: ['OrderAccepted', 'OrderResting'] }])
     const pairTx = chain.state.triggers.pairs.get(1)!.txHash
-    run(chain, markRows(BTC, '59000', '0.01', DAVE, CAROL, [
-      ev('TriggerActivated', { trigger_id: 1, pair_id: 1, mark_price_ticks: 590000 }),
-      ev('OrderDone', { order_id: 3, account: ALICE, reason: 'Cancelled' }),
-      ev('OcoResolved', { pair_id: 1, reason: 'TriggerFired' }),
-      ev('OrderAccepted', { account: ALICE, side: 'Ask', reduce_only: true, tif: 'Ioc' }),
-      ev('Filled', { taker: ALICE, maker: BOB, price_ticks: 580000, qty_lots: 10000, taker_source_trigger_id: 1, taker_source_tx_hash: pairTx }),
-      ev('OrderDone', { account: BOB, reason: 'Filled' }),
-      ev('OrderDone', { account: ALICE, reason: 'Filled' }),
-    ]))
+    run(
+      chain,
+      markRows(BTC, '59000', '0.01', DAVE, CAROL, [
+        ev('TriggerActivated', { trigger_id: 1, pair_id: 1, mark_price_ticks: 590000 }),
+        ev('OrderDone', { order_id: 3, account: ALICE, reason: 'Cancelled' }),
+        ev('OcoResolved', { pair_id: 1, reason: 'TriggerFired' }),
+        ev('OrderAccepted', { account: ALICE, side: 'Ask', reduce_only: true, tif: 'Ioc' }),
+        ev('Filled', {
+          taker: ALICE,
+          maker: BOB,
+          price_ticks: 580000,
+          qty_lots: 10000,
+          taker_source_trigger_id: 1,
+          taker_source_tx_hash: pairTx,
+        }),
+        ev('OrderDone', { account: BOB, reason: 'Filled' }),
+        ev('OrderDone', { account: ALICE, reason: 'Filled' }),
+      ]),
+    )
     expect(chain.state.accounts.get(ALICE)!.positions.has(BTC)).toBe(false)
     expect(chain.state.accounts.get(ALICE)!.orders.size).toBe(0)
   })
@@ -102,13 +145,21 @@ describe('OCO pair resolution', () => {
       { by: ALICE, action: { CancelOcoPair: { market_id: BTC } }, expect: { reject: 'OcoPairNotFound' } },
       { by: ALICE, action: cancelOco(2, 1), expect: { reject: 'OcoPairNotFound' } },
       { by: ALICE, action: cancelOco(77, 1), expect: { reject: 'MarketNotFound' } },
-      { by: ALICE, action: cancelOcoByClientId(BTC, 11), expect: [
-        ev('TriggerCancelled', { trigger_id: 1, reason: 'ByOwner' }),
-        ev('OrderDone', { order_id: 3, reason: 'Cancelled' }),
-        ev('OcoResolved', { pair_id: 1, reason: 'ManualCancel' }),
-      ] },
+      {
+        by: ALICE,
+        action: cancelOcoByClientId(BTC, 11),
+        expect: [
+          ev('TriggerCancelled', { trigger_id: 1, reason: 'ByOwner' }),
+          ev('OrderDone', { order_id: 3, reason: 'Cancelled' }),
+          ev('OcoResolved', { pair_id: 1, reason: 'ManualCancel' }),
+        ],
+      },
       // The client pair id is free again.
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 11, { reduceOnly: true }), expect: ['OcoPlaced', 'TriggerPlaced', 'OrderAccepted', 'OrderResting'] },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 11, { reduceOnly: true }),
+        expect: ['OcoPlaced', 'TriggerPlaced', 'OrderAccepted', 'OrderResting'],
+      },
     ])
   })
 
@@ -116,10 +167,15 @@ describe('OCO pair resolution', () => {
     const chain = aliceLong()
     run(chain, [
       takeProfitStopLoss,
-      { by: ALICE, action: cancel(BTC, 3), expect: [ev('OrderDone', { order_id: 3, reason: 'Cancelled' })], block: [
-        ev('TriggerCancelled', { trigger_id: 1, reason: 'OcoSibling' }),
-        ev('OcoResolved', { pair_id: 1, reason: 'PairCancelled' }),
-      ] },
+      {
+        by: ALICE,
+        action: cancel(BTC, 3),
+        expect: [ev('OrderDone', { order_id: 3, reason: 'Cancelled' })],
+        block: [
+          ev('TriggerCancelled', { trigger_id: 1, reason: 'OcoSibling' }),
+          ev('OcoResolved', { pair_id: 1, reason: 'PairCancelled' }),
+        ],
+      },
     ])
   })
 
@@ -127,11 +183,15 @@ describe('OCO pair resolution', () => {
     const chain = aliceLong()
     run(chain, [
       takeProfitStopLoss,
-      { by: ALICE, action: cancelTrig(BTC, 1), expect: [
-        ev('TriggerCancelled', { trigger_id: 1, reason: 'ByOwner' }),
-        ev('OrderDone', { order_id: 3, reason: 'Cancelled' }),
-        ev('OcoResolved', { pair_id: 1, reason: 'PairCancelled' }),
-      ] },
+      {
+        by: ALICE,
+        action: cancelTrig(BTC, 1),
+        expect: [
+          ev('TriggerCancelled', { trigger_id: 1, reason: 'ByOwner' }),
+          ev('OrderDone', { order_id: 3, reason: 'Cancelled' }),
+          ev('OcoResolved', { pair_id: 1, reason: 'PairCancelled' }),
+        ],
+      },
     ])
   })
 
@@ -139,31 +199,59 @@ describe('OCO pair resolution', () => {
     const chain = aliceLong()
     const expiresAt = timeOf(chain.state.height + 2)
     run(chain, [
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 5, { reduceOnly: true, stopExpiresAtMs: expiresAt }), expect: [
-        ev('OcoPlaced', { stop_expires_at_ms: expiresAt }), ev('TriggerPlaced', { expires_at_ms: expiresAt }), 'OrderAccepted', 'OrderResting',
-      ] },
-      { by: CAROL, action: place(BTC, 'Bid', '1', '1'), expect: ['OrderAccepted', 'OrderResting'], block: [
-        ev('TriggerExpired', { trigger_id: 1, pair_id: 1 }),
-        ev('OrderDone', { order_id: 3, reason: 'Cancelled' }),
-        ev('OcoResolved', { pair_id: 1, reason: 'TriggerExpired' }),
-      ] },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 5, { reduceOnly: true, stopExpiresAtMs: expiresAt }),
+        expect: [
+          ev('OcoPlaced', { stop_expires_at_ms: expiresAt }),
+          ev('TriggerPlaced', { expires_at_ms: expiresAt }),
+          'OrderAccepted',
+          'OrderResting',
+        ],
+      },
+      {
+        by: CAROL,
+        action: place(BTC, 'Bid', '1', '1'),
+        expect: ['OrderAccepted', 'OrderResting'],
+        block: [
+          ev('TriggerExpired', { trigger_id: 1, pair_id: 1 }),
+          ev('OrderDone', { order_id: 3, reason: 'Cancelled' }),
+          ev('OcoResolved', { pair_id: 1, reason: 'TriggerExpired' }),
+        ],
+      },
     ])
   })
 
   test('a flat position clamps away the reduce-only limit leg: the pair goes PairCancelled, the other pair stays', () => {
     const chain = aliceLong()
     run(chain, [
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 1, { reduceOnly: false }), expect: ['OcoPlaced', 'TriggerPlaced', 'OrderAccepted', 'OrderResting'] },
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '71000', '61000', 'Below', 2, { reduceOnly: true }), expect: ['OcoPlaced', 'TriggerPlaced', 'OrderAccepted', 'OrderResting'] },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 1, { reduceOnly: false }),
+        expect: ['OcoPlaced', 'TriggerPlaced', 'OrderAccepted', 'OrderResting'],
+      },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '71000', '61000', 'Below', 2, { reduceOnly: true }),
+        expect: ['OcoPlaced', 'TriggerPlaced', 'OrderAccepted', 'OrderResting'],
+      },
       { by: CAROL, action: place(BTC, 'Bid', '65000', '1'), expect: ['OrderAccepted', 'OrderResting'] },
       // The order area clamps the reduce-only limit leg (order 4) away as the position goes flat.
-      { by: ALICE, action: place(BTC, 'Ask', '65000', '1', { tif: 'Ioc' }), expect: [
-        ev('OrderAccepted', { order_id: 6 }), 'Filled', ev('OrderDone', { order_id: 5 }), ev('OrderDone', { order_id: 4, reason: 'ReduceOnlyClamped' }),
-        ev('OrderDone', { order_id: 6, reason: 'Filled' }),
-      ], block: [
-        ev('TriggerCancelled', { trigger_id: 2, reason: 'OcoSibling' }),
-        ev('OcoResolved', { pair_id: 2, reason: 'PairCancelled' }),
-      ] },
+      {
+        by: ALICE,
+        action: place(BTC, 'Ask', '65000', '1', { tif: 'Ioc' }),
+        expect: [
+          ev('OrderAccepted', { order_id: 6 }),
+          'Filled',
+          ev('OrderDone', { order_id: 5 }),
+          ev('OrderDone', { order_id: 4, reason: 'ReduceOnlyClamped' }),
+          ev('OrderDone', { order_id: 6, reason: 'Filled' }),
+        ],
+        block: [
+          ev('TriggerCancelled', { trigger_id: 2, reason: 'OcoSibling' }),
+          ev('OcoResolved', { pair_id: 2, reason: 'PairCancelled' }),
+        ],
+      },
     ])
     expect([...chain.state.triggers.pairs.keys()]).toEqual([1])
   })
@@ -174,7 +262,10 @@ describe('OCO pair resolution', () => {
     const events: Parameters<typeof cancelMarketTriggers>[2] = []
     cancelMarketTriggers(chain.state, BTC, events)
     expect(events.map((e) => [e.sub_kind, 'reason' in e ? e.reason : null])).toEqual([
-      ['TriggerCancelled', 'MarketDelisted'], ['OrderDone', 'Cancelled'], ['OcoResolved', 'PairCancelled'], ['TriggerCancelled', 'MarketDelisted'],
+      ['TriggerCancelled', 'MarketDelisted'],
+      ['OrderDone', 'Cancelled'],
+      ['OcoResolved', 'PairCancelled'],
+      ['TriggerCancelled', 'MarketDelisted'],
     ])
     const result = chain.block([])
     expect(bytesToHex(result.stateRoot)).toBe(bytesToHex(fullStateRoot(chain.state)))
@@ -191,18 +282,45 @@ describe('PlaceOcoPair rejections', () => {
       { by: ALICE, action: oco(77, 'Ask', '1', '70000', '60000', 'Below', 2), expect: { reject: 'MarketNotFound' } },
       { by: ALICE, action: oco(BTC, 'Ask', '1', '70000.01', '60000', 'Below', 2), expect: { reject: 'InvalidPrice' } },
       { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000.01', 'Below', 2), expect: { reject: 'InvalidPrice' } },
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopType: 'limit', stopLimit: '1.01' }), expect: { reject: 'InvalidPrice' } },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopType: 'limit', stopLimit: '1.01' }),
+        expect: { reject: 'InvalidPrice' },
+      },
       { by: ALICE, action: oco(BTC, 'Ask', '0.00001', '70000', '60000', 'Below', 2), expect: { reject: 'InvalidQuantity' } },
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopType: 'limit' }), expect: { reject: 'InvalidTriggerOrder' } },
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopLimit: '59000' }), expect: { reject: 'InvalidTriggerOrder' } },
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopExpiresAtMs: 1 }), expect: { reject: 'InvalidTriggerOrder' } },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopType: 'limit' }),
+        expect: { reject: 'InvalidTriggerOrder' },
+      },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopLimit: '59000' }),
+        expect: { reject: 'InvalidTriggerOrder' },
+      },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopExpiresAtMs: 1 }),
+        expect: { reject: 'InvalidTriggerOrder' },
+      },
       { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 11), expect: { reject: 'DuplicateClientPairId' } },
       { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '66000', 'Below', 2), expect: { reject: 'TriggerWouldFireImmediately' } },
       // placeOrder's own refusals of the limit leg: a reduce-only Bid cannot reduce a long.
-      { by: ALICE, action: oco(BTC, 'Bid', '1', '60000', '70000', 'Above', 2, { reduceOnly: true }), expect: { reject: 'ReduceOnlyWouldOpenOrFlip' } },
-      { by: ALICE, action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopType: 'limit', stopLimit: '59000' }), expect: [
-        'OcoPlaced', ev('TriggerPlaced', { order_type: 'limit', limit_price_ticks: 590000, tif: 'Gtc' }), 'OrderAccepted', 'OrderResting',
-      ] },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Bid', '1', '60000', '70000', 'Above', 2, { reduceOnly: true }),
+        expect: { reject: 'ReduceOnlyWouldOpenOrFlip' },
+      },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 2, { stopType: 'limit', stopLimit: '59000' }),
+        expect: [
+          'OcoPlaced',
+          ev('TriggerPlaced', { order_type: 'limit', limit_price_ticks: 590000, tif: 'Gtc' }),
+          'OrderAccepted',
+          'OrderResting',
+        ],
+      },
     ])
     expect(chain.state.triggers.nextPairId).toBe(3)
   })
@@ -221,22 +339,35 @@ describe('brackets', () => {
     const chain = new TestChain()
     run(chain, [
       { by: ALICE, action: place(BTC, 'Bid', '64000', '0.5'), expect: [ev('OrderAccepted', { order_id: 1 }), 'OrderResting'] },
-      { by: ALICE, action: oco(BTC, 'Ask', '0.5', '70000', '60000', 'Below', 1, { reduceOnly: true, parent: 1 }), expect: [
-        ev('OcoPlaced', { pair_id: 1, parent_order_id: 1, limit_order_id: null, stop_trigger_id: null }),
-      ] },
+      {
+        by: ALICE,
+        action: oco(BTC, 'Ask', '0.5', '70000', '60000', 'Below', 1, { reduceOnly: true, parent: 1 }),
+        expect: [ev('OcoPlaced', { pair_id: 1, parent_order_id: 1, limit_order_id: null, stop_trigger_id: null })],
+      },
       { by: BOB, action: place(BTC, 'Ask', '64000', '0.2', { tif: 'Ioc' }), expect: ['OrderAccepted', 'Filled', 'OrderDone'] },
-      { by: BOB, action: place(BTC, 'Ask', '64000', '0.3', { tif: 'Ioc' }), expect: ['OrderAccepted', 'Filled', ev('OrderDone', { order_id: 1, reason: 'Filled' }), 'OrderDone'], block: [
-        ev('TriggerPlaced', { trigger_id: 1, pair_id: 1, side: 'Ask', qty_lots: 5000, trigger_price_ticks: 600000, reduce_only: true }),
-        ev('OrderAccepted', { order_id: 4, account: ALICE, side: 'Ask', price_ticks: 700000, reduce_only: true }),
-        ev('OrderResting', { order_id: 4 }),
-      ] },
+      {
+        by: BOB,
+        action: place(BTC, 'Ask', '64000', '0.3', { tif: 'Ioc' }),
+        expect: ['OrderAccepted', 'Filled', ev('OrderDone', { order_id: 1, reason: 'Filled' }), 'OrderDone'],
+        block: [
+          ev('TriggerPlaced', { trigger_id: 1, pair_id: 1, side: 'Ask', qty_lots: 5000, trigger_price_ticks: 600000, reduce_only: true }),
+          ev('OrderAccepted', { order_id: 4, account: ALICE, side: 'Ask', price_ticks: 700000, reduce_only: true }),
+          ev('OrderResting', { order_id: 4 }),
+        ],
+      },
     ])
     const pair = chain.state.triggers.pairs.get(1)!
     expect({ limit: pair.limitOrderId, stop: pair.stopTriggerId }).toEqual({ limit: 4, stop: 1 })
     run(chain, [
-      { by: ALICE, action: cancelOco(BTC, 1), expect: [
-        ev('TriggerCancelled', { reason: 'ByOwner' }), ev('OrderDone', { order_id: 4 }), ev('OcoResolved', { reason: 'ManualCancel' }),
-      ] },
+      {
+        by: ALICE,
+        action: cancelOco(BTC, 1),
+        expect: [
+          ev('TriggerCancelled', { reason: 'ByOwner' }),
+          ev('OrderDone', { order_id: 4 }),
+          ev('OcoResolved', { reason: 'ManualCancel' }),
+        ],
+      },
     ])
   })
 
@@ -247,7 +378,12 @@ describe('brackets', () => {
       { by: ALICE, action: place(BTC, 'Bid', '63000', '0.5'), expect: ['OrderAccepted', 'OrderResting'] },
       { by: ALICE, action: oco(BTC, 'Ask', '0.5', '70000', '60000', 'Below', 1, { reduceOnly: true, parent: 1 }), expect: ['OcoPlaced'] },
       { by: ALICE, action: oco(BTC, 'Ask', '0.5', '70000', '60000', 'Below', 2, { reduceOnly: true, parent: 2 }), expect: ['OcoPlaced'] },
-      { by: ALICE, action: cancel(BTC, 1), expect: ['OrderDone'], block: [ev('OcoResolved', { pair_id: 1, reason: 'PairCancelled', failure: undefined })] },
+      {
+        by: ALICE,
+        action: cancel(BTC, 1),
+        expect: ['OrderDone'],
+        block: [ev('OcoResolved', { pair_id: 1, reason: 'PairCancelled', failure: undefined })],
+      },
       { by: ALICE, action: cancelOco(BTC, 2), expect: [ev('OcoResolved', { pair_id: 2, reason: 'ManualCancel' })] },
       // The parent is free again, and stays resting.
       { by: ALICE, action: oco(BTC, 'Ask', '0.5', '70000', '60000', 'Below', 3, { parent: 2 }), expect: ['OcoPlaced'] },
@@ -277,9 +413,12 @@ describe('brackets', () => {
     run(chain, [
       { by: ALICE, action: place(BTC, 'Bid', '64000', '0.5'), expect: [ev('OrderAccepted', { order_id: 3 }), 'OrderResting'] },
       { by: ALICE, action: oco(BTC, 'Ask', '0.5', '70000', '60000', 'Below', 1, { reduceOnly: true, parent: 3 }), expect: ['OcoPlaced'] },
-      { by: BOB, action: place(BTC, 'Ask', '64000', '0.5', { tif: 'Ioc' }), expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'], block: [
-        ev('OcoResolved', { pair_id: 1, reason: 'PairCancelled', failure: 'ReduceOnlyWouldOpenOrFlip' }),
-      ] },
+      {
+        by: BOB,
+        action: place(BTC, 'Ask', '64000', '0.5', { tif: 'Ioc' }),
+        expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'],
+        block: [ev('OcoResolved', { pair_id: 1, reason: 'PairCancelled', failure: 'ReduceOnlyWouldOpenOrFlip' })],
+      },
     ])
   })
 })

@@ -3,11 +3,19 @@
 // trigger-index invariants hold, and replaying the blocks on a fresh genesis gives the same roots
 // and events. The workload must reach every trigger transition of docs/orders.md#trigger-orders.
 import { describe, expect, test } from 'bun:test'
-import { formatDecimal } from '../../lib/decimal.ts'
-import { ALICE, BOB, CAROL, cancel, DAVE, Rng, TestChain, place, type Tx } from '../../../test/support/chain/test-chain.ts'
-import { amendTrig, cancelOco, cancelTrig, cancelTrigByCloid, checkTriggerInvariants, oco, trig } from '../../../test/support/chain/triggers.ts'
-import type { ChainState, Side } from '../core/types.ts'
+import { ALICE, BOB, CAROL, cancel, DAVE, place, Rng, TestChain, type Tx } from '../../../test/support/chain/test-chain.ts'
+import {
+  amendTrig,
+  cancelOco,
+  cancelTrig,
+  cancelTrigByCloid,
+  checkTriggerInvariants,
+  oco,
+  trig,
+} from '../../../test/support/chain/triggers.ts'
 import { expectReached, runWorkload } from '../../../test/support/chain/workload.ts'
+import { formatDecimal } from '../../lib/decimal.ts'
+import type { ChainState, Side } from '../core/types.ts'
 
 const BLOCKS = 160
 const TRADERS = [ALICE, BOB, CAROL, DAVE]
@@ -20,7 +28,10 @@ interface Flow {
 
 class TriggerWorkload {
   private readonly rng: Rng
-  private readonly flows: Flow[] = [{ id: 1, mid: 650_000, maxLots: 3_000 }, { id: 2, mid: 350_000, maxLots: 1_000 }]
+  private readonly flows: Flow[] = [
+    { id: 1, mid: 650_000, maxLots: 3_000 },
+    { id: 2, mid: 350_000, maxLots: 1_000 },
+  ]
   private pairIds = 0
 
   constructor(seed: number) {
@@ -61,7 +72,13 @@ class TriggerWorkload {
       // Trading: resting quotes around the mid and crossing takers.
       const crossing = rng.chance(40)
       const px = crossing ? f.mid + sign * rng.int(400) : f.mid - sign * rng.range(50, 800)
-      return { by, action: place(f.id, side, this.price(f, px), this.lots(f, rng.range(1, f.maxLots)), { tif: crossing ? 'Ioc' : 'Gtc', reduceOnly: rng.chance(15) }) }
+      return {
+        by,
+        action: place(f.id, side, this.price(f, px), this.lots(f, rng.range(1, f.maxLots)), {
+          tif: crossing ? 'Ioc' : 'Gtc',
+          reduceOnly: rng.chance(15),
+        }),
+      }
     }
     if (r < 55) {
       // A trigger around the mark; sometimes on the firing side (rejected at once).
@@ -71,7 +88,13 @@ class TriggerWorkload {
       return {
         by,
         action: trig(f.id, side, this.lots(f, rng.range(1, f.maxLots)), this.price(f, mark + offset), direction, {
-          ...(limit ? { type: 'limit' as const, limit: this.price(f, mark + offset + rng.range(-500, 500)), tif: rng.pick(['Gtc', 'Ioc', 'PostOnly'] as const) } : {}),
+          ...(limit
+            ? {
+                type: 'limit' as const,
+                limit: this.price(f, mark + offset + rng.range(-500, 500)),
+                tif: rng.pick(['Gtc', 'Ioc', 'PostOnly'] as const),
+              }
+            : {}),
           reduceOnly: rng.chance(30),
           ...(rng.chance(30) ? { cloid: `t${rng.int(6)}` } : {}),
           ...(rng.chance(25) ? { expiresAtMs: state.timestampMs + rng.range(0, 8) * 1_000 } : {}),
@@ -88,7 +111,11 @@ class TriggerWorkload {
     }
     if (r < 70 && triggers.length > 0) {
       const t = rng.pick(triggers)
-      return { by, action: t.clientOrderId !== undefined && rng.chance(50) ? cancelTrigByCloid(t.marketId, t.clientOrderId) : cancelTrig(t.marketId, t.id) }
+      return {
+        by,
+        action:
+          t.clientOrderId !== undefined && rng.chance(50) ? cancelTrigByCloid(t.marketId, t.clientOrderId) : cancelTrig(t.marketId, t.id),
+      }
     }
     if (r < 82) {
       // An OCO pair closing either side, or a bracket on a resting order.
@@ -99,12 +126,20 @@ class TriggerWorkload {
       const fmMark = state.markets.get(fm.id)!.markTicks
       return {
         by,
-        action: oco(fm.id, legSide, this.lots(fm, rng.range(1, fm.maxLots)), this.price(fm, fmMark - legSign * rng.range(100, 2_500)),
-          this.price(fm, fmMark + legSign * rng.range(200, 3_000)), legSide === 'Bid' ? 'Above' : 'Below', this.pairIds++ % 40, {
+        action: oco(
+          fm.id,
+          legSide,
+          this.lots(fm, rng.range(1, fm.maxLots)),
+          this.price(fm, fmMark - legSign * rng.range(100, 2_500)),
+          this.price(fm, fmMark + legSign * rng.range(200, 3_000)),
+          legSide === 'Bid' ? 'Above' : 'Below',
+          this.pairIds++ % 40,
+          {
             reduceOnly: rng.chance(40),
             ...(parent === undefined ? {} : { parent: parent.id }),
             ...(rng.chance(15) ? { stopExpiresAtMs: state.timestampMs + rng.range(1, 6) * 1_000 } : {}),
-          }),
+          },
+        ),
       }
     }
     if (r < 88 && pairs.length > 0) {
@@ -127,13 +162,30 @@ describe('triggers and OCO pairs in the state root', () => {
       blocks: BLOCKS,
       nextBlock: (chain) => ({ envelopes: workload.block(chain.state).map((tx) => chain.envelope(tx)) }),
       afterBlock: (chain) => checkTriggerInvariants(chain.state),
-      eventKey: (e) => (e.sub_kind === 'Rejected' ? `Rejected:${e.reason}`
-        : e.kind === 'Trigger' || e.kind === 'Oco' ? ('reason' in e ? `${e.sub_kind}:${e.reason}` : e.sub_kind) : undefined),
+      eventKey: (e) =>
+        e.sub_kind === 'Rejected'
+          ? `Rejected:${e.reason}`
+          : e.kind === 'Trigger' || e.kind === 'Oco'
+            ? 'reason' in e
+              ? `${e.sub_kind}:${e.reason}`
+              : e.sub_kind
+            : undefined,
     })
     expectReached(seen, [
-      'TriggerPlaced', 'TriggerAmended', 'TriggerActivated', 'TriggerExpired:Expired', 'TriggerCancelled:ByOwner', 'TriggerCancelled:OnFailure',
-      'TriggerCancelled:OcoSibling', 'OcoPlaced', 'OcoResolved:OrderResolved', 'OcoResolved:TriggerFired', 'OcoResolved:ManualCancel',
-      'OcoResolved:PairCancelled', 'OcoResolved:TriggerExpired', 'Rejected:TriggerWouldFireImmediately',
+      'TriggerPlaced',
+      'TriggerAmended',
+      'TriggerActivated',
+      'TriggerExpired:Expired',
+      'TriggerCancelled:ByOwner',
+      'TriggerCancelled:OnFailure',
+      'TriggerCancelled:OcoSibling',
+      'OcoPlaced',
+      'OcoResolved:OrderResolved',
+      'OcoResolved:TriggerFired',
+      'OcoResolved:ManualCancel',
+      'OcoResolved:PairCancelled',
+      'OcoResolved:TriggerExpired',
+      'Rejected:TriggerWouldFireImmediately',
     ])
     expect([...seen.keys()].some((k) => k.startsWith('TriggerFireFailed:'))).toBe(true)
   })

@@ -31,11 +31,11 @@
 // set off another within the block; the next block that trades moves the mark.
 import type { BlockContext, BlockHook } from '../core/action-context.ts'
 import type { ChainEvent, EventSink } from '../core/events.ts'
+import { BPS_DENOMINATOR, type ChainState, type Market, type Side } from '../core/types.ts'
 import { checkTradable } from '../markets/tradable.ts'
-import { closePair, onPairOrderEnded } from './oco.ts'
 import { placeOrder } from '../orders/place-order.ts'
 import { closableLots } from '../orders/reduce-only.ts'
-import { BPS_DENOMINATOR, type ChainState, type Market, type Side } from '../core/types.ts'
+import { closePair, onPairOrderEnded } from './oco.ts'
 import { triggerActivated, triggerCancelled, triggerExpired, triggerFireFailed } from './trigger-events.ts'
 import type { TriggerLadder } from './trigger-ladder.ts'
 import { removeTrigger } from './trigger-store.ts'
@@ -88,10 +88,27 @@ function fireTrigger(ctx: BlockContext, t: TriggerOrder, market: Market): void {
   const priceTicks = t.orderType === 'market' ? protectiveLimit(market.markTicks, t.side) : t.limitTicks!
   const account = state.accounts.get(t.owner)!
   const orderEvents: ChainEvent[] = []
-  const placed = placeOrder(state, account, {
-    marketId: t.marketId, side: t.side, priceTicks, qtyLots: t.qtyLots, tif: t.tif, reduceOnly: t.reduceOnly, clientOrderId: t.clientOrderId, expiresAtMs: undefined,
-  }, { height: ctx.height, timestampMs: ctx.timestampMs, txHash: t.txHash, sourceTriggerId: t.id }, orderEvents)
-  ctx.events.push(typeof placed === 'number' ? triggerActivated(t, placed, market.markTicks, priceTicks) : triggerFireFailed(t, placed.reason, placed.message))
+  const placed = placeOrder(
+    state,
+    account,
+    {
+      marketId: t.marketId,
+      side: t.side,
+      priceTicks,
+      qtyLots: t.qtyLots,
+      tif: t.tif,
+      reduceOnly: t.reduceOnly,
+      clientOrderId: t.clientOrderId,
+      expiresAtMs: undefined,
+    },
+    { height: ctx.height, timestampMs: ctx.timestampMs, txHash: t.txHash, sourceTriggerId: t.id },
+    orderEvents,
+  )
+  ctx.events.push(
+    typeof placed === 'number'
+      ? triggerActivated(t, placed, market.markTicks, priceTicks)
+      : triggerFireFailed(t, placed.reason, placed.message),
+  )
   for (const e of closing) ctx.events.push(e)
   for (const e of orderEvents) ctx.events.push(e)
 }
@@ -158,7 +175,8 @@ class LifecycleWatch {
       // No order is watched (and reading fills watches none): only the fills can matter, and
       // walking their parties alone spares a pass over every event of the block.
       const parties = this.ctx.blockFillParties
-      for (let i = 0; i + 2 < parties.length; i += 3) this.observeFill(parties[i] as string, parties[i + 1] as string, parties[i + 2] as number)
+      for (let i = 0; i + 2 < parties.length; i += 3)
+        this.observeFill(parties[i] as string, parties[i + 1] as string, parties[i + 2] as number)
       return
     }
     const events = this.ctx.blockEvents
@@ -183,7 +201,8 @@ class LifecycleWatch {
     const state = this.ctx.state
     switch (e.sub_kind) {
       case 'OrderDone':
-        if (state.triggers.pairByOrder.has(e.order_id)) onPairOrderEnded(state, e.order_id, e.reason === 'Filled', this.ctx, this.ctx.events)
+        if (state.triggers.pairByOrder.has(e.order_id))
+          onPairOrderEnded(state, e.order_id, e.reason === 'Filled', this.ctx, this.ctx.events)
         return
       case 'OrderExpired':
         if (state.triggers.pairByOrder.has(e.order_id)) onPairOrderEnded(state, e.order_id, false, this.ctx, this.ctx.events)
@@ -206,7 +225,7 @@ class LifecycleWatch {
   private note(address: string, marketId: number): void {
     // Most fills repeat a pair already noted: that check comes first, on the small touched index.
     const markets = this.touchedMarkets.get(address)
-    if (markets !== undefined && markets.includes(marketId)) return
+    if (markets?.includes(marketId)) return
     if ((this.ctx.state.triggers.accounts.get(address)?.triggers.size ?? 0) === 0) return
     if (markets === undefined) this.touchedMarkets.set(address, [marketId])
     else markets.push(marketId)

@@ -28,11 +28,27 @@ export interface CandleText {
 }
 
 export const accFromText = (r: CandleText): CandleAcc => ({
-  t: r.t, closeT: r.close_t, o: fine(r.o), h: fine(r.h), l: fine(r.l), c: fine(r.c), v: fine(r.v), n: r.n, lastHeight: r.last_height,
+  t: r.t,
+  closeT: r.close_t,
+  o: fine(r.o),
+  h: fine(r.h),
+  l: fine(r.l),
+  c: fine(r.c),
+  v: fine(r.v),
+  n: r.n,
+  lastHeight: r.last_height,
 })
 
 export const accToText = (a: CandleAcc): CandleText => ({
-  t: a.t, close_t: a.closeT, o: fineString(a.o), h: fineString(a.h), l: fineString(a.l), c: fineString(a.c), v: fineString(a.v), n: a.n, last_height: a.lastHeight,
+  t: a.t,
+  close_t: a.closeT,
+  o: fineString(a.o),
+  h: fineString(a.h),
+  l: fineString(a.l),
+  c: fineString(a.c),
+  v: fineString(a.v),
+  n: a.n,
+  last_height: a.lastHeight,
 })
 
 /** Folds one trade (in chain order) into acc, or starts a candle when acc is undefined. */
@@ -50,7 +66,14 @@ export function foldTrade(acc: CandleAcc | undefined, t: number, closeT: number,
 /** Merges a later candle of the same bucket into an earlier one. */
 export function mergeCandles(earlier: CandleAcc, later: CandleAcc): CandleAcc {
   return {
-    t: earlier.t, closeT: earlier.closeT, o: earlier.o, h: later.h > earlier.h ? later.h : earlier.h, l: later.l < earlier.l ? later.l : earlier.l,
-    c: later.c, v: earlier.v + later.v, n: earlier.n + later.n, lastHeight: Math.max(earlier.lastHeight, later.lastHeight),
+    t: earlier.t,
+    closeT: earlier.closeT,
+    o: earlier.o,
+    h: later.h > earlier.h ? later.h : earlier.h,
+    l: later.l < earlier.l ? later.l : earlier.l,
+    c: later.c,
+    v: earlier.v + later.v,
+    n: earlier.n + later.n,
+    lastHeight: Math.max(earlier.lastHeight, later.lastHeight),
   }
 }

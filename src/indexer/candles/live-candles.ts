@@ -3,7 +3,7 @@
 // candle read when its range reaches now. Blocks at or below the candle watermark are dropped as
 // progress arrives.
 import { bucketEnd, bucketStart, type CandleInterval } from '../../wire/candles.ts'
-import { accFromText, accToText, foldTrade, mergeCandles, type CandleAcc, type CandleText } from './candle-math.ts'
+import { accFromText, accToText, type CandleAcc, type CandleText, foldTrade, mergeCandles } from './candle-math.ts'
 
 /** A trade as the live merge needs it: prices and sizes in 10^-12 units. */
 export interface LiveTrade {
@@ -42,7 +42,12 @@ export class PendingTrades {
    * ascending. `bucket` maps a time to its bucket.
    */
   merge(a: {
-    marketId: number; watermark: number; fromMs: number; toMs: number; limit: number; stored: readonly CandleText[]
+    marketId: number
+    watermark: number
+    fromMs: number
+    toMs: number
+    limit: number
+    stored: readonly CandleText[]
     bucket: (tMs: number) => { t: number; closeT: number }
     pick?: 'first' | 'last' | undefined
   }): CandleText[] {

@@ -4,7 +4,19 @@ import { insertAccountEvent } from '../tables/account-events.ts'
 import type { DeriveModule } from './types.ts'
 
 /** Body fields that name another account an event touches. */
-const ACCOUNT_FIELDS = ['inviter', 'destination', 'agent', 'maker', 'taker', 'counterparty', 'liquidator', 'trader', 'recipient', 'new_address', 'old_address'] as const
+const ACCOUNT_FIELDS = [
+  'inviter',
+  'destination',
+  'agent',
+  'maker',
+  'taker',
+  'counterparty',
+  'liquidator',
+  'trader',
+  'recipient',
+  'new_address',
+  'old_address',
+] as const
 
 const ADDRESS = /^0x[0-9a-f]{40}$/
 

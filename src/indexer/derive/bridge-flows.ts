@@ -2,7 +2,7 @@
 // claimed by the bridge, then cancelled, settled or refunded (its rows share `reference`, the
 // withdrawal id).
 import { units6 } from '../amounts.ts'
-import { insertBridgeFlow, type BridgeFlowInsert } from '../tables/bridge-flows.ts'
+import { type BridgeFlowInsert, insertBridgeFlow } from '../tables/bridge-flows.ts'
 import type { DeriveModule } from './types.ts'
 
 /** One bridge event's row fields: `reference` is the deposit or withdrawal id, `counterparty` the source chain or destination. */
@@ -15,7 +15,14 @@ interface Flow {
   readonly reason: string | null
 }
 
-const BRIDGE_SUB_KINDS = ['DepositCredited', 'WithdrawalRequested', 'WithdrawalClaimed', 'WithdrawalCancelled', 'WithdrawalSettled', 'WithdrawalRefunded'] as const
+const BRIDGE_SUB_KINDS = [
+  'DepositCredited',
+  'WithdrawalRequested',
+  'WithdrawalClaimed',
+  'WithdrawalCancelled',
+  'WithdrawalSettled',
+  'WithdrawalRefunded',
+] as const
 
 export const bridgeFlowsModule: DeriveModule = {
   table: 'bridge_flows',
@@ -26,29 +33,81 @@ export const bridgeFlowsModule: DeriveModule = {
       let f: Flow
       switch (b.sub_kind) {
         case 'DepositCredited':
-          f = { direction: 'deposit', status: 'credited', reference: b.deposit_id, counterparty: b.source_chain, externalTx: null, reason: null }
+          f = {
+            direction: 'deposit',
+            status: 'credited',
+            reference: b.deposit_id,
+            counterparty: b.source_chain,
+            externalTx: null,
+            reason: null,
+          }
           break
         case 'WithdrawalRequested':
-          f = { direction: 'withdraw', status: 'requested', reference: String(b.withdrawal_id), counterparty: b.destination, externalTx: null, reason: null }
+          f = {
+            direction: 'withdraw',
+            status: 'requested',
+            reference: String(b.withdrawal_id),
+            counterparty: b.destination,
+            externalTx: null,
+            reason: null,
+          }
           break
         case 'WithdrawalClaimed':
-          f = { direction: 'withdraw', status: 'claimed', reference: String(b.withdrawal_id), counterparty: b.destination, externalTx: null, reason: null }
+          f = {
+            direction: 'withdraw',
+            status: 'claimed',
+            reference: String(b.withdrawal_id),
+            counterparty: b.destination,
+            externalTx: null,
+            reason: null,
+          }
           break
         case 'WithdrawalCancelled':
-          f = { direction: 'withdraw', status: 'cancelled', reference: String(b.withdrawal_id), counterparty: null, externalTx: null, reason: null }
+          f = {
+            direction: 'withdraw',
+            status: 'cancelled',
+            reference: String(b.withdrawal_id),
+            counterparty: null,
+            externalTx: null,
+            reason: null,
+          }
           break
         case 'WithdrawalSettled':
-          f = { direction: 'withdraw', status: 'settled', reference: String(b.withdrawal_id), counterparty: b.destination, externalTx: b.external_tx, reason: null }
+          f = {
+            direction: 'withdraw',
+            status: 'settled',
+            reference: String(b.withdrawal_id),
+            counterparty: b.destination,
+            externalTx: b.external_tx,
+            reason: null,
+          }
           break
         case 'WithdrawalRefunded':
-          f = { direction: 'withdraw', status: 'refunded', reference: String(b.withdrawal_id), counterparty: null, externalTx: null, reason: b.reason }
+          f = {
+            direction: 'withdraw',
+            status: 'refunded',
+            reference: String(b.withdrawal_id),
+            counterparty: null,
+            externalTx: null,
+            reason: b.reason,
+          }
           break
         default:
           return
       }
       insertBridgeFlow(db, {
-        account: e.account ?? b.account, height: e.height, seq: e.seq, timestampMs: e.timestampMs, direction: f.direction, status: f.status,
-        amount: units6(b.amount), reference: f.reference, counterparty: f.counterparty, externalTx: f.externalTx, reason: f.reason, txHash: e.txHash,
+        account: e.account ?? b.account,
+        height: e.height,
+        seq: e.seq,
+        timestampMs: e.timestampMs,
+        direction: f.direction,
+        status: f.status,
+        amount: units6(b.amount),
+        reference: f.reference,
+        counterparty: f.counterparty,
+        externalTx: f.externalTx,
+        reason: f.reason,
+        txHash: e.txHash,
       })
     },
   }),

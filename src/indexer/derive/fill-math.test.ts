@@ -4,8 +4,16 @@ import { positionAction, realizedPnlPct } from './fill-math.ts'
 
 describe('compareDecimals', () => {
   test.each([
-    ['0', '0', 0], ['1', '0.5', 1], ['-0.5', '0', -1], ['-1.25', '-1.3', 1], ['10', '9.99', 1], ['0.1', '0.10', 0],
-    ['123.456', '123.45', 1], ['-123.456', '-123.45', -1], ['0.000000000001', '0', 1], ['99999999', '100000000', -1],
+    ['0', '0', 0],
+    ['1', '0.5', 1],
+    ['-0.5', '0', -1],
+    ['-1.25', '-1.3', 1],
+    ['10', '9.99', 1],
+    ['0.1', '0.10', 0],
+    ['123.456', '123.45', 1],
+    ['-123.456', '-123.45', -1],
+    ['0.000000000001', '0', 1],
+    ['99999999', '100000000', -1],
   ] as const)('%s vs %s', (a, b, want) => {
     expect(compareDecimals(a, b)).toBe(want)
     expect(compareDecimals(b, a)).toBe(-want || 0)
@@ -17,9 +25,16 @@ describe('compareDecimals', () => {
 
 describe('position_action from the sizes before and after a fill', () => {
   test.each([
-    ['0', '0.2', 'open_long'], ['0.2', '0.5', 'open_long'], ['0', '-0.2', 'open_short'], ['-0.2', '-0.3', 'open_short'],
-    ['0.5', '0.2', 'close_long'], ['0.5', '0', 'close_long'], ['0.5', '-0.1', 'close_long'],
-    ['-0.5', '-0.2', 'close_short'], ['-0.5', '0.3', 'close_short'], ['0.1', '0.1', null],
+    ['0', '0.2', 'open_long'],
+    ['0.2', '0.5', 'open_long'],
+    ['0', '-0.2', 'open_short'],
+    ['-0.2', '-0.3', 'open_short'],
+    ['0.5', '0.2', 'close_long'],
+    ['0.5', '0', 'close_long'],
+    ['0.5', '-0.1', 'close_long'],
+    ['-0.5', '-0.2', 'close_short'],
+    ['-0.5', '0.3', 'close_short'],
+    ['0.1', '0.1', null],
   ] as const)('%s -> %s is %s', (before, after, want) => {
     expect(positionAction(before, after)).toBe(want)
   })

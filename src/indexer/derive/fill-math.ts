@@ -31,7 +31,7 @@ export function realizedPnlPct(a: { buying: boolean; sizeBefore: string; qty: st
   if (a.realizedPnl === 0n) return '0'
   const before = fine(a.sizeBefore)
   const qty = fine(a.qty)
-  if (before === 0n || (before > 0n) !== !a.buying || qty === 0n) return '0'
+  if (before === 0n || before > 0n !== !a.buying || qty === 0n) return '0'
   const absBefore = before < 0n ? -before : before
   const closeQty = qty < absBefore ? qty : absBefore
   const closeNotional = closeQty === qty ? a.notional : (a.notional * closeQty) / qty

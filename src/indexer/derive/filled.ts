@@ -27,10 +27,21 @@ export function filledNumbers(e: DeriveEvent, b: EventBodyOf<'Filled'>): FilledN
   let n = e.memo as FilledNumbers | undefined
   if (n === undefined) {
     n = {
-      marketId: e.marketId ?? b.market_id, taker: b.taker, maker: b.maker, takerSide: b.taker_side,
-      price: b.price, qty: b.qty, notional: units6(b.notional),
-      takerFee: units6(b.taker_fee), makerFee: units6(b.maker_fee), takerPnl: units6(b.taker_realized_pnl), makerPnl: units6(b.maker_realized_pnl),
-      takerBefore: b.taker_size_before, takerAfter: b.taker_size_after, makerBefore: b.maker_size_before, makerAfter: b.maker_size_after,
+      marketId: e.marketId ?? b.market_id,
+      taker: b.taker,
+      maker: b.maker,
+      takerSide: b.taker_side,
+      price: b.price,
+      qty: b.qty,
+      notional: units6(b.notional),
+      takerFee: units6(b.taker_fee),
+      makerFee: units6(b.maker_fee),
+      takerPnl: units6(b.taker_realized_pnl),
+      makerPnl: units6(b.maker_realized_pnl),
+      takerBefore: b.taker_size_before,
+      takerAfter: b.taker_size_after,
+      makerBefore: b.maker_size_before,
+      makerAfter: b.maker_size_after,
     }
     e.memo = n
   }

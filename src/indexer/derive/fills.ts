@@ -1,12 +1,13 @@
 // Derives `fills` (a taker row and a maker row per Filled event,
 // docs/history-api.md#fills-and-orders) and `trades` (one row per match) from Filled events.
-import { insertFill, noteAccountMarket, type FillInsert } from '../tables/fills.ts'
+
+import type { Database } from 'bun:sqlite'
+import { type FillInsert, insertFill, noteAccountMarket } from '../tables/fills.ts'
 import { orderTags } from '../tables/orders.ts'
 import { insertTrade } from '../tables/trades.ts'
-import { filledNumbers } from './filled.ts'
 import { positionAction, realizedPnlPct } from './fill-math.ts'
+import { filledNumbers } from './filled.ts'
 import type { BlockDeriver, DeriveEvent, DeriveModule } from './types.ts'
-import type { Database } from 'bun:sqlite'
 
 function fillsDeriver(db: Database): BlockDeriver {
   // Fill rows are written at the end of the batch in key order: the table is clustered by
@@ -27,8 +28,20 @@ function fillsDeriver(db: Database): BlockDeriver {
       if (b.sub_kind !== 'Filled') return
       const f = filledNumbers(e, b)
       insertTrade(db, {
-        height: e.height, seq: e.seq, timestampMs: e.timestampMs, marketId: f.marketId, price: f.price, qty: f.qty, notional: f.notional, side: f.takerSide,
-        taker: f.taker, maker: f.maker, takerFee: f.takerFee, makerFee: f.makerFee, takerRealizedPnl: f.takerPnl, makerRealizedPnl: f.makerPnl,
+        height: e.height,
+        seq: e.seq,
+        timestampMs: e.timestampMs,
+        marketId: f.marketId,
+        price: f.price,
+        qty: f.qty,
+        notional: f.notional,
+        side: f.takerSide,
+        taker: f.taker,
+        maker: f.maker,
+        takerFee: f.takerFee,
+        makerFee: f.makerFee,
+        takerRealizedPnl: f.takerPnl,
+        makerRealizedPnl: f.makerPnl,
       })
       for (const isTaker of [true, false]) {
         const account = isTaker ? f.taker : f.maker
@@ -39,8 +52,20 @@ function fillsDeriver(db: Database): BlockDeriver {
         const tags = orderTags(db, orderId)
         note(account, f.marketId)
         rows.push({
-          account, height: e.height, seq: e.seq, isTaker, timestampMs: e.timestampMs, marketId: f.marketId, orderId,
-          counterparty: isTaker ? f.maker : f.taker, side, price: f.price, qty: f.qty, notional: f.notional, fee: isTaker ? f.takerFee : f.makerFee, realizedPnl,
+          account,
+          height: e.height,
+          seq: e.seq,
+          isTaker,
+          timestampMs: e.timestampMs,
+          marketId: f.marketId,
+          orderId,
+          counterparty: isTaker ? f.maker : f.taker,
+          side,
+          price: f.price,
+          qty: f.qty,
+          notional: f.notional,
+          fee: isTaker ? f.takerFee : f.makerFee,
+          realizedPnl,
           realizedPnlPct: realizedPnlPct({ buying: side === 'Bid', sizeBefore: before, qty: f.qty, notional: f.notional, realizedPnl }),
           positionAction: positionAction(before, isTaker ? f.takerAfter : f.makerAfter),
           triggerId: (isTaker ? b.taker_source_trigger_id : b.maker_source_trigger_id) ?? tags?.trigger_id ?? null,

@@ -12,8 +12,15 @@ export const fundFlowsModule: DeriveModule = {
       const b = e.body
       if (b.sub_kind !== 'BalanceChanged') return
       insertFundFlow(db, {
-        account: e.account ?? b.account, height: e.height, seq: e.seq, timestampMs: e.timestampMs, flowType: b.reason,
-        amount: units6(b.amount), balanceAfter: units6(b.balance_after), marketId: e.marketId, txHash: e.txHash,
+        account: e.account ?? b.account,
+        height: e.height,
+        seq: e.seq,
+        timestampMs: e.timestampMs,
+        flowType: b.reason,
+        amount: units6(b.amount),
+        balanceAfter: units6(b.balance_after),
+        marketId: e.marketId,
+        txHash: e.txHash,
       })
     },
   }),

@@ -5,8 +5,8 @@
 import type { Database } from 'bun:sqlite'
 import { fine, units6 } from '../amounts.ts'
 import { upsertPositionChange } from '../tables/positions.ts'
-import { filledNumbers } from './filled.ts'
 import { positionAction } from './fill-math.ts'
+import { filledNumbers } from './filled.ts'
 import type { BlockDeriver, DeriveEvent, DeriveModule } from './types.ts'
 
 interface Change {
@@ -29,9 +29,19 @@ const notionalOf = (size: bigint, price: bigint) => ((size < 0n ? -size : size) 
 function positionsDeriver(db: Database): BlockDeriver {
   // The block's changes by account, then market (no composite string keys on the hot path).
   const block = new Map<string, Map<number, Change>>()
-  const touch = (e: DeriveEvent, account: string, marketId: number, before: string, after: string, pnl: bigint, volume: bigint, fill: boolean, cause: string) => {
+  const touch = (
+    e: DeriveEvent,
+    account: string,
+    marketId: number,
+    before: string,
+    after: string,
+    pnl: bigint,
+    volume: bigint,
+    fill: boolean,
+    cause: string,
+  ) => {
     let byMarket = block.get(account)
-    if (byMarket === undefined) block.set(account, byMarket = new Map())
+    if (byMarket === undefined) block.set(account, (byMarket = new Map()))
     let c = byMarket.get(marketId)
     if (c === undefined) {
       c = { account, marketId, before, after, realizedPnl: 0n, fills: 0, volume: 0n, causes: [cause], firstSeq: e.seq, lastSeq: e.seq }
@@ -62,7 +72,17 @@ function positionsDeriver(db: Database): BlockDeriver {
           return
         }
         case 'DelistSettlement':
-          touch(e, e.account ?? b.account, e.marketId ?? b.market_id, b.size, '0', units6(b.realized_pnl), notionalOf(fine(b.size), fine(b.price)), false, 'delist_settlement')
+          touch(
+            e,
+            e.account ?? b.account,
+            e.marketId ?? b.market_id,
+            b.size,
+            '0',
+            units6(b.realized_pnl),
+            notionalOf(fine(b.size), fine(b.price)),
+            false,
+            'delist_settlement',
+          )
           return
       }
     },
@@ -70,9 +90,19 @@ function positionsDeriver(db: Database): BlockDeriver {
       for (const byMarket of block.values()) {
         for (const c of byMarket.values()) {
           upsertPositionChange(db, {
-            account: c.account, height: ref.height, marketId: c.marketId, timestampMs: ref.timestampMs,
-            sizeBefore: c.before, sizeAfter: c.after, realizedPnl: c.realizedPnl, fills: c.fills, volume: c.volume,
-            action: positionAction(c.before, c.after), cause: c.causes.join(','), firstSeq: c.firstSeq, lastSeq: c.lastSeq,
+            account: c.account,
+            height: ref.height,
+            marketId: c.marketId,
+            timestampMs: ref.timestampMs,
+            sizeBefore: c.before,
+            sizeAfter: c.after,
+            realizedPnl: c.realizedPnl,
+            fills: c.fills,
+            volume: c.volume,
+            action: positionAction(c.before, c.after),
+            cause: c.causes.join(','),
+            firstSeq: c.firstSeq,
+            lastSeq: c.lastSeq,
           })
         }
       }

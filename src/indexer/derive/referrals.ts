@@ -30,7 +30,15 @@ export const rebateEventsModule: DeriveModule = {
       if (b.sub_kind !== 'RebatePaid') return
       const invitee = e.account ?? b.account
       const inviter = b.inviter
-      const row = { height: e.height, seq: e.seq, timestampMs: e.timestampMs, marketId: e.marketId ?? b.market_id, inviter, invitee, fee: units6(b.fee) }
+      const row = {
+        height: e.height,
+        seq: e.seq,
+        timestampMs: e.timestampMs,
+        marketId: e.marketId ?? b.market_id,
+        inviter,
+        invitee,
+        fee: units6(b.fee),
+      }
       insertRebateEvent(db, { ...row, account: invitee, role: 'invitee', amount: units6(b.rebate_to_invitee) })
       insertRebateEvent(db, { ...row, account: inviter, role: 'inviter', amount: units6(b.rebate_to_inviter) })
     },

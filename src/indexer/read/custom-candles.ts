@@ -3,10 +3,13 @@
 // docs/limits.md#journal-window).
 import type { Database } from 'bun:sqlite'
 import { fine } from '../amounts.ts'
-import { accToText, foldTrade, type CandleAcc, type CandleText } from '../candles/candle-math.ts'
+import { accToText, type CandleAcc, type CandleText, foldTrade } from '../candles/candle-math.ts'
 import { marketTradesSince } from '../tables/trades.ts'
 
-export function customCandles(db: Database, a: { marketId: number; intervalMs: number; fromHeight: number; fromMs: number; toMs: number; limit: number }): CandleText[] {
+export function customCandles(
+  db: Database,
+  a: { marketId: number; intervalMs: number; fromHeight: number; fromMs: number; toMs: number; limit: number },
+): CandleText[] {
   const buckets = new Map<number, CandleAcc>()
   // Buckets whose open time is in [fromMs, toMs] (as for the stored intervals), whole.
   const firstT = Math.ceil(a.fromMs / a.intervalMs) * a.intervalMs
@@ -16,5 +19,8 @@ export function customCandles(db: Database, a: { marketId: number; intervalMs: n
     const t = Math.floor(tr.timestamp_ms / a.intervalMs) * a.intervalMs
     buckets.set(t, foldTrade(buckets.get(t), t, t + a.intervalMs, fine(tr.price), fine(tr.qty), tr.height))
   }
-  return [...buckets.values()].sort((x, y) => x.t - y.t).slice(-a.limit).map(accToText)
+  return [...buckets.values()]
+    .sort((x, y) => x.t - y.t)
+    .slice(-a.limit)
+    .map(accToText)
 }

@@ -10,13 +10,13 @@ import { accountEvents } from '../tables/account-events.ts'
 import { accountStats } from '../tables/account-stats.ts'
 import { blockById, listBlocks } from '../tables/blocks.ts'
 import { accountBridgeFlows } from '../tables/bridge-flows.ts'
-import { candleRange, type CandlePick } from '../tables/candles.ts'
-import { countSignedBetween, envelopeByHash, envelopesOfBlock, listEnvelopes, type EnvelopeFilter } from '../tables/envelopes.ts'
+import { type CandlePick, candleRange } from '../tables/candles.ts'
+import { countSignedBetween, type EnvelopeFilter, envelopeByHash, envelopesOfBlock, listEnvelopes } from '../tables/envelopes.ts'
 import { eventsOfBlock, eventsOfEnvelope } from '../tables/events.ts'
-import { accountFills, fillRecord, orderFills, userFill, volumeBetween, type FillFilter } from '../tables/fills.ts'
+import { accountFills, type FillFilter, fillRecord, orderFills, userFill, volumeBetween } from '../tables/fills.ts'
 import { accountFundFlows } from '../tables/fund-flows.ts'
-import { leaderboard, type LeaderboardMetric, type LeaderboardPeriod } from '../tables/leaderboard.ts'
-import { ownerOrderEvents, type OrderEventFilter } from '../tables/order-events.ts'
+import { type LeaderboardMetric, type LeaderboardPeriod, leaderboard } from '../tables/leaderboard.ts'
+import { type OrderEventFilter, ownerOrderEvents } from '../tables/order-events.ts'
 import { orderByClientId, orderById } from '../tables/orders.ts'
 import { accountPositions } from '../tables/positions.ts'
 import { accountRebateEvents } from '../tables/rebate-events.ts'
@@ -43,7 +43,8 @@ export const READ_OPS = {
     const data = eventsOfBlock(c.db, a.height, a.page.offset, a.page.limit, c.symbolOf)
     return { data, total: b.event_count }
   },
-  blockEnvelopes: (c: ReadContext, a: { height: number }) => (blockById(c.db, String(a.height)) === undefined ? null : envelopesOfBlock(c.db, a.height, c.symbolOf)),
+  blockEnvelopes: (c: ReadContext, a: { height: number }) =>
+    blockById(c.db, String(a.height)) === undefined ? null : envelopesOfBlock(c.db, a.height, c.symbolOf),
   envelopes: (c: ReadContext, a: { filter: EnvelopeFilter; page: PageRequest }) => listEnvelopes(c.db, a.filter, a.page, c.symbolOf),
   tx: (c: ReadContext, a: { hash: string }) => {
     const env = envelopeByHash(c.db, a.hash, c.symbolOf)
@@ -59,14 +60,30 @@ export const READ_OPS = {
     const r = accountFills(c.db, a.filter, a.page, a.order)
     return { data: r.rows.map((row) => userFill(row, c.symbolOf)), page: r.page }
   },
-  orderFills: (c: ReadContext, a: { orderId?: number | undefined; owner?: string | undefined; marketId?: number | undefined; clientOrderId?: string | undefined; page: PageRequest }) => {
+  orderFills: (
+    c: ReadContext,
+    a: {
+      orderId?: number | undefined
+      owner?: string | undefined
+      marketId?: number | undefined
+      clientOrderId?: string | undefined
+      page: PageRequest
+    },
+  ) => {
     const order = a.orderId !== undefined ? orderById(c.db, a.orderId) : orderByClientId(c.db, a.owner!, a.marketId!, a.clientOrderId!)
-    if (order === undefined) return { order_id: null, data: [], page: { offset: a.page.offset, limit: a.page.limit, next_cursor: null, has_more: false } }
-    const r = orderFills(c.db, { orderId: order.order_id, owner: order.owner, marketId: order.market_id, fromHeight: order.placed_height ?? 0 }, a.page)
+    if (order === undefined)
+      return { order_id: null, data: [], page: { offset: a.page.offset, limit: a.page.limit, next_cursor: null, has_more: false } }
+    const r = orderFills(
+      c.db,
+      { orderId: order.order_id, owner: order.owner, marketId: order.market_id, fromHeight: order.placed_height ?? 0 },
+      a.page,
+    )
     return { order_id: order.order_id, data: r.rows.map((row) => userFill(row, c.symbolOf)), page: r.page }
   },
-  orderArchive: (c: ReadContext, a: { orderId?: number | undefined; owner?: string | undefined; marketId?: number | undefined; clientOrderId?: string | undefined }) =>
-    (a.orderId !== undefined ? orderById(c.db, a.orderId) : orderByClientId(c.db, a.owner!, a.marketId!, a.clientOrderId!)) ?? null,
+  orderArchive: (
+    c: ReadContext,
+    a: { orderId?: number | undefined; owner?: string | undefined; marketId?: number | undefined; clientOrderId?: string | undefined },
+  ) => (a.orderId !== undefined ? orderById(c.db, a.orderId) : orderByClientId(c.db, a.owner!, a.marketId!, a.clientOrderId!)) ?? null,
   orders: (c: ReadContext, a: { filter: OrderEventFilter; page: PageRequest }) => ownerOrderEvents(c.db, a.filter, a.page, c.symbolOf),
   fundFlows: (c: ReadContext, a: AccountPage<{ flowType?: string | undefined }>) => accountFundFlows(c.db, a, a.page, c.symbolOf),
   bridgeFlows: (c: ReadContext, a: AccountPage<{ direction?: string | undefined }>) => accountBridgeFlows(c.db, a, a.page),
@@ -78,12 +95,19 @@ export const READ_OPS = {
   rebateEvents: (c: ReadContext, a: AccountPage<{ role?: string | undefined }>) => accountRebateEvents(c.db, a, a.page, c.symbolOf),
   accountEvents: (c: ReadContext, a: AccountPage<{ subKind?: string | undefined }>) => accountEvents(c.db, a, a.page, c.symbolOf),
   accountStats: (c: ReadContext, a: { account: string }) => accountStats(c.db, a.account),
-  leaderboard: (c: ReadContext, a: { metric: LeaderboardMetric; period: LeaderboardPeriod; limit: number }) => leaderboard(c.db, a.metric, a.period, a.limit),
+  leaderboard: (c: ReadContext, a: { metric: LeaderboardMetric; period: LeaderboardPeriod; limit: number }) =>
+    leaderboard(c.db, a.metric, a.period, a.limit),
   search: (c: ReadContext, a: { q: string }) => search(c.db, a.q, c.symbolOf),
-  candles: (c: ReadContext, a: { marketId: number; interval: CandleInterval; fromMs: number; toMs: number; limit: number; pick?: CandlePick | undefined }) =>
-    candleRange(c.db, a.marketId, a.interval, a.fromMs, a.toMs, a.limit, a.pick),
-  customCandles: (c: ReadContext, a: { marketId: number; intervalMs: number; fromHeight: number; fromMs: number; toMs: number; limit: number }) => customCandles(c.db, a),
-  recentTrades: (c: ReadContext, a: { marketId?: number | undefined; fromHeight: number; page: PageRequest }) => recentTrades(c.db, a.marketId, a.fromHeight, a.page, c.symbolOf),
+  candles: (
+    c: ReadContext,
+    a: { marketId: number; interval: CandleInterval; fromMs: number; toMs: number; limit: number; pick?: CandlePick | undefined },
+  ) => candleRange(c.db, a.marketId, a.interval, a.fromMs, a.toMs, a.limit, a.pick),
+  customCandles: (
+    c: ReadContext,
+    a: { marketId: number; intervalMs: number; fromHeight: number; fromMs: number; toMs: number; limit: number },
+  ) => customCandles(c.db, a),
+  recentTrades: (c: ReadContext, a: { marketId?: number | undefined; fromHeight: number; page: PageRequest }) =>
+    recentTrades(c.db, a.marketId, a.fromHeight, a.page, c.symbolOf),
   rateLimit: (c: ReadContext, a: { address: string; fromHeight: number; toHeight: number }) => ({
     cum_vlm: volumeBetween(c.db, a.address, a.fromHeight, a.toHeight),
     n_requests_used: countSignedBetween(c.db, a.address, a.fromHeight, a.toHeight),

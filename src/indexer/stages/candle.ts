@@ -3,9 +3,9 @@
 // gap in time (the node was down) is simply a range of blocks the stage has not done yet, so
 // catching up backfills every bucket it missed.
 import type { Database } from 'bun:sqlite'
-import { fine } from '../amounts.ts'
 import { bucketEnd, bucketStart, CANDLE_INTERVALS, type CandleInterval } from '../../wire/candles.ts'
-import { accFromText, accToText, foldTrade, type CandleAcc, type CandleText } from '../candles/candle-math.ts'
+import { fine } from '../amounts.ts'
+import { accFromText, accToText, type CandleAcc, type CandleText, foldTrade } from '../candles/candle-math.ts'
 import { getCandle, putCandle } from '../tables/candles.ts'
 import { matchesBetween } from '../tables/trades.ts'
 import { writeWatermark } from '../watermarks.ts'
@@ -44,7 +44,15 @@ export function candleBlocks(db: Database, from: number, to: number): CandleUpda
       let b = open.get(key)
       if (b === undefined) {
         const row = getCandle(db, marketId, interval, t)
-        b = { marketId, interval, t, closeT: bucketEnd(interval, t), storedHeight: row?.last_height ?? 0, acc: row === undefined ? undefined : accFromText(row), changed: false }
+        b = {
+          marketId,
+          interval,
+          t,
+          closeT: bucketEnd(interval, t),
+          storedHeight: row?.last_height ?? 0,
+          acc: row === undefined ? undefined : accFromText(row),
+          changed: false,
+        }
         open.set(key, b)
       }
       return b
@@ -53,10 +61,11 @@ export function candleBlocks(db: Database, from: number, to: number): CandleUpda
       const price = fine(tr.price)
       const qty = fine(tr.qty)
       let slots = current.get(tr.market_id)
-      if (slots === undefined) current.set(tr.market_id, slots = new Array<OpenBucket | undefined>(CANDLE_INTERVALS.length))
+      if (slots === undefined) current.set(tr.market_id, (slots = new Array<OpenBucket | undefined>(CANDLE_INTERVALS.length)))
       for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
         let b = slots[i]
-        if (b === undefined || tr.timestamp_ms < b.t || tr.timestamp_ms >= b.closeT) slots[i] = b = bucketFor(tr.market_id, CANDLE_INTERVALS[i]!, tr.timestamp_ms)
+        if (b === undefined || tr.timestamp_ms < b.t || tr.timestamp_ms >= b.closeT)
+          slots[i] = b = bucketFor(tr.market_id, CANDLE_INTERVALS[i]!, tr.timestamp_ms)
         // A block already in the stored row is not folded again.
         if (tr.height <= b.storedHeight) continue
         b.acc = foldTrade(b.acc, b.t, b.closeT, price, qty, tr.height)

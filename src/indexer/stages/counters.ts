@@ -4,8 +4,9 @@ import type { Database } from 'bun:sqlite'
 
 export function addCounter(db: Database, key: string, delta: number): void {
   if (delta === 0) return
-  db.query("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER) AS TEXT)")
-    .run(`counter:${key}`, String(delta))
+  db.query(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + CAST(excluded.value AS INTEGER) AS TEXT)',
+  ).run(`counter:${key}`, String(delta))
 }
 
 export function readCounter(db: Database, key: string): number {

@@ -2,12 +2,12 @@
 // positions, referral and rebate events, account events), one module per table, in one
 // transaction with the derive watermark.
 import type { Database } from 'bun:sqlite'
-import { blockRange } from './block-range.ts'
+import { decodeEventBody } from '../../wire/events/index.ts'
 import { DERIVE_MODULES } from '../derive/registry.ts'
 import type { BlockDeriver, DeriveEvent } from '../derive/types.ts'
 import { eventsBetween } from '../tables/events.ts'
 import { writeWatermark } from '../watermarks.ts'
-import { decodeEventBody } from '../../wire/events/index.ts'
+import { blockRange } from './block-range.ts'
 
 /** Derives blocks [from, to] (all ingested) in one transaction. */
 export function deriveBlocks(db: Database, from: number, to: number): void {
@@ -34,10 +34,17 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
       const targets = bySubKind.get(row.sub_kind)
       if (targets === undefined && everyEvent.length === 0) continue
       const e: DeriveEvent = {
-        height: row.height, seq: row.seq, envelopeIdx: row.envelope_idx, timestampMs: times.get(row.height)!,
+        height: row.height,
+        seq: row.seq,
+        envelopeIdx: row.envelope_idx,
+        timestampMs: times.get(row.height)!,
         // An event of the block itself has an envelope_idx no envelope has: no tx hash.
         txHash: txHashes.get(`${row.height}:${row.envelope_idx}`) ?? null,
-        kind: row.kind, subKind: row.sub_kind, marketId: row.market_id, account: row.account, body: decodeEventBody(row.body),
+        kind: row.kind,
+        subKind: row.sub_kind,
+        marketId: row.market_id,
+        account: row.account,
+        body: decodeEventBody(row.body),
       }
       if (targets !== undefined) for (const d of targets) d.event(e)
       for (const d of everyEvent) d.event(e)

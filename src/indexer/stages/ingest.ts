@@ -9,10 +9,15 @@ import { addCounter } from './counters.ts'
 /** Ingests blocks [from, to] of the block store (consecutive, after the watermark) in one transaction. */
 export function ingestBlocks(db: Database, from: number, to: number): void {
   db.transaction(() => {
-    const fresh = db.query<{ n: number; envelopes: number | null }, [number, number, number, number]>(
-      `SELECT COUNT(*) AS n, SUM(envelope_count) AS envelopes FROM chain.blocks WHERE height BETWEEN ? AND ?
-       AND height NOT IN (SELECT height FROM main.blocks WHERE height BETWEEN ? AND ?)`).get(from, to, from, to)!
-    const present = db.query<{ n: number }, [number, number]>('SELECT COUNT(*) AS n FROM chain.blocks WHERE height BETWEEN ? AND ?').get(from, to)!.n
+    const fresh = db
+      .query<{ n: number; envelopes: number | null }, [number, number, number, number]>(
+        `SELECT COUNT(*) AS n, SUM(envelope_count) AS envelopes FROM chain.blocks WHERE height BETWEEN ? AND ?
+       AND height NOT IN (SELECT height FROM main.blocks WHERE height BETWEEN ? AND ?)`,
+      )
+      .get(from, to, from, to)!
+    const present = db
+      .query<{ n: number }, [number, number]>('SELECT COUNT(*) AS n FROM chain.blocks WHERE height BETWEEN ? AND ?')
+      .get(from, to)!.n
     assert(present === to - from + 1, `the block store holds ${present} blocks of heights ${from}..${to}`)
     db.query(`INSERT OR IGNORE INTO main.blocks SELECT height, parent, digest, timestamp_ms, envelope_count, event_count, state_root
       FROM chain.blocks WHERE height BETWEEN ? AND ?`).run(from, to)

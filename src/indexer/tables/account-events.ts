@@ -14,8 +14,15 @@ export function insertAccountEvent(db: Database, account: string, height: number
 export function accountEvents(db: Database, f: { account: string; subKind?: string | undefined }, page: PageRequest, symbolOf: SymbolOf) {
   const where = ['account = ?']
   const params: SQLQueryBindings[] = [f.account.toLowerCase()]
-  if (f.subKind !== undefined) { where.push('sub_kind = ?'); params.push(f.subKind) }
-  const r = keysetPage<{ height: number; seq: number }>(db, { table: 'account_events', select: 'height, seq', where, params, keys: ['height', 'seq'], order: 'desc' }, page)
+  if (f.subKind !== undefined) {
+    where.push('sub_kind = ?')
+    params.push(f.subKind)
+  }
+  const r = keysetPage<{ height: number; seq: number }>(
+    db,
+    { table: 'account_events', select: 'height, seq', where, params, keys: ['height', 'seq'], order: 'desc' },
+    page,
+  )
   const get = db.query<SourceEvent, [number, number]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE height = ? AND seq = ?`)
   const data = []
   for (const row of r.rows) {

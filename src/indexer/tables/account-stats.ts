@@ -19,7 +19,16 @@ export interface StatsDelta {
 }
 
 export const emptyDelta = (tMs: number): StatsDelta => ({
-  volume: 0n, fills: 0, takerFills: 0, makerFills: 0, fees: 0n, realizedPnl: 0n, winningCloses: 0, losingCloses: 0, firstFillMs: tMs, lastFillMs: tMs,
+  volume: 0n,
+  fills: 0,
+  takerFills: 0,
+  makerFills: 0,
+  fees: 0n,
+  realizedPnl: 0n,
+  winningCloses: 0,
+  losingCloses: 0,
+  firstFillMs: tMs,
+  lastFillMs: tMs,
 })
 
 /** Folds a block's delta into the account's all-time row unless that block is already in it. */
@@ -29,8 +38,20 @@ export function foldAccountStats(db: Database, account: string, height: number, 
       taker_fills = taker_fills + excluded.taker_fills, maker_fills = maker_fills + excluded.maker_fills, fees = fees + excluded.fees,
       realized_pnl = realized_pnl + excluded.realized_pnl, winning_closes = winning_closes + excluded.winning_closes,
       losing_closes = losing_closes + excluded.losing_closes, last_fill_ms = excluded.last_fill_ms, last_height = excluded.last_height
-    WHERE account_stats.last_height < excluded.last_height`)
-    .run(account, sqlInt(d.volume), d.fills, d.takerFills, d.makerFills, sqlInt(d.fees), sqlInt(d.realizedPnl), d.winningCloses, d.losingCloses, d.firstFillMs, d.lastFillMs, height)
+    WHERE account_stats.last_height < excluded.last_height`).run(
+    account,
+    sqlInt(d.volume),
+    d.fills,
+    d.takerFills,
+    d.makerFills,
+    sqlInt(d.fees),
+    sqlInt(d.realizedPnl),
+    d.winningCloses,
+    d.losingCloses,
+    d.firstFillMs,
+    d.lastFillMs,
+    height,
+  )
 }
 
 /** Folds a block's delta into the account's row of that UTC day. */
@@ -38,8 +59,7 @@ export function foldAccountDaily(db: Database, account: string, day: number, hei
   db.query(`INSERT INTO account_daily VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (day, account) DO UPDATE SET volume = volume + excluded.volume, realized_pnl = realized_pnl + excluded.realized_pnl,
       fills = fills + excluded.fills, last_height = excluded.last_height
-    WHERE account_daily.last_height < excluded.last_height`)
-    .run(account, day, sqlInt(d.volume), sqlInt(d.realizedPnl), d.fills, height)
+    WHERE account_daily.last_height < excluded.last_height`).run(account, day, sqlInt(d.volume), sqlInt(d.realizedPnl), d.fills, height)
 }
 
 interface StatsRow {
@@ -59,8 +79,10 @@ interface StatsRow {
 
 /** An account's stats as the /account-stats data (zeros for an account that never traded). */
 export function accountStats(db: Database, account: string) {
-  const r = db.query<StatsRow, [string]>(`SELECT account, CAST(volume AS TEXT) AS volume, fills, taker_fills, maker_fills, CAST(fees AS TEXT) AS fees,
-    CAST(realized_pnl AS TEXT) AS realized_pnl, winning_closes, losing_closes, first_fill_ms, last_fill_ms, last_height FROM account_stats WHERE account = ?`).get(account.toLowerCase())
+  const r = db
+    .query<StatsRow, [string]>(`SELECT account, CAST(volume AS TEXT) AS volume, fills, taker_fills, maker_fills, CAST(fees AS TEXT) AS fees,
+    CAST(realized_pnl AS TEXT) AS realized_pnl, winning_closes, losing_closes, first_fill_ms, last_fill_ms, last_height FROM account_stats WHERE account = ?`)
+    .get(account.toLowerCase())
   const day = db.query<{ volume: string | null; pnl: string | null }, [string, number]>(
     'SELECT CAST(SUM(volume) AS TEXT) AS volume, CAST(SUM(realized_pnl) AS TEXT) AS pnl FROM account_daily WHERE account = ? AND day >= ?',
   )
@@ -72,10 +94,18 @@ export function accountStats(db: Database, account: string) {
   }
   return {
     account: account.toLowerCase(),
-    volume: money(r?.volume ?? null), fills: r?.fills ?? 0, taker_fills: r?.taker_fills ?? 0, maker_fills: r?.maker_fills ?? 0,
-    fees: money(r?.fees ?? null), realized_pnl: money(r?.realized_pnl ?? null),
-    winning_closes: r?.winning_closes ?? 0, losing_closes: r?.losing_closes ?? 0,
-    first_fill_ms: r?.first_fill_ms ?? null, last_fill_ms: r?.last_fill_ms ?? null, as_of_height: r?.last_height ?? null,
-    last_7d: window(7), last_30d: window(30),
+    volume: money(r?.volume ?? null),
+    fills: r?.fills ?? 0,
+    taker_fills: r?.taker_fills ?? 0,
+    maker_fills: r?.maker_fills ?? 0,
+    fees: money(r?.fees ?? null),
+    realized_pnl: money(r?.realized_pnl ?? null),
+    winning_closes: r?.winning_closes ?? 0,
+    losing_closes: r?.losing_closes ?? 0,
+    first_fill_ms: r?.first_fill_ms ?? null,
+    last_fill_ms: r?.last_fill_ms ?? null,
+    as_of_height: r?.last_height ?? null,
+    last_7d: window(7),
+    last_30d: window(30),
   }
 }

@@ -37,7 +37,11 @@ function digestKey(id: string): string {
 
 /** Headers newest first. */
 export function listBlocks(db: Database, page: PageRequest) {
-  const r = keysetPage<Omit<BlockHeaderJson, 'envelopes'>>(db, { table: 'blocks', select: SELECT, where: [], params: [], keys: ['height'], order: 'desc' }, page)
+  const r = keysetPage<Omit<BlockHeaderJson, 'envelopes'>>(
+    db,
+    { table: 'blocks', select: SELECT, where: [], params: [], keys: ['height'], order: 'desc' },
+    page,
+  )
   return { data: r.rows.map(withEnvelopes), page: r.page }
 }
 

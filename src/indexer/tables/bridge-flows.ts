@@ -22,7 +22,18 @@ export interface BridgeFlowInsert {
 
 export function insertBridgeFlow(db: Database, f: BridgeFlowInsert): void {
   db.query('INSERT OR IGNORE INTO bridge_flows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-    f.account, f.height, f.seq, f.timestampMs, f.direction, f.status, f.amount, f.reference, f.counterparty, f.externalTx, f.reason, f.txHash,
+    f.account,
+    f.height,
+    f.seq,
+    f.timestampMs,
+    f.direction,
+    f.status,
+    f.amount,
+    f.reference,
+    f.counterparty,
+    f.externalTx,
+    f.reason,
+    f.txHash,
   )
 }
 
@@ -41,12 +52,20 @@ interface BridgeFlowRow {
   tx_hash: string | null
 }
 
-const SELECT = 'height, seq, timestamp_ms, account, direction, status, CAST(amount AS TEXT) AS amount, reference, counterparty, external_tx, reason, tx_hash'
+const SELECT =
+  'height, seq, timestamp_ms, account, direction, status, CAST(amount AS TEXT) AS amount, reference, counterparty, external_tx, reason, tx_hash'
 
 export function accountBridgeFlows(db: Database, f: { account: string; direction?: string | undefined }, page: PageRequest) {
   const where = ['account = ?']
   const params: SQLQueryBindings[] = [f.account.toLowerCase()]
-  if (f.direction !== undefined) { where.push('direction = ?'); params.push(f.direction) }
-  const r = keysetPage<BridgeFlowRow>(db, { table: 'bridge_flows', select: SELECT, where, params, keys: ['height', 'seq'], order: 'desc' }, page)
+  if (f.direction !== undefined) {
+    where.push('direction = ?')
+    params.push(f.direction)
+  }
+  const r = keysetPage<BridgeFlowRow>(
+    db,
+    { table: 'bridge_flows', select: SELECT, where, params, keys: ['height', 'seq'], order: 'desc' },
+    page,
+  )
   return { data: r.rows.map((x) => ({ ...x, amount: money(x.amount) })), page: r.page }
 }

@@ -22,14 +22,25 @@ const SELECT = 'height, envelope_idx, tx_hash, signer, nonce, status, action_kin
 /** The EnvelopeView of a row; symbol is resolved now. */
 export function envelopeJson(r: EnvelopeRow, symbolOf: SymbolOf) {
   return {
-    height: r.height, envelope_idx: r.envelope_idx, tx_hash: r.tx_hash, signer: r.signer, nonce: r.nonce, status: r.status,
-    action_kind: r.action_kind, market_id: r.market_id, symbol: symbolOf(r.market_id),
-    action: JSON.parse(r.action) as unknown, reason: r.reason === null ? null : (JSON.parse(r.reason) as unknown),
+    height: r.height,
+    envelope_idx: r.envelope_idx,
+    tx_hash: r.tx_hash,
+    signer: r.signer,
+    nonce: r.nonce,
+    status: r.status,
+    action_kind: r.action_kind,
+    market_id: r.market_id,
+    symbol: symbolOf(r.market_id),
+    action: JSON.parse(r.action) as unknown,
+    reason: r.reason === null ? null : (JSON.parse(r.reason) as unknown),
   }
 }
 
 export function envelopesOfBlock(db: Database, height: number, symbolOf: SymbolOf) {
-  return db.query<EnvelopeRow, [number]>(`SELECT ${SELECT} FROM envelopes WHERE height = ? ORDER BY envelope_idx`).all(height).map((r) => envelopeJson(r, symbolOf))
+  return db
+    .query<EnvelopeRow, [number]>(`SELECT ${SELECT} FROM envelopes WHERE height = ? ORDER BY envelope_idx`)
+    .all(height)
+    .map((r) => envelopeJson(r, symbolOf))
 }
 
 export function envelopeByHash(db: Database, txHash: string, symbolOf: SymbolOf) {
@@ -49,17 +60,55 @@ export interface EnvelopeFilter {
 export function listEnvelopes(db: Database, f: EnvelopeFilter, page: PageRequest, symbolOf: SymbolOf) {
   const where: string[] = []
   const params: SQLQueryBindings[] = []
-  if (f.signer !== undefined) { where.push('signer = ?'); params.push(f.signer.toLowerCase()) }
-  if (f.actionKind !== undefined) { where.push('action_kind = ?'); params.push(f.actionKind) }
-  if (f.marketId !== undefined) { where.push('market_id = ?'); params.push(f.marketId) }
-  if (f.fromBlock !== undefined) { where.push('height >= ?'); params.push(f.fromBlock) }
-  if (f.toBlock !== undefined) { where.push('height <= ?'); params.push(f.toBlock) }
-  const indexedBy = f.signer !== undefined ? 'envelopes_signer' : f.marketId !== undefined ? 'envelopes_market' : f.actionKind !== undefined ? 'envelopes_kind' : undefined
-  const r = keysetPage<EnvelopeRow>(db, { table: 'envelopes', select: SELECT, where, params, keys: ['height', 'envelope_idx'], order: 'desc', ...(indexedBy ? { indexedBy } : {}) }, page)
+  if (f.signer !== undefined) {
+    where.push('signer = ?')
+    params.push(f.signer.toLowerCase())
+  }
+  if (f.actionKind !== undefined) {
+    where.push('action_kind = ?')
+    params.push(f.actionKind)
+  }
+  if (f.marketId !== undefined) {
+    where.push('market_id = ?')
+    params.push(f.marketId)
+  }
+  if (f.fromBlock !== undefined) {
+    where.push('height >= ?')
+    params.push(f.fromBlock)
+  }
+  if (f.toBlock !== undefined) {
+    where.push('height <= ?')
+    params.push(f.toBlock)
+  }
+  const indexedBy =
+    f.signer !== undefined
+      ? 'envelopes_signer'
+      : f.marketId !== undefined
+        ? 'envelopes_market'
+        : f.actionKind !== undefined
+          ? 'envelopes_kind'
+          : undefined
+  const r = keysetPage<EnvelopeRow>(
+    db,
+    {
+      table: 'envelopes',
+      select: SELECT,
+      where,
+      params,
+      keys: ['height', 'envelope_idx'],
+      order: 'desc',
+      ...(indexedBy ? { indexedBy } : {}),
+    },
+    page,
+  )
   return { data: r.rows.map((row) => envelopeJson(row, symbolOf)), page: r.page }
 }
 
 /** Envelopes signed by `signer` in blocks [fromHeight, toHeight] (the rate-limit view). */
 export function countSignedBetween(db: Database, signer: string, fromHeight: number, toHeight: number): number {
-  return db.query<{ n: number }, [string, number, number]>('SELECT COUNT(*) AS n FROM envelopes WHERE signer = ? AND height BETWEEN ? AND ?').get(signer, fromHeight, toHeight)?.n ?? 0
+  return (
+    db
+      .query<{ n: number }, [string, number, number]>('SELECT COUNT(*) AS n FROM envelopes WHERE signer = ? AND height BETWEEN ? AND ?')
+      .get(signer, fromHeight, toHeight)?.n ?? 0
+  )
 }

@@ -18,8 +18,17 @@ export interface FundFlowInsert {
 }
 
 export function insertFundFlow(db: Database, f: FundFlowInsert): void {
-  db.query('INSERT OR IGNORE INTO fund_flows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(f.account, f.height, f.seq, f.timestampMs, f.flowType, f.amount, f.balanceAfter, f.marketId, f.txHash)
+  db.query('INSERT OR IGNORE INTO fund_flows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    f.account,
+    f.height,
+    f.seq,
+    f.timestampMs,
+    f.flowType,
+    f.amount,
+    f.balanceAfter,
+    f.marketId,
+    f.txHash,
+  )
 }
 
 interface FundFlowRow {
@@ -34,18 +43,39 @@ interface FundFlowRow {
   tx_hash: string | null
 }
 
-const SELECT = 'height, seq, timestamp_ms, account, flow_type, CAST(amount AS TEXT) AS amount, CAST(balance_after AS TEXT) AS balance_after, market_id, tx_hash'
+const SELECT =
+  'height, seq, timestamp_ms, account, flow_type, CAST(amount AS TEXT) AS amount, CAST(balance_after AS TEXT) AS balance_after, market_id, tx_hash'
 
 /** An account's fund flows newest first; `flowType` filters by flow_type. */
-export function accountFundFlows(db: Database, f: { account: string; flowType?: string | undefined }, page: PageRequest, symbolOf: SymbolOf) {
+export function accountFundFlows(
+  db: Database,
+  f: { account: string; flowType?: string | undefined },
+  page: PageRequest,
+  symbolOf: SymbolOf,
+) {
   const where = ['account = ?']
   const params: SQLQueryBindings[] = [f.account.toLowerCase()]
-  if (f.flowType !== undefined) { where.push('flow_type = ?'); params.push(f.flowType) }
-  const r = keysetPage<FundFlowRow>(db, { table: 'fund_flows', select: SELECT, where, params, keys: ['height', 'seq'], order: 'desc' }, page)
+  if (f.flowType !== undefined) {
+    where.push('flow_type = ?')
+    params.push(f.flowType)
+  }
+  const r = keysetPage<FundFlowRow>(
+    db,
+    { table: 'fund_flows', select: SELECT, where, params, keys: ['height', 'seq'], order: 'desc' },
+    page,
+  )
   return {
     data: r.rows.map((x) => ({
-      height: x.height, seq: x.seq, timestamp_ms: x.timestamp_ms, account: x.account, flow_type: x.flow_type, amount: money(x.amount),
-      balance_after: x.balance_after === null ? null : money(x.balance_after), market_id: x.market_id, symbol: symbolOf(x.market_id), tx_hash: x.tx_hash,
+      height: x.height,
+      seq: x.seq,
+      timestamp_ms: x.timestamp_ms,
+      account: x.account,
+      flow_type: x.flow_type,
+      amount: money(x.amount),
+      balance_after: x.balance_after === null ? null : money(x.balance_after),
+      market_id: x.market_id,
+      symbol: symbolOf(x.market_id),
+      tx_hash: x.tx_hash,
     })),
     page: r.page,
   }

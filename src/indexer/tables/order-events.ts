@@ -27,8 +27,21 @@ export interface OrderEventInsert {
 
 export function insertOrderEvent(db: Database, r: OrderEventInsert): void {
   db.query('INSERT OR IGNORE INTO order_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-    r.owner, r.height, r.seq, r.timestampMs, r.orderId, r.marketId, r.eventType, r.side, r.price, r.qty, r.remaining, r.reason,
-    r.clientOrderId, r.triggerId, r.open ? 1 : 0,
+    r.owner,
+    r.height,
+    r.seq,
+    r.timestampMs,
+    r.orderId,
+    r.marketId,
+    r.eventType,
+    r.side,
+    r.price,
+    r.qty,
+    r.remaining,
+    r.reason,
+    r.clientOrderId,
+    r.triggerId,
+    r.open ? 1 : 0,
   )
 }
 
@@ -58,13 +71,25 @@ interface OrderEventRow {
   trigger_id: number | null
 }
 
-const SELECT = 'height, seq, timestamp_ms, order_id, owner, market_id, event_type, side, price, qty, remaining, reason, client_order_id, trigger_id'
+const SELECT =
+  'height, seq, timestamp_ms, order_id, owner, market_id, event_type, side, price, qty, remaining, reason, client_order_id, trigger_id'
 
 /** OrderHistoryRecord exactly as docs/history-api.md#fills-and-orders gives it. */
 export function orderRecord(r: OrderEventRow, symbolOf: SymbolOf) {
   const out: Record<string, unknown> = {
-    height: r.height, seq: r.seq, timestamp_ms: r.timestamp_ms, order_id: r.order_id, owner: r.owner, market_id: r.market_id,
-    event_type: r.event_type, side: r.side, price: r.price, qty: r.qty, remaining: r.remaining, reason: r.reason, symbol: symbolOf(r.market_id),
+    height: r.height,
+    seq: r.seq,
+    timestamp_ms: r.timestamp_ms,
+    order_id: r.order_id,
+    owner: r.owner,
+    market_id: r.market_id,
+    event_type: r.event_type,
+    side: r.side,
+    price: r.price,
+    qty: r.qty,
+    remaining: r.remaining,
+    reason: r.reason,
+    symbol: symbolOf(r.market_id),
   }
   if (r.client_order_id !== null) out.client_order_id = r.client_order_id
   if (r.trigger_id !== null) out.trigger_id = r.trigger_id
@@ -83,10 +108,22 @@ export function ownerOrderEvents(db: Database, f: OrderEventFilter, page: PageRe
   const where = ['owner = ?']
   const params: SQLQueryBindings[] = [f.owner.toLowerCase()]
   if (!f.includeOpen) where.push('open = 0')
-  if (f.marketId !== undefined) { where.push('market_id = ?'); params.push(f.marketId) }
-  const r = keysetPage<OrderEventRow>(db, {
-    table: 'order_events', select: SELECT, where, params, keys: ['height', 'seq'], order: 'desc',
-    ...(f.includeOpen ? {} : { indexedBy: 'order_events_closed' }),
-  }, page)
+  if (f.marketId !== undefined) {
+    where.push('market_id = ?')
+    params.push(f.marketId)
+  }
+  const r = keysetPage<OrderEventRow>(
+    db,
+    {
+      table: 'order_events',
+      select: SELECT,
+      where,
+      params,
+      keys: ['height', 'seq'],
+      order: 'desc',
+      ...(f.includeOpen ? {} : { indexedBy: 'order_events_closed' }),
+    },
+    page,
+  )
   return { data: r.rows.map((row) => orderRecord(row, symbolOf)), page: r.page }
 }

@@ -29,47 +29,113 @@ export interface OrderArchiveRow {
 const AT = 'WHERE (orders.last_height, orders.last_seq) < (excluded.last_height, excluded.last_seq)'
 
 /** An order was accepted (or re-accepted by an amend): its details, status open. */
-export function archiveAccepted(db: Database, o: {
-  orderId: number; owner: string; marketId: number; side: string; price: string; qty: string; tif: string | null; reduceOnly: boolean | null
-  clientOrderId: string | null; height: number; seq: number; timestampMs: number
-}): void {
+export function archiveAccepted(
+  db: Database,
+  o: {
+    orderId: number
+    owner: string
+    marketId: number
+    side: string
+    price: string
+    qty: string
+    tif: string | null
+    reduceOnly: boolean | null
+    clientOrderId: string | null
+    height: number
+    seq: number
+    timestampMs: number
+  },
+): void {
   db.query(`INSERT INTO orders (order_id, owner, market_id, side, price, qty, tif, reduce_only, client_order_id, status, remaining, filled,
       placed_height, placed_timestamp_ms, last_height, last_seq)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, '0', ?, ?, ?, ?)
     ON CONFLICT (order_id) DO UPDATE SET side = excluded.side, price = excluded.price, qty = excluded.qty, tif = excluded.tif,
       reduce_only = excluded.reduce_only, client_order_id = excluded.client_order_id, status = 'open', remaining = excluded.remaining,
       placed_height = COALESCE(orders.placed_height, excluded.placed_height), placed_timestamp_ms = COALESCE(orders.placed_timestamp_ms, excluded.placed_timestamp_ms),
-      last_height = excluded.last_height, last_seq = excluded.last_seq ${AT}`)
-    .run(o.orderId, o.owner, o.marketId, o.side, o.price, o.qty, o.tif, o.reduceOnly === null ? null : o.reduceOnly ? 1 : 0, o.clientOrderId,
-      o.qty, o.height, o.timestampMs, o.height, o.seq)
+      last_height = excluded.last_height, last_seq = excluded.last_seq ${AT}`).run(
+    o.orderId,
+    o.owner,
+    o.marketId,
+    o.side,
+    o.price,
+    o.qty,
+    o.tif,
+    o.reduceOnly === null ? null : o.reduceOnly ? 1 : 0,
+    o.clientOrderId,
+    o.qty,
+    o.height,
+    o.timestampMs,
+    o.height,
+    o.seq,
+  )
 }
 
 /** An order rests on the book with `remaining`. */
-export function archiveResting(db: Database, o: { orderId: number; owner: string; marketId: number; remaining: string; height: number; seq: number }): void {
+export function archiveResting(
+  db: Database,
+  o: { orderId: number; owner: string; marketId: number; remaining: string; height: number; seq: number },
+): void {
   db.query(`INSERT INTO orders (order_id, owner, market_id, status, remaining, last_height, last_seq) VALUES (?, ?, ?, 'open', ?, ?, ?)
-    ON CONFLICT (order_id) DO UPDATE SET status = 'open', remaining = excluded.remaining, last_height = excluded.last_height, last_seq = excluded.last_seq ${AT}`)
-    .run(o.orderId, o.owner, o.marketId, o.remaining, o.height, o.seq)
+    ON CONFLICT (order_id) DO UPDATE SET status = 'open', remaining = excluded.remaining, last_height = excluded.last_height, last_seq = excluded.last_seq ${AT}`).run(
+    o.orderId,
+    o.owner,
+    o.marketId,
+    o.remaining,
+    o.height,
+    o.seq,
+  )
 }
 
 /** An order closed (Done or Expired). */
-export function archiveClosed(db: Database, o: {
-  orderId: number; owner: string; marketId: number; reason: string; remaining: string; filled: string | null; clientOrderId: string | null
-  height: number; seq: number; timestampMs: number
-}): void {
+export function archiveClosed(
+  db: Database,
+  o: {
+    orderId: number
+    owner: string
+    marketId: number
+    reason: string
+    remaining: string
+    filled: string | null
+    clientOrderId: string | null
+    height: number
+    seq: number
+    timestampMs: number
+  },
+): void {
   db.query(`INSERT INTO orders (order_id, owner, market_id, client_order_id, status, close_reason, remaining, filled, closed_height, closed_timestamp_ms, last_height, last_seq)
     VALUES (?, ?, ?, ?, 'closed', ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (order_id) DO UPDATE SET status = 'closed', close_reason = excluded.close_reason, remaining = excluded.remaining,
       filled = COALESCE(excluded.filled, orders.filled), client_order_id = COALESCE(orders.client_order_id, excluded.client_order_id),
       closed_height = excluded.closed_height, closed_timestamp_ms = excluded.closed_timestamp_ms,
-      last_height = excluded.last_height, last_seq = excluded.last_seq ${AT}`)
-    .run(o.orderId, o.owner, o.marketId, o.clientOrderId, o.reason, o.remaining, o.filled, o.height, o.timestampMs, o.height, o.seq)
+      last_height = excluded.last_height, last_seq = excluded.last_seq ${AT}`).run(
+    o.orderId,
+    o.owner,
+    o.marketId,
+    o.clientOrderId,
+    o.reason,
+    o.remaining,
+    o.filled,
+    o.height,
+    o.timestampMs,
+    o.height,
+    o.seq,
+  )
 }
 
 /** The trigger order an order was promoted from (TriggerActivated, or a Filled source field). */
-export function archiveTriggerOrigin(db: Database, o: { orderId: number; owner: string; marketId: number; triggerId: number; height: number; seq: number }): void {
+export function archiveTriggerOrigin(
+  db: Database,
+  o: { orderId: number; owner: string; marketId: number; triggerId: number; height: number; seq: number },
+): void {
   db.query(`INSERT INTO orders (order_id, owner, market_id, trigger_id, status, last_height, last_seq) VALUES (?, ?, ?, ?, 'open', ?, ?)
-    ON CONFLICT (order_id) DO UPDATE SET trigger_id = excluded.trigger_id`)
-    .run(o.orderId, o.owner, o.marketId, o.triggerId, o.height, o.seq)
+    ON CONFLICT (order_id) DO UPDATE SET trigger_id = excluded.trigger_id`).run(
+    o.orderId,
+    o.owner,
+    o.marketId,
+    o.triggerId,
+    o.height,
+    o.seq,
+  )
 }
 
 export function orderById(db: Database, orderId: number): OrderArchiveRow | undefined {
@@ -78,14 +144,24 @@ export function orderById(db: Database, orderId: number): OrderArchiveRow | unde
 
 /** The newest order of owner in a market with this client_order_id (ids are reusable once closed). */
 export function orderByClientId(db: Database, owner: string, marketId: number, clientOrderId: string): OrderArchiveRow | undefined {
-  return db.query<OrderArchiveRow, [string, number, string]>(
-    'SELECT * FROM orders WHERE owner = ? AND market_id = ? AND client_order_id = ? ORDER BY order_id DESC LIMIT 1',
-  ).get(owner.toLowerCase(), marketId, clientOrderId) ?? undefined
+  return (
+    db
+      .query<OrderArchiveRow, [string, number, string]>(
+        'SELECT * FROM orders WHERE owner = ? AND market_id = ? AND client_order_id = ? ORDER BY order_id DESC LIMIT 1',
+      )
+      .get(owner.toLowerCase(), marketId, clientOrderId) ?? undefined
+  )
 }
 
 /** The few fields the fill deriver needs of an order. */
 export function orderTags(db: Database, orderId: number): { client_order_id: string | null; trigger_id: number | null } | undefined {
-  return db.query<{ client_order_id: string | null; trigger_id: number | null }, [number]>('SELECT client_order_id, trigger_id FROM orders WHERE order_id = ?').get(orderId) ?? undefined
+  return (
+    db
+      .query<{ client_order_id: string | null; trigger_id: number | null }, [number]>(
+        'SELECT client_order_id, trigger_id FROM orders WHERE order_id = ?',
+      )
+      .get(orderId) ?? undefined
+  )
 }
 
 export function isOpen(db: Database, orderId: number): boolean {

@@ -25,7 +25,19 @@ export interface PositionChangeInsert {
 /** Replaces the block's row: it is computed from the whole block, so rewriting it is idempotent. */
 export function upsertPositionChange(db: Database, p: PositionChangeInsert): void {
   db.query('INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-    p.account, p.height, p.marketId, p.timestampMs, p.sizeBefore, p.sizeAfter, sqlInt(p.realizedPnl), p.fills, sqlInt(p.volume), p.action, p.cause, p.firstSeq, p.lastSeq,
+    p.account,
+    p.height,
+    p.marketId,
+    p.timestampMs,
+    p.sizeBefore,
+    p.sizeAfter,
+    sqlInt(p.realizedPnl),
+    p.fills,
+    sqlInt(p.volume),
+    p.action,
+    p.cause,
+    p.firstSeq,
+    p.lastSeq,
   )
 }
 
@@ -45,19 +57,42 @@ interface PositionRow {
   last_seq: number
 }
 
-const SELECT = 'height, market_id, timestamp_ms, account, size_before, size_after, CAST(realized_pnl AS TEXT) AS realized_pnl, fills, CAST(volume AS TEXT) AS volume, action, cause, first_seq, last_seq'
+const SELECT =
+  'height, market_id, timestamp_ms, account, size_before, size_after, CAST(realized_pnl AS TEXT) AS realized_pnl, fills, CAST(volume AS TEXT) AS volume, action, cause, first_seq, last_seq'
 
-export function accountPositions(db: Database, f: { account: string; marketId?: number | undefined }, page: PageRequest, symbolOf: SymbolOf) {
+export function accountPositions(
+  db: Database,
+  f: { account: string; marketId?: number | undefined },
+  page: PageRequest,
+  symbolOf: SymbolOf,
+) {
   const where = ['account = ?']
   const params: SQLQueryBindings[] = [f.account.toLowerCase()]
-  if (f.marketId !== undefined) { where.push('market_id = ?'); params.push(f.marketId) }
-  const r = keysetPage<PositionRow>(db, { table: 'positions', select: SELECT, where, params, keys: ['height', 'market_id'], order: 'desc' }, page)
+  if (f.marketId !== undefined) {
+    where.push('market_id = ?')
+    params.push(f.marketId)
+  }
+  const r = keysetPage<PositionRow>(
+    db,
+    { table: 'positions', select: SELECT, where, params, keys: ['height', 'market_id'], order: 'desc' },
+    page,
+  )
   return {
     data: r.rows.map((x) => {
       const out: Record<string, unknown> = {
-        height: x.height, first_seq: x.first_seq, last_seq: x.last_seq, timestamp_ms: x.timestamp_ms, account: x.account, market_id: x.market_id,
-        symbol: symbolOf(x.market_id), size_before: x.size_before, size_after: x.size_after, realized_pnl: money(x.realized_pnl),
-        fills: x.fills, volume: money(x.volume), cause: x.cause,
+        height: x.height,
+        first_seq: x.first_seq,
+        last_seq: x.last_seq,
+        timestamp_ms: x.timestamp_ms,
+        account: x.account,
+        market_id: x.market_id,
+        symbol: symbolOf(x.market_id),
+        size_before: x.size_before,
+        size_after: x.size_after,
+        realized_pnl: money(x.realized_pnl),
+        fills: x.fills,
+        volume: money(x.volume),
+        cause: x.cause,
       }
       if (x.action !== null) out.position_action = x.action
       return out

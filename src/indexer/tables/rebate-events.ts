@@ -19,8 +19,18 @@ export interface RebateEventInsert {
 }
 
 export function insertRebateEvent(db: Database, r: RebateEventInsert): void {
-  db.query('INSERT OR IGNORE INTO rebate_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(r.account, r.height, r.seq, r.timestampMs, r.role, r.marketId, r.inviter, r.invitee, r.fee, r.amount)
+  db.query('INSERT OR IGNORE INTO rebate_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    r.account,
+    r.height,
+    r.seq,
+    r.timestampMs,
+    r.role,
+    r.marketId,
+    r.inviter,
+    r.invitee,
+    r.fee,
+    r.amount,
+  )
 }
 
 interface RebateRow {
@@ -36,18 +46,44 @@ interface RebateRow {
   amount: string
 }
 
-export function accountRebateEvents(db: Database, f: { account: string; role?: string | undefined }, page: PageRequest, symbolOf: SymbolOf) {
+export function accountRebateEvents(
+  db: Database,
+  f: { account: string; role?: string | undefined },
+  page: PageRequest,
+  symbolOf: SymbolOf,
+) {
   const where = ['account = ?']
   const params: SQLQueryBindings[] = [f.account.toLowerCase()]
-  if (f.role !== undefined) { where.push('role = ?'); params.push(f.role) }
-  const r = keysetPage<RebateRow>(db, {
-    table: 'rebate_events', select: 'height, seq, timestamp_ms, account, role, market_id, inviter, invitee, CAST(fee AS TEXT) AS fee, CAST(amount AS TEXT) AS amount',
-    where, params, keys: ['height', 'seq'], order: 'desc',
-  }, page)
+  if (f.role !== undefined) {
+    where.push('role = ?')
+    params.push(f.role)
+  }
+  const r = keysetPage<RebateRow>(
+    db,
+    {
+      table: 'rebate_events',
+      select:
+        'height, seq, timestamp_ms, account, role, market_id, inviter, invitee, CAST(fee AS TEXT) AS fee, CAST(amount AS TEXT) AS amount',
+      where,
+      params,
+      keys: ['height', 'seq'],
+      order: 'desc',
+    },
+    page,
+  )
   return {
     data: r.rows.map((x) => ({
-      height: x.height, seq: x.seq, timestamp_ms: x.timestamp_ms, account: x.account, role: x.role, market_id: x.market_id, symbol: symbolOf(x.market_id),
-      inviter: x.inviter, invitee: x.invitee, fee: money(x.fee), amount: money(x.amount),
+      height: x.height,
+      seq: x.seq,
+      timestamp_ms: x.timestamp_ms,
+      account: x.account,
+      role: x.role,
+      market_id: x.market_id,
+      symbol: symbolOf(x.market_id),
+      inviter: x.inviter,
+      invitee: x.invitee,
+      fee: money(x.fee),
+      amount: money(x.amount),
     })),
     page: r.page,
   }

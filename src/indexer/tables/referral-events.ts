@@ -15,15 +15,35 @@ export interface ReferralEventInsert {
 }
 
 export function insertReferralEvent(db: Database, r: ReferralEventInsert): void {
-  db.query('INSERT OR IGNORE INTO referral_events VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(r.account, r.height, r.seq, r.timestampMs, r.role, r.eventType, r.inviter, r.invitee)
+  db.query('INSERT OR IGNORE INTO referral_events VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+    r.account,
+    r.height,
+    r.seq,
+    r.timestampMs,
+    r.role,
+    r.eventType,
+    r.inviter,
+    r.invitee,
+  )
 }
 
 export function accountReferralEvents(db: Database, f: { account: string; role?: string | undefined }, page: PageRequest) {
   const where = ['account = ?']
   const params: SQLQueryBindings[] = [f.account.toLowerCase()]
-  if (f.role !== undefined) { where.push('role = ?'); params.push(f.role) }
-  return keysetPage<Record<string, unknown>>(db, {
-    table: 'referral_events', select: 'height, seq, timestamp_ms, account, role, event_type, inviter, invitee', where, params, keys: ['height', 'seq'], order: 'desc',
-  }, page)
+  if (f.role !== undefined) {
+    where.push('role = ?')
+    params.push(f.role)
+  }
+  return keysetPage<Record<string, unknown>>(
+    db,
+    {
+      table: 'referral_events',
+      select: 'height, seq, timestamp_ms, account, role, event_type, inviter, invitee',
+      where,
+      params,
+      keys: ['height', 'seq'],
+      order: 'desc',
+    },
+    page,
+  )
 }

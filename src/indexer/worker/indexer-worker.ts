@@ -1,9 +1,10 @@
 // The indexer thread: runs the pipeline over the block store, told of each new tip by the main
 // thread. It works in short slices so tip notices and /status syncs are answered between batches,
 // and reports its watermarks (and the candles it changed) after each slice.
+
+import type { LogLevel } from '../../lib/log.ts'
 import { Pipeline } from '../pipeline.ts'
 import type { IndexerMessage, IndexerRequest } from './protocol.ts'
-import type { LogLevel } from '../../lib/log.ts'
 
 declare const self: Worker
 
@@ -92,7 +93,11 @@ self.onmessage = (ev: MessageEvent<IndexerRequest>) => {
   switch (m.type) {
     case 'init': {
       try {
-        pipeline = new Pipeline({ dataDir: m.dataDir, log, ...(m.leaderboardRefreshMs === undefined ? {} : { leaderboardRefreshMs: m.leaderboardRefreshMs }) })
+        pipeline = new Pipeline({
+          dataDir: m.dataDir,
+          log,
+          ...(m.leaderboardRefreshMs === undefined ? {} : { leaderboardRefreshMs: m.leaderboardRefreshMs }),
+        })
       } catch (err) {
         post({ type: 'fatal', message: `indexer: cannot open the history index: ${(err as Error).stack ?? err}` })
         return
@@ -104,7 +109,7 @@ self.onmessage = (ev: MessageEvent<IndexerRequest>) => {
     }
     case 'tip': {
       const p = pipeline
-      const idle = p !== undefined && p.caughtUp(tip)
+      const idle = p?.caughtUp(tip)
       tip = Math.max(tip, m.height)
       if (p !== undefined && idle) {
         // Ingest (one copy inside SQLite) goes at once, so blocks.live and /blocks follow the

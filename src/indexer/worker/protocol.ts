@@ -1,8 +1,9 @@
 // Messages between the main thread and the indexer's threads (structured-clone plain data).
+
+import type { LogLevel } from '../../lib/log.ts'
+import type { PipelineProgress } from '../pipeline.ts'
 import type { CandleUpdate } from '../stages/candle.ts'
 import type { MarketRef } from '../symbols.ts'
-import type { PipelineProgress } from '../pipeline.ts'
-import type { LogLevel } from '../../lib/log.ts'
 
 export type IndexerRequest =
   | { type: 'init'; dataDir: string; tip: number; leaderboardRefreshMs?: number | undefined }

@@ -2,11 +2,11 @@
 // JSON-RPC history reads, so no history query ever runs on the thread that produces blocks. In
 // WAL mode it reads the last committed transaction while the indexer writes the next.
 import type { Database } from 'bun:sqlite'
-import { pageJson, ReadError, type PageInfo } from '../paging.ts'
-import type { ReaderMessage, ReaderRequest } from './protocol.ts'
+import { type PageInfo, pageJson, ReadError } from '../paging.ts'
 import { runRead } from '../read/ops.ts'
 import { openHistoryReader } from '../schema.ts'
-import { symbolLookup, type SymbolOf } from '../symbols.ts'
+import { type SymbolOf, symbolLookup } from '../symbols.ts'
+import type { ReaderMessage, ReaderRequest } from './protocol.ts'
 
 declare const self: Worker
 

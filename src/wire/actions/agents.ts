@@ -1,5 +1,5 @@
 // Agent actions (area: agents).
-import { Type, type Static } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import type { ActionKindSpec } from '../action-kind.ts'
 import { Address20, RoleSchema } from '../schema-types.ts'
 import { USER_SIGNED, userSignedSchema, userSignedTypedFields } from './user-signed.ts'
@@ -16,16 +16,27 @@ export type RevokeAgentPayload = Static<typeof RevokeAgentSchema>
 
 export const AGENT_ACTIONS = [
   {
-    name: 'RegisterAgent', ...USER_SIGNED, schema: RegisterAgentSchema,
+    name: 'RegisterAgent',
+    ...USER_SIGNED,
+    schema: RegisterAgentSchema,
     typedFields: userSignedTypedFields(['agent', 'address'], ['role', 'string'], ['name', 'string']),
     description: 'Register an agent key that acts for the master with a role.',
-    example: { network: 'dev', agent: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', role: 'Trader', name: 'bot-1', nonce: 2, signature_chain_id: '0x539' },
+    example: {
+      network: 'dev',
+      agent: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      role: 'Trader',
+      name: 'bot-1',
+      nonce: 2,
+      signature_chain_id: '0x539',
+    },
     rejects: ['InvalidAgent', 'AgentLimitReached', 'Unauthorized'],
   },
   {
-    name: 'RevokeAgent', ...USER_SIGNED, schema: RevokeAgentSchema,
+    name: 'RevokeAgent',
+    ...USER_SIGNED,
+    schema: RevokeAgentSchema,
     typedFields: userSignedTypedFields(['agent', 'address']),
-    description: 'Remove one of the master\'s agents; its key can no longer act for the master (its used nonces stay used).',
+    description: "Remove one of the master's agents; its key can no longer act for the master (its used nonces stay used).",
     example: { network: 'dev', agent: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', nonce: 7, signature_chain_id: '0x539' },
     rejects: ['AgentNotFound'],
   },

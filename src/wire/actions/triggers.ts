@@ -1,7 +1,7 @@
 // Trigger order and OCO actions (area: triggers). A trigger watches the market's MARK price; when
 // it crosses the trigger price the trigger is promoted to an order (docs/orders.md#trigger-orders).
-import { Type, type Static } from '@sinclair/typebox'
-import { TRADER_AUTH, type ActionKindSpec } from '../action-kind.ts'
+import { type Static, Type } from '@sinclair/typebox'
+import { type ActionKindSpec, TRADER_AUTH } from '../action-kind.ts'
 import { DecimalString, SideSchema, TifSchema, U32, U53 } from '../schema-types.ts'
 
 export const TriggerDirectionSchema = Type.Union([Type.Literal('Above'), Type.Literal('Below')], {
@@ -10,8 +10,14 @@ export const TriggerDirectionSchema = Type.Union([Type.Literal('Above'), Type.Li
 export const TriggerOrderTypeSchema = Type.Union([Type.Literal('market'), Type.Literal('limit')], {
   description: 'market: an IOC sweep bounded 10% beyond the mark; limit: an order at limit_price with tif',
 })
-const ClientOrderId = Type.String({ minLength: 1, maxLength: 64, description: 'caller id, unique among the account\'s active triggers in the market' })
-const ExpiresAtMs = Type.Union([U53('block time (ms) at which the trigger expires'), Type.Null()], { description: 'expiry in ms; null or absent: never' })
+const ClientOrderId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: "caller id, unique among the account's active triggers in the market",
+})
+const ExpiresAtMs = Type.Union([U53('block time (ms) at which the trigger expires'), Type.Null()], {
+  description: 'expiry in ms; null or absent: never',
+})
 
 export const PlaceTriggerOrderSchema = Type.Object(
   {
@@ -74,7 +80,7 @@ export const PlaceOcoPairSchema = Type.Object(
     limit_price: DecimalString('price of the resting limit leg (Gtc)'),
     stop: OcoStopSchema,
     reduce_only: Type.Boolean({ description: 'both legs only reduce a position' }),
-    client_pair_id: U53('caller id, unique among the account\'s open pairs'),
+    client_pair_id: U53("caller id, unique among the account's open pairs"),
     parent_order_id: Type.Optional(U53('a bracket: an open order of the account; the legs are placed when it fully fills')),
   },
   { additionalProperties: false },
@@ -91,43 +97,104 @@ export const CancelOcoPairSchema = Type.Object(
 )
 export type CancelOcoPairPayload = Static<typeof CancelOcoPairSchema>
 
-
 export const TRIGGER_ACTIONS = [
   {
-    name: 'PlaceTriggerOrder', ...TRADER_AUTH, schema: PlaceTriggerOrderSchema,
-    description: 'Place a trigger (stop / take-profit) order that becomes a market (IOC) or limit order when the mark crosses trigger_price.',
-    example: { market_id: 1, side: 'Ask', qty: '0.01', trigger_price: '60000', trigger_direction: 'Below', order_type: 'market', reduce_only: true, client_order_id: 'sl-1', expires_at_ms: null },
-    rejects: ['MarketNotFound', 'InvalidPrice', 'InvalidQuantity', 'MarketNotTradable', 'InvalidTriggerOrder', 'BelowMinOrderSize', 'DuplicateClientOrderId', 'TooManyTriggers', 'TriggerWouldFireImmediately', 'Unauthorized'],
+    name: 'PlaceTriggerOrder',
+    ...TRADER_AUTH,
+    schema: PlaceTriggerOrderSchema,
+    description:
+      'Place a trigger (stop / take-profit) order that becomes a market (IOC) or limit order when the mark crosses trigger_price.',
+    example: {
+      market_id: 1,
+      side: 'Ask',
+      qty: '0.01',
+      trigger_price: '60000',
+      trigger_direction: 'Below',
+      order_type: 'market',
+      reduce_only: true,
+      client_order_id: 'sl-1',
+      expires_at_ms: null,
+    },
+    rejects: [
+      'MarketNotFound',
+      'InvalidPrice',
+      'InvalidQuantity',
+      'MarketNotTradable',
+      'InvalidTriggerOrder',
+      'BelowMinOrderSize',
+      'DuplicateClientOrderId',
+      'TooManyTriggers',
+      'TriggerWouldFireImmediately',
+      'Unauthorized',
+    ],
   },
   {
-    name: 'AmendTriggerOrder', ...TRADER_AUTH, schema: AmendTriggerOrderSchema,
-    description: 'Change an active trigger\'s trigger price, size, limit price, tif or expiry.',
+    name: 'AmendTriggerOrder',
+    ...TRADER_AUTH,
+    schema: AmendTriggerOrderSchema,
+    description: "Change an active trigger's trigger price, size, limit price, tif or expiry.",
     example: { market_id: 1, trigger_id: 7, trigger_price: '59500', qty: '0.02' },
-    rejects: ['MarketNotFound', 'TriggerNotFound', 'InvalidPrice', 'InvalidQuantity', 'InvalidTriggerOrder', 'BelowMinOrderSize', 'TriggerWouldFireImmediately', 'Unauthorized'],
+    rejects: [
+      'MarketNotFound',
+      'TriggerNotFound',
+      'InvalidPrice',
+      'InvalidQuantity',
+      'InvalidTriggerOrder',
+      'BelowMinOrderSize',
+      'TriggerWouldFireImmediately',
+      'Unauthorized',
+    ],
   },
   {
-    name: 'CancelTriggerOrder', ...TRADER_AUTH, schema: CancelTriggerOrderSchema,
+    name: 'CancelTriggerOrder',
+    ...TRADER_AUTH,
+    schema: CancelTriggerOrderSchema,
     description: 'Cancel an active trigger by trigger_id or client_order_id; the stop leg of an OCO pair cancels the pair.',
     example: { market_id: 1, trigger_id: 7 },
     rejects: ['MarketNotFound', 'TriggerNotFound', 'Unauthorized'],
   },
   {
-    name: 'PlaceOcoPair', ...TRADER_AUTH, schema: PlaceOcoPairSchema,
-    description: 'Place a one-cancels-other pair: a resting limit leg and a stop leg (a trigger); with parent_order_id a bracket armed when the parent fully fills.',
+    name: 'PlaceOcoPair',
+    ...TRADER_AUTH,
+    schema: PlaceOcoPairSchema,
+    description:
+      'Place a one-cancels-other pair: a resting limit leg and a stop leg (a trigger); with parent_order_id a bracket armed when the parent fully fills.',
     example: {
-      market_id: 1, side: 'Ask', qty: '0.01', limit_price: '70000',
+      market_id: 1,
+      side: 'Ask',
+      qty: '0.01',
+      limit_price: '70000',
       stop: { trigger_price: '60000', trigger_direction: 'Below', order_type: 'market' },
-      reduce_only: true, client_pair_id: 1,
+      reduce_only: true,
+      client_pair_id: 1,
     },
     rejects: [
-      'MarketNotFound', 'InvalidPrice', 'InvalidQuantity', 'MarketNotTradable', 'InvalidTriggerOrder', 'BelowMinOrderSize',
-      'DuplicateClientPairId', 'TooManyOcoPairs', 'TooManyTriggers', 'OrderNotFound', 'InvalidOcoPair', 'TriggerWouldFireImmediately',
-      'DuplicateClientOrderId', 'TooManyOpenOrders', 'ReduceOnlyWouldOpenOrFlip', 'PostOnlyWouldCross', 'DustNotionalFill', 'InsufficientMargin',
-      'QuoteNotAvailable', 'Unauthorized',
+      'MarketNotFound',
+      'InvalidPrice',
+      'InvalidQuantity',
+      'MarketNotTradable',
+      'InvalidTriggerOrder',
+      'BelowMinOrderSize',
+      'DuplicateClientPairId',
+      'TooManyOcoPairs',
+      'TooManyTriggers',
+      'OrderNotFound',
+      'InvalidOcoPair',
+      'TriggerWouldFireImmediately',
+      'DuplicateClientOrderId',
+      'TooManyOpenOrders',
+      'ReduceOnlyWouldOpenOrFlip',
+      'PostOnlyWouldCross',
+      'DustNotionalFill',
+      'InsufficientMargin',
+      'QuoteNotAvailable',
+      'Unauthorized',
     ],
   },
   {
-    name: 'CancelOcoPair', ...TRADER_AUTH, schema: CancelOcoPairSchema,
+    name: 'CancelOcoPair',
+    ...TRADER_AUTH,
+    schema: CancelOcoPairSchema,
     description: 'Cancel an open OCO pair (both legs) by pair_id or client_pair_id.',
     example: { market_id: 1, pair_id: 3 },
     rejects: ['MarketNotFound', 'OcoPairNotFound', 'Unauthorized'],

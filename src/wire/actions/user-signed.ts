@@ -2,7 +2,7 @@
 // with `network`, ends with `nonce` and carries `signature_chain_id` (the EIP-712 domain chain id);
 // the typed fields are `network`, the kind's own fields and `nonce`, in that order. Such kinds are
 // master-signed only.
-import { Type, type TProperties } from '@sinclair/typebox'
+import { type TProperties, Type } from '@sinclair/typebox'
 import type { TypedField } from '../eip712.ts'
 import { U53 } from '../schema-types.ts'
 
@@ -13,7 +13,7 @@ export const USER_SIGNED = { auth: 'user_signed_master', role: null, masterOnly:
 export function userSignedSchema<T extends TProperties>(fields: T) {
   return Type.Object(
     {
-      network: Type.String({ maxLength: 32, description: 'the chain\'s network name (replay protection)' }),
+      network: Type.String({ maxLength: 32, description: "the chain's network name (replay protection)" }),
       ...fields,
       nonce: U53('equal to the envelope nonce'),
       signature_chain_id: Type.String({ pattern: '^0x[0-9a-fA-F]{1,16}$', description: 'EIP-712 domain chain id, hex' }),

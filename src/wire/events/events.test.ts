@@ -6,29 +6,98 @@
 // must be met, and the chain's event types must map onto the schemas at type level too.
 import { describe, expect, test } from 'bun:test'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
-import { applyBlock, createGenesisState, type BlockResult, type ChainEvent, type ChainState, type EnvelopeInput } from '../../chain/index.ts'
-import { storedEvents } from '../../node/views.ts'
-import { parseDecimal } from '../../lib/decimal.ts'
-import type { WireBody } from '../event-view.ts'
-import type { DecimalUnit } from './fields.ts'
-import { compileValidator } from '../validate.ts'
 import {
-  decodeEventBody, EVENT_AREAS, EVENT_BODY_SCHEMAS, EVENT_KIND_OF, EVENT_SUB_KINDS, EventBodySchema, isEventSubKind,
-  type EventBodyOf, type EventSubKind,
-} from './index.ts'
-import {
-  ADMIN, agentAddress, ALICE, BOB, BTC, CAROL, cancel, createMarket, DAVE, ETH, place, registerAgent, Rng, SOL, TestChain, XAU,
-} from '../../../test/support/chain/test-chain.ts'
-import { batchModify, batchPlace, massCancel, placePayload, placeX, scheduleCancel } from '../../../test/support/chain/orders.ts'
-import { amendTrig, cancelOco, cancelTrig, oco, trig } from '../../../test/support/chain/triggers.ts'
-import { EVE, FRED, LIQ, liquidate, marginGenesis, moveMark, updateIsolatedMargin, updateLeverage, updateMarginMode } from '../../../test/support/chain/margin.ts'
-import {
-  activate, amend, cancelMarket, completeDelist, emergencyHalt, haltMarket, nextBlockMs, quote, QUOTER, requestDelist, resumeMarket, setFeeRecipient,
-} from '../../../test/support/chain/markets.ts'
-import {
-  amendExchangeConfig, BRIDGE, cancelWithdraw, claim, deposit, ERIN, forceCancel, FRANK, fresh, grantRole, refund, revokeAgent, revokeRole, setFrozen,
-  setInsuranceFund, setInviter, setRebateRatio, setSettlementPaused, settle, transfer, withdraw,
+  amendExchangeConfig,
+  BRIDGE,
+  cancelWithdraw,
+  claim,
+  deposit,
+  ERIN,
+  FRANK,
+  forceCancel,
+  fresh,
+  grantRole,
+  refund,
+  revokeAgent,
+  revokeRole,
+  setFrozen,
+  setInsuranceFund,
+  setInviter,
+  setRebateRatio,
+  setSettlementPaused,
+  settle,
+  transfer,
+  withdraw,
 } from '../../../test/support/chain/funds.ts'
+import {
+  EVE,
+  FRED,
+  LIQ,
+  liquidate,
+  marginGenesis,
+  moveMark,
+  updateIsolatedMargin,
+  updateLeverage,
+  updateMarginMode,
+} from '../../../test/support/chain/margin.ts'
+import {
+  activate,
+  amend,
+  cancelMarket,
+  completeDelist,
+  emergencyHalt,
+  haltMarket,
+  nextBlockMs,
+  QUOTER,
+  quote,
+  requestDelist,
+  resumeMarket,
+  setFeeRecipient,
+} from '../../../test/support/chain/markets.ts'
+import { batchModify, batchPlace, massCancel, placePayload, placeX, scheduleCancel } from '../../../test/support/chain/orders.ts'
+import {
+  ADMIN,
+  ALICE,
+  agentAddress,
+  BOB,
+  BTC,
+  CAROL,
+  cancel,
+  createMarket,
+  DAVE,
+  ETH,
+  place,
+  Rng,
+  registerAgent,
+  SOL,
+  TestChain,
+  XAU,
+} from '../../../test/support/chain/test-chain.ts'
+import { amendTrig, cancelOco, cancelTrig, oco, trig } from '../../../test/support/chain/triggers.ts'
+import {
+  applyBlock,
+  type BlockResult,
+  type ChainEvent,
+  type ChainState,
+  createGenesisState,
+  type EnvelopeInput,
+} from '../../chain/index.ts'
+import { parseDecimal } from '../../lib/decimal.ts'
+import { storedEvents } from '../../node/views.ts'
+import type { WireBody } from '../event-view.ts'
+import { compileValidator } from '../validate.ts'
+import type { DecimalUnit } from './fields.ts'
+import {
+  decodeEventBody,
+  EVENT_AREAS,
+  EVENT_BODY_SCHEMAS,
+  EVENT_KIND_OF,
+  EVENT_SUB_KINDS,
+  type EventBodyOf,
+  EventBodySchema,
+  type EventSubKind,
+  isEventSubKind,
+} from './index.ts'
 
 // ---- type level: the chain's event types, mapped as eventBody() maps them, are the schemas' types ----
 
@@ -43,7 +112,9 @@ const sameSubKinds: Same<ChainEvent['sub_kind'], EventSubKind> = true
  */
 type BodyMatches<S extends EventSubKind> = S extends 'MarketConfigAmended'
   ? Same<keyof WireBody<ChainEventOf<S>>, keyof EventBodyOf<S>>
-  : WireBody<ChainEventOf<S>> extends EventBodyOf<S> ? Same<keyof WireBody<ChainEventOf<S>>, keyof EventBodyOf<S>> : false
+  : WireBody<ChainEventOf<S>> extends EventBodyOf<S>
+    ? Same<keyof WireBody<ChainEventOf<S>>, keyof EventBodyOf<S>>
+    : false
 const bodiesMatch: { [S in EventSubKind]: true } = null as unknown as { [S in EventSubKind]: BodyMatches<S> }
 
 test('type level: the chain event types map onto the schemas, sub_kind for sub_kind', () => {
@@ -61,9 +132,16 @@ describe('the event schema registry', () => {
     for (const subKind of EVENT_SUB_KINDS) {
       const schema = EVENT_BODY_SCHEMAS[subKind]
       expect({ subKind, kind: schema.properties.kind!.const }).toEqual({ subKind, kind: EVENT_KIND_OF[subKind] })
-      expect({ subKind, described: typeof schema.description === 'string' && schema.description.length > 10 }).toEqual({ subKind, described: true })
+      expect({ subKind, described: typeof schema.description === 'string' && schema.description.length > 10 }).toEqual({
+        subKind,
+        described: true,
+      })
       for (const [name, field] of Object.entries(schema.properties)) {
-        expect({ subKind, name, described: typeof field.description === 'string' && field.description.length > 0 }).toEqual({ subKind, name, described: true })
+        expect({ subKind, name, described: typeof field.description === 'string' && field.description.length > 0 }).toEqual({
+          subKind,
+          name,
+          described: true,
+        })
       }
     }
   })
@@ -106,7 +184,8 @@ function checkBlock(state: ChainState, result: BlockResult): void {
       fail(String(err))
       continue
     }
-    if (body.sub_kind !== e.subKind || body.kind !== e.kind) fail(`the body says ${body.kind}/${body.sub_kind}, the row ${e.kind}/${e.subKind}`)
+    if (body.sub_kind !== e.subKind || body.kind !== e.kind)
+      fail(`the body says ${body.kind}/${body.sub_kind}, the row ${e.kind}/${e.subKind}`)
     if (EVENT_KIND_OF[body.sub_kind] !== e.kind) fail(`kind ${e.kind}, the registry says ${EVENT_KIND_OF[body.sub_kind]}`)
     const v = validators.get(body.sub_kind)!.validate(body, body.sub_kind)
     if (!v.ok) fail(`${v.field}: ${v.message}`)
@@ -118,9 +197,11 @@ function checkBlock(state: ChainState, result: BlockResult): void {
       const value = fields[name]
       const unit = field.unit as DecimalUnit | undefined
       if (unit === undefined || typeof value !== 'string') continue
-      const decimals = unit === 'amount' ? 6 : market === undefined ? undefined : unit === 'price' ? market.priceDecimals : market.sizeDecimals
+      const decimals =
+        unit === 'amount' ? 6 : market === undefined ? undefined : unit === 'price' ? market.priceDecimals : market.sizeDecimals
       if (decimals === undefined) fail(`${name}: a ${unit} without a market`)
-      else if (!parseDecimal(value, decimals, { allowNegative: true }).ok) fail(`${name}: ${value} is not a ${unit} at ${decimals} decimals`)
+      else if (!parseDecimal(value, decimals, { allowNegative: true }).ok)
+        fail(`${name}: ${value} is not a ${unit} at ${decimals} decimals`)
     }
   }
 }
@@ -180,9 +261,12 @@ describe('bodies of chain workloads pass their schemas', () => {
         const open = [...(chain.state.accounts.get(by)?.orders.values() ?? [])]
         if (roll < 45) {
           txs.push({
-            by, action: placeX(m.id, side, priceOf(m), m.qty(), {
-              tif: rng.pick(['Gtc', 'Gtc', 'Ioc', 'PostOnly', 'Fok'] as const), reduceOnly: rng.chance(10),
-              ...(rng.chance(30) ? { cloid: `c-${++cloid}` } : {}), ...(rng.chance(15) ? { expiresAtMs: nextBlockMs(chain) + rng.range(1, 5) * 1_000 } : {}),
+            by,
+            action: placeX(m.id, side, priceOf(m), m.qty(), {
+              tif: rng.pick(['Gtc', 'Gtc', 'Ioc', 'PostOnly', 'Fok'] as const),
+              reduceOnly: rng.chance(10),
+              ...(rng.chance(30) ? { cloid: `c-${++cloid}` } : {}),
+              ...(rng.chance(15) ? { expiresAtMs: nextBlockMs(chain) + rng.range(1, 5) * 1_000 } : {}),
             }),
           })
         } else if (roll < 60 && open.length > 0) {
@@ -193,17 +277,30 @@ describe('bodies of chain workloads pass their schemas', () => {
         } else if (roll < 70 && open.length > 0) {
           const o = rng.pick(open)
           const om = markets.find((x) => x.id === o.marketId) ?? m
-          txs.push({ by, action: batchModify({ market_id: o.marketId, order_id: o.id, ...(rng.chance(50) ? { qty: om.qty() } : { price: priceOf(om) }) }) })
+          txs.push({
+            by,
+            action: batchModify({
+              market_id: o.marketId,
+              order_id: o.id,
+              ...(rng.chance(50) ? { qty: om.qty() } : { price: priceOf(om) }),
+            }),
+          })
         } else if (roll < 82) {
           const trigger = priceOf(m)
           txs.push({
-            by, action: trig(m.id, side, m.qty(), trigger, rng.chance(50) ? 'Above' : 'Below', {
-              ...(rng.chance(40) ? { type: 'limit' as const, limit: priceOf(m) } : {}), reduceOnly: rng.chance(20),
-              ...(rng.chance(20) ? { cloid: `t-${++cloid}` } : {}), ...(rng.chance(20) ? { expiresAtMs: nextBlockMs(chain) + rng.range(1, 8) * 1_000 } : {}),
+            by,
+            action: trig(m.id, side, m.qty(), trigger, rng.chance(50) ? 'Above' : 'Below', {
+              ...(rng.chance(40) ? { type: 'limit' as const, limit: priceOf(m) } : {}),
+              reduceOnly: rng.chance(20),
+              ...(rng.chance(20) ? { cloid: `t-${++cloid}` } : {}),
+              ...(rng.chance(20) ? { expiresAtMs: nextBlockMs(chain) + rng.range(1, 8) * 1_000 } : {}),
             }),
           })
         } else if (roll < 88) {
-          txs.push({ by, action: oco(m.id, side, m.qty(), priceOf(m), priceOf(m), side === 'Bid' ? 'Above' : 'Below', rng.range(1, 1_000_000)) })
+          txs.push({
+            by,
+            action: oco(m.id, side, m.qty(), priceOf(m), priceOf(m), side === 'Bid' ? 'Above' : 'Below', rng.range(1, 1_000_000)),
+          })
         } else if (roll < 92) {
           txs.push({ by, action: massCancel(rng.chance(50) ? { by: 'Owner' } : { by: 'Side', market_id: m.id, side }) })
         } else if (roll < 96) {
@@ -215,19 +312,32 @@ describe('bodies of chain workloads pass their schemas', () => {
       }
       chain.block(txs)
     }
-    for (const k of ['OrderAccepted', 'OrderResting', 'Filled', 'OrderDone', 'OrderExpired', 'TriggerPlaced', 'TriggerActivated', 'OcoPlaced', 'OracleQuoteAccepted']) {
+    for (const k of [
+      'OrderAccepted',
+      'OrderResting',
+      'Filled',
+      'OrderDone',
+      'OrderExpired',
+      'TriggerPlaced',
+      'TriggerActivated',
+      'OcoPlaced',
+      'OracleQuoteAccepted',
+    ]) {
       expect({ k, seen: (seen.get(k) ?? 0) > 0 }).toEqual({ k, seen: true })
     }
   })
 
-  test('orders: lifecycle, rejections, batches, mass cancels, expiry and the dead man\'s switch', () => {
+  test("orders: lifecycle, rejections, batches, mass cancels, expiry and the dead man's switch", () => {
     const chain = new CheckedChain()
     const bid = chain.orderOf(ALICE, place(BTC, 'Bid', '65000', '0.5', { cloid: 'a-1' }))
     chain.ok(BOB, place(BTC, 'Ask', '64000', '0.2', { tif: 'Ioc' }))
     chain.ok(ALICE, cancel(BTC, bid))
     expectEvent(chain.send(ALICE, place(999, 'Bid', '1', '1')).events, 'Rejected')
     expectEvent(chain.send(ALICE, cancel(BTC, 424_242)).events, 'Rejected')
-    expectEvent(chain.ok(ALICE, batchPlace(placePayload(BTC, 'Bid', '60000', '0.1', { cloid: 'b-1' }), placePayload(BTC, 'Bid', '0', '0.1'))), 'BatchItemRejected')
+    expectEvent(
+      chain.ok(ALICE, batchPlace(placePayload(BTC, 'Bid', '60000', '0.1', { cloid: 'b-1' }), placePayload(BTC, 'Bid', '0', '0.1'))),
+      'BatchItemRejected',
+    )
     const resting = chain.orderOf(ALICE, place(ETH, 'Ask', '4000', '1'))
     expectEvent(chain.ok(ALICE, massCancel({ by: 'Ids', order_ids: [resting, 777_777] })), 'MassCancelDone')
     chain.ok(ALICE, place(BTC, 'Bid', '50000', '0.1'))
@@ -248,7 +358,16 @@ describe('bodies of chain workloads pass their schemas', () => {
   test('triggers and OCO pairs: placed, amended, cancelled, expired, activated, fire_failed; pairs placed and resolved', () => {
     const chain = new CheckedChain()
     // Placed with every optional field, amended, cancelled.
-    const placed = chain.ok(ALICE, trig(BTC, 'Ask', '0.1', '60000', 'Below', { type: 'limit', limit: '59000', tif: 'Gtc', cloid: 'stop-1', expiresAtMs: nextBlockMs(chain) + 600_000 }))
+    const placed = chain.ok(
+      ALICE,
+      trig(BTC, 'Ask', '0.1', '60000', 'Below', {
+        type: 'limit',
+        limit: '59000',
+        tif: 'Gtc',
+        cloid: 'stop-1',
+        expiresAtMs: nextBlockMs(chain) + 600_000,
+      }),
+    )
     const id = (placed.find((e) => e.sub_kind === 'TriggerPlaced') as { trigger_id: number }).trigger_id
     expectEvent(chain.ok(ALICE, amendTrig(BTC, id, { trigger_price: '61000' })), 'TriggerAmended')
     expectEvent(chain.ok(ALICE, cancelTrig(BTC, id)), 'TriggerCancelled')
@@ -267,7 +386,15 @@ describe('bodies of chain workloads pass their schemas', () => {
     // OCO: BOB long 1 BTC; a take-profit / stop-loss pair with a limit stop, cancelled; a bracket on a resting entry.
     chain.ok(CAROL, place(BTC, 'Ask', '63000', '1'))
     chain.ok(BOB, place(BTC, 'Bid', '63000', '1', { tif: 'Ioc' }))
-    const pair = chain.ok(BOB, oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 11, { reduceOnly: true, stopType: 'limit', stopLimit: '59000', stopExpiresAtMs: nextBlockMs(chain) + 600_000 }))
+    const pair = chain.ok(
+      BOB,
+      oco(BTC, 'Ask', '1', '70000', '60000', 'Below', 11, {
+        reduceOnly: true,
+        stopType: 'limit',
+        stopLimit: '59000',
+        stopExpiresAtMs: nextBlockMs(chain) + 600_000,
+      }),
+    )
     const pairId = (pair.find((e) => e.sub_kind === 'OcoPlaced') as { pair_id: number }).pair_id
     expectEvent(chain.ok(BOB, cancelOco(BTC, pairId)), 'OcoResolved')
     const entry = chain.orderOf(DAVE, place(BTC, 'Bid', '55000', '0.1'))
@@ -309,7 +436,9 @@ describe('bodies of chain workloads pass their schemas', () => {
     const created = chain.ok(ADMIN, createMarket({ symbol: 'DOGE-USD', market_id: 40 }))
     const doge = (created.find((e) => e.sub_kind === 'MarketCreated') as { market_id: number }).market_id
     expectEvent(chain.ok(ADMIN, cancelMarket(doge)), 'MarketCancelled')
-    const pepe = (chain.ok(ADMIN, createMarket({ symbol: 'PEPE-USD' })).find((e) => e.sub_kind === 'MarketCreated') as { market_id: number }).market_id
+    const pepe = (
+      chain.ok(ADMIN, createMarket({ symbol: 'PEPE-USD' })).find((e) => e.sub_kind === 'MarketCreated') as { market_id: number }
+    ).market_id
     expectEvent(chain.ok(ADMIN, activate(pepe)), 'MarketLifecycleChanged')
     chain.ok(ADMIN, haltMarket(pepe))
     chain.ok(ADMIN, resumeMarket(pepe))
@@ -340,12 +469,15 @@ describe('bodies of chain workloads pass their schemas', () => {
     const chain = new CheckedChain()
     expectEvent(chain.ok(BRIDGE, deposit(fresh(1), '1000', '0xdep:1', 'arbitrum')), 'DepositCredited')
     chain.ok(BRIDGE, deposit(ALICE, '5', '0xdep:2'))
-    const w1 = (chain.ok(ALICE, withdraw('10')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number }).withdrawal_id
+    const w1 = (chain.ok(ALICE, withdraw('10')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number })
+      .withdrawal_id
     expectEvent(chain.ok(ALICE, cancelWithdraw(w1)), 'WithdrawalCancelled')
-    const w2 = (chain.ok(ALICE, withdraw('20')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number }).withdrawal_id
+    const w2 = (chain.ok(ALICE, withdraw('20')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number })
+      .withdrawal_id
     expectEvent(chain.ok(BRIDGE, claim(w2)), 'WithdrawalClaimed')
     expectEvent(chain.ok(BRIDGE, settle(w2, '0xfeed')), 'WithdrawalSettled')
-    const w3 = (chain.ok(ALICE, withdraw('30')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number }).withdrawal_id
+    const w3 = (chain.ok(ALICE, withdraw('30')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number })
+      .withdrawal_id
     expectEvent(chain.ok(BRIDGE, refund(w3, 'destination rejected the transfer')), 'WithdrawalRefunded')
     const w4 = (chain.ok(ALICE, withdraw('1')).find((e) => e.sub_kind === 'WithdrawalRequested') as { withdrawal_id: number }).withdrawal_id
     chain.ok(BRIDGE, refund(w4))

@@ -2,7 +2,7 @@
 // writes (wire/event-view.ts) and the closed value sets events share. Decimal strings are minimal
 // (formatDecimal: no trailing fractional zeros, no "-0"); each carries a `unit` option (price, size
 // or amount) that docs/events.md shows in its type column.
-import { Type, type TLiteral, type TObject, type TProperties, type TSchema, type TUnion } from '@sinclair/typebox'
+import { type TLiteral, type TObject, type TProperties, type TSchema, type TUnion, Type } from '@sinclair/typebox'
 import { NORMAL_DECIMAL_PATTERN, SIGNED_NORMAL_DECIMAL_PATTERN } from '../../lib/decimal.ts'
 
 /** A minimal non-negative decimal string as formatDecimal writes it. */
@@ -37,8 +37,14 @@ export const Count = (description: string) => Type.Integer({ minimum: 0, descrip
 export const Nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description })
 
 /** A closed set of strings. */
-export const Enum = <const T extends readonly string[]>(values: T, description: string): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K] & string> }> =>
-  Type.Union(values.map((v) => Type.Literal(v)), { description }) as never
+export const Enum = <const T extends readonly string[]>(
+  values: T,
+  description: string,
+): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K] & string> }> =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  ) as never
 
 export const MarketId = (description = 'the market') => Count(description)
 export const OrderId = (description: string) => Count(description)
@@ -46,10 +52,22 @@ export const OrderId = (description: string) => Count(description)
 export const SideSchema = Enum(['Bid', 'Ask'], 'Bid buys, Ask sells')
 export const TifSchema = Enum(['Gtc', 'Ioc', 'Fok', 'PostOnly'], 'time in force')
 export const RoleSchema = Enum(['Admin', 'Trader', 'Quoter', 'Liquidator', 'BridgeDeposit', 'BridgeWithdraw'], 'an account role')
-export const MarginModeSchema = Enum(['Cross', 'Isolated'], 'Cross: margined by the account\'s cross balance; Isolated: by the position\'s own margin')
-export const LifecycleSchema = Enum(['Created', 'Active', 'Halted', 'DelistPending', 'Delisted'], 'market lifecycle (docs/markets.md#lifecycle)')
-export const TriggerOrderTypeSchema = Enum(['market', 'limit'], 'market: fires as an IOC at the mark moved by the slippage bound; limit: fires as an order at limit_price')
-export const TriggerDirectionSchema = Enum(['Above', 'Below'], 'fires when the mark reaches trigger_price from below (Above) or from above (Below)')
+export const MarginModeSchema = Enum(
+  ['Cross', 'Isolated'],
+  "Cross: margined by the account's cross balance; Isolated: by the position's own margin",
+)
+export const LifecycleSchema = Enum(
+  ['Created', 'Active', 'Halted', 'DelistPending', 'Delisted'],
+  'market lifecycle (docs/markets.md#lifecycle)',
+)
+export const TriggerOrderTypeSchema = Enum(
+  ['market', 'limit'],
+  'market: fires as an IOC at the mark moved by the slippage bound; limit: fires as an order at limit_price',
+)
+export const TriggerDirectionSchema = Enum(
+  ['Above', 'Below'],
+  'fires when the mark reaches trigger_price from below (Above) or from above (Below)',
+)
 
 /** A reject reason (docs/errors.md#reject-reasons). The set grows with the chain; docs/actions.md lists the reasons of each action kind. */
 export const RejectReasonSchema = (description: string) => Type.String({ minLength: 1, description })
@@ -58,16 +76,26 @@ export const RejectReasonSchema = (description: string) => Type.String({ minLeng
 export type EventKind = 'Exec' | 'Core' | 'Oco' | 'Liquidation' | 'Trigger' | 'Bridge' | 'Ops'
 export const EVENT_KINDS: readonly EventKind[] = ['Exec', 'Core', 'Trigger', 'Oco', 'Liquidation', 'Bridge', 'Ops']
 
-export type EventSchema<K extends EventKind, S extends string, P extends TProperties> =
-  TObject<{ kind: TLiteral<K>; sub_kind: TLiteral<S> } & P>
+export type EventSchema<K extends EventKind, S extends string, P extends TProperties> = TObject<
+  { kind: TLiteral<K>; sub_kind: TLiteral<S> } & P
+>
 
 /**
  * The body schema of one event sub_kind: `kind` and `sub_kind` first (eventBody copies every field
  * of the event, these included), then the event's fields. Undeclared fields fail the check.
  */
-export function eventSchema<K extends EventKind, S extends string, P extends TProperties>(kind: K, subKind: S, description: string, properties: P): EventSchema<K, S, P> {
+export function eventSchema<K extends EventKind, S extends string, P extends TProperties>(
+  kind: K,
+  subKind: S,
+  description: string,
+  properties: P,
+): EventSchema<K, S, P> {
   return Type.Object(
-    { kind: Type.Literal(kind, { description: 'the event family' }), sub_kind: Type.Literal(subKind, { description: 'the event' }), ...properties },
+    {
+      kind: Type.Literal(kind, { description: 'the event family' }),
+      sub_kind: Type.Literal(subKind, { description: 'the event' }),
+      ...properties,
+    },
     { additionalProperties: false, title: subKind, description },
   ) as EventSchema<K, S, P>
 }

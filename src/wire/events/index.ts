@@ -6,7 +6,7 @@
 // these schemas, so consumers can decode a body with decodeEventBody() and switch on `sub_kind`
 // without checking fields again. docs/events.md is generated from them
 // (scripts/docs/gen-events-doc.ts).
-import { Type, type Static, type TObject } from '@sinclair/typebox'
+import { type Static, type TObject, Type } from '@sinclair/typebox'
 import { ACCESS_EVENT_SCHEMAS } from './access.ts'
 import { ADMIN_EVENT_SCHEMAS } from './admin.ts'
 import { CORE_EVENT_SCHEMAS } from './core.ts'
@@ -33,8 +33,14 @@ export const EVENT_AREAS = [
 
 /** Every event body schema. */
 export const EVENT_SCHEMAS = [
-  ...ORDER_EVENT_SCHEMAS, ...TRIGGER_EVENT_SCHEMAS, ...MARGIN_EVENT_SCHEMAS, ...MARKET_EVENT_SCHEMAS,
-  ...FUNDS_EVENT_SCHEMAS, ...ACCESS_EVENT_SCHEMAS, ...ADMIN_EVENT_SCHEMAS, ...CORE_EVENT_SCHEMAS,
+  ...ORDER_EVENT_SCHEMAS,
+  ...TRIGGER_EVENT_SCHEMAS,
+  ...MARGIN_EVENT_SCHEMAS,
+  ...MARKET_EVENT_SCHEMAS,
+  ...FUNDS_EVENT_SCHEMAS,
+  ...ACCESS_EVENT_SCHEMAS,
+  ...ADMIN_EVENT_SCHEMAS,
+  ...CORE_EVENT_SCHEMAS,
 ] as const
 
 /** The body of any chain event, discriminated by `sub_kind`. */

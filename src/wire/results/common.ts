@@ -1,7 +1,7 @@
 // Building blocks of the read methods' result schemas (the `data` of a /query reply): the forms in
 // which the node writes values, which are narrower than what it accepts (lower-case hex, minimal
 // decimal strings), and the closed value sets the results share.
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox'
+import { type TProperties, type TSchema, Type } from '@sinclair/typebox'
 import { decimalPattern } from '../../lib/decimal.ts'
 
 /** A decimal string that may be negative (PnL, signed sizes, balances after bad debt). */

@@ -1,9 +1,10 @@
 // Test helpers of the funds and admin area: action builders as signed, the money in the exchange,
 // and the area's invariants. Test-only: nothing in the node imports this module.
-import { DEV_ADDRESSES } from '../../../src/node/dev-genesis.ts'
+
 import { countAdmins } from '../../../src/chain/funds/funds-state.ts'
-import type { Action } from './test-chain.ts'
 import type { ChainState, RoleName } from '../../../src/chain/index.ts'
+import { DEV_ADDRESSES } from '../../../src/node/dev-genesis.ts'
+import type { Action } from './test-chain.ts'
 
 /** Dev account #8: Trader plus the bridge roles (dev genesis). */
 export const BRIDGE: string = DEV_ADDRESSES[8]

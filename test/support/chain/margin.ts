@@ -1,14 +1,15 @@
 // Helpers for the margin area's tests: a genesis with small accounts (so marks can push them under
 // water), action builders, moving a mark with a trade between two bystanders, and the invariants
 // of margin modes and liquidation. Test-only: nothing in the node imports this module.
+
+import type { ChainState, MarginMode } from '../../../src/chain/core/types.ts'
+import { createGenesisState } from '../../../src/chain/index.ts'
+import { hasCrossPosition } from '../../../src/chain/margin/bad-debt.ts'
+import { crossCashAvailable, valueAccount } from '../../../src/chain/margin/margin.ts'
 import { formatDecimal, parseDecimal } from '../../../src/lib/decimal.ts'
 import { DEV_ADDRESSES, devGenesis } from '../../../src/node/dev-genesis.ts'
 import type { Genesis } from '../../../src/wire/genesis.ts'
-import { hasCrossPosition } from '../../../src/chain/margin/bad-debt.ts'
-import { createGenesisState } from '../../../src/chain/index.ts'
-import { crossCashAvailable, valueAccount } from '../../../src/chain/margin/margin.ts'
-import { CAROL, cancelByCloid, DAVE, place, TestChain, type Action } from './test-chain.ts'
-import type { ChainState, MarginMode } from '../../../src/chain/core/types.ts'
+import { type Action, CAROL, cancelByCloid, DAVE, place, TestChain } from './test-chain.ts'
 
 /** Dev account #9: Trader and Liquidator. */
 export const LIQ: string = DEV_ADDRESSES[9]
@@ -34,8 +35,9 @@ export function marginChain(extra: Genesis['accounts'] = []): TestChain {
 
 export const updateLeverage = (marketId: number, leverage: number): Action => ({ UpdateLeverage: { market_id: marketId, leverage } })
 export const updateMarginMode = (marketId: number, mode: MarginMode): Action => ({ UpdateMarginMode: { market_id: marketId, mode } })
-export const updateIsolatedMargin = (marketId: number, amount: string, direction: 'Add' | 'Remove'): Action =>
-  ({ UpdateIsolatedMargin: { market_id: marketId, amount, direction } })
+export const updateIsolatedMargin = (marketId: number, amount: string, direction: 'Add' | 'Remove'): Action => ({
+  UpdateIsolatedMargin: { market_id: marketId, amount, direction },
+})
 export const liquidate = (address: string, marketId: number): Action => ({ LiquidatePosition: { address, market_id: marketId } })
 
 /**
@@ -58,7 +60,10 @@ export function moveMark(chain: TestChain, marketId: number, price: string, qty:
   ])
   for (const e of r.envelopes) if (e.status !== 'accepted') throw new Error(`moveMark: ${e.reason?.code} ${e.reason?.message}`)
   if (BigInt(market.markTicks) !== ticks.value) throw new Error(`moveMark: mark is ${market.markTicks} ticks, wanted ${price}`)
-  const c = chain.block([{ by: CAROL, action: cancelByCloid(marketId, 'mark-bid') }, { by: DAVE, action: cancelByCloid(marketId, 'mark-ask') }])
+  const c = chain.block([
+    { by: CAROL, action: cancelByCloid(marketId, 'mark-bid') },
+    { by: DAVE, action: cancelByCloid(marketId, 'mark-ask') },
+  ])
   for (const e of c.envelopes) if (e.status !== 'accepted') throw new Error(`moveMark cancel: ${e.reason?.code} ${e.reason?.message}`)
 }
 
@@ -87,10 +92,12 @@ export function checkMarginInvariants(state: ChainState): void {
   for (const a of state.accounts.values()) {
     for (const [mid, p] of a.positions) {
       held++
-      if (p.marginMode === 'Cross' && p.isolatedMargin !== 0n) fail(`${a.address} Cross position ${mid} holds isolated margin ${p.isolatedMargin}`)
+      if (p.marginMode === 'Cross' && p.isolatedMargin !== 0n)
+        fail(`${a.address} Cross position ${mid} holds isolated margin ${p.isolatedMargin}`)
       if (p.isolatedMargin < 0n) fail(`${a.address} position ${mid} isolated margin ${p.isolatedMargin} < 0`)
       const s = a.settings.get(mid)
-      if (s !== undefined && (s.leverage !== p.leverage || s.marginMode !== p.marginMode)) fail(`${a.address} position ${mid} differs from its setting`)
+      if (s !== undefined && (s.leverage !== p.leverage || s.marginMode !== p.marginMode))
+        fail(`${a.address} position ${mid} differs from its setting`)
       if (s === undefined && p.marginMode !== 'Cross') fail(`${a.address} Isolated position ${mid} without a setting`)
       if (!state.positionHolders.get(mid)?.has(a.address)) fail(`${a.address} position ${mid} is not indexed`)
     }
@@ -99,7 +106,8 @@ export function checkMarginInvariants(state: ChainState): void {
       if (m === undefined || s.leverage < 1 || s.leverage > m.maxLeverage) fail(`${a.address} setting ${mid} leverage ${s.leverage}`)
     }
     if (crossCashAvailable(state, a) !== valueAccount(state, a).crossCashAvailable) fail(`${a.address} fast cross cash differs`)
-    if (a.balance < 0n && a.address !== state.params.insuranceFund && !hasCrossPosition(a)) fail(`${a.address} hides a negative balance ${a.balance}`)
+    if (a.balance < 0n && a.address !== state.params.insuranceFund && !hasCrossPosition(a))
+      fail(`${a.address} hides a negative balance ${a.balance}`)
   }
   let indexed = 0
   for (const [mid, holders] of state.positionHolders) {

@@ -1,8 +1,9 @@
 // Test helpers of the markets area: action builders for the lifecycle, configuration and oracle
 // quotes, the dev Quoter, and the money-conservation sum. Test-only.
+
+import type { ChainState } from '../../../src/chain/index.ts'
 import { DEV_QUOTER } from '../../../src/node/dev-genesis.ts'
 import type { Action, TestChain } from './test-chain.ts'
-import type { ChainState } from '../../../src/chain/index.ts'
 
 /** The dev account with the Quoter role (#7). */
 export const QUOTER: string = DEV_QUOTER
@@ -32,7 +33,9 @@ export interface QuoteItem {
 const item = (q: QuoteItem) => ({ ...ref(q.market), bid_price: q.bid, ask_price: q.ask, mark_price: q.mark, source_ts_ms: q.ts })
 
 /** SubmitOracleQuote of one quote. */
-export const quote = (market: Ref, bid: string, ask: string, mark: string, ts: number): Action => ({ SubmitOracleQuote: { quotes: [item({ market, bid, ask, mark, ts })] } })
+export const quote = (market: Ref, bid: string, ask: string, mark: string, ts: number): Action => ({
+  SubmitOracleQuote: { quotes: [item({ market, bid, ask, mark, ts })] },
+})
 
 /** SubmitOracleQuote of several quotes. */
 export const quotes = (items: readonly QuoteItem[]): Action => ({ SubmitOracleQuote: { quotes: items.map(item) } })

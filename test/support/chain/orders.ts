@@ -1,10 +1,11 @@
 // Test helpers of the order area: builders of its actions, a block at a chosen time, and the
 // invariants of its indexes (reduce-only, expiry, dead man's switch). Test-only.
-import type { ModifyPayload } from '../../../src/wire/actions.ts'
+
 import { applyBlock, type BlockResult, type ChainEvent, type ChainState, fullStateRoot, type Side } from '../../../src/chain/index.ts'
 import { reduceOnlyOrdersOf } from '../../../src/chain/orders/order-indexes.ts'
 import { closableLots } from '../../../src/chain/orders/reduce-only.ts'
-import { place, type Action, type PlaceOptions, type TestChain } from './test-chain.ts'
+import type { ModifyPayload } from '../../../src/wire/actions.ts'
+import { type Action, type PlaceOptions, place, type TestChain } from './test-chain.ts'
 
 /** PlaceOrder options of the order area: an expiry on top of the foundation's options. */
 export interface OrderOptions extends PlaceOptions {
@@ -18,12 +19,15 @@ export function placePayload(marketId: number, side: Side, price: string, qty: s
 }
 
 /** A PlaceOrder action with an optional expiry. */
-export const placeX = (marketId: number, side: Side, price: string, qty: string, opts: OrderOptions = {}): Action =>
-  ({ PlaceOrder: placePayload(marketId, side, price, qty, opts) })
+export const placeX = (marketId: number, side: Side, price: string, qty: string, opts: OrderOptions = {}): Action => ({
+  PlaceOrder: placePayload(marketId, side, price, qty, opts),
+})
 
 export const batchPlace = (...orders: Record<string, unknown>[]): Action => ({ BatchPlaceOrder: { orders } })
 export const batchModify = (...modifies: ModifyPayload[]): Action => ({ BatchModify: { modifies } })
-export const massCancel = (p: { by: 'Owner' | 'Side' | 'Ids'; market_id?: number; side?: Side; order_ids?: number[] }): Action => ({ MassCancel: p })
+export const massCancel = (p: { by: 'Owner' | 'Side' | 'Ids'; market_id?: number; side?: Side; order_ids?: number[] }): Action => ({
+  MassCancel: p,
+})
 export const scheduleCancel = (deadlineMs: number | null): Action => ({ ScheduleCancel: { deadline_ms: deadlineMs } })
 export const noop = (): Action => ({ Noop: {} })
 
@@ -32,7 +36,11 @@ export const nextBlockTime = (chain: TestChain): number => chain.state.timestamp
 
 /** Whether an event is the order area's (other areas' block hooks, e.g. quote staleness, are not). */
 export const isOrderEvent = (e: ChainEvent): boolean =>
-  e.kind === 'Exec' || e.sub_kind === 'DeadMansSwitchFired' || e.sub_kind === 'CancelScheduled' || e.sub_kind === 'MassCancelDone' || e.sub_kind === 'BatchItemRejected'
+  e.kind === 'Exec' ||
+  e.sub_kind === 'DeadMansSwitchFired' ||
+  e.sub_kind === 'CancelScheduled' ||
+  e.sub_kind === 'MassCancelDone' ||
+  e.sub_kind === 'BatchItemRejected'
 
 /** Applies an empty block at a chosen time and returns its (block-level) order events. */
 export function emptyBlockAt(chain: TestChain, timestampMs: number): { result: BlockResult; events: ChainEvent[] } {

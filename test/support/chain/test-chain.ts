@@ -3,14 +3,26 @@
 // runner for scenario tests, and the invariants every reachable state must satisfy.
 // Test-only: nothing in the node imports this module.
 import { expect } from 'bun:test'
+import type { RejectReason } from '../../../src/chain/core/reasons.ts'
+import {
+  applyBlock,
+  type BlockResult,
+  type ChainEvent,
+  type ChainState,
+  createGenesisState,
+  type EnvelopeInput,
+  type EnvelopeResult,
+  eventEnvelopeIndexes,
+  type RoleName,
+  type Side,
+  type Tif,
+} from '../../../src/chain/index.ts'
+import { canAfford, crossTradingAvailable, valueAccount } from '../../../src/chain/margin/margin.ts'
+import { reservedMarginOf } from '../../../src/chain/margin/reserved-margin.ts'
+import { clientIdHash } from '../../../src/chain/orders/client-ids.ts'
+import { mulberry32 } from '../../../src/lib/prng.ts'
 import { DEV_ADDRESSES, DEV_ADMIN, devGenesis } from '../../../src/node/dev-genesis.ts'
 import type { CreateMarketPayload } from '../../../src/wire/actions.ts'
-import { applyBlock, type BlockResult, type ChainEvent, type ChainState, createGenesisState, type EnvelopeInput, type EnvelopeResult, eventEnvelopeIndexes, type RoleName, type Side, type Tif } from '../../../src/chain/index.ts'
-import { clientIdHash } from '../../../src/chain/orders/client-ids.ts'
-import { canAfford, crossTradingAvailable, valueAccount } from '../../../src/chain/margin/margin.ts'
-import type { RejectReason } from '../../../src/chain/core/reasons.ts'
-import { mulberry32 } from '../../../src/lib/prng.ts'
-import { reservedMarginOf } from '../../../src/chain/margin/reserved-margin.ts'
 
 /** The dev admin (Admin + Trader) and fee recipient of every dev market. */
 export const ADMIN: string = DEV_ADMIN
@@ -49,7 +61,12 @@ export interface PlaceOptions {
 export function place(marketId: number, side: Side, price: string, qty: string, opts: PlaceOptions = {}): Action {
   return {
     PlaceOrder: {
-      market_id: marketId, side, price, qty, tif: opts.tif ?? 'Gtc', reduce_only: opts.reduceOnly ?? false,
+      market_id: marketId,
+      side,
+      price,
+      qty,
+      tif: opts.tif ?? 'Gtc',
+      reduce_only: opts.reduceOnly ?? false,
       ...(opts.cloid === undefined ? {} : { client_order_id: opts.cloid }),
     },
   }
@@ -69,8 +86,14 @@ export const registerAgent = (agent: string, role: RoleName, name = 'bot'): Acti
 /** A CreateMarket with sensible defaults (2 price and 3 size decimals, 20x, native). */
 export function createMarket(p: Partial<CreateMarketPayload> & { symbol: string }): Action {
   const payload: CreateMarketPayload = {
-    price_decimals: 2, size_decimals: 3, maker_fee_bps: 2, taker_fee_bps: 5, max_leverage: 20,
-    maintenance_margin_bps: 250, mark_price: '100', ...p,
+    price_decimals: 2,
+    size_decimals: 3,
+    maker_fee_bps: 2,
+    taker_fee_bps: 5,
+    max_leverage: 20,
+    maintenance_margin_bps: 250,
+    mark_price: '100',
+    ...p,
   }
   return { CreateMarket: payload }
 }
@@ -204,8 +227,12 @@ export function runRows(chain: TestChain, rows: readonly Row[]): TxOutcome[] {
     }
     const expected = row.expect as readonly ExpectedEvent[]
     const want = expected.map((e) => (typeof e === 'string' ? e : e.sub_kind))
-    expect({ row: i, status: out.status, reason: out.reason, events: out.events.map((e) => e.sub_kind) })
-      .toEqual({ row: i, status: 'accepted', reason: null, events: want })
+    expect({ row: i, status: out.status, reason: out.reason, events: out.events.map((e) => e.sub_kind) }).toEqual({
+      row: i,
+      status: 'accepted',
+      reason: null,
+      events: want,
+    })
     expected.forEach((e, j) => {
       if (typeof e !== 'string') expect({ row: i, event: j, ...out.events[j] }).toMatchObject({ row: i, event: j, ...e })
     })
@@ -277,13 +304,15 @@ export function checkInvariants(state: ChainState): void {
     for (const [cloidKey, id] of a.ordersByClientId) if (!a.orders.has(id)) fail(`${a.address} client id ${cloidKey} names a closed order`)
     for (const [mid, p] of a.positions) {
       if (p.sizeLots === 0) fail(`${a.address} keeps a flat position in ${mid}`)
-      if (Math.sign(p.sizeLots) !== (p.costBasis > 0n ? 1 : p.costBasis < 0n ? -1 : 0)) fail(`${a.address} position ${mid} basis sign differs from its size`)
+      if (Math.sign(p.sizeLots) !== (p.costBasis > 0n ? 1 : p.costBasis < 0n ? -1 : 0))
+        fail(`${a.address} position ${mid} basis sign differs from its size`)
       if (p.sizeLots > 0) longs.set(mid, (longs.get(mid) ?? 0) + p.sizeLots)
     }
   }
   if (indexed !== resting) fail(`${indexed} orders indexed by accounts but ${resting} on books`)
   for (const [mid, m] of state.markets) {
-    if (m.openInterestLots !== (longs.get(mid) ?? 0)) fail(`market ${mid} open interest ${m.openInterestLots} != long sizes ${longs.get(mid) ?? 0}`)
+    if (m.openInterestLots !== (longs.get(mid) ?? 0))
+      fail(`market ${mid} open interest ${m.openInterestLots} != long sizes ${longs.get(mid) ?? 0}`)
   }
 }
 

@@ -2,11 +2,11 @@
 // events a row's block ends with (firing happens in an end-of-block hook, outside any envelope),
 // a mark mover, and the invariants of the trigger indexes. Test-only.
 import { expect } from 'bun:test'
+import type { RejectReason } from '../../../src/chain/core/reasons.ts'
 import type { BlockResult, ChainEvent, ChainState, Side, Tif } from '../../../src/chain/index.ts'
 import { clientIdHash } from '../../../src/chain/orders/client-ids.ts'
-import type { RejectReason } from '../../../src/chain/core/reasons.ts'
-import { blockLevelEvents, outcomes, place, type Action, type ExpectedEvent, type TestChain } from './test-chain.ts'
 import type { TriggerDirection } from '../../../src/chain/triggers/trigger-types.ts'
+import { type Action, blockLevelEvents, type ExpectedEvent, outcomes, place, type TestChain } from './test-chain.ts'
 
 export interface TriggerOptions {
   readonly type?: 'market' | 'limit'
@@ -18,10 +18,22 @@ export interface TriggerOptions {
 }
 
 /** A PlaceTriggerOrder; the default is a market trigger, not reduce-only, never expiring. */
-export function trig(marketId: number, side: Side, qty: string, triggerPrice: string, direction: TriggerDirection, opts: TriggerOptions = {}): Action {
+export function trig(
+  marketId: number,
+  side: Side,
+  qty: string,
+  triggerPrice: string,
+  direction: TriggerDirection,
+  opts: TriggerOptions = {},
+): Action {
   return {
     PlaceTriggerOrder: {
-      market_id: marketId, side, qty, trigger_price: triggerPrice, trigger_direction: direction, order_type: opts.type ?? 'market',
+      market_id: marketId,
+      side,
+      qty,
+      trigger_price: triggerPrice,
+      trigger_direction: direction,
+      order_type: opts.type ?? 'market',
       ...(opts.limit === undefined ? {} : { limit_price: opts.limit }),
       ...(opts.tif === undefined ? {} : { tif: opts.tif }),
       reduce_only: opts.reduceOnly ?? false,
@@ -32,14 +44,19 @@ export function trig(marketId: number, side: Side, qty: string, triggerPrice: st
 }
 
 /** An AmendTriggerOrder with the given changes. */
-export const amendTrig = (marketId: number, triggerId: number, changes: Record<string, unknown>): Action =>
-  ({ AmendTriggerOrder: { market_id: marketId, trigger_id: triggerId, ...changes } })
+export const amendTrig = (marketId: number, triggerId: number, changes: Record<string, unknown>): Action => ({
+  AmendTriggerOrder: { market_id: marketId, trigger_id: triggerId, ...changes },
+})
 
 /** A CancelTriggerOrder by trigger id. */
-export const cancelTrig = (marketId: number, triggerId: number): Action => ({ CancelTriggerOrder: { market_id: marketId, trigger_id: triggerId } })
+export const cancelTrig = (marketId: number, triggerId: number): Action => ({
+  CancelTriggerOrder: { market_id: marketId, trigger_id: triggerId },
+})
 
 /** A CancelTriggerOrder by client order id. */
-export const cancelTrigByCloid = (marketId: number, cloid: string): Action => ({ CancelTriggerOrder: { market_id: marketId, client_order_id: cloid } })
+export const cancelTrigByCloid = (marketId: number, cloid: string): Action => ({
+  CancelTriggerOrder: { market_id: marketId, client_order_id: cloid },
+})
 
 export interface OcoOptions {
   readonly stopType?: 'market' | 'limit'
@@ -50,16 +67,31 @@ export interface OcoOptions {
 }
 
 /** A PlaceOcoPair: limit leg at limitPrice, stop leg at stopPrice in direction. */
-export function oco(marketId: number, side: Side, qty: string, limitPrice: string, stopPrice: string, direction: TriggerDirection, clientPairId: number, opts: OcoOptions = {}): Action {
+export function oco(
+  marketId: number,
+  side: Side,
+  qty: string,
+  limitPrice: string,
+  stopPrice: string,
+  direction: TriggerDirection,
+  clientPairId: number,
+  opts: OcoOptions = {},
+): Action {
   return {
     PlaceOcoPair: {
-      market_id: marketId, side, qty, limit_price: limitPrice,
+      market_id: marketId,
+      side,
+      qty,
+      limit_price: limitPrice,
       stop: {
-        trigger_price: stopPrice, trigger_direction: direction, order_type: opts.stopType ?? 'market',
+        trigger_price: stopPrice,
+        trigger_direction: direction,
+        order_type: opts.stopType ?? 'market',
         ...(opts.stopLimit === undefined ? {} : { limit_price: opts.stopLimit }),
         ...(opts.stopExpiresAtMs === undefined ? {} : { expires_at_ms: opts.stopExpiresAtMs }),
       },
-      reduce_only: opts.reduceOnly ?? false, client_pair_id: clientPairId,
+      reduce_only: opts.reduceOnly ?? false,
+      client_pair_id: clientPairId,
       ...(opts.parent === undefined ? {} : { parent_order_id: opts.parent }),
     },
   }
@@ -69,7 +101,9 @@ export function oco(marketId: number, side: Side, qty: string, limitPrice: strin
 export const cancelOco = (marketId: number, pairId: number): Action => ({ CancelOcoPair: { market_id: marketId, pair_id: pairId } })
 
 /** A CancelOcoPair by client pair id. */
-export const cancelOcoByClientId = (marketId: number, clientPairId: number): Action => ({ CancelOcoPair: { market_id: marketId, client_pair_id: clientPairId } })
+export const cancelOcoByClientId = (marketId: number, clientPairId: number): Action => ({
+  CancelOcoPair: { market_id: marketId, client_pair_id: clientPairId },
+})
 
 /** The block-level events of a block (begin and end hooks) of the kinds this area emits or causes. */
 export function hookEvents(result: BlockResult): ChainEvent[] {
@@ -86,7 +120,10 @@ export interface TriggerRow {
 }
 
 function checkEvents(where: Record<string, unknown>, events: readonly ChainEvent[], expected: readonly ExpectedEvent[]): void {
-  expect({ ...where, events: events.map((e) => e.sub_kind) }).toEqual({ ...where, events: expected.map((e) => (typeof e === 'string' ? e : e.sub_kind)) })
+  expect({ ...where, events: events.map((e) => e.sub_kind) }).toEqual({
+    ...where,
+    events: expected.map((e) => (typeof e === 'string' ? e : e.sub_kind)),
+  })
   expected.forEach((e, j) => {
     if (typeof e !== 'string') expect({ ...where, event: j, ...events[j] }).toMatchObject({ ...where, event: j, ...e })
   })
@@ -114,10 +151,22 @@ export function runTriggerRows(chain: TestChain, rows: readonly TriggerRow[]): B
  * with price between that side and the previous mark, or two-sided around price (the median of
  * three). The second row's block events are `block`.
  */
-export function markRows(marketId: number, price: string, qty: string, maker: string, taker: string, block: readonly ExpectedEvent[] = []): TriggerRow[] {
+export function markRows(
+  marketId: number,
+  price: string,
+  qty: string,
+  maker: string,
+  taker: string,
+  block: readonly ExpectedEvent[] = [],
+): TriggerRow[] {
   return [
     { by: maker, action: place(marketId, 'Ask', price, qty), expect: ['OrderAccepted', 'OrderResting'] },
-    { by: taker, action: place(marketId, 'Bid', price, qty, { tif: 'Ioc' }), expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'], block },
+    {
+      by: taker,
+      action: place(marketId, 'Bid', price, qty, { tif: 'Ioc' }),
+      expect: ['OrderAccepted', 'Filled', 'OrderDone', 'OrderDone'],
+      block,
+    },
   ]
 }
 
@@ -132,11 +181,15 @@ export function checkTriggerInvariants(state: ChainState): void {
   }
   let laddered = 0
   for (const [mid, mt] of ts.markets) {
-    for (const [ladder, dir] of [[mt.above, 'Above'], [mt.below, 'Below']] as const) {
+    for (const [ladder, dir] of [
+      [mt.above, 'Above'],
+      [mt.below, 'Below'],
+    ] as const) {
       let prev: number | undefined
       for (const t of ladder.toArray()) {
         laddered++
-        if (ts.triggers.get(t.id) !== t || t.marketId !== mid || t.direction !== dir) fail(`trigger ${t.id} misfiled in market ${mid} ${dir}`)
+        if (ts.triggers.get(t.id) !== t || t.marketId !== mid || t.direction !== dir)
+          fail(`trigger ${t.id} misfiled in market ${mid} ${dir}`)
         // From the end (next to fire) backwards, trigger prices move away from the mark.
         const key = dir === 'Above' ? -t.triggerTicks : t.triggerTicks
         if (prev !== undefined && key < prev) fail(`ladder ${mid} ${dir} out of order at trigger ${t.id}`)
@@ -153,24 +206,31 @@ export function checkTriggerInvariants(state: ChainState): void {
     if (t.reduceOnly) reduceOnly++
     const mine = ts.accounts.get(t.owner)
     if (mine?.triggers.get(t.id) !== t) fail(`trigger ${t.id} missing from ${t.owner}'s index`)
-    if (t.clientOrderId !== undefined && mine.triggersByClientId.get(`${t.marketId}:${t.clientOrderId}`) !== t.id) fail(`trigger ${t.id} client id not indexed`)
-    if (t.clientIdHash !== (t.clientOrderId === undefined ? 0 : clientIdHash(t.marketId, t.clientOrderId))) fail(`trigger ${t.id} carries another client id's hash`)
-    if (t.pairId !== null && ts.pairs.get(t.pairId)?.stopTriggerId !== t.id) fail(`trigger ${t.id} names pair ${t.pairId}, which does not name it`)
+    if (t.clientOrderId !== undefined && mine.triggersByClientId.get(`${t.marketId}:${t.clientOrderId}`) !== t.id)
+      fail(`trigger ${t.id} client id not indexed`)
+    if (t.clientIdHash !== (t.clientOrderId === undefined ? 0 : clientIdHash(t.marketId, t.clientOrderId)))
+      fail(`trigger ${t.id} carries another client id's hash`)
+    if (t.pairId !== null && ts.pairs.get(t.pairId)?.stopTriggerId !== t.id)
+      fail(`trigger ${t.id} names pair ${t.pairId}, which does not name it`)
   }
   if (reduceOnly !== ts.reduceOnlyCount) fail(`reduce-only count ${ts.reduceOnlyCount}, actual ${reduceOnly}`)
   for (const p of ts.pairs.values()) {
     const mine = ts.accounts.get(p.owner)
-    if (mine?.pairs.get(p.id) !== p || mine.pairsByClientId.get(p.clientPairId) !== p.id) fail(`pair ${p.id} missing from ${p.owner}'s index`)
+    if (mine?.pairs.get(p.id) !== p || mine.pairsByClientId.get(p.clientPairId) !== p.id)
+      fail(`pair ${p.id} missing from ${p.owner}'s index`)
     const watched = p.limitOrderId ?? p.parentOrderId
     if (watched !== null && ts.pairByOrder.get(watched) !== p.id) fail(`pair ${p.id} does not watch order ${watched}`)
     if ((p.limitOrderId === null) !== (p.stopTriggerId === null)) fail(`pair ${p.id} has one leg`)
-    if (p.stopTriggerId !== null && ts.triggers.get(p.stopTriggerId)?.pairId !== p.id) fail(`pair ${p.id} stop leg ${p.stopTriggerId} is not active`)
+    if (p.stopTriggerId !== null && ts.triggers.get(p.stopTriggerId)?.pairId !== p.id)
+      fail(`pair ${p.id} stop leg ${p.stopTriggerId} is not active`)
     // The order a pair watches is resting: an order that ends always says so with an event.
-    if (watched !== null && !(state.accounts.get(p.owner)?.orders.has(watched) ?? false)) fail(`pair ${p.id} watches order ${watched}, which is not resting`)
+    if (watched !== null && !(state.accounts.get(p.owner)?.orders.has(watched) ?? false))
+      fail(`pair ${p.id} watches order ${watched}, which is not resting`)
   }
   for (const [orderId, pairId] of ts.pairByOrder) {
     const p = ts.pairs.get(pairId)
-    if (p === undefined || (p.limitOrderId ?? p.parentOrderId) !== orderId) fail(`order ${orderId} watched for a pair ${pairId} that does not watch it`)
+    if (p === undefined || (p.limitOrderId ?? p.parentOrderId) !== orderId)
+      fail(`order ${orderId} watched for a pair ${pairId} that does not watch it`)
   }
   let indexed = 0
   for (const [owner, mine] of ts.accounts) {

@@ -8,8 +8,17 @@
 // snapshot must.
 // Test-only.
 import { expect } from 'bun:test'
+import {
+  applyBlock,
+  type BlockInput,
+  type BlockResult,
+  type ChainEvent,
+  decodeState,
+  type EnvelopeInput,
+  encodeState,
+  fullStateRoot,
+} from '../../../src/chain/index.ts'
 import { bytesToHex } from '../../../src/lib/hex.ts'
-import { applyBlock, type BlockInput, type BlockResult, type ChainEvent, decodeState, encodeState, type EnvelopeInput, fullStateRoot } from '../../../src/chain/index.ts'
 import { atTheEdge } from '../../../src/node/edge-envelope.ts'
 import { graphDifference } from './graph.ts'
 import { checkInvariants, type TestChain } from './test-chain.ts'
@@ -38,7 +47,11 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
   const seen = new Map<string, number>()
   for (let b = 1; b <= run.blocks; b++) {
     const next = run.nextBlock(chain, b)
-    const input: BlockInput = { height: chain.state.height + 1, timestampMs: next.timestampMs ?? chain.state.timestampMs + 1_000, envelopes: next.envelopes }
+    const input: BlockInput = {
+      height: chain.state.height + 1,
+      timestampMs: next.timestampMs ?? chain.state.timestampMs + 1_000,
+      envelopes: next.envelopes,
+    }
     const result = applyBlock(chain.state, input)
     const root = bytesToHex(result.stateRoot)
     expect({ height: b, root }).toEqual({ height: b, root: bytesToHex(fullStateRoot(chain.state)) })
@@ -61,9 +74,15 @@ export function runWorkload(run: WorkloadRun): Map<string, number> {
     if (i === restoreAfter) {
       const restored = decodeState(encodeState(replayState))
       // The root's accumulator is rebuilt, not copied (its root is compared below).
-      expect({ height: i, difference: graphDifference({ ...replayState, hash: null }, { ...restored, hash: null }) }).toEqual({ height: i, difference: undefined })
+      expect({ height: i, difference: graphDifference({ ...replayState, hash: null }, { ...restored, hash: null }) }).toEqual({
+        height: i,
+        difference: undefined,
+      })
       replayState = restored
-      expect({ height: i, restoredRoot: bytesToHex(replayState.hash.root()) }).toEqual({ height: i, restoredRoot: roots[i - 1] ?? bytesToHex(fullStateRoot(run.genesis().state)) })
+      expect({ height: i, restoredRoot: bytesToHex(replayState.hash.root()) }).toEqual({
+        height: i,
+        restoredRoot: roots[i - 1] ?? bytesToHex(fullStateRoot(run.genesis().state)),
+      })
     }
     const result = applyBlock(replayState, { ...input, envelopes: input.envelopes.map((e) => atTheEdge(e, Object.keys(e.action)[0]!)) })
     expect({ height: i + 1, root: bytesToHex(result.stateRoot) }).toEqual({ height: i + 1, root: roots[i]! })
