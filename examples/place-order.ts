@@ -13,7 +13,7 @@
  */
 import { placeOrder } from '../src/client/actions.ts'
 import { PerpdClient } from '../src/client/perpd-client.ts'
-import { RpcCallError } from '../src/client/rpc-client.ts'
+import { type ActionReply, RpcCallError } from '../src/client/rpc-client.ts'
 
 /** Development account #1 (0x7099…79c8): a public Anvil/Hardhat test key, Trader on `--dev`. */
 const DEV_ACCOUNT_1_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d'
@@ -89,7 +89,7 @@ console.log('')
 console.log(
   `PlaceOrder ${market.symbol} ${order.side} ${order.qty} @ ${order.price} ${order.tif}, client_order_id ${order.client_order_id}`,
 )
-let reply
+let reply: ActionReply
 try {
   reply = await client.send(placeOrder(order))
 } catch (err) {

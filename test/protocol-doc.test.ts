@@ -73,7 +73,9 @@ function workedExample(): Map<string, string> {
     else if (names.length > 1) {
       const rows = body.trim().split('\n')
       expect(rows.length).toBe(names.length)
-      names.forEach((n, i) => values.set(n, rows[i]!.trim()))
+      names.forEach((n, i) => {
+        values.set(n, rows[i]!.trim())
+      })
     }
   }
   return values

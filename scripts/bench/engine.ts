@@ -147,7 +147,8 @@ class Flow {
     }
     const mi = this.int(MARKETS.length)
     const market = MARKETS[mi]!
-    const mid = (this.mids[mi]! += this.int(3) - 1)
+    const mid = this.mids[mi]! + (this.int(3) - 1)
+    this.mids[mi] = mid
     const side: Side = this.int(2) === 0 ? 'Bid' : 'Ask'
     const sign = side === 'Bid' ? 1 : -1
     const account = this.int(DEV_ADDRESSES.length)
@@ -571,7 +572,8 @@ class FullFlow {
       }
       const mi = this.int(MARKETS.length)
       const market = MARKETS[mi]!
-      const mid = (this.mids[mi]! += this.int(3) - 1)
+      const mid = this.mids[mi]! + (this.int(3) - 1)
+      this.mids[mi] = mid
       const side: Side = this.int(2) === 0 ? 'Bid' : 'Ask'
       const sign = side === 'Bid' ? 1 : -1
       const account = this.int(DEV_ADDRESSES.length)

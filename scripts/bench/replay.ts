@@ -233,7 +233,8 @@ function build(): void {
     }
     const mi = int(MARKETS.length)
     const m = MARKETS[mi]!
-    const mid = (mids[mi]! += int(3) - 1)
+    const mid = mids[mi]! + (int(3) - 1)
+    mids[mi] = mid
     const side = int(2) === 0 ? 'Bid' : 'Ask'
     const sign = side === 'Bid' ? 1 : -1
     const account = int(traders.length)

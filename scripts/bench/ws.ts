@@ -90,7 +90,10 @@ try {
         if (!measuring) return
         const key = `${height}:${topic}`
         let d = deliveries.get(key)
-        if (d === undefined) deliveries.set(key, (d = { ts, times: [] }))
+        if (d === undefined) {
+          d = { ts, times: [] }
+          deliveries.set(key, d)
+        }
         d.times.push(now)
       }
     })

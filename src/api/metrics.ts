@@ -137,12 +137,21 @@ export class NodeMetrics {
   httpReply(url: string, status: number, seconds: number): void {
     const family = routeFamily(url, '/api/v1/', ROUTE_FAMILIES)
     let byStatus = this.httpChildren.get(family)
-    if (byStatus === undefined) this.httpChildren.set(family, (byStatus = new Map()))
+    if (byStatus === undefined) {
+      byStatus = new Map()
+      this.httpChildren.set(family, byStatus)
+    }
     let child = byStatus.get(status)
-    if (child === undefined) byStatus.set(status, (child = this.httpRequests.labels(family, String(status))))
+    if (child === undefined) {
+      child = this.httpRequests.labels(family, String(status))
+      byStatus.set(status, child)
+    }
     child.value++
     let duration = this.httpDuration.get(family)
-    if (duration === undefined) this.httpDuration.set(family, (duration = this.httpSeconds.labels(family)))
+    if (duration === undefined) {
+      duration = this.httpSeconds.labels(family)
+      this.httpDuration.set(family, duration)
+    }
     duration.observe(seconds)
   }
 
@@ -166,7 +175,10 @@ const metricsOf = new WeakMap<ChainNode, NodeMetrics>()
 /** The node's metrics, created on first use. */
 export function nodeMetrics(node: ChainNode): NodeMetrics {
   let m = metricsOf.get(node)
-  if (m === undefined) metricsOf.set(node, (m = new NodeMetrics(node)))
+  if (m === undefined) {
+    m = new NodeMetrics(node)
+    metricsOf.set(node, m)
+  }
   return m
 }
 

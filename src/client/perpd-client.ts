@@ -43,10 +43,10 @@ export class PerpdClient {
    * method's result. Params may be left out when the method requires none.
    * Throws RpcCallError on an error reply.
    */
-  // biome-ignore lint/complexity/noBannedTypes: `{} extends P` tells whether P's fields are all optional
   query<M extends QueryMethodName>(
     method: M,
-    ...params: {} extends QueryParams<M> ? [params?: QueryParams<M>] : [params: QueryParams<M>]
+    // Params are optional when the empty object is valid params (every field optional).
+    ...params: Record<string, never> extends QueryParams<M> ? [params?: QueryParams<M>] : [params: QueryParams<M>]
   ): Promise<QueryResult<QueryData<M>>> {
     return this.rpc.query<QueryData<M>>(method, (params[0] ?? {}) as Record<string, unknown>)
   }

@@ -18,10 +18,7 @@ export interface QueryMethods {
   getActionsMeta: { params: Record<string, never>; result: Static<typeof chainResults.ActionsMetaResult> }
   getOrderbook: { params: { market_id?: number; symbol?: string; depth?: number }; result: Static<typeof chainResults.OrderbookResult> }
   getAccount: { params: { address: string }; result: Static<typeof chainResults.AccountResult> }
-  getAccountOrders: {
-    params: { address: string; market_id?: number; symbol?: string }
-    result: Static<typeof chainResults.AccountOrdersResult>
-  }
+  getAccountOrders: { params: { address: string; market_id?: number; symbol?: string }; result: Static<typeof chainResults.AccountOrdersResult> }
   getTx: { params: { tx_hash: string }; result: Static<typeof chainResults.TxResult> }
   getBlock: { params: { height?: number }; result: Static<typeof chainResults.BlockResult> }
   getMarkets: { params: Record<string, never>; result: Static<typeof marketResults.MarketListItemSchema>[] }
@@ -33,82 +30,23 @@ export interface QueryMethods {
   getAllMarks: { params: Record<string, never>; result: Static<typeof marketResults.MarksResult> }
   getOracleQuote: { params: { market_id?: number; symbol?: string }; result: Static<typeof marketResults.OracleQuoteResult> }
   getMarketStats: { params: { market_id?: number; symbol?: string }; result: Static<typeof marketResults.MarketStatsResult> }
-  getAdminAuditLog: {
-    params: { signer?: string; start_time_ms?: number; end_time_ms?: number; offset?: number; limit?: number }
-    result: Static<typeof marketResults.AdminAuditEntrySchema>[]
-  }
-  getLiquidatablePositions: {
-    params: { market_id?: number; symbol?: string; limit?: number }
-    result: Static<typeof marginResults.LiquidatablePositionsResult>
-  }
-  getTriggerOrders: {
-    params: { address: string; market_id?: number; symbol?: string }
-    result: Static<typeof triggerResults.TriggerOrdersResult>
-  }
+  getAdminAuditLog: { params: { signer?: string; start_time_ms?: number; end_time_ms?: number; offset?: number; limit?: number }; result: Static<typeof marketResults.AdminAuditEntrySchema>[] }
+  getLiquidatablePositions: { params: { market_id?: number; symbol?: string; limit?: number }; result: Static<typeof marginResults.LiquidatablePositionsResult> }
+  getTriggerOrders: { params: { address: string; market_id?: number; symbol?: string }; result: Static<typeof triggerResults.TriggerOrdersResult> }
   getOcoPairs: { params: { address: string; market_id?: number; symbol?: string }; result: Static<typeof triggerResults.OcoPairsResult> }
   getWithdrawals: { params: { address: string }; result: Static<typeof fundsResults.WithdrawalsResult> }
   getReferral: { params: { address: string }; result: Static<typeof fundsResults.ReferralResult> }
-  getBootstrap: {
-    params: { address?: string; market_id?: number; symbol?: string; depth?: number }
-    result: Static<typeof feedResults.BootstrapResult>
-  }
-  getCandles: {
-    params: { market_id?: number; symbol?: string; interval_ms: number; start_time_ms?: number; end_time_ms?: number; limit?: number }
-    result: Static<typeof historyResults.CandlesResult>
-  }
-  getUserFills: {
-    params: {
-      address: string
-      market_id?: number
-      symbol?: string
-      start_time_ms?: number
-      end_time_ms?: number
-      offset?: number
-      limit?: number
-      cursor?: string
-    }
-    result: Static<typeof historyResults.UserFillsResult>
-  }
-  getUserFillsSince: {
-    params: {
-      address: string
-      market_id?: number
-      symbol?: string
-      from_block?: number
-      start_time_ms?: number
-      limit?: number
-      cursor?: string
-    }
-    result: Static<typeof historyResults.UserFillsResult>
-  }
-  getOrderFills: {
-    params: {
-      order_id?: number
-      address?: string
-      market_id?: number
-      symbol?: string
-      client_order_id?: string
-      offset?: number
-      limit?: number
-      cursor?: string
-    }
-    result: Static<typeof historyResults.UserFillsResult>
-  }
-  getOrderStatus: {
-    params: { order_id?: number; address?: string; market_id?: number; symbol?: string; client_order_id?: string }
-    result: Static<typeof historyResults.OrderStatusResult>
-  }
-  getRecentTrades: {
-    params: { market_id?: number; symbol?: string; offset?: number; limit?: number; cursor?: string }
-    result: Static<typeof historyResults.RecentTradesResult>
-  }
+  getBootstrap: { params: { address?: string; market_id?: number; symbol?: string; depth?: number }; result: Static<typeof feedResults.BootstrapResult> }
+  getCandles: { params: { market_id?: number; symbol?: string; interval_ms: number; start_time_ms?: number; end_time_ms?: number; limit?: number }; result: Static<typeof historyResults.CandlesResult> }
+  getUserFills: { params: { address: string; market_id?: number; symbol?: string; start_time_ms?: number; end_time_ms?: number; offset?: number; limit?: number; cursor?: string }; result: Static<typeof historyResults.UserFillsResult> }
+  getUserFillsSince: { params: { address: string; market_id?: number; symbol?: string; from_block?: number; start_time_ms?: number; limit?: number; cursor?: string }; result: Static<typeof historyResults.UserFillsResult> }
+  getOrderFills: { params: { order_id?: number; address?: string; market_id?: number; symbol?: string; client_order_id?: string; offset?: number; limit?: number; cursor?: string }; result: Static<typeof historyResults.UserFillsResult> }
+  getOrderStatus: { params: { order_id?: number; address?: string; market_id?: number; symbol?: string; client_order_id?: string }; result: Static<typeof historyResults.OrderStatusResult> }
+  getRecentTrades: { params: { market_id?: number; symbol?: string; offset?: number; limit?: number; cursor?: string }; result: Static<typeof historyResults.RecentTradesResult> }
   getUserRateLimit: { params: { address: string }; result: Static<typeof historyResults.UserRateLimitResult> }
   getNonce: { params: { address: string }; result: Static<typeof stateResults.NonceResult> }
   getAgents: { params: { address: string }; result: Static<typeof stateResults.AgentsResult> }
-  getRoleHolders: {
-    params: { role: 'Admin' | 'Trader' | 'Quoter' | 'Liquidator' | 'BridgeDeposit' | 'BridgeWithdraw'; limit?: number }
-    result: Static<typeof stateResults.RoleHoldersResult>
-  }
+  getRoleHolders: { params: { role: "Admin" | "Trader" | "Quoter" | "Liquidator" | "BridgeDeposit" | "BridgeWithdraw"; limit?: number }; result: Static<typeof stateResults.RoleHoldersResult> }
   getRoles: { params: { address: string }; result: Static<typeof stateResults.RolesResult> }
   getOrder: { params: { order_id: number }; result: Static<typeof stateResults.OrderResult> }
   getTrigger: { params: { trigger_id: number }; result: Static<typeof stateResults.TriggerResult> }
@@ -130,51 +68,4 @@ export type QueryParams<M extends QueryMethodName> = QueryMethods[M]['params']
 export type QueryData<M extends QueryMethodName> = QueryMethods[M]['result']
 
 /** The read method names, in the node's order. */
-export const QUERY_METHOD_NAMES = [
-  'getHealth',
-  'getExchangeConfig',
-  'getExchangeStats',
-  'getActionsMeta',
-  'getOrderbook',
-  'getAccount',
-  'getAccountOrders',
-  'getTx',
-  'getBlock',
-  'getMarkets',
-  'getMarket',
-  'getMarketById',
-  'getMarketSummary',
-  'getMarketSettings',
-  'getAllBBOs',
-  'getAllMarks',
-  'getOracleQuote',
-  'getMarketStats',
-  'getAdminAuditLog',
-  'getLiquidatablePositions',
-  'getTriggerOrders',
-  'getOcoPairs',
-  'getWithdrawals',
-  'getReferral',
-  'getBootstrap',
-  'getCandles',
-  'getUserFills',
-  'getUserFillsSince',
-  'getOrderFills',
-  'getOrderStatus',
-  'getRecentTrades',
-  'getUserRateLimit',
-  'getNonce',
-  'getAgents',
-  'getRoleHolders',
-  'getRoles',
-  'getOrder',
-  'getTrigger',
-  'getPositions',
-  'getPosition',
-  'getFeeSchedule',
-  'getInsuranceFund',
-  'getPendingWithdrawals',
-  'getBlocks',
-  'getBlockEvents',
-  'getChainInfo',
-] as const satisfies readonly QueryMethodName[]
+export const QUERY_METHOD_NAMES = ['getHealth', 'getExchangeConfig', 'getExchangeStats', 'getActionsMeta', 'getOrderbook', 'getAccount', 'getAccountOrders', 'getTx', 'getBlock', 'getMarkets', 'getMarket', 'getMarketById', 'getMarketSummary', 'getMarketSettings', 'getAllBBOs', 'getAllMarks', 'getOracleQuote', 'getMarketStats', 'getAdminAuditLog', 'getLiquidatablePositions', 'getTriggerOrders', 'getOcoPairs', 'getWithdrawals', 'getReferral', 'getBootstrap', 'getCandles', 'getUserFills', 'getUserFillsSince', 'getOrderFills', 'getOrderStatus', 'getRecentTrades', 'getUserRateLimit', 'getNonce', 'getAgents', 'getRoleHolders', 'getRoles', 'getOrder', 'getTrigger', 'getPositions', 'getPosition', 'getFeeSchedule', 'getInsuranceFund', 'getPendingWithdrawals', 'getBlocks', 'getBlockEvents', 'getChainInfo'] as const satisfies readonly QueryMethodName[]

@@ -138,7 +138,10 @@ export class PerpdWsClient {
       return () => this.anyHandlers.delete(handler)
     }
     let set = this.handlers.get(topic)
-    if (set === undefined) this.handlers.set(topic, (set = new Set()))
+    if (set === undefined) {
+      set = new Set()
+      this.handlers.set(topic, set)
+    }
     set.add(handler)
     return () => set.delete(handler)
   }

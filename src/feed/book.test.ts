@@ -87,7 +87,9 @@ describe('FeedBook', () => {
   test('many levels stay sorted (binary insertion)', () => {
     const b = new FeedBook()
     const prices = Array.from({ length: 200 }, (_, i) => ((i * 7919) % 1000) + 1)
-    prices.forEach((p, i) => b.upsert(order(i + 1, 'Ask', p, 1)))
+    prices.forEach((p, i) => {
+      b.upsert(order(i + 1, 'Ask', p, 1))
+    })
     const asks = b.levels('Ask', 1000).map(([p]) => p)
     expect(asks).toEqual([...new Set(prices)].sort((x, y) => x - y))
   })

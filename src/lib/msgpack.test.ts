@@ -160,7 +160,10 @@ describe('encodeCanonical: round trips through msgpackr', () => {
   })
   test('random integers round-trip exactly', () => {
     let seed = 12345
-    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed / 2147483648
+    }
     for (let i = 0; i < 2000; i++) {
       const mag = Math.floor(rnd() * 2 ** Math.floor(rnd() * 53))
       const n = rnd() < 0.5 ? -mag : mag

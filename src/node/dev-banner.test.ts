@@ -5,7 +5,9 @@ import { DEV_ADDRESSES, devGenesis } from './dev-genesis.ts'
 
 test('each development key controls the development address of its index', () => {
   expect(DEV_PRIVATE_KEYS.length).toBe(DEV_ADDRESSES.length)
-  DEV_PRIVATE_KEYS.forEach((key, i) => expect(addressOfPrivateKey(key)).toBe(DEV_ADDRESSES[i]!))
+  DEV_PRIVATE_KEYS.forEach((key, i) => {
+    expect(addressOfPrivateKey(key)).toBe(DEV_ADDRESSES[i]!)
+  })
 })
 
 test('EIP-55 checksum as wallets print it', () => {

@@ -112,6 +112,7 @@ describe('perpd-admin as a client', () => {
     db.close()
     const list = await cli('keys', 'list')
     expect(list.code).toBe(0)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test asserts that no raw control character (tab and newline aside) reaches the terminal
     expect(list.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/)
     // Shown as escapes: JSON's for control characters, \u{…} for the rest.
     expect(list.stdout).toContain('"\\u001b[2J\\u001b[31mowned\\nfake line\\u{202e}"')

@@ -1,6 +1,6 @@
 // Composition of the admin service's HTTP interface: one Elysia instance per concern, and the one
 // place where failures become statuses and JSON bodies `{error, reason}`.
-import { Elysia } from 'elysia'
+import { type AnyElysia, Elysia } from 'elysia'
 import type { Logger } from '../../lib/log.ts'
 import { HttpError, unavailableAsHttp } from './errors.ts'
 import { json, type PeerSource } from './helpers.ts'
@@ -29,7 +29,7 @@ export interface AdminAppHooks {
 }
 
 /** The app of all given route modules, with the shared error mapping. */
-export function createAdminApp(log: Logger, routes: readonly Elysia<any, any, any, any, any, any, any>[], hooks: AdminAppHooks = {}) {
+export function createAdminApp(log: Logger, routes: readonly AnyElysia[], hooks: AdminAppHooks = {}) {
   const app = new Elysia({ serve: { maxRequestBodySize: ADMIN_REQUEST_BODY_MAX_BYTES } })
     // Every reply, the ones routes build from plain objects included (json() covers the rest).
     .onRequest(({ set }) => {

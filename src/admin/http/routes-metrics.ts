@@ -81,9 +81,15 @@ export function metricsRoutes(deps: AdminMetricsDeps) {
       const family = routeFamily(request.url, '/api/', ROUTE_FAMILIES)
       const status = responseValue instanceof Response ? responseValue.status : typeof set.status === 'number' ? set.status : 200
       let byStatus = children.get(family)
-      if (byStatus === undefined) children.set(family, (byStatus = new Map()))
+      if (byStatus === undefined) {
+        byStatus = new Map()
+        children.set(family, byStatus)
+      }
       let child = byStatus.get(status)
-      if (child === undefined) byStatus.set(status, (child = requests.labels(family, String(status))))
+      if (child === undefined) {
+        child = requests.labels(family, String(status))
+        byStatus.set(status, child)
+      }
       child.value++
       const started = (request as unknown as Record<symbol, number | undefined>)[STARTED]
       duration.labels(family).observe(started === undefined ? 0 : (performance.now() - started) / 1000)

@@ -280,7 +280,10 @@ export const historyMethods = [
         reading(() => candlesOf(ctx, h, m, p.interval_ms, p.start_time_ms ?? 0, p.end_time_ms ?? Number.MAX_SAFE_INTEGER, limit))
       if (p.start_time_ms !== undefined || p.end_time_ms !== undefined) return run()
       let cache = candleCache.get(h)
-      if (cache === undefined) candleCache.set(h, (cache = new Map()))
+      if (cache === undefined) {
+        cache = new Map()
+        candleCache.set(h, cache)
+      }
       const height = ctx.node.state.height
       const key = `${m.marketId}:${p.interval_ms}:${limit}`
       const hit = cache.get(key)

@@ -30,7 +30,10 @@ const documents = new WeakMap<ReadonlyMap<string, CompiledMethod>, OpenRpcDocume
 /** The OpenRPC document of a method table (built once per table; the table never changes). */
 export function openRpcDocument(table: ReadonlyMap<string, CompiledMethod>): OpenRpcDocument {
   let doc = documents.get(table)
-  if (doc === undefined) documents.set(table, (doc = buildDocument(table)))
+  if (doc === undefined) {
+    doc = buildDocument(table)
+    documents.set(table, doc)
+  }
   return doc
 }
 

@@ -40,12 +40,19 @@ export function resumeDayState(dataDir: string, feed: HotFeed, source: FeedSourc
     return
   }
   const tip = feed.height
-  if (saved.height > tip) return log(`hot feed: ${file} is at height ${saved.height}, above the chain's ${tip}; not used`)
-  if (tip - saved.height > DAY_STATE_CATCH_UP_BLOCKS_MAX)
-    return log(`hot feed: ${file} is ${tip - saved.height} blocks old; the day's counters start now`)
+  if (saved.height > tip) {
+    log(`hot feed: ${file} is at height ${saved.height}, above the chain's ${tip}; not used`)
+    return
+  }
+  if (tip - saved.height > DAY_STATE_CATCH_UP_BLOCKS_MAX) {
+    log(`hot feed: ${file} is ${tip - saved.height} blocks old; the day's counters start now`)
+    return
+  }
   const fills = source.fillsBetween(saved.height + 1, tip, DAY_STATE_CATCH_UP_FILLS_MAX + 1)
-  if (fills.length > DAY_STATE_CATCH_UP_FILLS_MAX)
-    return log(`hot feed: over ${DAY_STATE_CATCH_UP_FILLS_MAX} fills since ${file}; the day's counters start now`)
+  if (fills.length > DAY_STATE_CATCH_UP_FILLS_MAX) {
+    log(`hot feed: over ${DAY_STATE_CATCH_UP_FILLS_MAX} fills since ${file}; the day's counters start now`)
+    return
+  }
   feed.resumeDay(saved, fills)
   log(`hot feed: day counters and open candles resumed from height ${saved.height} and ${fills.length} fills after it`)
 }

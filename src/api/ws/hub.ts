@@ -255,7 +255,10 @@ export class WsHub {
       topic = { key, sub: held.sub, subscribers: new Map(), last: undefined }
       this.topics.set(key, topic)
       let group = this.byType.get(held.sub.type)
-      if (group === undefined) this.byType.set(held.sub.type, (group = new Map()))
+      if (group === undefined) {
+        group = new Map()
+        this.byType.set(held.sub.type, group)
+      }
       group.set(key, topic)
     }
     const spellings = topic.subscribers.get(conn)

@@ -59,7 +59,8 @@ class Workload {
     const rng = this.rng
     const mi = rng.int(MARKETS.length)
     const m = MARKETS[mi]!
-    const mid = (this.mids[mi] = Math.max(1_000, this.mids[mi]! + rng.range(-3, 3)))
+    const mid = Math.max(1_000, this.mids[mi]! + rng.range(-3, 3))
+    this.mids[mi] = mid
     const side: Side = rng.chance(50) ? 'Bid' : 'Ask'
     const sign = side === 'Bid' ? 1 : -1
     const price = aggressive ? mid + sign * rng.int(20) : mid - sign * (1 + rng.int(30))

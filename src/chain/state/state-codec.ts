@@ -37,8 +37,11 @@ const CLASSES: Readonly<Record<string, { readonly prototype: object }>> = {
   BookIdIndex: BOOK_CLASSES.IdIndex,
 }
 
+/** A function a state object holds (a queue's compare, a ladder's key): stored by name, never called here. */
+type StateFunction = (...args: never[]) => unknown
+
 /** Functions that state objects hold (module-level, so the same function on every run). */
-const FUNCTIONS: Readonly<Record<string, Function>> = {
+const FUNCTIONS: Readonly<Record<string, StateFunction>> = {
   triggerAboveKey: aboveKey,
   triggerBelowKey: belowKey,
   triggerExpiryKey: expiryKey,
@@ -47,7 +50,7 @@ const FUNCTIONS: Readonly<Record<string, Function>> = {
 }
 
 const PROTOTYPE_NAMES = new Map<object, string>(Object.entries(CLASSES).map(([name, c]) => [c.prototype, name]))
-const FUNCTION_NAMES = new Map<Function, string>(Object.entries(FUNCTIONS).map(([name, f]) => [f, name]))
+const FUNCTION_NAMES = new Map<object, string>(Object.entries(FUNCTIONS).map(([name, f]) => [f, name]))
 
 /** Table entry kinds: the first element of an entry. */
 const ENTRY = { object: 0, frozenObject: 1, array: 2, map: 3, set: 4, bytes: 5, uint16: 6, int32: 7, uint32: 8, float64: 9 } as const

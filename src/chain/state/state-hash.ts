@@ -1637,7 +1637,10 @@ function subLeaf(acc: Uint16Array, digest: Uint8Array): void {
 
 /** acc += vector(digest) - vector(old): a leaf whose value changed. */
 function replaceLeaf(acc: Uint16Array, old: Uint8Array, digest: Uint8Array): void {
-  if (simd !== undefined) return simd.replace(acc, old, digest)
+  if (simd !== undefined) {
+    simd.replace(acc, old, digest)
+    return
+  }
   mixLeafJs(acc, old, -1)
   mixLeafJs(acc, digest, 1)
 }

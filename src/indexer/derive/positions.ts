@@ -41,7 +41,10 @@ function positionsDeriver(db: Database): BlockDeriver {
     cause: string,
   ) => {
     let byMarket = block.get(account)
-    if (byMarket === undefined) block.set(account, (byMarket = new Map()))
+    if (byMarket === undefined) {
+      byMarket = new Map()
+      block.set(account, byMarket)
+    }
     let c = byMarket.get(marketId)
     if (c === undefined) {
       c = { account, marketId, before, after, realizedPnl: 0n, fills: 0, volume: 0n, causes: [cause], firstSeq: e.seq, lastSeq: e.seq }

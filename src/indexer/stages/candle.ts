@@ -61,7 +61,10 @@ export function candleBlocks(db: Database, from: number, to: number): CandleUpda
       const price = fine(tr.price)
       const qty = fine(tr.qty)
       let slots = current.get(tr.market_id)
-      if (slots === undefined) current.set(tr.market_id, (slots = new Array<OpenBucket | undefined>(CANDLE_INTERVALS.length)))
+      if (slots === undefined) {
+        slots = new Array<OpenBucket | undefined>(CANDLE_INTERVALS.length)
+        current.set(tr.market_id, slots)
+      }
       for (let i = 0; i < CANDLE_INTERVALS.length; i++) {
         let b = slots[i]
         if (b === undefined || tr.timestamp_ms < b.t || tr.timestamp_ms >= b.closeT)

@@ -37,16 +37,18 @@ export function graphDifference(a: unknown, b: unknown): string | undefined {
       const xe = [...xo]
       const ye = [...(yo as Map<unknown, unknown>)]
       if (xe.length !== ye.length) return `${path}: map sizes ${xe.length} vs ${ye.length}`
-      xe.forEach(([k, v], i) =>
-        work.push({ a: k, b: ye[i]![0], path: `${path}.key[${i}]` }, { a: v, b: ye[i]![1], path: `${path}.get(${String(k)})` }),
-      )
+      xe.forEach(([k, v], i) => {
+        work.push({ a: k, b: ye[i]![0], path: `${path}.key[${i}]` }, { a: v, b: ye[i]![1], path: `${path}.get(${String(k)})` })
+      })
       continue
     }
     if (xo instanceof Set) {
       const xe = [...xo]
       const ye = [...(yo as Set<unknown>)]
       if (xe.length !== ye.length) return `${path}: set sizes ${xe.length} vs ${ye.length}`
-      xe.forEach((v, i) => work.push({ a: v, b: ye[i], path: `${path}[${i}]` }))
+      xe.forEach((v, i) => {
+        work.push({ a: v, b: ye[i], path: `${path}[${i}]` })
+      })
       continue
     }
     const xk = Object.keys(xo)
