@@ -1,13 +1,21 @@
 // The only reader of flags, environment and config files. Everything else receives a NodeConfig.
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import packageJson from '../package.json' with { type: 'json' }
 import { defaultAdmissionThreads } from './api/admission/admission-pool.ts'
 import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits.ts'
-import packageJson from '../package.json' with { type: 'json' }
-import { parseCidrList, type CidrRange } from './lib/cidr.ts'
-import { LOG_OPTIONS, logSettingsFrom, type LogSettings } from './lib/log.ts'
-import { defineOptions, OptionError, parseOptions, usageText, type CommandSettings, type ConfigSources, type OptionTable } from './lib/options.ts'
-import { devGenesis, DEV_ADDRESSES } from './node/dev-genesis.ts'
+import { type CidrRange, parseCidrList } from './lib/cidr.ts'
+import { LOG_OPTIONS, type LogSettings, logSettingsFrom } from './lib/log.ts'
+import {
+  type CommandSettings,
+  type ConfigSources,
+  defineOptions,
+  OptionError,
+  type OptionTable,
+  parseOptions,
+  usageText,
+} from './lib/options.ts'
+import { DEV_ADDRESSES, devGenesis } from './node/dev-genesis.ts'
 import type { Genesis } from './wire/genesis.ts'
 import { GenesisSchema } from './wire/genesis.ts'
 import { compileValidator } from './wire/validate.ts'
@@ -53,23 +61,99 @@ export interface NodeConfig {
 export const NODE_OPTIONS = defineOptions({
   dev: { type: 'boolean', description: 'run the development network: its genesis, ten funded development accounts (refused on mainnet)' },
   genesis: { type: 'string', valueName: 'FILE', description: 'the genesis file of the network (required without --dev)' },
-  'data-dir': { type: 'string', valueName: 'DIR', defaultText: '.data/dev with --dev, else perpd-data', description: 'the block store, snapshots and history index' },
+  'data-dir': {
+    type: 'string',
+    valueName: 'DIR',
+    defaultText: '.data/dev with --dev, else perpd-data',
+    description: 'the block store, snapshots and history index',
+  },
   host: { type: 'string', valueName: 'HOST', default: '127.0.0.1', description: 'the address the HTTP and WebSocket API listens on' },
   port: { type: 'integer', default: 8080, min: 0, max: 65535, description: 'the API port (0: any free port)' },
   'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'time between two blocks' },
-  'rate-limit-ip': { type: 'integer', default: 50, min: 0, max: 1_000_000, description: '/action requests per second per client IP (0: no limit)' },
-  'rate-limit-signer': { type: 'integer', default: 20, min: 0, max: 1_000_000, description: '/action requests per second per signer (0: no limit)' },
-  'query-timeout-ms': { type: 'integer', default: 10_000, min: 1, max: 600_000, description: 'a /query request times out after this long, queueing included' },
-  'ws-limits': { type: 'string', valueName: 'NAME=N,...', description: 'WebSocket limits over their defaults (frame_bytes, ping_ms, idle_ms, connections, send_timeout_ms, outbox_frames, outbox_bytes, topics, account_refresh_ms, posts_in_flight)' },
-  'leaderboard-refresh-ms': { type: 'integer', default: 5_000, min: 100, max: 86_400_000, description: 'block time between two leaderboard snapshots of the history index' },
+  'rate-limit-ip': {
+    type: 'integer',
+    default: 50,
+    min: 0,
+    max: 1_000_000,
+    description: '/action requests per second per client IP (0: no limit)',
+  },
+  'rate-limit-signer': {
+    type: 'integer',
+    default: 20,
+    min: 0,
+    max: 1_000_000,
+    description: '/action requests per second per signer (0: no limit)',
+  },
+  'query-timeout-ms': {
+    type: 'integer',
+    default: 10_000,
+    min: 1,
+    max: 600_000,
+    description: 'a /query request times out after this long, queueing included',
+  },
+  'ws-limits': {
+    type: 'string',
+    valueName: 'NAME=N,...',
+    description:
+      'WebSocket limits over their defaults (frame_bytes, ping_ms, idle_ms, connections, send_timeout_ms, outbox_frames, outbox_bytes, topics, account_refresh_ms, posts_in_flight)',
+  },
+  'leaderboard-refresh-ms': {
+    type: 'integer',
+    default: 5_000,
+    min: 100,
+    max: 86_400_000,
+    description: 'block time between two leaderboard snapshots of the history index',
+  },
   // 10,000 blocks: about 33 minutes at the default block time.
-  'snapshot-every-blocks': { type: 'integer', default: 10_000, min: 0, max: 1_000_000_000, description: 'a state snapshot every this many blocks, and one at shutdown (0: none)' },
-  'trusted-proxy': { type: 'string', valueName: 'CIDR[,CIDR]', description: 'reverse proxies (IPv4 or IPv6 ranges) trusted to name the client in X-Forwarded-For for per-IP limits; without it the socket peer is the client' },
-  'no-dev-quoter': { type: 'boolean', description: 'with --dev, do not run the development quoter that keeps the external-peg market (XAU-USD) quoted' },
-  'health-indexer-lag-blocks': { type: 'integer', default: 1_000, min: 1, max: 1_000_000_000, description: 'health says degraded once the history index is more than this many blocks behind the chain and not catching up (see --health-indexer-lag-ms)' },
-  'health-indexer-lag-ms': { type: 'integer', default: 30_000, min: 0, max: 86_400_000, description: 'how long the history index may stay over --health-indexer-lag-blocks behind without catching up before health says degraded' },
-  'admission-threads': { type: 'integer', min: 0, max: 256, valueName: 'N', defaultText: 'the cores but one, at least 1', description: 'Worker threads that parse, validate and recover the signer of /action requests off the block thread (0: on the block thread)' },
-  'halt-exit-delay-ms': { type: 'integer', default: 5_000, min: 0, max: 600_000, description: 'a halted node (block production stopped) keeps answering its probes this long, then exits 70' },
+  'snapshot-every-blocks': {
+    type: 'integer',
+    default: 10_000,
+    min: 0,
+    max: 1_000_000_000,
+    description: 'a state snapshot every this many blocks, and one at shutdown (0: none)',
+  },
+  'trusted-proxy': {
+    type: 'string',
+    valueName: 'CIDR[,CIDR]',
+    description:
+      'reverse proxies (IPv4 or IPv6 ranges) trusted to name the client in X-Forwarded-For for per-IP limits; without it the socket peer is the client',
+  },
+  'no-dev-quoter': {
+    type: 'boolean',
+    description: 'with --dev, do not run the development quoter that keeps the external-peg market (XAU-USD) quoted',
+  },
+  'health-indexer-lag-blocks': {
+    type: 'integer',
+    default: 1_000,
+    min: 1,
+    max: 1_000_000_000,
+    description:
+      'health says degraded once the history index is more than this many blocks behind the chain and not catching up (see --health-indexer-lag-ms)',
+  },
+  'health-indexer-lag-ms': {
+    type: 'integer',
+    default: 30_000,
+    min: 0,
+    max: 86_400_000,
+    description:
+      'how long the history index may stay over --health-indexer-lag-blocks behind without catching up before health says degraded',
+  },
+  'admission-threads': {
+    type: 'integer',
+    min: 0,
+    max: 256,
+    valueName: 'N',
+    defaultText: 'the cores but one, at least 1',
+    description:
+      'Worker threads that parse, validate and recover the signer of /action requests off the block thread (0: on the block thread)',
+  },
+  'halt-exit-delay-ms': {
+    type: 'integer',
+    default: 5_000,
+    min: 0,
+    max: 600_000,
+    description: 'a halted node (block production stopped) keeps answering its probes this long, then exits 70',
+  },
   ...LOG_OPTIONS,
 })
 
@@ -90,7 +174,8 @@ export const NODE_SOURCES: ConfigSources = {
 export const NODE_COMMAND: CommandSettings = {
   usage: ['perpd --dev [options]', 'perpd --genesis FILE [options]'],
   summary: 'perpd: the chain node of a perpetual-futures exchange (JSON-RPC, REST and WebSocket API on one port).',
-  epilog: 'commands (perpd COMMAND --help for each):\n  start            run the node (the default: perpd [start] --dev | --genesis FILE [options])\n  init             write a genesis file to edit\n  replay --verify  re-execute a data directory\'s block store and check every root\n  config print     show the effective configuration and where each value came from\n  status           ask a running node for its health and height\n  keys new         make a key pair\n  demo             a dev node with simulated traders (npm run demo)\n  version          print the version and the code fingerprint',
+  epilog:
+    "commands (perpd COMMAND --help for each):\n  start            run the node (the default: perpd [start] --dev | --genesis FILE [options])\n  init             write a genesis file to edit\n  replay --verify  re-execute a data directory's block store and check every root\n  config print     show the effective configuration and where each value came from\n  status           ask a running node for its health and height\n  keys new         make a key pair\n  demo             a dev node with simulated traders (npm run demo)\n  version          print the version and the code fingerprint",
   version: `perpd ${packageJson.version}`,
   program: 'perpd',
   error: (message) => new ConfigError(message),
@@ -108,28 +193,45 @@ export const USAGE = usageText(NODE_OPTIONS, NODE_COMMAND)
 export const NODE_SUBCOMMANDS = {
   init: {
     usage: 'perpd init --network NAME --admin ADDRESS --out FILE',
-    summary: 'writes a genesis file to edit (accounts and their roles and balances, markets and their parameters, limits), checked by the schema --genesis uses; never overwrites a file',
+    summary:
+      'writes a genesis file to edit (accounts and their roles and balances, markets and their parameters, limits), checked by the schema --genesis uses; never overwrites a file',
     options: defineOptions({
-      network: { type: 'string', valueName: 'NAME', required: true, description: 'the network name (1 to 32 characters) signatures are bound to' },
+      network: {
+        type: 'string',
+        valueName: 'NAME',
+        required: true,
+        description: 'the network name (1 to 32 characters) signatures are bound to',
+      },
       admin: { type: 'string', valueName: 'ADDRESS', required: true, description: 'the first Admin account (perpd keys new makes one)' },
       out: { type: 'string', valueName: 'FILE', required: true, description: 'the genesis file to write (refused if it exists)' },
     }),
   },
   replay: {
     usage: 'perpd replay --verify --data-dir DIR [--genesis FILE | --dev]',
-    summary: "re-executes every stored block from genesis (ignoring snapshots) and checks each state root and digest; exits 0 when all match, 65 at the first mismatch (its height, the stored and the computed root). Run it on a stopped node's data directory or a copy",
+    summary:
+      "re-executes every stored block from genesis (ignoring snapshots) and checks each state root and digest; exits 0 when all match, 65 at the first mismatch (its height, the stored and the computed root). Run it on a stopped node's data directory or a copy",
     configurable: true,
     options: defineOptions({
       verify: { type: 'boolean', commandLineOnly: true, description: 'check every root and digest (required: the only mode)' },
-      'data-dir': { type: 'string', valueName: 'DIR', required: true, description: 'the data directory whose block store (chain.sqlite) to replay' },
-      genesis: { type: 'string', valueName: 'FILE', description: 'the genesis the chain must start from (default: the one the data directory stored)' },
+      'data-dir': {
+        type: 'string',
+        valueName: 'DIR',
+        required: true,
+        description: 'the data directory whose block store (chain.sqlite) to replay',
+      },
+      genesis: {
+        type: 'string',
+        valueName: 'FILE',
+        description: 'the genesis the chain must start from (default: the one the data directory stored)',
+      },
       dev: { type: 'boolean', description: 'the chain must start from the development genesis' },
       ...LOG_OPTIONS,
     }),
   },
   status: {
     usage: 'perpd status [--url URL] [--json]',
-    summary: 'asks a running node for its health, its height and its history index; exits 0 when ok, 3 when it answers but is not ok, 1 when it does not answer',
+    summary:
+      'asks a running node for its health, its height and its history index; exits 0 when ok, 3 when it answers but is not ok, 1 when it does not answer',
     configurable: true,
     options: defineOptions({
       url: { type: 'string', valueName: 'URL', default: 'http://127.0.0.1:8080', description: 'the node' },
@@ -144,26 +246,50 @@ export const NODE_SUBCOMMANDS = {
   },
   'config print': {
     usage: 'perpd config print [--json] [--config FILE] [node options]',
-    summary: "shows the configuration `perpd start` would run with given the same flags, environment and --config file: every option's value and where it came from (flag, env NAME, FILE:LINE, default); each value is checked as at start, the genesis is not read",
+    summary:
+      "shows the configuration `perpd start` would run with given the same flags, environment and --config file: every option's value and where it came from (flag, env NAME, FILE:LINE, default); each value is checked as at start, the genesis is not read",
     configurable: true,
     options: defineOptions({
       ...NODE_OPTIONS,
-      json: { type: 'boolean', commandLineOnly: true, description: 'print {"config_file", "options": {NAME: {value, source, from}}} as JSON' },
+      json: {
+        type: 'boolean',
+        commandLineOnly: true,
+        description: 'print {"config_file", "options": {NAME: {value, source, from}}} as JSON',
+      },
     }),
   },
   demo: {
     usage: 'perpd demo [--port N] [--data-dir DIR] [--seconds N] [--seed N]',
-    summary: 'runs a development node (perpd start --dev, a child process) with simulated traders: a market maker quoting BTC-USD, ETH-USD and SOL-USD through an agent, takers crossing the spread, occasional trigger orders, and the dev quoter on XAU-USD; prints where to look and stops the node on Ctrl-C (README.md, docs/operator.md#demo)',
+    summary:
+      'runs a development node (perpd start --dev, a child process) with simulated traders: a market maker quoting BTC-USD, ETH-USD and SOL-USD through an agent, takers crossing the spread, occasional trigger orders, and the dev quoter on XAU-USD; prints where to look and stops the node on Ctrl-C (README.md, docs/operator.md#demo)',
     options: defineOptions({
       port: { type: 'integer', default: 8080, min: 0, max: 65535, description: "the node's API port (0: any free port)" },
-      'data-dir': { type: 'string', valueName: 'DIR', defaultText: 'a temporary directory, removed at exit', description: "the node's data directory (kept at exit when given)" },
-      seconds: { type: 'integer', min: 1, max: 31_536_000, valueName: 'N', defaultText: 'until Ctrl-C', description: 'stop after N seconds' },
-      seed: { type: 'integer', default: 1, min: 0, max: 4_294_967_295, description: "the seed of the traders' decisions (the same seed, the same sequence of orders)" },
+      'data-dir': {
+        type: 'string',
+        valueName: 'DIR',
+        defaultText: 'a temporary directory, removed at exit',
+        description: "the node's data directory (kept at exit when given)",
+      },
+      seconds: {
+        type: 'integer',
+        min: 1,
+        max: 31_536_000,
+        valueName: 'N',
+        defaultText: 'until Ctrl-C',
+        description: 'stop after N seconds',
+      },
+      seed: {
+        type: 'integer',
+        default: 1,
+        min: 0,
+        max: 4_294_967_295,
+        description: "the seed of the traders' decisions (the same seed, the same sequence of orders)",
+      },
     }),
   },
   version: {
     usage: 'perpd version',
-    summary: "prints the version and the code fingerprint that state snapshots are tied to (docs/operator.md#upgrade)",
+    summary: 'prints the version and the code fingerprint that state snapshots are tied to (docs/operator.md#upgrade)',
     options: defineOptions({}),
   },
 } as const
@@ -174,21 +300,44 @@ export type NodeSubcommand = keyof typeof NODE_SUBCOMMANDS
 export const NODE_SUBCOMMAND_WORDS: readonly string[] = ['start', ...new Set(Object.keys(NODE_SUBCOMMANDS).map((n) => n.split(' ')[0]!))]
 
 /** Parses a subcommand's options (the words after it); ConfigError and InfoRequested as parseNodeArgs. */
-export function parseSubcommand<const C extends NodeSubcommand>(name: C, argv: readonly string[], env?: Readonly<Record<string, string | undefined>>) {
+export function parseSubcommand<const C extends NodeSubcommand>(
+  name: C,
+  argv: readonly string[],
+  env?: Readonly<Record<string, string | undefined>>,
+) {
   return parseSubcommandSources(name, argv, env).values
 }
 
 /** parseSubcommand with where each value came from (for `perpd config print`). */
-export function parseSubcommandSources<const C extends NodeSubcommand>(name: C, argv: readonly string[], env?: Readonly<Record<string, string | undefined>>) {
+export function parseSubcommandSources<const C extends NodeSubcommand>(
+  name: C,
+  argv: readonly string[],
+  env?: Readonly<Record<string, string | undefined>>,
+) {
   const c = NODE_SUBCOMMANDS[name]
   const sources = 'configurable' in c ? { ...NODE_SOURCES, ...(env === undefined ? {} : { env }) } : undefined
-  return parseOptions(argv, c.options as (typeof NODE_SUBCOMMANDS)[C]['options'], { usage: c.usage, summary: c.summary, program: `perpd ${name}`, error: (m) => new ConfigError(m), ...(sources === undefined ? {} : { sources }) })
+  return parseOptions(argv, c.options as (typeof NODE_SUBCOMMANDS)[C]['options'], {
+    usage: c.usage,
+    summary: c.summary,
+    program: `perpd ${name}`,
+    error: (m) => new ConfigError(m),
+    ...(sources === undefined ? {} : { sources }),
+  })
 }
 
 /** The option names the environment and the config file may set for some perpd command. */
 function nodeConfigurableNames(): string[] {
-  const tables: OptionTable[] = [NODE_OPTIONS, ...Object.values(NODE_SUBCOMMANDS).filter((c) => 'configurable' in c).map((c) => c.options as OptionTable)]
-  return tables.flatMap((t) => Object.entries(t).filter(([, spec]) => spec.commandLineOnly !== true).map(([name]) => name))
+  const tables: OptionTable[] = [
+    NODE_OPTIONS,
+    ...Object.values(NODE_SUBCOMMANDS)
+      .filter((c) => 'configurable' in c)
+      .map((c) => c.options as OptionTable),
+  ]
+  return tables.flatMap((t) =>
+    Object.entries(t)
+      .filter(([, spec]) => spec.commandLineOnly !== true)
+      .map(([name]) => name),
+  )
 }
 
 /** A genesis document checked by GenesisSchema (the same check as --genesis), or a ConfigError naming `label`. */
@@ -209,7 +358,11 @@ export class ConfigError extends OptionError {
  * ConfigError for what cannot be used, InfoRequested (lib/options.ts) for --help and --version.
  */
 export function parseNodeArgs(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): NodeConfig {
-  const { values } = parseOptions(argv, NODE_OPTIONS, env === undefined ? NODE_COMMAND : { ...NODE_COMMAND, sources: { ...NODE_SOURCES, env } })
+  const { values } = parseOptions(
+    argv,
+    NODE_OPTIONS,
+    env === undefined ? NODE_COMMAND : { ...NODE_COMMAND, sources: { ...NODE_SOURCES, env } },
+  )
   const dev = values.dev
   const genesisFile = values.genesis
   let genesis: Genesis

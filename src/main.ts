@@ -1,19 +1,30 @@
 #!/usr/bin/env bun
-// perpd: the chain node. `perpd --help` lists the options (the table in src/config.ts).
-import { createApp, startFeed, type AppOptions } from './api/app.ts'
-import { HealthMonitor } from './api/health-monitor.ts'
-import { nodeMetrics } from './api/metrics.ts'
+import { resolve } from 'node:path'
 import { AdmissionPool } from './api/admission/admission-pool.ts'
+// perpd: the chain node. `perpd --help` lists the options (the table in src/config.ts).
+import { type AppOptions, createApp, startFeed } from './api/app.ts'
+import { HealthMonitor } from './api/health-monitor.ts'
 import { startHistory } from './api/history-link.ts'
+import { nodeMetrics } from './api/metrics.ts'
 import { feedRuntime } from './api/ws/runtime.ts'
-import { ConfigError, NODE_COMMAND, NODE_SUBCOMMAND_WORDS, NODE_SUBCOMMANDS, parseNodeArgs, parseSubcommand, parseSubcommandSources, readGenesis, refuseDevKeysOnMainnet, validateGenesis } from './config.ts'
+import {
+  ConfigError,
+  NODE_COMMAND,
+  NODE_SUBCOMMAND_WORDS,
+  NODE_SUBCOMMANDS,
+  parseNodeArgs,
+  parseSubcommand,
+  parseSubcommandSources,
+  readGenesis,
+  refuseDevKeysOnMainnet,
+  validateGenesis,
+} from './config.ts'
 import type { HistoryIndex } from './indexer/history-index.ts'
 import { configureLogging, createLogger, errorMessage, logLine, logSettingsFrom } from './lib/log.ts'
-import { resolve } from 'node:path'
-import { devGenesis } from './node/dev-genesis.ts'
 import { configJson, configText, readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
 import { printDevBanner } from './node/dev-banner.ts'
+import { devGenesis } from './node/dev-genesis.ts'
 import { startDevQuoter } from './node/dev-quoter.ts'
 import { replayReporter } from './node/replay-progress.ts'
 
@@ -34,13 +45,27 @@ const EXIT_HALTED = 70
 const EXIT_REPLAY_FAILED = 65
 
 const node = new ChainNode({
-  dataDir: config.dataDir, genesis: config.genesis, blockTimeMs: config.blockTimeMs, signerRatePerSec: config.rateLimitSignerPerSec,
-  snapshotEveryBlocks: config.snapshotEveryBlocks, deferRecovery: true,
+  dataDir: config.dataDir,
+  genesis: config.genesis,
+  blockTimeMs: config.blockTimeMs,
+  signerRatePerSec: config.rateLimitSignerPerSec,
+  snapshotEveryBlocks: config.snapshotEveryBlocks,
+  deferRecovery: true,
 })
 // The admission threads run the stateless part of /action off this (the block) thread; the network
 // is the stored chain's, which the node read from its data directory.
-const admissionPool = config.admissionThreads > 0 ? new AdmissionPool(config.admissionThreads, node.state.params.network, logLine(createLogger('admission'))) : undefined
-const appOptions: AppOptions = { admissionPool, actionIpRatePerSec: config.rateLimitIpPerSec, trustedProxies: config.trustedProxies, queryTimeoutMs: config.queryTimeoutMs, ws: config.wsLimits, blockTimeMs: config.blockTimeMs }
+const admissionPool =
+  config.admissionThreads > 0
+    ? new AdmissionPool(config.admissionThreads, node.state.params.network, logLine(createLogger('admission')))
+    : undefined
+const appOptions: AppOptions = {
+  admissionPool,
+  actionIpRatePerSec: config.rateLimitIpPerSec,
+  trustedProxies: config.trustedProxies,
+  queryTimeoutMs: config.queryTimeoutMs,
+  ws: config.wsLimits,
+  blockTimeMs: config.blockTimeMs,
+}
 const app = createApp(node, appOptions)
 let history: HistoryIndex | undefined
 let monitor: HealthMonitor | undefined
@@ -68,7 +93,11 @@ function finish(code: number): void {
 node.onHalt((halt) => {
   monitor?.stop()
   haltExitCode = EXIT_HALTED
-  log.error(`halted (${halt.code}); the probes say why, and the process exits with ${EXIT_HALTED} in ${config.haltExitDelayMs} ms`, { code: halt.code, store_dirty: halt.storeDirty, exit_code: EXIT_HALTED })
+  log.error(`halted (${halt.code}); the probes say why, and the process exits with ${EXIT_HALTED} in ${config.haltExitDelayMs} ms`, {
+    code: halt.code,
+    store_dirty: halt.storeDirty,
+    exit_code: EXIT_HALTED,
+  })
   setTimeout(() => finish(EXIT_HALTED), config.haltExitDelayMs)
 })
 
@@ -83,12 +112,20 @@ process.on('SIGTERM', () => shutdown('SIGTERM'))
 // The port is bound before the stored chain is replayed: meanwhile the probes say recovering and
 // every other route answers 503 (docs/operations.md#health).
 app.listen({ hostname: config.host, port: config.port })
-log.info(`perpd ${config.genesis.network} network, data ${config.dataDir}, block time ${config.blockTimeMs} ms`, { network: config.genesis.network, data_dir: config.dataDir, block_time_ms: config.blockTimeMs })
+log.info(`perpd ${config.genesis.network} network, data ${config.dataDir}, block time ${config.blockTimeMs} ms`, {
+  network: config.genesis.network,
+  data_dir: config.dataDir,
+  block_time_ms: config.blockTimeMs,
+})
 // The line tests and scripts wait for (test/support/child-process.ts), once the port is bound.
 const url = `http://${config.host}:${app.server!.port}`
 log.info(`listening on ${url}`, { url })
 
-const progress = replayReporter({ tty: process.stderr.isTTY === true, write: (text) => process.stderr.write(text), log: (line) => log.info(line) })
+const progress = replayReporter({
+  tty: process.stderr.isTTY === true,
+  write: (text) => process.stderr.write(text),
+  log: (line) => log.info(line),
+})
 let recovered = false
 try {
   recovered = await node.recover(progress.report)
@@ -118,7 +155,10 @@ if (recovered && !finishing) {
   // blocks.live pushes each block once the history index has ingested it.
   if (history !== undefined) feedRuntime(node).followHistory(history)
   nodeMetrics(node).setHistory(history)
-  monitor = new HealthMonitor(node, history, () => feedRuntime(node).feed, { indexerLagBlocks: config.healthIndexerLagBlocks, indexerLagMs: config.healthIndexerLagMs }).start()
+  monitor = new HealthMonitor(node, history, () => feedRuntime(node).feed, {
+    indexerLagBlocks: config.healthIndexerLagBlocks,
+    indexerLagMs: config.healthIndexerLagMs,
+  }).start()
   node.start()
   // --dev: the development accounts and their (public) keys, as Anvil prints them.
   if (config.dev) printDevBanner(config.genesis)
@@ -137,7 +177,9 @@ async function runSubcommand(words: readonly string[]): Promise<number> {
   const name = pair === undefined ? word : second === pair ? `${word} ${pair}` : undefined
   const rest = words.slice(pair === undefined ? 1 : 2)
   if (name === undefined) {
-    console.error(`perpd ${word}: the command is perpd ${word} ${pair}${second === undefined ? '' : `, not perpd ${word} ${second}`}\n(perpd --help lists the commands)`)
+    console.error(
+      `perpd ${word}: the command is perpd ${word} ${pair}${second === undefined ? '' : `, not perpd ${word} ${second}`}\n(perpd --help lists the commands)`,
+    )
     return 2
   }
   const parse = <R>(f: () => R) => readCommandLine(f)
@@ -166,18 +208,26 @@ async function runSubcommand(words: readonly string[]): Promise<number> {
     }
     case 'init': {
       const v = parse(() => parseSubcommand('init', rest))
-      return parse(() => commands.initCommand(v, (g, label) => {
-        const genesis = validateGenesis(g, label)
-        refuseDevKeysOnMainnet(genesis)
-        return genesis
-      }))
+      return parse(() =>
+        commands.initCommand(v, (g, label) => {
+          const genesis = validateGenesis(g, label)
+          refuseDevKeysOnMainnet(genesis)
+          return genesis
+        }),
+      )
     }
     case 'replay': {
       const v = parse(() => {
         const values = parseSubcommand('replay', rest)
-        if (!values.verify) throw new ConfigError('perpd replay runs with --verify (re-execute the block store and check every root)\n(perpd replay --help lists the options)')
+        if (!values.verify)
+          throw new ConfigError(
+            'perpd replay runs with --verify (re-execute the block store and check every root)\n(perpd replay --help lists the options)',
+          )
         if (values.dev && values.genesis !== undefined) throw new ConfigError('give --genesis FILE or --dev, not both')
-        return { ...values, genesisValue: values.genesis !== undefined ? readGenesis(values.genesis) : values.dev ? devGenesis() : undefined }
+        return {
+          ...values,
+          genesisValue: values.genesis !== undefined ? readGenesis(values.genesis) : values.dev ? devGenesis() : undefined,
+        }
       })
       configureLogging(logSettingsFrom(v))
       return commands.replayVerifyCommand({ dataDir: resolve(v['data-dir']), genesis: v.genesisValue, tty: process.stderr.isTTY === true })

@@ -9,6 +9,7 @@ import { clientGoneResponse, isClientGone } from './client-gone.ts'
 import { jsonResponse } from './jsonrpc.ts'
 import { marketStatsReader } from './methods/market-methods.ts'
 import { metricsRoutes } from './metrics.ts'
+import { openApiRoutes } from './openapi.ts'
 import { REQUEST_BODY_BACKSTOP_BYTES } from './request-body.ts'
 import { actionRoutes } from './routes/action-routes.ts'
 import { aliasRoutes } from './routes/alias-routes.ts'
@@ -92,5 +93,6 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
       .use(candleRoutes(node))
       .use(feedRoutes(feed))
       .use(wsRoutes(() => feed.hub, { posts, trustedProxies }))
+      .use(openApiRoutes())
   )
 }

@@ -67,7 +67,11 @@ export function initialGenesis(network: string, admin: string, nowMs: number): G
       { address: admin, balance: '0', roles: ['Admin', 'Trader'] },
       { address: BOOK_B_ADDRESS, balance: '0', roles: [] },
     ],
-    markets: dev.markets.map((m) => ({ ...m, fee_recipient: admin, lifecycle: m.routing === 'external_peg' ? 'Created' as const : m.lifecycle })),
+    markets: dev.markets.map((m) => ({
+      ...m,
+      fee_recipient: admin,
+      lifecycle: m.routing === 'external_peg' ? ('Created' as const) : m.lifecycle,
+    })),
   }
 }
 
@@ -87,11 +91,17 @@ export function initCommand(
     writeFileSync(options.out, `${JSON.stringify(genesis, null, 2)}\n`, { flag: 'wx' })
   } catch (err) {
     const code = (err as { code?: string }).code
-    io.err(code === 'EEXIST' ? `${options.out} exists; init never overwrites a genesis (remove it or choose another --out)` : `cannot write ${options.out}: ${errorMessage(err)}`)
+    io.err(
+      code === 'EEXIST'
+        ? `${options.out} exists; init never overwrites a genesis (remove it or choose another --out)`
+        : `cannot write ${options.out}: ${errorMessage(err)}`,
+    )
     return 1
   }
   io.out(`wrote the genesis of network ${options.network} to ${options.out}`)
-  io.out('edit its accounts (roles, balances), markets and limits, then start the node with: perpd --genesis ' + options.out + ' --data-dir DIR')
+  io.out(
+    `edit its accounts (roles, balances), markets and limits, then start the node with: perpd --genesis ${options.out} --data-dir DIR`,
+  )
   return 0
 }
 
@@ -135,7 +145,15 @@ export async function replayVerifyCommand(
     return EXIT_REPLAY_MISMATCH
   }
   const log = createLogger('replay')
-  const node = new ChainNode({ dataDir: options.dataDir, genesis: stored, blockTimeMs: 1_000, snapshotEveryBlocks: 0, deferRecovery: true, fromGenesis: true, log: logLine(log) })
+  const node = new ChainNode({
+    dataDir: options.dataDir,
+    genesis: stored,
+    blockTimeMs: 1_000,
+    snapshotEveryBlocks: 0,
+    deferRecovery: true,
+    fromGenesis: true,
+    log: logLine(log),
+  })
   const progress = replayReporter({ tty: options.tty, write: (text) => process.stderr.write(text), log: (line) => log.info(line) })
   const started = performance.now()
   try {
@@ -148,7 +166,9 @@ export async function replayVerifyCommand(
     progress.done()
     node.stop()
   }
-  io.out(`verified ${tip} blocks of network ${stored.network} from genesis in ${Math.round(performance.now() - started)} ms: every state root and digest matches`)
+  io.out(
+    `verified ${tip} blocks of network ${stored.network} from genesis in ${Math.round(performance.now() - started)} ms: every state root and digest matches`,
+  )
   return 0
 }
 
@@ -167,7 +187,8 @@ export function explainMismatch(message: string): string {
     ].join('\n')
   }
   const status = STATUS_MISMATCH.exec(message)
-  if (status !== null) return `mismatch at height ${status[1]}: envelope ${status[2]} replays to another status (accepted or kept reject) than the stored one`
+  if (status !== null)
+    return `mismatch at height ${status[1]}: envelope ${status[2]} replays to another status (accepted or kept reject) than the stored one`
   return `the stored chain does not replay: ${message}`
 }
 
@@ -192,7 +213,9 @@ export async function statusCommand(options: { url: string; json: boolean; timeo
     let body: unknown = text
     try {
       body = JSON.parse(text)
-    } catch { /* not JSON: shown as text */ }
+    } catch {
+      /* not JSON: shown as text */
+    }
     return { status: res.status, body }
   }
   let health: { status: number; body: unknown }
@@ -213,10 +236,17 @@ export async function statusCommand(options: { url: string; json: boolean; timeo
   }
   const rows: [string, string][] = [
     ['node', base],
-    ['health', `${h.status ?? `unknown (HTTP ${health.status})`}${h.store_dirty === true ? ' (store dirty: the state is ahead of the block store)' : ''}`],
+    [
+      'health',
+      `${h.status ?? `unknown (HTTP ${health.status})`}${h.store_dirty === true ? ' (store dirty: the state is ahead of the block store)' : ''}`,
+    ],
     ['height', String(h.height ?? '?')],
   ]
-  if (h.status === 'recovering') rows.push(['replay', `block ${h.replayed_height} of ${h.target_height}${h.eta_ms != null ? `, about ${Math.ceil(h.eta_ms / 1000)} s left` : ''}`])
+  if (h.status === 'recovering')
+    rows.push([
+      'replay',
+      `block ${h.replayed_height} of ${h.target_height}${h.eta_ms != null ? `, about ${Math.ceil(h.eta_ms / 1000)} s left` : ''}`,
+    ])
   for (const r of h.reasons ?? []) rows.push(['reason', `${r.code}: ${r.message}`])
   if (s !== undefined) {
     rows.push(['history', `indexed through ${s.watermark ?? 'nothing yet'}, ${s.behind} blocks behind the tip ${s.node_tip}`])
