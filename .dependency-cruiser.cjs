@@ -1,5 +1,5 @@
 /**
- * The layering of src/, checked in `npm test` (`npm run lint:deps`). docs/architecture.md
+ * The layering of src/, checked in `npm test` (`npm run lint`). docs/architecture.md
  * explains each folder and why it may import what this table allows.
  * @type {import('dependency-cruiser').IConfiguration}
  */

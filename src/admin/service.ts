@@ -20,6 +20,7 @@ import { authRoutes } from './http/routes-auth.ts'
 import { healthRoutes } from './http/routes-health.ts'
 import { keyRoutes } from './http/routes-keys.ts'
 import { metricsRoutes } from './http/routes-metrics.ts'
+import { openApiRoutes } from './http/routes-openapi.ts'
 import { serviceRoutes } from './http/routes-services.ts'
 import { bridgeDepositSpec } from './runners/bridge-deposit.ts'
 import { bridgeWithdrawSpec } from './runners/bridge-withdraw.ts'
@@ -137,6 +138,8 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
       keyRoutes({ guard, keys, serverKey, log: log.child('keys') }),
       serviceRoutes({ guard, rpc, keys, bindings, supervisor, log: log.child('services') }),
       auditRoutes({ guard, db }),
+      // Reads the composed app's routes when asked: every route above and itself.
+      openApiRoutes(() => app.routes, ADMIN_VERSION),
     ],
     {
       // A session whose address lost the Admin role was refused: audited (docs/admin.md#audit-log).

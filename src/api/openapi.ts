@@ -10,7 +10,7 @@ import { Elysia } from 'elysia'
 import { OFFSET_MAX } from '../indexer/paging.ts'
 import { LEADERBOARD_METRICS, LEADERBOARD_PERIODS, LEADERBOARD_SIZE_MAX } from '../indexer/tables/leaderboard.ts'
 import { buildOpenApi, type OpenApiDocument, openApiHtml, type ResponseDoc, type RouteDoc } from '../lib/openapi.ts'
-import { JsonRpcRequestSchema, ActionParamsSchema } from '../wire/envelope.ts'
+import { ActionParamsSchema, JsonRpcRequestSchema } from '../wire/envelope.ts'
 import { AccountResult, ExchangeStatsResult, OrderbookResult } from '../wire/results/chain.ts'
 import { Nullable, Strict } from '../wire/results/common.ts'
 import { BboItemSchema, MarketDetailResult, MarketSummaryResult, MarksResult } from '../wire/results/market.ts'
@@ -27,7 +27,10 @@ export const DOCS_PATH = '/api/v1/docs'
 
 // --- shared pieces ---------------------------------------------------------------------------
 
-const ErrorBody = Type.Object({ error: Type.String({ description: 'what went wrong' }) }, { description: 'an error (docs/errors.md#http-statuses)' })
+const ErrorBody = Type.Object(
+  { error: Type.String({ description: 'what went wrong' }) },
+  { description: 'an error (docs/errors.md#http-statuses)' },
+)
 const GateBody = Type.Object(
   {
     error: Type.String(),
@@ -51,9 +54,13 @@ const SymbolParam = Type.Object({ symbol: Type.String({ minLength: 1, descriptio
 
 /** offset / limit / cursor / include_total of a history list (docs/history-api.md#conventions-all-history-rest-endpoints). */
 const paging = (spec: PagingSpec) => ({
-  offset: Opt(IntText(`rows to skip, default 0${spec.cursorParts === undefined ? '' : ` (at most ${OFFSET_MAX}; deeper pages use cursor)`}`)),
+  offset: Opt(
+    IntText(`rows to skip, default 0${spec.cursorParts === undefined ? '' : ` (at most ${OFFSET_MAX}; deeper pages use cursor)`}`),
+  ),
   limit: Opt(IntText(`rows per page, default ${spec.limitDefault}, clamped to 1..${spec.limitMax}`)),
-  ...(spec.cursorParts === undefined ? {} : { cursor: Opt(Type.String({ description: 'next_cursor of the previous page; takes precedence over offset' })) }),
+  ...(spec.cursorParts === undefined
+    ? {}
+    : { cursor: Opt(Type.String({ description: 'next_cursor of the previous page; takes precedence over offset' })) }),
   include_total: Opt(BoolText('count the rows in all (page.total)')),
 })
 const marketQuery = {
@@ -69,7 +76,9 @@ const RestPage = Type.Object(
     offset: U53('rows skipped before this page'),
     limit: U53('rows this page may hold'),
     total: Opt(Type.Union([U53('rows in all'), Type.Null()])),
-    next_cursor: Opt(Type.Union([Type.String(), Type.Null()], { description: 'pass as cursor to read the next page; null on the last page' })),
+    next_cursor: Opt(
+      Type.Union([Type.String(), Type.Null()], { description: 'pass as cursor to read the next page; null on the last page' }),
+    ),
     has_more: Type.Boolean({ description: 'true when rows follow this page' }),
   },
   { additionalProperties: false },
@@ -132,7 +141,12 @@ const RecentTradeSchema = Strict(
   },
   'RecentTrade',
 )
-const HotMarketInfo = Strict({ market_id: U32('the market'), symbol: Type.String(), price_decimals: U32('px precision'), size_decimals: U32('sz precision') })
+const HotMarketInfo = Strict({
+  market_id: U32('the market'),
+  symbol: Type.String(),
+  price_decimals: U32('px precision'),
+  size_decimals: U32('sz precision'),
+})
 const HotSummary = Type.Omit(MarketSummaryResult, ['market_id'], { additionalProperties: false, description: 'MarketSummary' })
 
 const HealthBodySchema = Type.Object(
@@ -158,7 +172,7 @@ const StatusSchema = Strict(
     envelope_total: U53('envelopes stored'),
     derive_watermark: orNull(U53('last block derived')),
     derive_lag_blocks: Type.Integer(),
-    derive_index_version: orNull(U32('index version')),
+    derive_index_version: orNull(Type.String({ description: 'version of the derived index' })),
     candle_watermark: orNull(U53('last block folded into candles')),
     candle_lag_blocks: Type.Integer(),
     stats_watermark: orNull(U53('last block folded into stats')),
@@ -211,7 +225,11 @@ const ActionRequest = Type.Object(
   { description: 'one signed action (docs/protocol.md#envelope)' },
 )
 const ActionSuccess = Type.Object(
-  { jsonrpc: Type.Literal('2.0'), id: RpcId, result: Type.Object({}, { additionalProperties: true, description: 'the outcome (docs/protocol.md)' }) },
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: RpcId,
+    result: Type.Object({}, { additionalProperties: true, description: 'the outcome (docs/protocol.md)' }),
+  },
   { additionalProperties: false },
 )
 export const ActionReplySchema = Type.Union([ActionSuccess, RpcFailure])
@@ -299,7 +317,12 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
     summary: 'A market (getMarket) with the chain wrapper',
     tags: ['chain'],
     params: SymbolParam,
-    responses: { '200': json('the market', ChainWrapped(MarketDetailResult)), '400': err('bad symbol'), '404': err('market not found'), '503': gate },
+    responses: {
+      '200': json('the market', ChainWrapped(MarketDetailResult)),
+      '400': err('bad symbol'),
+      '404': err('market not found'),
+      '503': gate,
+    },
   },
   {
     method: 'GET',
@@ -308,7 +331,12 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
     tags: ['chain'],
     params: SymbolParam,
     query: Query({ depth: Opt(IntText('levels per side')) }),
-    responses: { '200': json('the book', ChainWrapped(OrderbookResult)), '400': err('bad depth'), '404': err('market not found'), '503': gate },
+    responses: {
+      '200': json('the book', ChainWrapped(OrderbookResult)),
+      '400': err('bad depth'),
+      '404': err('market not found'),
+      '503': gate,
+    },
   },
   {
     method: 'GET',
@@ -368,9 +396,15 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
     responses: { '200': json('the markets', HotWrapped(Type.Array(HotMarketInfo))), '503': hotErrors['503'] },
   },
   history('/api/v1/blocks', 'Blocks, newest first', Query(paging(PAGING.blocks)), pagedOf(Row('a block header'))),
-  history('/api/v1/blocks/:id', 'A block by height or hash', Query({}), Type.Object({ data: Row('the block') }, { additionalProperties: false }), {
-    params: Type.Object({ id: Type.String({ description: 'height or 0x block hash' }) }),
-  }),
+  history(
+    '/api/v1/blocks/:id',
+    'A block by height or hash',
+    Query({}),
+    Type.Object({ data: Row('the block') }, { additionalProperties: false }),
+    {
+      params: Type.Object({ id: Type.String({ description: 'height or 0x block hash' }) }),
+    },
+  ),
   history('/api/v1/blocks/:id/events', 'Events of a block', Query(paging(PAGING.blockEvents)), pagedOf(Row('an event')), {
     params: Type.Object({ id: Type.String({ pattern: '^\\d{1,16}$', description: 'numeric height' }) }),
   }),
@@ -404,13 +438,24 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
   history(
     '/api/v1/fills',
     'Fills of an account',
-    Query({ ...account, ...marketQuery, from_block: Opt(IntText('first block')), to_block: Opt(IntText('last block')), ...paging(PAGING.fills) }),
+    Query({
+      ...account,
+      ...marketQuery,
+      from_block: Opt(IntText('first block')),
+      to_block: Opt(IntText('last block')),
+      ...paging(PAGING.fills),
+    }),
     pagedOf(Row('a fill')),
   ),
   history(
     '/api/v1/orders',
     'Orders of an owner',
-    Query({ owner: AddressText('the owner (required)'), ...marketQuery, include_open: Opt(BoolText('include open orders')), ...paging(PAGING.orders) }),
+    Query({
+      owner: AddressText('the owner (required)'),
+      ...marketQuery,
+      include_open: Opt(BoolText('include open orders')),
+      ...paging(PAGING.orders),
+    }),
     pagedOf(Row('an order')),
   ),
   history(
@@ -425,9 +470,24 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
     Query({ ...account, direction: Opt(Type.Union([Type.Literal('deposit'), Type.Literal('withdraw')])), ...paging(PAGING.accountRows) }),
     pagedOf(Row('a bridge flow')),
   ),
-  history('/api/v1/positions', 'Position history of an account', Query({ ...account, ...marketQuery, ...paging(PAGING.accountRows) }), pagedOf(Row('a position row'))),
-  history('/api/v1/referral/events', 'Referral events', Query({ ...account, ...roleQuery, ...paging(PAGING.accountRows) }), pagedOf(Row('a referral event'))),
-  history('/api/v1/rebate/events', 'Rebate events', Query({ ...account, ...roleQuery, ...paging(PAGING.accountRows) }), pagedOf(Row('a rebate event'))),
+  history(
+    '/api/v1/positions',
+    'Position history of an account',
+    Query({ ...account, ...marketQuery, ...paging(PAGING.accountRows) }),
+    pagedOf(Row('a position row')),
+  ),
+  history(
+    '/api/v1/referral/events',
+    'Referral events',
+    Query({ ...account, ...roleQuery, ...paging(PAGING.accountRows) }),
+    pagedOf(Row('a referral event')),
+  ),
+  history(
+    '/api/v1/rebate/events',
+    'Rebate events',
+    Query({ ...account, ...roleQuery, ...paging(PAGING.accountRows) }),
+    pagedOf(Row('a rebate event')),
+  ),
   history(
     '/api/v1/account/events',
     'Account events',
@@ -438,14 +498,27 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
     '/api/v1/account-stats',
     'Trading statistics of an account',
     Query(account),
-    Type.Object({ data: Nullable(Row('the statistics'), 'null when the account has none'), stats_watermark: orNull(U53('stats watermark')) }, { additionalProperties: false }),
+    Type.Object(
+      { data: Nullable(Row('the statistics'), 'null when the account has none'), stats_watermark: orNull(U53('stats watermark')) },
+      { additionalProperties: false },
+    ),
   ),
   history(
     '/api/v1/leaderboard',
     'Leaderboard',
     Query({
-      metric: Opt(Type.Union(LEADERBOARD_METRICS.map((m) => Type.Literal(m)), { description: 'default pnl' })),
-      period: Opt(Type.Union(LEADERBOARD_PERIODS.map((p) => Type.Literal(p)), { description: 'default all' })),
+      metric: Opt(
+        Type.Union(
+          LEADERBOARD_METRICS.map((m) => Type.Literal(m)),
+          { description: 'default pnl' },
+        ),
+      ),
+      period: Opt(
+        Type.Union(
+          LEADERBOARD_PERIODS.map((p) => Type.Literal(p)),
+          { description: 'default all' },
+        ),
+      ),
       limit: Opt(IntText(`rows, default 50, at most ${LEADERBOARD_SIZE_MAX}`)),
     }),
     Type.Unknown({ description: 'the leaderboard (docs/history-api.md)' }),
@@ -454,7 +527,10 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
     '/api/v1/search',
     'Search accounts, blocks, transactions and markets',
     Query({ q: Type.String({ description: 'the text (required; first 80 characters)' }) }),
-    Type.Object({ data: Type.Array(Row('a hit')), page: Strict({ offset: U53('0'), limit: U53('hits') }) }, { additionalProperties: false }),
+    Type.Object(
+      { data: Type.Array(Row('a hit')), page: Strict({ offset: U53('0'), limit: U53('hits') }) },
+      { additionalProperties: false },
+    ),
   ),
   history(
     '/api/v1/chain/account',
@@ -467,7 +543,11 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
     'Open orders of an account from the live chain',
     Query({ address: AddressText('the account (required)'), ...marketQuery, ...paging(PAGING.openOrders) }),
     Type.Object(
-      { height: U53('the chain tip'), data: Type.Array(OpenOrderViewSchema), page: Type.Omit(RestPage, ['next_cursor'], { additionalProperties: false }) },
+      {
+        height: U53('the chain tip'),
+        data: Type.Array(OpenOrderViewSchema),
+        page: Type.Omit(RestPage, ['next_cursor'], { additionalProperties: false }),
+      },
       { additionalProperties: false, description: 'open orders in order id order' },
     ),
   ),
@@ -540,5 +620,8 @@ export function nodeOpenApi(version = '0.1.0'): OpenApiDocument {
 export function openApiRoutes() {
   return new Elysia()
     .get(OPENAPI_PATH, () => Response.json(nodeOpenApi()))
-    .get(DOCS_PATH, () => new Response(openApiHtml(nodeOpenApi(), OPENAPI_PATH), { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+    .get(
+      DOCS_PATH,
+      () => new Response(openApiHtml(nodeOpenApi(), OPENAPI_PATH), { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    )
 }

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 documents built from a route table whose parameters, bodies and responses are TypeBox
 // schemas (JSON Schema, which OpenAPI 3.1 takes as is), and the self-contained page that renders one
 // (no CDN: it embeds the document). The node (src/api/openapi.ts) and the admin service
-// (src/admin/http/routes-openapi.ts) serve theirs; docs/operations.md and docs/admin.md name them.
+// (src/admin/http/routes-openapi.ts) serve theirs.
 import type { TObject, TSchema } from '@sinclair/typebox'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
