@@ -99,9 +99,7 @@ export function initCommand(
     return 1
   }
   io.out(`wrote the genesis of network ${options.network} to ${options.out}`)
-  io.out(
-    `edit its accounts (roles, balances), markets and limits, then start the node with: perpd --genesis ${options.out} --data-dir DIR`,
-  )
+  io.out(`edit its accounts (roles, balances), markets and limits, then start the node with: perpd --genesis ${options.out} --data-dir DIR`)
   return 0
 }
 
