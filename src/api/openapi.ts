@@ -272,7 +272,7 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
   {
     method: 'GET',
     path: '/metrics',
-    summary: 'Prometheus metrics (docs/operations.md#metrics)',
+    summary: 'Prometheus metrics (docs/operator.md#metrics)',
     tags: ['health'],
     responses: { '200': { description: 'the Prometheus text format', contentType: 'text/plain', schema: Type.String() } },
   },
