@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
+// perpd: the chain node. `perpd --help` lists the options (the table in src/config.ts).
+
 import { resolve } from 'node:path'
 import { AdmissionPool } from './api/admission/admission-pool.ts'
-// perpd: the chain node. `perpd --help` lists the options (the table in src/config.ts).
 import { type AppOptions, createApp, startFeed } from './api/app.ts'
 import { HealthMonitor } from './api/health-monitor.ts'
 import { startHistory } from './api/history-link.ts'
