@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 // perpd-admin: the off-chain admin service (docs/admin.md), and a command-line client of it for
 // operators. `perpd-admin [serve] [flags]` serves; `perpd-admin login|keys|bind|services|logout`
-// talks to a running service; `perpd-admin kek rotate|audit verify` work on the data directory. Each branch loads only its own modules, so the client starts without
-// loading the server.
+// talks to a running service; `perpd-admin kek rotate|audit verify` work on the data directory.
+// Each branch loads only its own modules, so the client starts without loading the server.
 
 import { CLIENT_COMMAND_WORDS } from './admin/cli/commands.ts'
 import type { AdminService } from './admin/service.ts'
