@@ -13,8 +13,23 @@ import { buildOpenApi, type OpenApiDocument, openApiHtml, type ResponseDoc, type
 import { ActionParamsSchema, JsonRpcRequestSchema } from '../wire/envelope.ts'
 import { AccountResult, ExchangeStatsResult, OrderbookResult } from '../wire/results/chain.ts'
 import { Nullable, Strict } from '../wire/results/common.ts'
+import {
+  AccountStatsSchema,
+  BridgeFlowSchema,
+  FillRecordSchema,
+  FundFlowSchema,
+  HistoryEventViewSchema,
+  LeaderboardSchema,
+  OrderHistoryRecordSchema,
+  PositionChangeSchema,
+  RebateEventSchema,
+  ReferralEventSchema,
+  SearchHitSchema,
+  TxViewSchema,
+} from '../wire/results/history-rows.ts'
 import { BboItemSchema, MarketDetailResult, MarketSummaryResult, MarksResult } from '../wire/results/market.ts'
 import { OpenOrderViewSchema } from '../wire/results/shared-account.ts'
+import { BlockHeaderSchema, EnvelopeViewSchema } from '../wire/results/shared-block.ts'
 import { DecimalString, U32, U53 } from '../wire/schema-types.ts'
 import { PageSchema } from './methods/registry.ts'
 import { CANDLES_LIMIT_DEFAULT, CANDLES_LIMIT_MAX } from './routes/candle-routes.ts'
@@ -68,8 +83,6 @@ const marketQuery = {
   symbol: Opt(Type.String({ description: 'symbol or base-asset prefix; an unknown symbol is 404' })),
 }
 
-/** A history row: its fields are listed in docs/history-api.md under the endpoint. */
-const Row = (description: string) => Type.Object({}, { additionalProperties: true, description })
 /** The REST page: total only with include_total; next_cursor on cursor endpoints. */
 const RestPage = Type.Object(
   {
@@ -115,7 +128,14 @@ const CandleSchema = Strict(
   },
   'a candle (docs/history-api.md#candles)',
 )
-const Level = Type.Object({ price: DecimalString('price'), qty: DecimalString('size') }, { additionalProperties: true })
+const Level = Strict(
+  {
+    price: DecimalString('price of the level (px precision)'),
+    qty: DecimalString('size resting at the level (sz precision)'),
+    cumulative_qty: DecimalString('size from the best level through this one (sz precision)'),
+  },
+  'an aggregated price level',
+)
 const HotOrderbook = Strict(
   {
     symbol: Type.String(),
@@ -395,24 +415,33 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
     tags: ['hot-read'],
     responses: { '200': json('the markets', HotWrapped(Type.Array(HotMarketInfo))), '503': hotErrors['503'] },
   },
-  history('/api/v1/blocks', 'Blocks, newest first', Query(paging(PAGING.blocks)), pagedOf(Row('a block header'))),
+  history('/api/v1/blocks', 'Blocks, newest first', Query(paging(PAGING.blocks)), pagedOf(BlockHeaderSchema)),
   history(
     '/api/v1/blocks/:id',
     'A block by height or hash',
     Query({}),
-    Type.Object({ data: Row('the block') }, { additionalProperties: false }),
+    Type.Object({ data: BlockHeaderSchema }, { additionalProperties: false }),
     {
       params: Type.Object({ id: Type.String({ description: 'height or 0x block hash' }) }),
     },
   ),
-  history('/api/v1/blocks/:id/events', 'Events of a block', Query(paging(PAGING.blockEvents)), pagedOf(Row('an event')), {
-    params: Type.Object({ id: Type.String({ pattern: '^\\d{1,16}$', description: 'numeric height' }) }),
-  }),
+  history(
+    '/api/v1/blocks/:id/events',
+    'Events of a block',
+    Query(paging(PAGING.blockEvents)),
+    Type.Object(
+      { data: Type.Array(HistoryEventViewSchema), page: Type.Omit(RestPage, ['next_cursor'], { additionalProperties: false }) },
+      { additionalProperties: false },
+    ),
+    {
+      params: Type.Object({ id: Type.String({ pattern: '^\\d{1,16}$', description: 'numeric height' }) }),
+    },
+  ),
   history(
     '/api/v1/blocks/:id/envelopes',
     'Envelopes of a block',
     Query({}),
-    Type.Object({ data: Type.Array(Row('an envelope')) }, { additionalProperties: false }),
+    Type.Object({ data: Type.Array(EnvelopeViewSchema) }, { additionalProperties: false }),
     { params: Type.Object({ id: Type.String({ pattern: '^\\d{1,16}$', description: 'numeric height' }) }) },
   ),
   history(
@@ -426,13 +455,13 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
       to_block: Opt(IntText('last block')),
       ...paging(PAGING.envelopes),
     }),
-    pagedOf(Row('an envelope')),
+    pagedOf(EnvelopeViewSchema),
   ),
   history(
     '/api/v1/tx/:hash',
     'A transaction by hash',
     Query({}),
-    Type.Object({ data: Row('the transaction'), source: Type.Literal('local') }, { additionalProperties: false }),
+    Type.Object({ data: TxViewSchema, source: Type.Literal('local') }, { additionalProperties: false }),
     { params: Type.Object({ hash: Type.String({ description: '0x and 64 hex digits' }) }) },
   ),
   history(
@@ -445,7 +474,7 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
       to_block: Opt(IntText('last block')),
       ...paging(PAGING.fills),
     }),
-    pagedOf(Row('a fill')),
+    pagedOf(FillRecordSchema),
   ),
   history(
     '/api/v1/orders',
@@ -456,50 +485,50 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
       include_open: Opt(BoolText('include open orders')),
       ...paging(PAGING.orders),
     }),
-    pagedOf(Row('an order')),
+    pagedOf(OrderHistoryRecordSchema),
   ),
   history(
     '/api/v1/fund-flows',
     'Deposits, withdrawals and transfers of an account',
     Query({ ...account, flow_type: Opt(Type.String({ description: 'one flow type' })), ...paging(PAGING.accountRows) }),
-    pagedOf(Row('a fund flow')),
+    pagedOf(FundFlowSchema),
   ),
   history(
     '/api/v1/bridge-flows',
     'Bridge deposits and withdrawals of an account',
     Query({ ...account, direction: Opt(Type.Union([Type.Literal('deposit'), Type.Literal('withdraw')])), ...paging(PAGING.accountRows) }),
-    pagedOf(Row('a bridge flow')),
+    pagedOf(BridgeFlowSchema),
   ),
   history(
     '/api/v1/positions',
     'Position history of an account',
     Query({ ...account, ...marketQuery, ...paging(PAGING.accountRows) }),
-    pagedOf(Row('a position row')),
+    pagedOf(PositionChangeSchema),
   ),
   history(
     '/api/v1/referral/events',
     'Referral events',
     Query({ ...account, ...roleQuery, ...paging(PAGING.accountRows) }),
-    pagedOf(Row('a referral event')),
+    pagedOf(ReferralEventSchema),
   ),
   history(
     '/api/v1/rebate/events',
     'Rebate events',
     Query({ ...account, ...roleQuery, ...paging(PAGING.accountRows) }),
-    pagedOf(Row('a rebate event')),
+    pagedOf(RebateEventSchema),
   ),
   history(
     '/api/v1/account/events',
     'Account events',
     Query({ ...account, sub_kind: Opt(Type.String({ description: 'one sub kind' })), ...paging(PAGING.accountRows) }),
-    pagedOf(Row('an account event')),
+    pagedOf(HistoryEventViewSchema),
   ),
   history(
     '/api/v1/account-stats',
     'Trading statistics of an account',
     Query(account),
     Type.Object(
-      { data: Nullable(Row('the statistics'), 'null when the account has none'), stats_watermark: orNull(U53('stats watermark')) },
+      { data: Nullable(AccountStatsSchema, 'null when the account has none'), stats_watermark: orNull(U53('stats watermark')) },
       { additionalProperties: false },
     ),
   ),
@@ -521,14 +550,14 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
       ),
       limit: Opt(IntText(`rows, default 50, at most ${LEADERBOARD_SIZE_MAX}`)),
     }),
-    Type.Unknown({ description: 'the leaderboard (docs/history-api.md)' }),
+    LeaderboardSchema,
   ),
   history(
     '/api/v1/search',
     'Search accounts, blocks, transactions and markets',
     Query({ q: Type.String({ description: 'the text (required; first 80 characters)' }) }),
     Type.Object(
-      { data: Type.Array(Row('a hit')), page: Strict({ offset: U53('0'), limit: U53('hits') }) },
+      { data: Type.Array(SearchHitSchema), page: Strict({ offset: U53('0'), limit: U53('hits') }) },
       { additionalProperties: false },
     ),
   ),

@@ -56,6 +56,11 @@ test('real replies match the documented schemas', async () => {
   const audit = await api(A, '/api/audit?limit=5', { token })
   expect(audit.status).toBe(200)
   check('GET', '/api/audit', 200, ADMIN_RESPONSES['GET /api/audit']!.ok, audit.body)
+  for (const path of ['/api/auth/me', '/api/keys', '/api/service-config']) {
+    const r = await api(A, path, { token })
+    expect(r.status).toBe(200)
+    check('GET', path, 200, ADMIN_RESPONSES[`GET ${path}`]!.ok, r.body)
+  }
   const denied = await api(A, '/api/audit')
   expect(denied.status).toBe(401)
   check('GET', '/api/audit', 401, AdminErrorBody, denied.body)

@@ -5,6 +5,8 @@
 import { type TObject, type TSchema, Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { buildOpenApi, type HttpMethod, type OpenApiDocument, type ResponseDoc, type RouteDoc } from '../../lib/openapi.ts'
+import { SERVICE_NAMES } from '../store/bindings.ts'
+import { UUID_PATTERN } from './helpers.ts'
 
 export const ADMIN_OPENAPI_PATH = '/api/openapi.json'
 
@@ -15,6 +17,75 @@ export const AdminErrorBody = Type.Object(
 
 const Obj = (description: string) => Type.Object({}, { additionalProperties: true, description })
 
+const Strict = (props: Parameters<typeof Type.Object>[0], description?: string) =>
+  Type.Object(props, description === undefined ? { additionalProperties: false } : { additionalProperties: false, description })
+const Nullable = (s: TSchema) => Type.Union([s, Type.Null()])
+const Address = Type.String({ pattern: '^0x[0-9a-f]{40}$', description: 'a lower-case 0x address' })
+const Ok = Strict({ ok: Type.Literal(true) }, 'done')
+
+/** A stored key as the key routes return it (src/admin/store/key-store.ts KeyEntry); never the key itself. */
+const KeyEntrySchema = Strict(
+  {
+    id: Type.String({ pattern: UUID_PATTERN, description: 'the key id' }),
+    label: Type.String({ minLength: 1, description: 'its name' }),
+    address: Address,
+    created_at: Type.String({ description: 'upload time, ISO 8601' }),
+    used_by: Type.Array(Type.String(), { description: 'the services bound to it' }),
+  },
+  'a stored key',
+)
+
+/** A runner's status (src/admin/runners/polling-runner.ts RunnerStatus). */
+const RunnerStatusSchema = Strict(
+  {
+    state: Type.Union(['stopped', 'disabled', 'unavailable', 'waiting', 'refused', 'running'].map((s) => Type.Literal(s))),
+    running: Type.Boolean(),
+    address: Nullable(Address),
+    started_at_ms: Nullable(Type.Integer({ minimum: 0 })),
+    last_success_ms: Nullable(Type.Integer({ minimum: 0 })),
+    last_error: Nullable(Type.String()),
+    last_error_ms: Nullable(Type.Integer({ minimum: 0 })),
+    cycles: Type.Integer({ minimum: 0 }),
+    detail: Type.Object({}, { additionalProperties: true, description: "the component's own figures" }),
+  },
+  "a runner's status",
+)
+
+const ServiceEntrySchema = Strict(
+  {
+    key_id: Nullable(Type.String({ pattern: UUID_PATTERN })),
+    address: Nullable(Address),
+    enabled: Type.Boolean(),
+    status: RunnerStatusSchema,
+  },
+  'a binding and its runner',
+)
+
+const ServiceConfigSchema = Strict(
+  { services: Strict(Object.fromEntries(SERVICE_NAMES.map((s) => [s, ServiceEntrySchema]))) },
+  'every service with its binding and runner status',
+)
+
+const SessionSchema = Strict(
+  { address: Address, expires_at_secs: Type.Integer({ minimum: 0, description: 'session expiry, Unix seconds' }) },
+  'the session',
+)
+
+/** An audit row (src/admin/store/audit.ts AuditEntry). */
+const AuditEntrySchema = Strict(
+  {
+    id: Type.Integer({ minimum: 1 }),
+    at_ms: Type.Integer({ minimum: 0 }),
+    actor: Type.String({ description: 'the address, or the component, that acted' }),
+    action: Type.String({ minLength: 1, description: 'login, key.upload, service.bind, …' }),
+    target: Nullable(Type.String()),
+    detail: Type.Object({}, { additionalProperties: true, description: 'what the action carried' }),
+    prev_hash: Nullable(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+    hash: Nullable(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+  },
+  'an audit row',
+)
+
 /** Reply schemas and summaries by `METHOD path`; a route missing here is documented with a generic object reply. */
 export const ADMIN_RESPONSES: Readonly<Record<string, { summary: string; ok: TSchema; status?: string; bearer?: boolean }>> = {
   'GET /api/health': {
@@ -24,26 +95,40 @@ export const ADMIN_RESPONSES: Readonly<Record<string, { summary: string; ok: TSc
   'GET /metrics': { summary: 'Prometheus metrics', ok: Type.String() },
   'GET /api/auth/challenge': {
     summary: 'A login challenge to sign',
-    ok: Type.Object({}, { additionalProperties: true, description: 'the challenge (docs/admin.md)' }),
+    ok: Strict(
+      { challenge: Type.String({ pattern: '^[0-9a-f]{32}$' }), timestamp_ms: Type.Integer({ minimum: 0 }) },
+      'the challenge (docs/admin.md)',
+    ),
   },
-  'POST /api/auth/login': { summary: 'Log in with a signed challenge', ok: Obj('the session') },
-  'GET /api/auth/me': { summary: 'The session', ok: Obj('the session'), bearer: true },
-  'POST /api/auth/logout': { summary: 'End the session', ok: Obj('done'), bearer: true },
-  'POST /api/auth/logout-all': { summary: 'End every session of the address', ok: Obj('done'), bearer: true },
+  'POST /api/auth/login': {
+    summary: 'Log in with a signed challenge',
+    ok: Strict({ token: Type.String({ minLength: 1 }), expires_at_secs: Type.Integer({ minimum: 0 }) }, 'the session token'),
+  },
+  'GET /api/auth/me': { summary: 'The session', ok: SessionSchema, bearer: true },
+  'POST /api/auth/logout': { summary: 'End the session', ok: Ok, bearer: true },
+  'POST /api/auth/logout-all': {
+    summary: 'End every session of the address',
+    ok: Strict({ ok: Type.Literal(true), revoked: Type.Integer({ minimum: 0 }) }),
+    bearer: true,
+  },
   'GET /api/keys/encryption-key': {
     summary: "The service's public key to encrypt key uploads with",
     ok: Type.Object({ public_key: Type.String(), algorithm: Type.Literal('ecies-secp256k1') }, { additionalProperties: false }),
   },
-  'GET /api/keys': { summary: 'The stored keys', ok: Obj('the keys'), bearer: true },
-  'POST /api/keys': { summary: 'Upload an encrypted key', ok: Obj('the stored key'), bearer: true },
-  'PATCH /api/keys/:id': { summary: 'Change a key', ok: Obj('the key'), bearer: true },
-  'DELETE /api/keys/:id': { summary: 'Delete a key', ok: Obj('done'), bearer: true },
-  'GET /api/service-config': { summary: 'The runners and their bindings', ok: Obj('the configuration'), bearer: true },
-  'PUT /api/service-config': { summary: 'Bind a key to a runner and switch it', ok: Obj('the configuration'), bearer: true },
+  'GET /api/keys': { summary: 'The stored keys', ok: Strict({ keys: Type.Array(KeyEntrySchema) }), bearer: true },
+  'POST /api/keys': { summary: 'Upload an encrypted key', ok: KeyEntrySchema, status: '201', bearer: true },
+  'PATCH /api/keys/:id': { summary: 'Change a key', ok: KeyEntrySchema, bearer: true },
+  'DELETE /api/keys/:id': { summary: 'Delete a key', ok: Ok, bearer: true },
+  'GET /api/service-config': { summary: 'The runners and their bindings', ok: ServiceConfigSchema, bearer: true },
+  'PUT /api/service-config': {
+    summary: 'Bind a key to a runner and switch it',
+    ok: Strict({ ok: Type.Literal(true), status: RunnerStatusSchema }),
+    bearer: true,
+  },
   'GET /api/audit': {
     summary: 'The audit log, newest first',
     ok: Type.Object(
-      { entries: Type.Array(Obj('an audit row')), next_before_id: Type.Union([Type.Integer(), Type.Null()]) },
+      { entries: Type.Array(AuditEntrySchema), next_before_id: Type.Union([Type.Integer(), Type.Null()]) },
       { additionalProperties: false },
     ),
     bearer: true,
