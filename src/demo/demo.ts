@@ -7,7 +7,7 @@
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { DemoTraders, MAKER_INDEX, TAKER_INDEXES, TRIGGER_INDEX } from './traders.ts'
+import { DemoTraders, FUNDER_INDEX, LIQUIDATOR_INDEX, MAKER_INDEX, TAKER_INDEXES, TRIGGER_INDEX } from './traders.ts'
 
 export interface DemoOptions {
   /** The node's API port (0: any free port). */
@@ -124,7 +124,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   let failed = why === 'timeout' || (why === 'node' && nodeExit !== 0)
   if (why === 'timeout') say(`the node was not ready within ${NODE_READY_TIMEOUT_MS / 1000} s`)
   if (why === 'ready') {
-    traders = new DemoTraders({ url: url!, seed: options.seed, warn: (m) => say(m) })
+    traders = new DemoTraders({ url: url!, seed: options.seed, warn: (m) => say(m), info: (m) => say(m) })
     const started = await Promise.race([
       traders.start().then(
         () => true,
@@ -139,7 +139,9 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       printWhereToLook(url!, node.pid, traders, options)
       statusTimer = setInterval(() => {
         const s = traders!.stats
-        say(`height ${s.height}: ${s.actions} actions (${s.refused} refused), ${s.fills} taker fills, ${s.triggers} trigger orders`)
+        say(
+          `height ${s.height}: ${s.actions} actions (${s.refused} refused), ${s.fills} taker fills, ${s.triggers} trigger orders, ${s.liquidations} liquidations`,
+        )
       }, STATUS_EVERY_MS)
       if (options.seconds !== undefined) stopTimer = setTimeout(() => requestStop(`${options.seconds} s`), options.seconds * 1_000)
     } else {
@@ -191,6 +193,7 @@ function printWhereToLook(url: string, pid: number, traders: DemoTraders, option
     `  market maker   dev account #${MAKER_INDEX} ${traders.maker.address}, through its agent ${traders.agent.address} (WebSocket posts), quoting ${symbols.join(', ')}`,
     `  takers         dev accounts ${TAKER_INDEXES.map((i) => `#${i}`).join(', ')} (IOC orders over HTTP)`,
     `  triggers       dev account #${TRIGGER_INDEX} (stop-market trigger orders)`,
+    `  liquidations   now and then a fresh account funded by dev account #${FUNDER_INDEX} takes a position at the maximum leverage, the maker's walk leans against it and dev account #${LIQUIDATOR_INDEX} (Liquidator) liquidates it`,
     "  oracle         the node's dev quoter keeps XAU-USD quoted (dev account #7)",
     '',
     'Where to look (the candles, trades and leaderboard fill up within a minute):',

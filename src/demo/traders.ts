@@ -1,10 +1,20 @@
 // The simulated participants of `perpd demo` (README.md, docs/operator.md#demo): a market maker that
 // quotes every native market through an agent key over the WebSocket post path, takers that cross
-// the spread over HTTP, and a trader that places the occasional trigger order. They sign with the
+// the spread over HTTP, a trader that places the occasional trigger order, and now and then an
+// under-margined gambler that the liquidator (dev account #9) liquidates. They sign with the
 // development keys (node/dev-banner.ts) through the project's client and its nonce manager; every
 // decision comes from a PRNG seeded with --seed (lib/prng.ts), so a seed gives the same sequence of
 // orders (their timing, and so the fills, follow the node's blocks).
-import { batchPlaceOrder, massCancel, placeOrder, placeTriggerOrder, registerAgent } from '../client/actions.ts'
+import {
+  batchPlaceOrder,
+  liquidatePosition,
+  massCancel,
+  placeOrder,
+  placeTriggerOrder,
+  registerAgent,
+  transferFunds,
+  updateLeverage,
+} from '../client/actions.ts'
 import { PerpdClient } from '../client/perpd-client.ts'
 import type { ActionReply } from '../client/rpc-client.ts'
 import { PerpdWsClient } from '../client/ws-client.ts'
@@ -18,6 +28,9 @@ import { devGenesis } from '../node/dev-genesis.ts'
 export const MAKER_INDEX = 1
 export const TAKER_INDEXES = [2, 3, 4] as const
 export const TRIGGER_INDEX = 5
+/** Dev account #6 funds the gambler (a fresh key per round); #9 holds the Liquidator role (node/dev-genesis.ts). */
+export const FUNDER_INDEX = 6
+export const LIQUIDATOR_INDEX = 9
 
 /** Quote levels per side, and their distance from the fair price (bps): level i at HALF_SPREAD_BPS + i * LEVEL_STEP_BPS. */
 const LEVELS = 4
@@ -32,6 +45,27 @@ const TRIGGER_BPS = 6
 /** A trigger expires after this long (block time is wall-clock time), well under the 200 active triggers an account may hold (docs/limits.md). */
 const TRIGGER_LIFETIME_MS = 120_000
 
+/**
+ * The gambler: each round a fresh key gets GAMBLER_FUNDS_USD from account #6, sets the market's
+ * maximum leverage and takes a position of about 45 times its cash with an IOC, so a move of about
+ * 1% against it leaves it under its maintenance requirement. Meanwhile the market maker's walk
+ * leans against it by DRIFT_BPS a step (at most DRIFT_MAX_BPS from where it entered), until the
+ * liquidator takes the position over. At most GAMBLER_ROUNDS rounds, GAMBLER_PAUSE_MS and a seeded
+ * part of it apart.
+ */
+const GAMBLER_FUNDS_USD = 50
+const GAMBLER_NOTIONAL_PER_USD = 45
+const GAMBLER_ROUNDS = 20
+const GAMBLER_FIRST_MS = 5_000
+const GAMBLER_PAUSE_MS = 20_000
+/** A round that has not been liquidated after this long is given up (the gambler keeps its position). */
+const GAMBLER_ROUND_MAX_MS = 180_000
+/** The lean of the walk: the step is DRIFT_BPS ± DRIFT_BPS / 2 against the gambler, under 2 * HALF_SPREAD_BPS as above. */
+const DRIFT_BPS = 5
+const DRIFT_MAX_BPS = 500
+/** How often the liquidator reads getLiquidatablePositions. */
+const LIQUIDATOR_POLL_MS = 1_000
+
 /** A native market as the demo trades it. */
 export interface DemoMarket {
   readonly id: number
@@ -42,6 +76,9 @@ export interface DemoMarket {
   readonly unitTicks: number
   /** Where the walk started (it reverts slowly towards it). */
   startTicks: number
+  /** While a gambler holds a position here: -1 (the walk leans down) or 1 (up), and the fair price it entered at; 0 otherwise. */
+  drift: number
+  driftFromTicks: number
   /** The market maker's fair price in price ticks (the takers and triggers read it too). */
   fairTicks: number
 }
@@ -52,6 +89,7 @@ export interface DemoStats {
   refused: number
   fills: number
   triggers: number
+  liquidations: number
   height: number
 }
 
@@ -76,6 +114,8 @@ export async function demoMarkets(client: PerpdClient): Promise<DemoMarket[]> {
       unitTicks,
       startTicks,
       fairTicks: startTicks,
+      drift: 0,
+      driftFromTicks: startTicks,
     })
   }
   return out
@@ -84,6 +124,11 @@ export async function demoMarkets(client: PerpdClient): Promise<DemoMarket[]> {
 /** The agent key of the market maker: derived from the seed (a throwaway key, registered by account #1). */
 export function agentKeyOf(seed: number): Uint8Array {
   return keccak256(new TextEncoder().encode(`perpd demo market maker agent, seed ${seed}`))
+}
+
+/** The gambler's key of one round: derived from the seed and the round (a fresh account each round). */
+export function gamblerKeyOf(seed: number, round: number): Uint8Array {
+  return keccak256(new TextEncoder().encode(`perpd demo gambler, seed ${seed}, round ${round}`))
 }
 
 /** Sleeps that stop() cuts short, and the flag the loops check. */
@@ -115,11 +160,13 @@ export interface TradersOptions {
   readonly seed: number
   /** Problems (a refused action, a lost request), each streak of the same one once. */
   readonly warn: (message: string) => void
+  /** Events worth a line of their own (a liquidation). */
+  readonly info?: (message: string) => void
 }
 
 /** The running participants: start() registers the agent and starts the loops, stop() ends them. */
 export class DemoTraders {
-  readonly stats: DemoStats = { actions: 0, refused: 0, fills: 0, triggers: 0, height: 0 }
+  readonly stats: DemoStats = { actions: 0, refused: 0, fills: 0, triggers: 0, liquidations: 0, height: 0 }
   readonly maker: PerpdClient
   readonly agent: PerpdClient
   markets: DemoMarket[] = []
@@ -127,6 +174,9 @@ export class DemoTraders {
   private readonly stopper = new Stopper()
   private loops: Promise<void>[] = []
   private lastProblem = ''
+  /** The gambler of the current round and its market, for the liquidator; refusals already reported. */
+  private gambler: { address: string; market: DemoMarket; since: number } | undefined
+  private readonly refusedLiquidations = new Set<string>()
 
   constructor(private readonly options: TradersOptions) {
     this.maker = new PerpdClient({ url: options.url, privateKey: DEV_PRIVATE_KEYS[MAKER_INDEX]! })
@@ -159,6 +209,8 @@ export class DemoTraders {
           mulberry32Unit(seed * 1_000 + 200),
         ),
       ),
+      this.run(() => this.gamble(mulberry32Unit(seed * 1_000 + 300))),
+      this.run(() => this.liquidate(new PerpdClient({ url: this.options.url, privateKey: DEV_PRIVATE_KEYS[LIQUIDATOR_INDEX]! }))),
     ]
   }
 
@@ -191,11 +243,14 @@ export class DemoTraders {
   }
 
   /** Sends one action and counts it. */
-  private async send(client: PerpdClient, action: Record<string, unknown>): Promise<ActionReply> {
+  private async send(client: PerpdClient, action: Parameters<PerpdClient['send']>[0]): Promise<ActionReply> {
     const reply = await client.send(action)
     this.stats.actions++
     this.stats.height = Math.max(this.stats.height, reply.height)
-    if (reply.status !== 'accepted') this.problem(`${Object.keys(action)[0]} rejected: ${JSON.stringify(reply.reason)}`)
+    if (reply.status !== 'accepted')
+      this.problem(
+        `${typeof action === 'function' ? 'user-signed action' : Object.keys(action)[0]} rejected: ${JSON.stringify(reply.reason)}`,
+      )
     return reply
   }
 
@@ -213,7 +268,10 @@ export class DemoTraders {
   private async makeMarket(m: DemoMarket, random: () => number): Promise<void> {
     let previous: number[] = []
     while (!this.stopper.stopped) {
-      const step = (random() * 2 - 1) * STEP_BPS_MAX
+      // While a gambler holds a position here the step leans against it (the same draw from the PRNG either way).
+      const draw = random() * 2 - 1
+      const leaning = m.drift !== 0 && Math.abs(m.fairTicks / m.driftFromTicks - 1) * 10_000 < DRIFT_MAX_BPS
+      const step = leaning ? m.drift * (DRIFT_BPS + (draw * DRIFT_BPS) / 2) : draw * STEP_BPS_MAX
       const revert = ((m.startTicks - m.fairTicks) / m.fairTicks) * 10_000 * 0.01
       m.fairTicks = Math.max(LEVELS * 10, Math.round(m.fairTicks * (1 + (step + revert) / 10_000)))
       const orders = []
@@ -306,6 +364,97 @@ export class DemoTraders {
         }),
       )
       if (reply.status === 'accepted') this.stats.triggers++
+    }
+  }
+
+  /**
+   * The gambler: rounds of a fresh key funded with GAMBLER_FUNDS_USD by account #6 that takes a
+   * position at the market's maximum leverage (long and short in turn, in a seeded market); the
+   * maker's walk then leans against it until the liquidator has taken it over (or the round times out).
+   */
+  private async gamble(random: () => number): Promise<void> {
+    const funder = new PerpdClient({ url: this.options.url, privateKey: DEV_PRIVATE_KEYS[FUNDER_INDEX]! })
+    const leverageOf = (m: DemoMarket) => devGenesis().markets.find((g) => g.market_id === m.id)?.max_leverage ?? 1
+    const highest = Math.max(...this.markets.map(leverageOf))
+    const candidates = this.markets.filter((m) => leverageOf(m) === highest)
+    await this.stopper.sleep(GAMBLER_FIRST_MS)
+    for (let round = 0; round < GAMBLER_ROUNDS && !this.stopper.stopped; round++) {
+      // The markets of the highest maximum leverage (BTC-USD and ETH-USD on dev): there about a 1% move liquidates.
+      const m = candidates[Math.floor(random() * candidates.length)]!
+      const buy = round % 2 === 0
+      const client = new PerpdClient({ url: this.options.url, privateKey: gamblerKeyOf(this.options.seed, round) })
+      const funded = await this.send(funder, (nonce, network) =>
+        transferFunds({ network, destination: client.address, amount: String(GAMBLER_FUNDS_USD), nonce }),
+      )
+      const maxLeverage = leverageOf(m)
+      const levered = funded.status === 'accepted' && (await this.send(client, updateLeverage({ market_id: m.id, leverage: maxLeverage })))
+      const notional = GAMBLER_FUNDS_USD * Math.min(GAMBLER_NOTIONAL_PER_USD, maxLeverage * 0.9)
+      const qtyTicks = Math.round((notional / (m.fairTicks / 10 ** m.priceDecimals)) * 10 ** m.sizeDecimals)
+      const price = buy
+        ? Math.ceil(m.fairTicks * (1 + TAKER_THROUGH_BPS / 10_000))
+        : Math.floor(m.fairTicks * (1 - TAKER_THROUGH_BPS / 10_000))
+      const opened =
+        levered &&
+        levered.status === 'accepted' &&
+        (await this.send(
+          client,
+          placeOrder({
+            market_id: m.id,
+            side: buy ? 'Bid' : 'Ask',
+            price: this.price(m, price),
+            qty: this.qty(m, qtyTicks),
+            tif: 'Ioc',
+            reduce_only: false,
+          }),
+        ))
+      const filled = opened && opened.status === 'accepted' && opened.events.some((e) => e.sub_kind === 'Filled')
+      if (filled) {
+        this.options.info?.(
+          `gambler ${client.address} (${GAMBLER_FUNDS_USD} USD from dev account #${FUNDER_INDEX}) went ${buy ? 'long' : 'short'} ${m.symbol} at ${maxLeverage}x; the walk now leans against it`,
+        )
+        this.gambler = { address: client.address.toLowerCase(), market: m, since: Date.now() }
+        m.driftFromTicks = m.fairTicks
+        m.drift = buy ? -1 : 1
+        while (!this.stopper.stopped && this.gambler !== undefined && Date.now() - this.gambler.since < GAMBLER_ROUND_MAX_MS)
+          await this.stopper.sleep(500)
+        if (this.gambler !== undefined && !this.stopper.stopped)
+          this.problem(`gambler ${client.address} was not liquidated within ${GAMBLER_ROUND_MAX_MS / 1000} s; next round`)
+        this.gambler = undefined
+        m.drift = 0
+      }
+      await this.stopper.sleep(GAMBLER_PAUSE_MS + random() * GAMBLER_PAUSE_MS)
+    }
+  }
+
+  /** The liquidator (dev account #9): liquidates what getLiquidatablePositions lists; a refusal is reported once per position. */
+  private async liquidate(client: PerpdClient): Promise<void> {
+    while (!this.stopper.stopped) {
+      await this.stopper.sleep(LIQUIDATOR_POLL_MS)
+      if (this.stopper.stopped) return
+      const listed = (
+        await client.rpc.query<{ address: string; market_id: number; symbol: string; size: string; mark_price: string }[]>(
+          'getLiquidatablePositions',
+          { limit: 10 },
+        )
+      ).data
+      for (const p of listed) {
+        const key = `${p.address}:${p.market_id}`
+        if (this.refusedLiquidations.has(key)) continue
+        const reply = await client.send(liquidatePosition({ address: p.address, market_id: p.market_id }))
+        this.stats.actions++
+        this.stats.height = Math.max(this.stats.height, reply.height)
+        if (reply.status === 'accepted') {
+          this.stats.liquidations++
+          this.options.info?.(
+            `liquidated ${p.address} ${p.symbol} ${p.size} at mark ${p.mark_price} (dev account #${LIQUIDATOR_INDEX}, block ${reply.height})`,
+          )
+          if (this.gambler?.address === p.address.toLowerCase() && this.gambler.market.id === p.market_id) this.gambler = undefined
+        } else {
+          this.stats.refused++
+          this.refusedLiquidations.add(key)
+          this.options.warn(`LiquidatePosition ${p.address} ${p.symbol} refused: ${JSON.stringify(reply.reason)} (not retried)`)
+        }
+      }
     }
   }
 

@@ -34,7 +34,7 @@ describe('perpd demo', () => {
   test('a dev node with traders: trades, books, candles, WebSocket; SIGINT exits 0 and stops the node', async () => {
     // --seconds bounds the run if the test fails half-way; the test stops it earlier with SIGINT.
     const proc = Bun.spawn(
-      [process.execPath, join(PROJECT_ROOT, 'src/main.ts'), 'demo', '--port', '0', '--seconds', '150', '--seed', '7'],
+      [process.execPath, join(PROJECT_ROOT, 'src/main.ts'), 'demo', '--port', '0', '--seconds', '240', '--seed', '7'],
       {
         cwd: PROJECT_ROOT,
         stdout: 'pipe',
@@ -106,6 +106,14 @@ describe('perpd demo', () => {
         frames.some((f) => f.topic?.startsWith('trades.') && (f.trades?.length ?? 0) > 0) ? true : undefined,
       )
       ws.close()
+
+      // A liquidation: the gambler (a fresh account funded by dev account #6) goes long at 50x, the maker's
+      // walk leans against it and dev account #9 liquidates it, about a minute after the traders start.
+      await until('a liquidation', 180_000, async () => (/demo: liquidated 0x[0-9a-f]{40} \S+-USD/.test(text) ? true : undefined)).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}\n${text}`)
+        },
+      )
 
       // SIGINT: exit 0, the node gone.
       proc.kill('SIGINT')
