@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { grantRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { childEnv, PROJECT_ROOT } from '../support/child-process.ts'
+import { childEnv, type ListeningProcess, PROJECT_ROOT, spawnListeningCommand } from '../support/child-process.ts'
 import { removeDir } from '../support/node-process.ts'
 
 const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
@@ -20,7 +20,6 @@ const COMPILE_TIMEOUT_MS = 120_000
 /** How long a one-shot command (version, init, status, replay) may take. */
 const COMMAND_TIMEOUT_MS = 30_000
 /** How long a server may take to print its address. */
-const LISTEN_TIMEOUT_MS = 20_000
 
 const dirs: string[] = []
 const tmp = (prefix: string) => {
@@ -32,7 +31,7 @@ const tmp = (prefix: string) => {
 /** The empty directory the binaries are copied into and run from. */
 let runDir = ''
 /** Servers started here, stopped in afterAll if a test failed before stopping them. */
-const servers: Server[] = []
+const servers: ListeningProcess[] = []
 
 interface Result {
   code: number
@@ -52,52 +51,11 @@ async function run(bin: 'perpd' | 'perpd-admin', args: string[]): Promise<Result
   }
 }
 
-interface Server {
-  readonly pid: number
-  readonly url: string
-  output(): string
-  /** SIGTERM by PID (SIGKILL after 10 s); resolves with the exit code. */
-  stop(): Promise<number>
-}
-
-/** Starts `./BIN ...args` in runDir and resolves once it logs `listening on http://127.0.0.1:PORT`. */
-async function serve(bin: 'perpd' | 'perpd-admin', args: string[]): Promise<Server> {
-  const proc = Bun.spawn([join(runDir, bin), ...args], { cwd: runDir, stdout: 'pipe', stderr: 'pipe', env: childEnv() })
-  let text = ''
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder()
-    for await (const chunk of stream) text += decoder.decode(chunk)
-  }
-  void pump(proc.stdout)
-  void pump(proc.stderr)
-  let stopped: Promise<number> | undefined
-  const server: Server = {
-    pid: proc.pid,
-    url: '',
-    output: () => text,
-    stop() {
-      if (stopped === undefined) {
-        stopped = (async () => {
-          if (proc.exitCode === null && proc.signalCode === null) process.kill(proc.pid, 'SIGTERM')
-          const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
-          const code = await proc.exited
-          clearTimeout(timer)
-          return code
-        })()
-      }
-      return stopped
-    },
-  }
+/** Starts `./BIN ...args` in runDir and resolves once it logs `listening on http://127.0.0.1:PORT`; afterAll stops it. */
+async function serve(bin: 'perpd' | 'perpd-admin', args: string[]): Promise<ListeningProcess> {
+  const server = await spawnListeningCommand(bin, [join(runDir, bin), ...args], runDir)
   servers.push(server)
-  const deadline = Date.now() + LISTEN_TIMEOUT_MS
-  while (Date.now() < deadline) {
-    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
-    if (m) return { ...server, url: m[1]! }
-    if (proc.exitCode !== null) throw new Error(`${bin} exited with ${proc.exitCode}: ${text}`)
-    await Bun.sleep(25)
-  }
-  proc.kill('SIGKILL')
-  throw new Error(`${bin} printed no address in ${LISTEN_TIMEOUT_MS} ms: ${text}`)
+  return server
 }
 
 /** Retries `check` until it returns without throwing, at most `timeoutMs`; rethrows its last error. */
@@ -138,7 +96,7 @@ afterAll(async () => {
 
 describe('compiled perpd and perpd-admin, alone in an empty directory', () => {
   let adminKey = ''
-  let node: Server | undefined
+  let node: ListeningProcess | undefined
   /** The height that holds the admin's accepted action. */
   let actionHeight = 0
 

@@ -21,6 +21,8 @@ const START_TIMEOUT_MS = 20_000
 
 /** A server started by spawnListening. */
 export interface ListeningProcess {
+  /** Its process id. */
+  readonly pid: number
   /** The address it printed, e.g. http://127.0.0.1:41234 (https:// when it serves TLS). */
   readonly url: string
   /** Everything it wrote to stdout and stderr so far. */
@@ -36,13 +38,13 @@ export interface ListeningProcess {
  * `listening on http://127.0.0.1:PORT`; throws (with its output) when it exits or prints no
  * address in 20 s. `name` names the process in those errors.
  */
-export async function spawnListening(name: string, script: string, args: readonly string[]): Promise<ListeningProcess> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], {
-    cwd: PROJECT_ROOT,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: childEnv(),
-  })
+export function spawnListening(name: string, script: string, args: readonly string[]): Promise<ListeningProcess> {
+  return spawnListeningCommand(name, [process.execPath, join(PROJECT_ROOT, script), ...args], PROJECT_ROOT)
+}
+
+/** As {@link spawnListening}, for any command (e.g. a compiled binary) run in `cwd`. */
+export async function spawnListeningCommand(name: string, command: readonly string[], cwd: string): Promise<ListeningProcess> {
+  const proc = Bun.spawn([...command], { cwd, stdout: 'pipe', stderr: 'pipe', env: childEnv() })
   let text = ''
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()
@@ -66,11 +68,12 @@ export async function spawnListening(name: string, script: string, args: readonl
     throw new Error(`${name} printed no address in 20 s: ${text}`)
   }
   return {
+    pid: proc.pid,
     url,
     output: () => text,
     exited: proc.exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      proc.kill(signal)
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
       const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
       const code = await proc.exited
       clearTimeout(timer)
