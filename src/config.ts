@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import packageJson from '../package.json' with { type: 'json' }
 import { defaultAdmissionThreads } from './api/admission/admission-pool.ts'
+import { INDEXER_LAG_BLOCKS_DEFAULT, INDEXER_LAG_MS_DEFAULT } from './api/health-monitor.ts'
 import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits.ts'
 import { type CidrRange, parseCidrList } from './lib/cidr.ts'
 import { LOG_OPTIONS, type LogSettings, logSettingsFrom } from './lib/log.ts'
@@ -124,7 +125,7 @@ export const NODE_OPTIONS = defineOptions({
   },
   'health-indexer-lag-blocks': {
     type: 'integer',
-    default: 1_000,
+    default: INDEXER_LAG_BLOCKS_DEFAULT,
     min: 1,
     max: 1_000_000_000,
     description:
@@ -132,7 +133,7 @@ export const NODE_OPTIONS = defineOptions({
   },
   'health-indexer-lag-ms': {
     type: 'integer',
-    default: 30_000,
+    default: INDEXER_LAG_MS_DEFAULT,
     min: 0,
     max: 86_400_000,
     description:

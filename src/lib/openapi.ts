@@ -98,11 +98,6 @@ export function buildOpenApi(info: OpenApiInfo, routes: readonly RouteDoc[], com
   return { openapi: '3.1.0', info, paths, ...(components === undefined ? {} : { components }) }
 }
 
-/** The route table's entry for a served route, or undefined; `path` in Elysia's form. */
-export function findRouteDoc(routes: readonly RouteDoc[], method: string, path: string): RouteDoc | undefined {
-  return routes.find((r) => r.method === method.toUpperCase() && r.path === path)
-}
-
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** A browsable page of the document: every operation with its parameters, body and replies. No scripts, no network. */

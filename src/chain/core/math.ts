@@ -1,5 +1,5 @@
 // Integer money math. Every division names its rounding; fees round against the payer.
-import { BPS_DENOMINATOR, type Market, SCALE_6 } from './types.ts'
+import { BPS_DENOMINATOR, type Market } from './types.ts'
 
 /** Floor division for bigints (toward negative infinity). */
 export function divFloor(a: bigint, b: bigint): bigint {
@@ -69,11 +69,6 @@ export function mulDivTrunc(a: bigint, m: number, d: number): bigint {
 export function isDustNotional(market: Market, priceTicks: number, lots: number): boolean {
   const n = notionalNumber(market, priceTicks, lots)
   return n >= 0 ? n === 0 : notionalOf(market, priceTicks, lots) === 0n
-}
-
-/** A price in ticks as SCALE_6 per whole unit of size. */
-export function priceToScale6(market: Market, priceTicks: number): bigint {
-  return (BigInt(priceTicks) * SCALE_6) / 10n ** BigInt(market.priceDecimals)
 }
 
 /** Fee in SCALE_6 for a notional at a rate in bps, rounded up (against the payer). */

@@ -60,13 +60,6 @@ export function isHouseAccount(state: ChainState, address: string): boolean {
   return address === state.params.insuranceFund || address === BOOK_B_ADDRESS
 }
 
-/** Whether pos (of account, in market) may be liquidated now. */
-export function isLiquidatable(state: ChainState, account: Account, market: Market, pos: Position): boolean {
-  if (pos.sizeLots === 0 || market.markTicks === 0 || isHouseAccount(state, account.address)) return false
-  const h = healthOf(state, account, market, pos)
-  return h.equity < h.maintenance
-}
-
 /**
  * The mark (in ticks) at which pos reaches its maintenance requirement, the other positions of
  * the cross part held at their marks; null when no such price exists (a long whose equity covers

@@ -54,12 +54,3 @@ export function candleRange(
     .all(marketId, interval, fromMs, toMs, limit)
   return pick === 'first' ? rows : rows.reverse()
 }
-
-/** Every candle of the table in key order (tests compare a rebuild with this). */
-export function allCandles(db: Database): (CandleText & { market_id: number; interval: string })[] {
-  return db
-    .query<CandleText & { market_id: number; interval: string }, []>(
-      'SELECT market_id, interval, t, close_t, o, h, l, c, v, n, last_height FROM candles ORDER BY market_id, interval, t',
-    )
-    .all()
-}

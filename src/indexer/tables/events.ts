@@ -49,7 +49,3 @@ export function eventsOfEnvelope(db: Database, height: number, envelopeIdx: numb
     .all(height, envelopeIdx)
     .map((e) => eventJson(e, symbolOf))
 }
-
-export function eventAt(db: Database, height: number, seq: number): SourceEvent | undefined {
-  return db.query<SourceEvent, [number, number]>(`SELECT ${SELECT} FROM events WHERE height = ? AND seq = ?`).get(height, seq) ?? undefined
-}

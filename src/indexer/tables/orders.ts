@@ -164,9 +164,5 @@ export function orderTags(db: Database, orderId: number): { client_order_id: str
   )
 }
 
-export function isOpen(db: Database, orderId: number): boolean {
-  return db.query<{ status: string }, [number]>('SELECT status FROM orders WHERE order_id = ?').get(orderId)?.status === 'open'
-}
-
 /** close_reason as the archive reports it: snake_case of the chain's reason (AmendClampedAtFilled -> amend_clamped_at_filled). */
 export const snakeReason = (reason: string) => reason.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
