@@ -13,9 +13,11 @@ const allowed = {
   indexer: ['lib', 'wire'],
   client: ['lib', 'wire'],
   node: ['lib', 'wire', 'chain', 'feed', 'indexer'],
-  api: ['lib', 'wire', 'chain', 'node', 'feed', 'indexer', 'client'],
+  api: ['lib', 'wire', 'chain', 'node', 'feed', 'indexer', 'client', 'explorer'],
   admin: ['lib', 'wire', 'client'],
   demo: ['lib', 'wire', 'client', 'node'],
+  // Browser code (the page perpd serves at /): the wire types and the client only.
+  explorer: ['wire', 'client'],
 }
 
 const layerRules = Object.entries(allowed).map(([folder, deps]) => ({
@@ -51,6 +53,24 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '\\.test\\.ts$' },
       to: { path: ['^test/', '\\.test\\.ts$'] },
+    },
+    {
+      name: 'admin-console-browser-only',
+      comment:
+        'The admin web console runs in the browser: besides itself it imports only the pure modules it shares with the service (no Node or Bun code)',
+      severity: 'error',
+      from: { path: '^src/admin/console/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/admin/console/', '^src/lib/(hex|keccak)\\.ts$', '^src/wire/(admin-login|ecies)\\.ts$'],
+      },
+    },
+    {
+      name: 'admin-console-entry',
+      comment: "The service reaches the console only through its page's HTML import (src/admin/http/routes-console.ts)",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/admin/console/', '^src/admin/http/routes-console\\.ts$'] },
+      to: { path: '^src/admin/console/' },
     },
     ...layerRules,
   ],

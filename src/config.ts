@@ -27,7 +27,8 @@ export interface NodeConfig {
   readonly host: string
   readonly port: number
   readonly blockTimeMs: number
-  readonly genesis: Genesis
+  /** The genesis given (--genesis, --dev); undefined only on a node of a replicated chain that reads it from its store or the stream. */
+  readonly genesis: Genesis | undefined
   /** /action requests per second per client IP and per signer (docs/limits.md#action-rate-limits); 0 disables. */
   readonly rateLimitIpPerSec: number
   /** A /query request times out after this long, queueing included (default 10 s, docs/limits.md#queries). */
@@ -56,6 +57,23 @@ export interface NodeConfig {
   readonly admissionThreads: number
   /** --dev runs the development quoter of its external-peg markets unless --no-dev-quoter (node/dev-quoter.ts). */
   readonly devQuoter: boolean
+  /** A replicated chain on NATS JetStream (docs/replication.md); undefined: a node alone. */
+  readonly replication: ReplicationConfig | undefined
+}
+
+/** The replication options (--nats and the options beside it). */
+export interface ReplicationConfig {
+  /** NATS server URLs, comma-separated. */
+  readonly servers: string
+  /** JetStream replicas of the stream and buckets this node creates (1 or 3). */
+  readonly replicas: number
+  /** follow (--follow): never leads; candidate: leads when it holds the lease (--standby, or the node with the genesis). */
+  readonly mode: 'follow' | 'candidate'
+  /** The HTTP address other nodes forward /action to while this node leads; default http://HOST:PORT. */
+  readonly advertiseUrl: string | undefined
+  readonly leaseTtlMs: number
+  /** The chain's stream, when the NATS system holds several. */
+  readonly stream: string | undefined
 }
 
 /** Every option of `perpd`: the parser and the --help text both come from this table. */
@@ -147,6 +165,46 @@ export const NODE_OPTIONS = defineOptions({
     defaultText: 'the cores but one, at least 1',
     description:
       'Worker threads that parse, validate and recover the signer of /action requests off the block thread (0: on the block thread)',
+  },
+  nats: {
+    type: 'string',
+    valueName: 'URL[,URL]',
+    description:
+      'replicate the chain through NATS JetStream (nats://HOST:PORT, several servers comma-separated): a leader appends every block to the stream before it answers, a follower applies and verifies them (docs/replication.md)',
+  },
+  'nats-replicas': {
+    type: 'integer',
+    default: 1,
+    min: 1,
+    max: 3,
+    description: 'with --nats: JetStream replicas of the stream and buckets this node creates (1, or 3 on a three-server NATS cluster)',
+  },
+  'nats-stream': {
+    type: 'string',
+    valueName: 'NAME',
+    description: 'with --follow or --standby: the chain to follow when the NATS system holds several (PERPD_<network>_<genesis digest>)',
+  },
+  follow: {
+    type: 'boolean',
+    description: 'with --nats: follow the chain (read replica; /action is forwarded to the leader); no genesis file needed',
+  },
+  standby: {
+    type: 'boolean',
+    description: 'with --nats: follow the chain and take over as leader when the lease expires; no genesis file needed',
+  },
+  'advertise-url': {
+    type: 'string',
+    valueName: 'URL',
+    defaultText: 'http://HOST:PORT',
+    description: "with --nats: the address of this node's API that other nodes forward /action to while it leads",
+  },
+  'lease-ttl-ms': {
+    type: 'integer',
+    default: 3_000,
+    min: 200,
+    max: 600_000,
+    description:
+      'with --nats: the leader lease lives this long without renewal (a standby takes over after it); set by the node that creates the lease bucket',
   },
   'halt-exit-delay-ms': {
     type: 'integer',
@@ -366,12 +424,16 @@ export function parseNodeArgs(argv: readonly string[], env?: Readonly<Record<str
   )
   const dev = values.dev
   const genesisFile = values.genesis
-  let genesis: Genesis
+  const replication = replicationFlags(values)
+  let genesis: Genesis | undefined
   if (genesisFile !== undefined) genesis = readGenesis(genesisFile)
   else if (dev) genesis = devGenesis()
-  else throw new ConfigError('give --genesis FILE, or --dev for the development network\n(perpd --help lists the options)')
-  if (genesis.network === 'mainnet' && dev) throw new ConfigError('--dev is refused on a network named mainnet')
-  refuseDevKeysOnMainnet(genesis)
+  else if (replication === undefined || (replication.mode === 'candidate' && !values.standby))
+    throw new ConfigError(
+      'give --genesis FILE, or --dev for the development network (a --follow or --standby node reads it from the stream)\n(perpd --help lists the options)',
+    )
+  if (genesis?.network === 'mainnet' && dev) throw new ConfigError('--dev is refused on a network named mainnet')
+  if (genesis !== undefined) refuseDevKeysOnMainnet(genesis)
   return {
     dev,
     dataDir: resolve(values['data-dir'] ?? (dev ? '.data/dev' : 'perpd-data')),
@@ -392,6 +454,39 @@ export function parseNodeArgs(argv: readonly string[], env?: Readonly<Record<str
     haltExitDelayMs: values['halt-exit-delay-ms'],
     admissionThreads: values['admission-threads'] ?? defaultAdmissionThreads(),
     log: logSettingsFrom(values),
+    replication,
+  }
+}
+
+/** The replication options, checked together; undefined without --nats. */
+function replicationFlags(values: {
+  nats?: string
+  'nats-replicas': number
+  'nats-stream'?: string
+  follow: boolean
+  standby: boolean
+  'advertise-url'?: string
+  'lease-ttl-ms': number
+}): ReplicationConfig | undefined {
+  if (values.nats === undefined) {
+    for (const flag of ['follow', 'standby'] as const)
+      if (values[flag]) throw new ConfigError(`--${flag} needs --nats URL (the NATS servers of the replicated chain)`)
+    return undefined
+  }
+  if (values.follow && values.standby) throw new ConfigError('give --follow or --standby, not both')
+  if (values['nats-replicas'] !== 1 && values['nats-replicas'] !== 3) throw new ConfigError('--nats-replicas must be 1 or 3')
+  for (const url of values.nats.split(','))
+    if (!/^(nats|tls):\/\/[^\s/]+$/.test(url.trim())) throw new ConfigError(`--nats: ${url} is not a NATS URL (nats://HOST:PORT)`)
+  const advertise = values['advertise-url']
+  if (advertise !== undefined && !/^https?:\/\/[^\s/]+\/?$/.test(advertise))
+    throw new ConfigError(`--advertise-url: ${advertise} is not an http(s) URL of a host and port`)
+  return {
+    servers: values.nats,
+    replicas: values['nats-replicas'],
+    mode: values.follow ? 'follow' : 'candidate',
+    advertiseUrl: advertise?.replace(/\/$/, ''),
+    leaseTtlMs: values['lease-ttl-ms'],
+    stream: values['nats-stream'],
   }
 }
 

@@ -28,6 +28,8 @@ import { printDevBanner } from './node/dev-banner.ts'
 import { devGenesis } from './node/dev-genesis.ts'
 import { startDevQuoter } from './node/dev-quoter.ts'
 import { replayReporter } from './node/replay-progress.ts'
+import { connectNats, Replication, resolveGenesis } from './node/replication/replicator.ts'
+import type { Genesis } from './wire/genesis.ts'
 
 // `perpd [start] [options]` runs the node; `perpd init|replay|status|keys|config|demo|version` are the other
 // subcommands (the tables in src/config.ts, src/node/commands.ts), loaded only when asked for.
@@ -45,9 +47,24 @@ const log = createLogger('perpd')
 const EXIT_HALTED = 70
 const EXIT_REPLAY_FAILED = 65
 
+// --nats: the chain is replicated through NATS JetStream (docs/replication.md). A node without a
+// genesis file (--follow, --standby) runs the one its data directory or the stream holds.
+const replicationConfig = config.replication
+const nats = replicationConfig === undefined ? undefined : await connectNats(replicationConfig.servers).catch(cannotReplicate)
+const genesis: Genesis =
+  nats === undefined
+    ? config.genesis!
+    : await resolveGenesis(nats, config.genesis, config.dataDir, replicationConfig?.stream).catch(cannotReplicate)
+
+/** A replicated chain this node cannot join (NATS unreachable, no such chain, another genesis): exits 1. */
+function cannotReplicate(err: unknown): never {
+  log.error(`cannot join the replicated chain: ${errorMessage(err)}`, { error: err })
+  process.exit(1)
+}
+
 const node = new ChainNode({
   dataDir: config.dataDir,
-  genesis: config.genesis,
+  genesis,
   blockTimeMs: config.blockTimeMs,
   signerRatePerSec: config.rateLimitSignerPerSec,
   snapshotEveryBlocks: config.snapshotEveryBlocks,
@@ -59,7 +76,13 @@ const admissionPool =
   config.admissionThreads > 0
     ? new AdmissionPool(config.admissionThreads, node.state.params.network, logLine(createLogger('admission')))
     : undefined
+const replication =
+  nats === undefined || replicationConfig === undefined
+    ? undefined
+    : new Replication(nats, node, { ...replicationConfig, log: logLine(createLogger('replication')) })
+await replication?.open().catch(cannotReplicate)
 const appOptions: AppOptions = {
+  actionForwarding: replication === undefined ? undefined : () => replication.forwardTarget(),
   admissionPool,
   actionIpRatePerSec: config.rateLimitIpPerSec,
   trustedProxies: config.trustedProxies,
@@ -81,12 +104,14 @@ function finish(code: number): void {
   monitor?.stop()
   void app.stop()
   admissionPool?.stop()
+  // A leader gives its lease up first, so a standby takes over without waiting for it to expire.
+  const replicationStopped = replication?.stop() ?? Promise.resolve()
   try {
     node.stop()
   } catch (err) {
     log.error(`stopping the node: ${errorMessage(err)}`)
   }
-  void (history?.stop() ?? Promise.resolve()).finally(() => process.exit(code))
+  void Promise.all([history?.stop() ?? Promise.resolve(), replicationStopped]).finally(() => process.exit(code))
 }
 
 // Block production stopped for good (an assertion, or a block the store would not take): the probes
@@ -113,8 +138,8 @@ process.on('SIGTERM', () => shutdown('SIGTERM'))
 // The port is bound before the stored chain is replayed: meanwhile the probes say recovering and
 // every other route answers 503 (docs/operations.md#health).
 app.listen({ hostname: config.host, port: config.port })
-log.info(`perpd ${config.genesis.network} network, data ${config.dataDir}, block time ${config.blockTimeMs} ms`, {
-  network: config.genesis.network,
+log.info(`perpd ${genesis.network} network, data ${config.dataDir}, block time ${config.blockTimeMs} ms`, {
+  network: genesis.network,
   data_dir: config.dataDir,
   block_time_ms: config.blockTimeMs,
 })
@@ -160,11 +185,14 @@ if (recovered && !finishing) {
     indexerLagBlocks: config.healthIndexerLagBlocks,
     indexerLagMs: config.healthIndexerLagMs,
   }).start()
-  node.start()
+  // A replicated chain's node follows the stream, and produces once it holds the lease.
+  if (replication === undefined) node.start()
+  else await replication.start(replicationConfig?.advertiseUrl ?? url).catch(cannotReplicate)
   // --dev: the development accounts and their (public) keys, as Anvil prints them.
-  if (config.dev) printDevBanner(config.genesis)
-  // --dev: the development quoter keeps the external-peg market (XAU-USD) quoted, through /action's admission.
-  if (config.devQuoter) startDevQuoter(node, { network: config.genesis.network })
+  if (config.dev) printDevBanner(genesis)
+  // --dev: the development quoter keeps the external-peg market (XAU-USD) quoted, through /action's
+  // admission (on a node alone: a replicated chain's quoter would follow the lease).
+  if (config.devQuoter && replication === undefined) startDevQuoter(node, { network: genesis.network })
   log.info(`ready at height ${node.state.height}`, { height: node.state.height })
 }
 

@@ -11,7 +11,9 @@ describe('parseAdminArgs', () => {
       port: 3000,
       host: '127.0.0.1',
       nodeUrl: 'http://127.0.0.1:8080',
-      priceSourceUrl: undefined,
+      priceSource: undefined,
+      venue: { kind: 'hyperliquid', network: 'testnet' },
+      hlApiUrl: undefined,
       dev: false,
       tls: undefined,
       trustedProxies: [],
@@ -39,7 +41,7 @@ describe('parseAdminArgs', () => {
       dataDir: '/tmp/x',
       port: 0,
       kekFile: '/tmp/k',
-      priceSourceUrl: 'http://127.0.0.1:1/p',
+      priceSource: { kind: 'http', url: 'http://127.0.0.1:1/p' },
       oracleIntervalMs: 100,
     })
   })
@@ -125,4 +127,43 @@ test('PERPD_ADMIN_* variables set the service options (docs/operator.md#configur
   expect(() => parseAdminArgs([], { PERPD_ADMIN_RUNNER_INTERVAL_MS: '1' })).toThrow(
     'PERPD_ADMIN_RUNNER_INTERVAL_MS must be an integer from 50 to 600000, got 1',
   )
+})
+
+describe('venues and price sources (docs/admin.md#venues)', () => {
+  test('--venue takes hl:mainnet, hl:testnet or perpd:URL; --hl-api-url overrides the Hyperliquid API', () => {
+    expect(parseAdminArgs(['--venue', 'hl:mainnet']).venue).toEqual({ kind: 'hyperliquid', network: 'mainnet' })
+    expect(parseAdminArgs(['--venue', 'perpd:http://127.0.0.1:8081/']).venue).toEqual({ kind: 'perpd', url: 'http://127.0.0.1:8081' })
+    expect(parseAdminArgs(['--hl-api-url', 'http://127.0.0.1:9/']).hlApiUrl).toBe('http://127.0.0.1:9')
+    expect(() => parseAdminArgs(['--venue', 'binance'])).toThrow('--venue: expected hl:mainnet, hl:testnet or perpd:URL, got "binance"')
+    expect(() => parseAdminArgs(['--venue', 'perpd:nope'])).toThrow('--venue: perpd:URL needs')
+    expect(() => parseAdminArgs(['--venue', 'perpd:http://10.1.2.3:8080'])).toThrow(
+      '--venue http://10.1.2.3:8080 is plain http to another host',
+    )
+  })
+
+  test('a bad venue from the environment is refused naming the variable', () => {
+    expect(() => parseAdminArgs([], { PERPD_ADMIN_VENUE: 'hl:devnet' })).toThrow('PERPD_ADMIN_VENUE: expected hl:mainnet')
+    expect(parseAdminArgs([], { PERPD_ADMIN_VENUE: 'hl:mainnet' }).venue).toEqual({ kind: 'hyperliquid', network: 'mainnet' })
+  })
+
+  test('--price-source names a venue or an HTTP document; --price-source-url is its alias; not both', () => {
+    expect(parseAdminArgs(['--price-source', 'hl:mainnet']).priceSource).toEqual({
+      kind: 'venue',
+      venue: { kind: 'hyperliquid', network: 'mainnet' },
+    })
+    expect(parseAdminArgs(['--price-source', 'perpd:https://node.example.com']).priceSource).toEqual({
+      kind: 'venue',
+      venue: { kind: 'perpd', url: 'https://node.example.com' },
+    })
+    expect(parseAdminArgs(['--price-source', 'http://127.0.0.1:1/p']).priceSource).toEqual({ kind: 'http', url: 'http://127.0.0.1:1/p' })
+    expect(parseAdminArgs(['--price-source-url', 'http://127.0.0.1:1/p']).priceSource).toEqual({
+      kind: 'http',
+      url: 'http://127.0.0.1:1/p',
+    })
+    expect(() => parseAdminArgs(['--price-source', 'hl:x'])).toThrow('--price-source: expected hl:mainnet')
+    expect(() => parseAdminArgs(['--price-source', 'http://10.1.2.3/p'])).toThrow('plain http to another host')
+    expect(() => parseAdminArgs(['--price-source', 'hl:mainnet', '--price-source-url', 'http://127.0.0.1:1/p'])).toThrow(
+      '--price-source and --price-source-url name the same thing',
+    )
+  })
 })

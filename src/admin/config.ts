@@ -16,7 +16,9 @@ import {
   usageText,
 } from '../lib/options.ts'
 import { CLIENT_COMMANDS, commandSynopsis } from './cli/commands.ts'
+import type { PriceSourceSpec } from './runners/price-source.ts'
 import { defaultKekFile } from './store/data-dir.ts'
+import { parseVenueSpec, type VenueSpec } from './venues/venue-spec.ts'
 
 /** Everything `perpd-admin` (the server) is configured with. */
 export interface AdminConfig {
@@ -31,8 +33,12 @@ export interface AdminConfig {
   readonly tls: { readonly certFile: string; readonly keyFile: string } | undefined
   /** --trusted-proxy: the peers whose X-Forwarded-For names the client (docs/admin.md#behind-a-proxy). */
   readonly trustedProxies: readonly CidrRange[]
-  /** Where the oracle reads prices (HTTP JSON, see runners/price-source.ts); none: the oracle waits. */
-  readonly priceSourceUrl: string | undefined
+  /** --price-source (or --price-source-url): where the oracle reads prices (runners/price-source.ts); none: the oracle waits. */
+  readonly priceSource: PriceSourceSpec | undefined
+  /** --venue: the external venue hedging and the catalog use (docs/admin.md#venues). */
+  readonly venue: VenueSpec
+  /** --hl-api-url: Hyperliquid's API base URL instead of the network's own; undefined: the network's. */
+  readonly hlApiUrl: string | undefined
   /** A JSON file or an http(s) URL listing deposits to credit (runners/deposit-source.ts). */
   readonly depositSource: string | undefined
   /** An http(s) endpoint that pays a withdrawal out before it is settled on chain (runners/bridge-withdraw.ts). */
@@ -85,10 +91,28 @@ export const ADMIN_OPTIONS = defineOptions({
     valueName: 'CIDR[,CIDR]',
     description: 'reverse proxies whose X-Forwarded-For names the client, for the per-IP limits',
   },
+  'price-source': {
+    type: 'string',
+    valueName: 'SPEC',
+    description:
+      'where the oracle reads prices: hl:mainnet, hl:testnet, perpd:URL or an http(s) URL of a price document; without it the oracle waits',
+  },
   'price-source-url': {
     type: 'string',
     valueName: 'URL',
-    description: 'where the oracle reads prices (HTTP JSON); without it the oracle waits',
+    description: 'the same as --price-source URL (an HTTP price document)',
+  },
+  venue: {
+    type: 'string',
+    valueName: 'SPEC',
+    default: 'hl:testnet',
+    description: 'the external venue hedging and the market catalog use: hl:mainnet, hl:testnet or perpd:URL',
+  },
+  'hl-api-url': {
+    type: 'string',
+    valueName: 'URL',
+    defaultText: "the network's own (https://api.hyperliquid.xyz, https://api.hyperliquid-testnet.xyz)",
+    description: "Hyperliquid's API base URL, for hl: venues and price sources",
   },
   'deposit-source': { type: 'string', valueName: 'FILE|URL', description: 'a JSON file or an http(s) URL listing the deposits to credit' },
   'withdraw-payout-url': {
@@ -186,7 +210,7 @@ export class AdminConfigError extends OptionError {
  * AdminConfigError for what cannot be used, InfoRequested (lib/options.ts) for --help and --version.
  */
 export function parseAdminArgs(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>): AdminConfig {
-  const { values } = parseOptions(
+  const { values, sources } = parseOptions(
     argv,
     ADMIN_OPTIONS,
     env === undefined ? ADMIN_COMMAND : { ...ADMIN_COMMAND, sources: { ...ADMIN_SOURCES, env } },
@@ -227,7 +251,9 @@ export function parseAdminArgs(argv: readonly string[], env?: Readonly<Record<st
     dev,
     tls,
     trustedProxies,
-    priceSourceUrl: values['price-source-url'] === undefined ? undefined : link('price-source-url', values['price-source-url']),
+    priceSource: priceSourceOf(values['price-source'], values['price-source-url'], sources, link),
+    venue: venueOf(values.venue, 'venue', sources.venue.label, link),
+    hlApiUrl: values['hl-api-url'] === undefined ? undefined : link('hl-api-url', values['hl-api-url']),
     depositSource:
       depositSource === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(depositSource)
         ? depositSource
@@ -240,6 +266,34 @@ export function parseAdminArgs(argv: readonly string[], env?: Readonly<Record<st
     runnerIntervalMs: values['runner-interval-ms'],
     log: logSettingsFrom(values),
   }
+}
+
+/** A venue spec (venues/venue-spec.ts), its perpd URL checked as the other links; errors name where it came from. */
+function venueOf(text: string, option: string, from: string, link: (name: string, raw: string) => string): VenueSpec {
+  const parsed = parseVenueSpec(text)
+  if (!parsed.ok) throw new AdminConfigError(`${from}: ${parsed.reason}`)
+  if (parsed.spec.kind === 'perpd') return { kind: 'perpd', url: link(option, parsed.spec.url) }
+  return parsed.spec
+}
+
+/**
+ * --price-source SPEC (a venue spec, or the http(s) URL of a price document), or its alias
+ * --price-source-url URL; giving both is refused.
+ */
+function priceSourceOf(
+  spec: string | undefined,
+  url: string | undefined,
+  sources: { readonly 'price-source': { label: string }; readonly 'price-source-url': { label: string } },
+  link: (name: string, raw: string) => string,
+): PriceSourceSpec | undefined {
+  if (spec !== undefined && url !== undefined)
+    throw new AdminConfigError(
+      `${sources['price-source'].label} and ${sources['price-source-url'].label} name the same thing: give one (--price-source-url URL is --price-source URL)`,
+    )
+  if (url !== undefined) return { kind: 'http', url: link('price-source-url', url) }
+  if (spec === undefined) return undefined
+  if (/^[a-z]+:\/\//i.test(spec.trim())) return { kind: 'http', url: link('price-source', spec.trim()) }
+  return { kind: 'venue', venue: venueOf(spec, 'price-source', sources['price-source'].label, link) }
 }
 
 /** Whether a host name or address is the loopback interface (localhost, 127.0.0.0/8, ::1). */

@@ -10,24 +10,33 @@ import type { Logger } from '../lib/log.ts'
 import { RateLimiter } from '../lib/rate-limit.ts'
 import { ChallengeBook } from './auth/challenges.ts'
 import { SessionStore } from './auth/sessions.ts'
+import { catalogRoutes } from './catalog/routes.ts'
 import type { AdminConfig } from './config.ts'
 import { ServerKey } from './crypto/server-key.ts'
+import { HedgeAccountStore } from './hedge/account-store.ts'
+import { HedgeEngine } from './hedge/engine.ts'
+import { hedgerSpec } from './hedge/hedger-spec.ts'
+import { HedgeOrderStore } from './hedge/order-store.ts'
+import { HedgePolicyStore } from './hedge/policy-store.ts'
+import { hedgeRoutes } from './hedge/routes.ts'
 import { createAdminApp } from './http/app.ts'
 import { AuthGuard } from './http/auth-guard.ts'
 import { clientIpResolver } from './http/helpers.ts'
 import { auditRoutes } from './http/routes-audit.ts'
 import { authRoutes } from './http/routes-auth.ts'
+import { consolePages } from './http/routes-console.ts'
 import { healthRoutes } from './http/routes-health.ts'
 import { keyRoutes } from './http/routes-keys.ts'
 import { metricsRoutes } from './http/routes-metrics.ts'
 import { openApiRoutes } from './http/routes-openapi.ts'
 import { serviceRoutes } from './http/routes-services.ts'
+import { withdrawalRoutes } from './http/routes-withdrawals.ts'
 import { bridgeDepositSpec } from './runners/bridge-deposit.ts'
 import { bridgeWithdrawSpec } from './runners/bridge-withdraw.ts'
 import { depositSourceFor } from './runners/deposit-source.ts'
 import { liquidatorSpec } from './runners/liquidator.ts'
 import { oracleSpec } from './runners/oracle.ts'
-import { HttpPriceSource } from './runners/price-source.ts'
+import { priceSourceFor } from './runners/price-source.ts'
 import { RunnerSupervisor } from './runners/supervisor.ts'
 import { HttpWithdrawalPayout } from './runners/withdraw-payout.ts'
 import { StartRefused } from './start-refused.ts'
@@ -38,6 +47,7 @@ import { checkDatabaseFileModes, prepareDataDir } from './store/data-dir.ts'
 import { AdminDb } from './store/db.ts'
 import { ADMIN_PID_FILE } from './store/kek-rotation.ts'
 import { KeyStore } from './store/key-store.ts'
+import { createVenue, type VenueSpec, venueSpecText } from './venues/index.ts'
 
 /** The service's package version, reported by GET /api/health. */
 export const ADMIN_VERSION: string = packageJson.version
@@ -82,6 +92,26 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
   const sessions = new SessionStore(clock)
   const guard = new AuthGuard(sessions, rpc, clock)
   const serverKey = new ServerKey(clock)
+  // The one external venue of the service (--venue): hedging and the market catalog use it, and
+  // the oracle too when --price-source names the same venue (docs/admin.md#venues).
+  const venue = createVenue(config.venue, { hlApiUrl: config.hlApiUrl })
+  const venueFor = (spec: VenueSpec) =>
+    venueSpecText(spec) === venueSpecText(config.venue) ? venue : createVenue(spec, { hlApiUrl: config.hlApiUrl })
+  const hedgeAccounts = new HedgeAccountStore(db, kek, clock)
+  const hedgePolicies = new HedgePolicyStore(db, clock)
+  const hedgeOrders = new HedgeOrderStore(db, clock)
+  const hedgePauseMs = testHedgePauseMs(log)
+  const hedge = new HedgeEngine({
+    db,
+    accounts: hedgeAccounts,
+    policies: hedgePolicies,
+    orders: hedgeOrders,
+    rpc,
+    venue,
+    log: log.child('hedger'),
+    clock,
+    ...(hedgePauseMs === undefined ? {} : { pauseAfterRecordMs: hedgePauseMs }),
+  })
 
   const supervisor = new RunnerSupervisor({
     nodeUrl: config.nodeUrl,
@@ -90,7 +120,7 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
     clock,
     specs: {
       oracle: oracleSpec({
-        priceSource: config.priceSourceUrl === undefined ? undefined : new HttpPriceSource(config.priceSourceUrl),
+        priceSource: config.priceSource === undefined ? undefined : priceSourceFor(config.priceSource, venueFor),
         intervalMs: config.oracleIntervalMs,
         refreshMs: config.quoteRefreshMs,
       }),
@@ -109,6 +139,7 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
             ? undefined
             : new HttpWithdrawalPayout(config.withdrawPayoutUrl, config.withdrawPayoutTimeoutMs),
       }),
+      hedger: hedgerSpec(hedge, hedgePolicies),
     },
   })
 
@@ -117,7 +148,12 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
     log,
     [
       // First, so its hooks count the replies of every route after it.
-      metricsRoutes({ status: (s, b) => supervisor.status(s, b), bindings: () => bindings.all(), clock }),
+      metricsRoutes({
+        status: (s, b) => supervisor.status(s, b),
+        bindings: () => bindings.all(),
+        clock,
+        hedgeOrdersByStatus: () => hedgeOrders.countsByStatus(),
+      }),
       healthRoutes(ADMIN_VERSION),
       authRoutes({
         challenges: new ChallengeBook(clock),
@@ -138,10 +174,24 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
       keyRoutes({ guard, keys, serverKey, log: log.child('keys') }),
       serviceRoutes({ guard, rpc, keys, bindings, supervisor, log: log.child('services') }),
       auditRoutes({ guard, db }),
+      hedgeRoutes({
+        guard,
+        serverKey,
+        accounts: hedgeAccounts,
+        policies: hedgePolicies,
+        orders: hedgeOrders,
+        engine: hedge,
+        rpc,
+        log: log.child('hedge'),
+        clock,
+      }),
+      withdrawalRoutes({ guard, bridge }),
+      catalogRoutes({ guard, db, rpc, venue, log: log.child('catalog'), clock }),
       // Reads the composed app's routes when asked: every route above and itself.
       openApiRoutes(() => app.routes, ADMIN_VERSION),
     ],
     {
+      pages: consolePages,
       // A session whose address lost the Admin role was refused: audited (docs/admin.md#audit-log).
       onDenied(err, request, server) {
         const path = new URL(request.url).pathname
@@ -157,7 +207,8 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
       },
     },
   )
-  app.listen({ hostname: config.host, port: config.port, ...(tls === undefined ? {} : { tls }) })
+  // development: false, whatever NODE_ENV says: the console is bundled once and served minified, without hot reloading.
+  app.listen({ hostname: config.host, port: config.port, development: false, ...(tls === undefined ? {} : { tls }) })
   const url = `${tls === undefined ? 'http' : 'https'}://${config.host}:${app.server!.port}`
   onListening(url)
   if (kek.created)
@@ -205,4 +256,18 @@ function readTls(files: { certFile: string; keyFile: string }): { cert: string; 
     }
   }
   return { cert: read('certificate (--tls-cert)', files.certFile), key: read('key (--tls-key)', files.keyFile) }
+}
+
+/**
+ * Test only: PERPD_ADMIN_TEST_HEDGE_PAUSE_MS makes the hedger pause that long between writing an
+ * order's record and sending it, so the end-to-end tests can kill the service in that window
+ * (docs/admin.md#the-hedger). Logged loudly: it has no place in production.
+ */
+function testHedgePauseMs(log: Logger): number | undefined {
+  const raw = process.env.PERPD_ADMIN_TEST_HEDGE_PAUSE_MS
+  if (raw === undefined || raw === '') return undefined
+  const ms = Number(raw)
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms > 600_000) throw new StartRefused(`PERPD_ADMIN_TEST_HEDGE_PAUSE_MS=${raw.slice(0, 20)}: not 0 to 600000 ms`)
+  log.warn(`PERPD_ADMIN_TEST_HEDGE_PAUSE_MS=${ms}: the hedger pauses between recording and sending each order (a test hook; never set it in production)`)
+  return ms
 }

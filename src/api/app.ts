@@ -4,6 +4,7 @@ import type { CidrRange } from '../lib/cidr.ts'
 import { createLogger, errorMessage, logLine } from '../lib/log.ts'
 import type { ChainNode } from '../node/chain-node.ts'
 import { ActionAdmission } from './admission/action-admission.ts'
+import type { ActionForwarding } from './admission/action-forward.ts'
 import type { AdmissionPool } from './admission/admission-pool.ts'
 import { clientGoneResponse, isClientGone } from './client-gone.ts'
 import { jsonResponse } from './jsonrpc.ts'
@@ -14,6 +15,7 @@ import { REQUEST_BODY_BACKSTOP_BYTES } from './request-body.ts'
 import { actionRoutes } from './routes/action-routes.ts'
 import { aliasRoutes } from './routes/alias-routes.ts'
 import { candleRoutes } from './routes/candle-routes.ts'
+import { explorerServeRoutes } from './routes/explorer-routes.ts'
 import { feedRoutes } from './routes/feed-routes.ts'
 import { gateResponse, healthRoutes } from './routes/health-routes.ts'
 import { historyRoutes } from './routes/history-routes.ts'
@@ -35,6 +37,8 @@ export interface AppOptions {
   readonly blockTimeMs?: number
   /** The admission threads of /action (--admission-threads); absent: admission runs on the block thread. */
   readonly admissionPool?: AdmissionPool
+  /** A node of a replicated chain: /action and WebSocket posts are forwarded to the leader while it does not lead. */
+  readonly actionForwarding?: ActionForwarding
 }
 
 const log = createLogger('api')
@@ -70,11 +74,21 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
     setMarketStats: (read) => feedRuntime(node).setMarketStats(read),
   }
   // One admission for /action and the WebSocket's post frames: one per-IP budget for both.
-  const admission = new ActionAdmission(node, options.actionIpRatePerSec ?? 0, options.admissionPool)
+  const admission = new ActionAdmission(node, options.actionIpRatePerSec ?? 0, options.admissionPool, options.actionForwarding)
   const trustedProxies = options.trustedProxies ?? []
   const posts = new WsPosts(admission, options.ws ?? WS_LIMITS_DEFAULT, logLine(log))
   return (
-    new Elysia({ serve: { maxRequestBodySize: REQUEST_BODY_BACKSTOP_BYTES }, websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT) })
+    new Elysia({
+      serve: {
+        maxRequestBodySize: REQUEST_BODY_BACKSTOP_BYTES,
+        // The explorer page at `/`, answered by Bun before the app's hooks (routes/explorer-routes.ts).
+        routes: explorerServeRoutes,
+        // Bun's development mode would serve the page with hot reloading and rebundle it on changes;
+        // a node serves the one bundle it was started (or compiled) with.
+        development: false,
+      },
+      websocket: wsServerOptions(options.ws ?? WS_LIMITS_DEFAULT),
+    })
       .onError(({ code, error, request }) => {
         if (code === 'NOT_FOUND') return jsonResponse({ error: 'not found' }, 404)
         if (isClientGone(error, request)) return clientGoneResponse()

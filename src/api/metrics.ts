@@ -3,16 +3,28 @@
 // (a committed block, an /action refusal, an HTTP reply); gauges are read from the node at scrape time.
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import type { HistoryIndex } from '../indexer/history-index.ts'
 import { type HistogramChild, Registry, routeFamily, type Sample } from '../lib/metrics.ts'
+import type { RouteDoc } from '../lib/openapi.ts'
 import type { ChainNode } from '../node/chain-node.ts'
-import type { HealthStatus } from '../node/health.ts'
+import type { HealthStatus, ReplicationHealth } from '../node/health.ts'
 import { existingFeedRuntime } from './ws/runtime.ts'
 
 export const METRICS_PATH = '/metrics'
 
+/** GET /metrics as the OpenAPI document lists it. */
+export const METRICS_ROUTE: RouteDoc = {
+  method: 'GET',
+  path: METRICS_PATH,
+  summary: 'Prometheus metrics (docs/operator.md#metrics)',
+  tags: ['health'],
+  responses: { '200': { description: 'the Prometheus text format', contentType: 'text/plain', schema: Type.String() } },
+}
+
 const HEALTH_STATUSES: readonly HealthStatus[] = ['ok', 'recovering', 'degraded', 'halted']
+const REPLICATION_ROLES: readonly ReplicationHealth['role'][] = ['leader', 'follower', 'candidate']
 
 /** The route_family label: the first path word after /api/v1/ (docs/operator.md#metrics lists them). */
 const ROUTE_FAMILIES: ReadonlyMap<string, string> = new Map([
@@ -112,6 +124,23 @@ export class NodeMetrics {
       const now = node.health.status
       for (const s of HEALTH_STATUSES) set({ status: s }, s === now ? 1 : 0)
     })
+    // A node of a replicated chain (docs/replication.md#health); nothing on a node alone.
+    r.gauge('perpd_replication_role', 'the role in a replicated chain: 1 for the current one, 0 for the others', ['role']).collect(
+      (set) => {
+        const role = node.health.replication?.role
+        if (role !== undefined) for (const s of REPLICATION_ROLES) set({ role: s }, s === role ? 1 : 0)
+      },
+    )
+    r.gauge('perpd_replication_lag_blocks', 'blocks the replicated log holds beyond this node').collect((set) => {
+      const replication = node.health.replication
+      if (replication !== undefined) set(undefined, replication.lag_blocks)
+    })
+    r.gauge('perpd_replication_verified_height', 'the newest block this node verified against the replicated log, or produced').collect(
+      (set) => {
+        const replication = node.health.replication
+        if (replication !== undefined) set(undefined, replication.last_verified_height)
+      },
+    )
     node.onBlock(({ stored, result, productionMs }) => {
       this.blockSeconds.observe(productionMs / 1000)
       for (let i = 0; i < stored.envelopes.length; i++) {

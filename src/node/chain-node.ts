@@ -60,12 +60,63 @@ export interface NodeHalt {
   readonly error: unknown
 }
 
+/**
+ * Where a leader appends each block it produced before anyone hears of it (src/node/replication/):
+ * resolves once the replicated log acknowledged the block; rejects (a HaltError) when the log
+ * refused it, and then the node halts without storing it.
+ */
+export type BlockPublisher = (block: StoredBlock) => Promise<void>
+
+/** An error that halts the node with its own health code (a block the replicated log refused). */
+export class HaltError extends Error {
+  constructor(
+    readonly code: HealthProblemCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** A stored block that does not re-execute to its own state root, digest or statuses (replay, or a replicated block). */
+export class BlockMismatch extends Error {
+  constructor(
+    message: string,
+    readonly height: number,
+    readonly what: 'state_root' | 'digest' | 'status',
+    readonly computed: string,
+    readonly expected: string,
+  ) {
+    super(message)
+  }
+}
+
+/** An envelope of a block produced elsewhere, as signed, with the status its producer gave it. */
+export interface FollowedEnvelope {
+  readonly txHash: string
+  readonly signer: string
+  readonly nonce: number
+  readonly actionKind: string
+  readonly actionJson: string
+  readonly signatureJson: string
+  readonly status: StoredEnvelope['status']
+}
+
 /** A committed block as listeners see it. */
 export interface CommittedBlock {
   readonly stored: StoredBlock
   readonly result: BlockResult
   /** How long applying the block and committing it to the store took (ms; the /metrics histogram). */
   readonly productionMs: number
+}
+
+/** A block applied to the state, with what its replies need, before it is stored. */
+interface ProducedBlock {
+  readonly txs: readonly PendingTx[]
+  readonly stored: StoredBlock
+  readonly result: BlockResult
+  readonly bodies: readonly EventBody[]
+  /** performance.now() when its production started. */
+  readonly producing: number
 }
 
 /** Envelopes waiting at most, as a multiple of max_tx_per_block. */
@@ -100,6 +151,8 @@ export class ChainNode {
   private readonly snapshots: SnapshotStore
   /** Height of the newest snapshot written or restored (0: none). */
   private snapshotHeight = 0
+  /** Set on a leader of a replicated chain: blocks are stored and announced once it resolves. */
+  private publisher: BlockPublisher | undefined
 
   constructor(private readonly options: ChainNodeOptions) {
     this.now = options.now ?? Date.now
@@ -219,6 +272,16 @@ export class ChainNode {
       envelopes.length === header.envelopeCount,
       `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`,
     )
+    this.verifyAndApply(header, envelopes, 'replay of block')
+  }
+
+  /**
+   * Applies a block whose header and statuses are known (a stored one at replay, or one produced
+   * elsewhere) and checks that it reaches the header's state root, the envelopes' statuses and the
+   * header's digest; throws a BlockMismatch naming `what` (e.g. "replay of block") otherwise. The
+   * state is mutated either way: after a mismatch it is the diverged one.
+   */
+  private verifyAndApply(header: StoredBlockHeader, envelopes: readonly ReplayEnvelope[], what: string): BlockResult {
     // The stored action is JSON: JSON.parse is the cheapest decoding there is here (msgpackr's
     // unpack of the same actions measured about four times slower, scripts/bench/replay.ts).
     const input: BlockInput = {
@@ -230,9 +293,18 @@ export class ChainNode {
     }
     const result = applyBlock(this.state, input)
     const root = bytesToHex(result.stateRoot)
-    assert(root === header.stateRoot, `replay of block ${header.height} reached state_root ${root}, stored ${header.stateRoot}`)
+    if (root !== header.stateRoot)
+      throw new BlockMismatch(
+        `${what} ${header.height} reached state_root ${root}, stored ${header.stateRoot}`,
+        header.height,
+        'state_root',
+        root,
+        header.stateRoot,
+      )
     for (let i = 0; i < envelopes.length; i++) {
-      assert(result.envelopes[i]!.status === envelopes[i]![5], `replay of block ${header.height} envelope ${i} changed status`)
+      const status = result.envelopes[i]!.status
+      if (status !== envelopes[i]![5])
+        throw new BlockMismatch(`${what} ${header.height} envelope ${i} changed status`, header.height, 'status', status, envelopes[i]![5])
     }
     const digest = blockDigest({
       height: header.height,
@@ -242,8 +314,73 @@ export class ChainNode {
       envelopes: envelopes.map((e) => [e[0], e[5]] as const),
       eventCount: result.events.length,
     })
-    assert(digest === header.digest, `replay of block ${header.height} reached digest ${digest}, stored ${header.digest}`)
+    if (digest !== header.digest)
+      throw new BlockMismatch(
+        `${what} ${header.height} reached digest ${digest}, stored ${header.digest}`,
+        header.height,
+        'digest',
+        digest,
+        header.digest,
+      )
     this.state.lastDigest = digest
+    return result
+  }
+
+  /**
+   * Applies, verifies, stores and announces a block produced by another node (a follower of a
+   * replicated chain, src/node/replication/), through the checks replay makes: its parent must be
+   * the tip's digest, and it must reach its own state root, statuses and digest. Throws a
+   * BlockMismatch when it does not; the state is then the diverged one, and its owner must stop
+   * serving it. Only on a node that does not produce blocks.
+   */
+  followBlock(header: StoredBlockHeader, envelopes: readonly FollowedEnvelope[]): CommittedBlock {
+    assert(this.recovered && !this.running, 'followBlock runs on a recovered node that does not produce blocks')
+    assert(header.height === this.state.height + 1, `block ${header.height} does not follow the tip ${this.state.height}`)
+    assert(
+      envelopes.length === header.envelopeCount,
+      `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`,
+    )
+    if (header.parent !== this.state.lastDigest)
+      throw new BlockMismatch(
+        `block ${header.height} names parent ${header.parent}, the tip's digest is ${this.state.lastDigest}`,
+        header.height,
+        'digest',
+        this.state.lastDigest,
+        header.parent,
+      )
+    const started = performance.now()
+    this.unstoredHeight = header.height
+    const result = this.verifyAndApply(
+      header,
+      envelopes.map((e) => [e.txHash, e.signer, e.nonce, e.actionKind, e.actionJson, e.status] as const),
+      'replicated block',
+    )
+    const height = header.height
+    const stored: StoredBlock = {
+      header,
+      envelopes: envelopes.map((e, i) => {
+        const r = result.envelopes[i]!
+        return {
+          height,
+          envelopeIdx: i,
+          txHash: e.txHash,
+          signer: e.signer,
+          nonce: e.nonce,
+          actionKind: e.actionKind,
+          marketId: r.marketId,
+          actionJson: e.actionJson,
+          signatureJson: e.signatureJson,
+          status: r.status,
+          reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
+        }
+      }),
+      events: storedEventsAndBodies(this.state, height, result).events,
+    }
+    this.storing = true
+    this.store.commitBlock(stored)
+    this.storing = false
+    this.unstoredHeight = 0
+    return this.announce({ stored, result, productionMs: performance.now() - started })
   }
 
   /** The data directory (block store, snapshots, and what other parts keep beside them). */
@@ -267,6 +404,24 @@ export class ChainNode {
    */
   onHalt(listener: (halt: NodeHalt) => void): void {
     this.haltListeners.push(listener)
+  }
+
+  /**
+   * Makes every block this node produces from now on wait for publisher (the replicated log's
+   * acknowledgement) before it is stored, answered and announced. Set before start().
+   */
+  setBlockPublisher(publisher: BlockPublisher): void {
+    assert(!this.running, 'set the block publisher before the node produces blocks')
+    this.publisher = publisher
+  }
+
+  /**
+   * Serves without producing: blocks come from followBlock (a follower of a replicated chain); the
+   * probes say ok (or degraded) from now on. start() later makes it produce (a standby promoted).
+   */
+  startFollowing(): void {
+    assert(this.recovered, 'start the node after recover()')
+    this.health.ready()
   }
 
   /** Accepts actions without the block clock: blocks come from calling produceBlock (tests, benchmarks). */
@@ -296,6 +451,16 @@ export class ChainNode {
     // After a stall, start from now instead of producing a burst of catch-up blocks.
     this.nextBlockDueMs = Math.max(this.nextBlockDueMs + this.options.blockTimeMs, now)
     this.timer = setTimeout(() => {
+      const publisher = this.publisher
+      if (publisher !== undefined) {
+        // The replicated log acknowledges the block before it is stored, answered or announced;
+        // the next block is produced after that.
+        this.produceAndPublish(publisher).then(
+          () => this.schedule(),
+          (err: unknown) => this.halt(err),
+        )
+        return
+      }
       try {
         this.produceBlock()
       } catch (err) {
@@ -313,6 +478,7 @@ export class ChainNode {
    * halted (store_dirty when the failed block reached the state but not the store) and tells the owner.
    */
   private halt(err: unknown): void {
+    if (this.stopped) return
     this.running = false
     if (this.timer !== undefined) clearTimeout(this.timer)
     const storeDirty = this.unstoredHeight > 0
@@ -327,7 +493,7 @@ export class ChainNode {
     const message = storeDirty
       ? `block ${this.unstoredHeight} was applied but not stored (${why}); the state is at height ${this.state.height}, the block store at ${stored}`
       : `block production failed after block ${this.state.height} was stored: ${why}`
-    const code: HealthProblemCode = this.storing ? 'STORE_WRITE_FAILED' : 'BLOCK_PRODUCTION_FAILED'
+    const code: HealthProblemCode = err instanceof HaltError ? err.code : this.storing ? 'STORE_WRITE_FAILED' : 'BLOCK_PRODUCTION_FAILED'
     this.log(`halted: ${message}: ${(err as Error).stack ?? err}`, 'error')
     if (storeDirty)
       this.log(
@@ -387,8 +553,24 @@ export class ChainNode {
     })
   }
 
-  /** Produces, commits and announces one block from the mempool (empty blocks too). */
+  /** Produces, commits and announces one block from the mempool (empty blocks too); not on a node with a publisher. */
   produceBlock(): CommittedBlock {
+    assert(this.publisher === undefined, 'a node that publishes its blocks produces them on its clock (produceAndPublish)')
+    return this.commitProduced(this.applyNextBlock())
+  }
+
+  /** Produces a block, has the publisher append it to the replicated log, then commits and announces it. */
+  private async produceAndPublish(publisher: BlockPublisher): Promise<void> {
+    const produced = this.applyNextBlock()
+    await publisher(produced.stored)
+    // Stopped while the log was acknowledging it: the store is closed; the block is in the log,
+    // and the next start takes it from there (stop() told the waiting actions).
+    if (this.stopped) return
+    this.commitProduced(produced)
+  }
+
+  /** Applies the next block from the mempool to the state; it is neither stored nor announced yet. */
+  private applyNextBlock(): ProducedBlock {
     const producing = performance.now()
     const txs = this.mempool.take(this.state.params.maxTxPerBlock)
     this.blockTxs = txs
@@ -437,18 +619,27 @@ export class ChainNode {
       envelopes,
       events,
     }
+    return { txs, stored, result, bodies, producing }
+  }
+
+  /** Stores a produced block, answers its actions and announces it. */
+  private commitProduced({ txs, stored, result, bodies, producing }: ProducedBlock): CommittedBlock {
     this.storing = true
     this.store.commitBlock(stored)
     this.storing = false
     this.unstoredHeight = 0
-    this.state.lastDigest = digest
+    this.state.lastDigest = stored.header.digest
     this.mempool.release(txs)
     this.reply(txs, stored, result, bodies)
     this.blockTxs = []
-    const committed = { stored, result, productionMs: performance.now() - producing }
+    return this.announce({ stored, result, productionMs: performance.now() - producing })
+  }
+
+  /** Tells the listeners of a stored block, and snapshots the state when one is due. */
+  private announce(committed: CommittedBlock): CommittedBlock {
     for (const listener of this.listeners) listener(committed)
     const every = this.options.snapshotEveryBlocks ?? 0
-    if (every > 0 && height % every === 0) this.writeSnapshot(stateRoot)
+    if (every > 0 && committed.stored.header.height % every === 0) this.writeSnapshot(committed.stored.header.stateRoot)
     return committed
   }
 
@@ -503,10 +694,26 @@ export class ChainNode {
         status: 'refused',
         error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
       })
+    // A block the replicated log was acknowledging: it may be in the chain, so the reply says so.
+    for (const tx of this.blockTxs)
+      tx.resolve({
+        status: 'refused',
+        error: rpcError(
+          RPC.limited,
+          'SHUTTING_DOWN',
+          `the node stopped while the block of this action was being replicated; it may be in the chain: look up its tx_hash ${tx.envelope.txHash}`,
+        ),
+      })
+    this.blockTxs = []
     // The next start then replays nothing. The state is the last committed block's (or, stopped
     // while recovering, the last replayed one's): no block is being applied. Not after a halt that
     // left the state ahead of the store: that state is in no stored block.
-    if ((this.options.snapshotEveryBlocks ?? 0) > 0 && this.state.height > this.snapshotHeight && !this.health.storeDirty) {
+    if (
+      (this.options.snapshotEveryBlocks ?? 0) > 0 &&
+      this.state.height > this.snapshotHeight &&
+      !this.health.storeDirty &&
+      this.unstoredHeight === 0
+    ) {
       this.writeSnapshot(this.store.header(this.state.height)!.stateRoot)
     }
     this.store.close()

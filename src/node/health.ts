@@ -18,8 +18,10 @@ export interface HealthProblem {
 }
 
 /**
- * The problem codes of `reasons` (docs/operations.md#health). The first five make the node degraded,
- * the last three halt it (REPLAY_FAILED: a stored block did not replay, during recovery).
+ * The problem codes of `reasons` (docs/operations.md#health). The first seven make the node degraded
+ * (REPLICATION_DIVERGED also stops it serving, REPLICATION_UNAVAILABLE: the replicated log does not
+ * answer, docs/replication.md), the last four halt it (REPLAY_FAILED: a stored block did not replay,
+ * during recovery; LEADER_FENCED: the replicated log refused a block of this leader).
  */
 export type HealthProblemCode =
   | 'INDEXER_STOPPED'
@@ -27,9 +29,26 @@ export type HealthProblemCode =
   | 'INDEXER_LAGGING'
   | 'FEED_STALE'
   | 'SNAPSHOT_WRITE_FAILED'
+  | 'REPLICATION_DIVERGED'
+  | 'REPLICATION_UNAVAILABLE'
   | 'STORE_WRITE_FAILED'
   | 'BLOCK_PRODUCTION_FAILED'
   | 'REPLAY_FAILED'
+  | 'LEADER_FENCED'
+
+/** What a node of a replicated chain reports besides its health (docs/replication.md#health). */
+export interface ReplicationHealth {
+  /** leader: produces blocks; follower: applies the leader's; candidate: follows and may take the lease. */
+  readonly role: 'leader' | 'follower' | 'candidate'
+  /** The HTTP address of the leader (where /action is forwarded), null while none is known. */
+  readonly leader_url: string | null
+  /** Blocks the replicated log holds beyond this node's tip. */
+  readonly lag_blocks: number
+  /** The JetStream stream of the chain. */
+  readonly stream: string
+  /** The newest block this node verified (its state root and digest recomputed) or produced. */
+  readonly last_verified_height: number
+}
 
 /** Replay progress while recovering. */
 export interface ReplayProgress {
@@ -52,11 +71,12 @@ export interface HealthBody {
   target_height?: number
   blocks_per_sec?: number
   eta_ms?: number | null
+  replication?: ReplicationHealth
 }
 
 /** What a route other than the probes answers while the node cannot serve it. */
 export interface HealthGate {
-  readonly reason: 'RECOVERING' | 'HALTED'
+  readonly reason: 'RECOVERING' | 'HALTED' | 'DIVERGED'
   readonly message: string
   readonly retryAfterMs: number
 }
@@ -82,6 +102,9 @@ export class NodeHealth {
   private dirty = false
   private readonly problems = new Map<HealthProblemCode, HealthProblem>()
   private haltProblem: HealthProblem | undefined
+  private replicationInfo: (() => ReplicationHealth) | undefined
+  /** Set when a replicated block did not verify: the state is the diverged one and is not served. */
+  private divergence: string | undefined
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -165,9 +188,34 @@ export class NodeHealth {
     return this.problems.has(code)
   }
 
+  /** Adds the replication figures to the probe body (a node of a replicated chain). */
+  setReplication(read: () => ReplicationHealth): void {
+    this.replicationInfo = read
+  }
+
+  /** The replication figures, or undefined on a node that does not replicate. */
+  get replication(): ReplicationHealth | undefined {
+    return this.replicationInfo?.()
+  }
+
+  /**
+   * A block from the replicated log did not verify (message: the height and both roots): the node
+   * says degraded, and every route but the probes answers 503 DIVERGED from now on.
+   */
+  diverged(message: string): void {
+    this.divergence ??= brief(message)
+    this.setProblem('REPLICATION_DIVERGED', message)
+    // Whatever recovery was doing, the node is done: degraded, not recovering.
+    if (this.phase === 'recovering') this.phase = 'running'
+  }
+
   /** The probe body at chain height `height`. */
   body(height: number): HealthBody {
-    const body: HealthBody = { status: this.status, height, store_dirty: this.dirty, reasons: this.reasons }
+    const replication = this.replication
+    // A diverged node's state is past its last verified block, which is the height it stands by.
+    const shown = this.divergence !== undefined && replication !== undefined ? replication.last_verified_height : height
+    const body: HealthBody = { status: this.status, height: shown, store_dirty: this.dirty, reasons: this.reasons }
+    if (replication !== undefined) body.replication = replication
     if (this.phase === 'recovering') {
       const p = this.progress
       body.replayed_height = p?.replayedHeight ?? height
@@ -187,6 +235,12 @@ export class NodeHealth {
 
   /** What the other routes answer now: undefined when they serve. */
   gate(): HealthGate | undefined {
+    if (this.phase === 'running' && this.divergence !== undefined)
+      return {
+        reason: 'DIVERGED',
+        message: `the node stopped following the replicated chain (${this.divergence}); it does not serve the diverged state`,
+        retryAfterMs: RETRY_AFTER_HALTED_MS,
+      }
     if (this.phase === 'running') return undefined
     if (this.phase === 'halted') {
       return {

@@ -10,7 +10,8 @@ export interface PendingTx {
 }
 
 export class Mempool {
-  private queue: PendingTx[] = []
+  /** Waiting envelopes from `head` on; slots before it are emptied as they are taken. */
+  private queue: (PendingTx | undefined)[] = []
   private head = 0
   private readonly inFlight = new Set<string>()
 
@@ -36,9 +37,15 @@ export class Mempool {
   /** Takes up to max envelopes in arrival order. Their nonces stay in flight until release(). */
   take(max: number): PendingTx[] {
     const end = Math.min(this.queue.length, this.head + max)
-    const out = this.queue.slice(this.head, end)
+    const out = this.queue.slice(this.head, end) as PendingTx[]
+    // A taken slot would keep its envelope and, through the resolved reply promise, the block's
+    // results alive until the next compaction: thousands of blocks' events at a low rate.
+    this.queue.fill(undefined, this.head, end)
     this.head = end
-    if (this.head > 4096 && this.head * 2 > this.queue.length) {
+    if (this.head === this.queue.length) {
+      this.queue.length = 0
+      this.head = 0
+    } else if (this.head > 4096 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head)
       this.head = 0
     }

@@ -11,6 +11,7 @@ import { assert } from '../lib/assert.ts'
 import { bytesToHex, concatBytes, hexToBytes, u64be } from '../lib/hex.ts'
 import { keccak256 } from '../lib/keccak.ts'
 import { encodeCanonical } from '../lib/msgpack.ts'
+import { addressOfPublicKey } from './admin-login.ts'
 import { domainSeparator, hashStruct, type TypedField, typedDataDigest, typeHash } from './eip712.ts'
 import { nativeRecover, nativeRecoveryAvailable } from './native-secp256k1.ts'
 
@@ -129,11 +130,6 @@ function scalar32(x: bigint): Uint8Array {
   return out
 }
 
-/** Ethereum address of an uncompressed public key: last 20 bytes of keccak(X ‖ Y). */
-function addressOfPublicKey(uncompressed65: Uint8Array): string {
-  return bytesToHex(keccak256(uncompressed65.subarray(1)).subarray(12))
-}
-
 /**
  * Signer address (lowercase 0x) of a signature over a 32-byte digest, or undefined when no point
  * recovers. Expects r, s already range-checked by {@link parseSignature}.
@@ -209,23 +205,8 @@ export function eip191Digest(message: Uint8Array): Uint8Array {
   return keccak256(concatBytes(prefix, message))
 }
 
-/**
- * The 28 bytes an admin signs to log in: canonical msgpack of [challenge_bytes, timestamp_ms],
- * written out as 0x92 ‖ 0xc4 0x10 ‖ challenge(16) ‖ 0xcf ‖ u64be(timestamp_ms). The uint64 form
- * is fixed by the protocol (it is also the canonical one for any timestamp after February 1970).
- */
-export function adminLoginMessage(challengeHex: string, timestampMs: number): Uint8Array {
-  const challenge = hexToBytes(challengeHex)
-  if (challenge.length !== 16) throw new Error('admin challenge must be 16 bytes (32 hex characters)')
-  const out = new Uint8Array(28)
-  out[0] = 0x92
-  out[1] = 0xc4
-  out[2] = 0x10
-  out.set(challenge, 3)
-  out[19] = 0xcf
-  out.set(u64be(timestampMs), 20)
-  return out
-}
+// The login bytes live in admin-login.ts, which the web console bundles for the browser.
+export { adminLoginMessage } from './admin-login.ts'
 
 /**
  * Signer of a personal_sign signature (65 bytes r ‖ s ‖ v as hex) over raw `message`, or

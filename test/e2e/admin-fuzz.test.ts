@@ -357,10 +357,41 @@ const bound = await api(A, '/api/service-config', {
 })
 if (bound.status !== 200) throw new Error(`anchor bind: ${bound.status} ${bound.text}`)
 
+// A top-level category with a sub-category (so deleting it meets 409), which the catalog cases aim at.
+const fuzzTop = await api(A, '/api/market-categories', { method: 'POST', token, body: { code: 'FuzzTop', name: 'Fuzz top' } })
+if (fuzzTop.status !== 201) throw new Error(`category: ${fuzzTop.status} ${fuzzTop.text}`)
+const fuzzTopId = fuzzTop.body.id as number
+const fuzzSub = await api(A, '/api/market-categories', {
+  method: 'POST',
+  token,
+  body: { code: 'fuzzsub', name: 'Fuzz sub', parent_id: fuzzTopId },
+})
+if (fuzzSub.status !== 201) throw new Error(`sub-category: ${fuzzSub.status} ${fuzzSub.text}`)
+const fuzzSubId = fuzzSub.body.id as number
+
+// A hedge account (it seeds the default policy of XAU-USD), which the hedge cases aim at.
+const hedgeAnchorKey = seededKey()
+const hedgeAnchorCiphertext = eciesEncrypt(serverPublicKey, new TextEncoder().encode(hedgeAnchorKey))
+const hedgeAnchor = await api(A, '/api/hedge/accounts', {
+  method: 'POST',
+  token,
+  body: { name: 'hedge anchor', ciphertext: hedgeAnchorCiphertext },
+})
+if (hedgeAnchor.status !== 200) throw new Error(`hedge account: ${hedgeAnchor.status} ${hedgeAnchor.text}`)
+const hedgeAnchorId = hedgeAnchor.body.account.id as string
+
 function snapshot() {
   const db = new Database(admin.dbFile, { readonly: true })
   try {
     return {
+      categories: db.query('SELECT * FROM market_categories ORDER BY id').all(),
+      catalog: db.query('SELECT * FROM market_catalog ORDER BY symbol').all(),
+      hedge: {
+        accounts: db.query('SELECT id, name, address, enabled, nonce, sealed, updated_at_ms FROM hedge_accounts ORDER BY id').all(),
+        policies: db.query('SELECT * FROM hedge_policies ORDER BY market_symbol').all(),
+        config: db.query('SELECT * FROM hedge_config').all(),
+        orders: db.query('SELECT * FROM hedge_orders ORDER BY id').all(),
+      },
       keys: db.query('SELECT id, label, address, nonce, sealed FROM keys ORDER BY id').all(),
       bindings: db.query('SELECT service, key_id, enabled, updated_at_ms FROM service_bindings ORDER BY service').all(),
       audit: db.query('SELECT id, actor, action, target, detail FROM audit_log ORDER BY id').all() as {
@@ -621,6 +652,54 @@ function authedRoutes(): { method: string; path: string; body?: unknown }[] {
     { method: 'PATCH', path: `/api/keys/${chance(0.5) ? anchorId : randomUuid()}`, body: { label: 'x' } },
     { method: 'POST', path: '/api/auth/logout' },
     { method: 'POST', path: '/api/auth/logout-all' },
+    ...categoryAuthedRoutes(),
+    ...hedgeAuthedRoutes(),
+  ]
+}
+
+/** The hedging routes (docs/admin.md#hedging), all Bearer. */
+function hedgeAuthedRoutes(): { method: string; path: string; body?: unknown }[] {
+  const id = chance(0.5) ? hedgeAnchorId : randomUuid()
+  return [
+    { method: 'GET', path: '/api/hedge/accounts' },
+    { method: 'POST', path: '/api/hedge/accounts', body: { name: 'x', ciphertext: hedgeAnchorCiphertext } },
+    { method: 'PUT', path: `/api/hedge/accounts/${id}`, body: { enabled: false } },
+    { method: 'DELETE', path: `/api/hedge/accounts/${id}` },
+    { method: 'GET', path: '/api/hedge/policies' },
+    {
+      method: 'PUT',
+      path: '/api/hedge/policies',
+      body: { market_symbol: 'XAU-USD', hedge_ratio: '1', hedge_mode: 'follow', enabled: true },
+    },
+    { method: 'DELETE', path: `/api/hedge/policies/${pick(['XAU-USD', 'xau-usd', 'BTC-USD'])}` },
+    { method: 'GET', path: '/api/hedge/config' },
+    { method: 'PUT', path: '/api/hedge/config', body: { dry_run: false } },
+    { method: 'GET', path: `/api/hedge/orders${pick(['', '?limit=5', '?symbol=XAU-USD'])}` },
+    { method: 'POST', path: '/api/hedge/orders/reconcile' },
+    { method: 'GET', path: '/api/hedge/book-b-stats' },
+  ]
+}
+
+/** The category and catalog routes that need a session (docs/admin.md#market-categories-and-catalog). */
+function categoryAuthedRoutes(): { method: string; path: string; body?: unknown }[] {
+  const id = chance(0.5) ? String(fuzzTopId) : junkId()
+  const market = chance(0.5) ? '1' : junkId()
+  return [
+    { method: 'GET', path: '/api/market-categories' },
+    { method: 'POST', path: '/api/market-categories', body: { code: 'x', name: 'x' } },
+    { method: 'PUT', path: `/api/market-categories/${id}`, body: { name: 'x' } },
+    { method: 'DELETE', path: `/api/market-categories/${id}` },
+    { method: 'POST', path: `/api/market-categories/${id}/markets`, body: { add: ['btc-usd'] } },
+    { method: 'GET', path: `/api/market-catalog${pick(['', '?source=ext', '?source=nope', '?symbol=x'])}` },
+    { method: 'POST', path: '/api/market-categories/sync/preview' },
+    { method: 'POST', path: '/api/market-categories/sync/import', body: { codes: ['stocks'] } },
+    { method: 'POST', path: '/api/market-categories/cleanup' },
+    { method: 'GET', path: '/api/market-classifications' },
+    { method: 'PUT', path: '/api/market-classifications', body: { classifications: [{ market_id: 1, categories: ['crypto'] }] } },
+    { method: 'DELETE', path: '/api/market-classifications', body: { market_ids: [1] } },
+    { method: 'GET', path: `/api/market-classifications/${market}` },
+    { method: 'PUT', path: `/api/market-classifications/${market}`, body: { categories: [] } },
+    { method: 'DELETE', path: `/api/market-classifications/${market}` },
   ]
 }
 
@@ -1020,31 +1099,8 @@ function pathCases(): Case[] {
       allowed: [{ status: 200 }],
     })
   }
-  // Routes of the hedging and market-category work, not built yet (docs/admin.md#http-api), unknown
-  // paths and methods: JSON 404.
-  const unserved = [
-    '/api/hedge/accounts',
-    `/api/hedge/accounts/${junkSegment()}`,
-    '/api/hedge/policies',
-    `/api/hedge/policies/${junkSegment()}`,
-    '/api/hedge/config',
-    '/api/hedge/orders?limit=-1',
-    '/api/hedge/orders/reconcile',
-    '/api/hedge/book-b-stats',
-    '/api/public/market-categories',
-    '/api/public/market-catalog',
-    '/api/public/market-classifications',
-    '/api/market-categories',
-    `/api/market-categories/${junkSegment()}`,
-    '/api/market-catalog',
-    `/api/market-categories/${junkSegment()}/markets`,
-    '/api/market-categories/sync/preview',
-    '/api/market-categories/sync/import',
-    '/api/market-categories/cleanup',
-    '/api/market-classifications',
-    `/api/market-classifications/${junkSegment()}`,
-    '/api/v1/query',
-  ]
+  // Unknown paths and methods: JSON 404.
+  const unserved = ['/api/v1/query', '/api/hedge', `/api/hedge/${junkSegment()}x/${junkSegment()}`, '/api/hedge/orders/reconcile/x']
   for (let i = 0; i < 200; i++) {
     const path = chance(0.5) ? pick(unserved) : `/api/${junkSegment()}${chance(0.3) ? `/${junkSegment()}` : ''}`
     const method = pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])
@@ -1071,11 +1127,626 @@ function pathCases(): Case[] {
     ['DELETE', '/api/service-config'],
     ['POST', '/api/audit'],
     ['POST', '/api/keys/encryption-key'],
+    ['PATCH', '/api/hedge/config'],
+    ['GET', '/api/hedge/orders/reconcile'],
+    ['POST', '/api/hedge/book-b-stats'],
+    ['PATCH', '/api/hedge/policies'],
   ] as const) {
     cases.push({
       label: `${method} ${path}`,
       make: async () => ({ method, path, headers: [bearer(token)], timeoutMs: REQUEST_TIMEOUT_MS }),
       allowed: [NO_ROUTE, { status: 405, reasons: ['METHOD_NOT_ALLOWED'] }],
+    })
+  }
+  return cases
+}
+
+// ---------------------------------------------------------------------------------------------
+// Market categories and the catalog (docs/admin.md#market-categories-and-catalog). Every case is
+// refused, so the tables stay as the anchor left them: shape-valid bodies are pointed at ids that
+// do not exist, or spoiled on purpose (a removed code, a symbol both added and removed); a sync
+// import or preview, which would ask the venue, is only sent without a session or with a bad body.
+
+const CATEGORY_CODE = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/
+const CATALOG_SYMBOL = /^[A-Za-z0-9]{1,10}-[A-Za-z0-9]{1,9}$/
+const printableName = (v: unknown) => typeof v === 'string' && v.length >= 1 && v.length <= 64 && !/[\p{C}\p{Zl}\p{Zp}]/u.test(v)
+const codeOk = (v: unknown) => typeof v === 'string' && CATEGORY_CODE.test(v)
+const symbolsOk = (v: unknown) => Array.isArray(v) && v.length <= 500 && v.every((s) => typeof s === 'string' && CATALOG_SYMBOL.test(s))
+const parentOk = (v: unknown) => v === undefined || v === null || (Number.isSafeInteger(v) && (v as number) >= 1)
+const sortOk = (v: unknown) => v === undefined || (Number.isInteger(v) && Math.abs(v as number) <= 1_000_000)
+const boolOk = (v: unknown) => v === undefined || typeof v === 'boolean'
+const marketIdOk = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 2 ** 32 - 1
+const categoriesOk = (v: unknown) => Array.isArray(v) && v.length <= 2 && v.every(codeOk)
+/** Known fields only: the service ignores the others. */
+const known = (v: Record<string, unknown>, fields: readonly string[]) => fields.filter((f) => v[f] !== undefined)
+
+/** Whether a parsed body has each route's shape (docs/admin.md#category-routes, the schemas restated). */
+const categoryShapes = {
+  create: (v: unknown) =>
+    isObject(v) && codeOk(v.code) && printableName(v.name) && parentOk(v.parent_id) && boolOk(v.enabled) && sortOk(v.sort_order),
+  update: (v: unknown) =>
+    isObject(v) &&
+    known(v, ['code', 'name', 'parent_id', 'enabled', 'sort_order']).length > 0 &&
+    (v.code === undefined || codeOk(v.code)) &&
+    (v.name === undefined || printableName(v.name)) &&
+    parentOk(v.parent_id) &&
+    boolOk(v.enabled) &&
+    sortOk(v.sort_order),
+  markets: (v: unknown) =>
+    isObject(v) &&
+    known(v, ['add', 'remove']).length > 0 &&
+    (v.add === undefined || symbolsOk(v.add)) &&
+    (v.remove === undefined || symbolsOk(v.remove)),
+  import: (v: unknown) => isObject(v) && Array.isArray(v.codes) && v.codes.length >= 1 && v.codes.length <= 100 && v.codes.every(codeOk),
+  classification: (v: unknown) => isObject(v) && categoriesOk(v.categories),
+  classifications: (v: unknown) =>
+    isObject(v) &&
+    Array.isArray(v.classifications) &&
+    v.classifications.length >= 1 &&
+    v.classifications.length <= 500 &&
+    v.classifications.every((c) => isObject(c) && marketIdOk(c.market_id) && categoriesOk(c.categories)),
+  unclassify: (v: unknown) =>
+    isObject(v) && Array.isArray(v.market_ids) && v.market_ids.length >= 1 && v.market_ids.length <= 500 && v.market_ids.every(marketIdOk),
+}
+
+/**
+ * A path segment that names no category or market but reaches the route: junk, validly
+ * percent-encoded, without a slash, never digits only, never empty or a dot segment.
+ */
+function junkId(): string {
+  let seg = junkSegment().replace(/\//g, '_')
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(seg)
+  } catch {
+    seg = encodeURIComponent(seg)
+    decoded = decodeURIComponent(seg)
+  }
+  return /^[0-9]*$/.test(decoded) || /^\.{1,2}$/.test(decoded) || /^%2e/i.test(seg) ? `x${seg}` : seg
+}
+
+/** Ids of a market the development node does not list. */
+const unknownMarketId = () => 1_000_000 + int(2 ** 31)
+const randomSymbol = () => `${randomCase(hex(3).slice(2))}-usd`
+
+function categoryBodyCases(): Case[] {
+  const cases: Case[] = []
+  const authed = jsonHeaders([bearer(token)])
+  const req = (method: string, path: string, body: string | Uint8Array): RawRequest => ({
+    method,
+    path,
+    headers: authed,
+    body,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  })
+  /** A mutated body: not JSON (400 INVALID_JSON), the wrong shape (400 INVALID_REQUEST), or the right shape (`whenValid`). */
+  const mutated = (
+    label: string,
+    method: string,
+    path: () => string,
+    base: Record<string, unknown>,
+    shapeOk: (v: unknown) => boolean,
+    whenValid: (v: Record<string, unknown>) => { body: unknown; allowed: Allowed[] },
+  ) => {
+    const text = toJson(mutateFields(base))
+    let body: string | Uint8Array = chance(0.15) ? notJson(text) : text
+    const v = parsedBody(body)
+    let allowed: Allowed[] = [v === INVALID ? INVALID_JSON : INVALID_REQUEST]
+    if (v !== INVALID && shapeOk(v)) {
+      const valid = whenValid(v as Record<string, unknown>)
+      body = toJson(valid.body)
+      allowed = valid.allowed
+    }
+    const p = path()
+    cases.push({ label, make: async () => req(method, p, body), allowed })
+  }
+  for (let i = 0; i < 100; i++)
+    mutated(
+      'POST /api/market-categories',
+      'POST',
+      () => '/api/market-categories',
+      { code: `c${i}`, name: `Cat ${i}`, parent_id: chance(0.5) ? null : fuzzTopId, enabled: chance(0.5), sort_order: int(100) },
+      categoryShapes.create,
+      // A removed code is refused before anything else about the body.
+      (v) => ({ body: { ...v, code: randomCase('preipo') }, allowed: [{ status: 400, reasons: ['CATEGORY_REMOVED'] }] }),
+    )
+  for (let i = 0; i < 20; i++) {
+    const code = pick(['crypto', 'TRADFI', 'FuzzTop', 'fuzzsub'])
+    cases.push({
+      label: `POST /api/market-categories existing ${code}`,
+      make: async () => req('POST', '/api/market-categories', toJson({ code, name: 'x' })),
+      allowed: [{ status: 409, reasons: ['CATEGORY_EXISTS'] }],
+    })
+  }
+  for (let i = 0; i < 10; i++) {
+    const parent = pick([fuzzSubId, 900_000 + int(1e6)])
+    cases.push({
+      label: 'POST /api/market-categories bad parent',
+      make: async () => req('POST', '/api/market-categories', toJson({ code: `p${i}`, name: 'x', parent_id: parent })),
+      allowed: [{ status: 400, reasons: [parent === fuzzSubId ? 'PARENT_NOT_TOP_LEVEL' : 'PARENT_NOT_FOUND'] }],
+    })
+  }
+  for (let i = 0; i < 80; i++) {
+    const real = chance(0.3)
+    mutated(
+      `PUT /api/market-categories/{${real ? 'id' : 'junk'}}`,
+      'PUT',
+      () => `/api/market-categories/${real ? fuzzTopId : junkId()}`,
+      { name: 'x', sort_order: 1, enabled: true },
+      categoryShapes.update,
+      (v) =>
+        real
+          ? { body: { ...v, code: 'PreIpo' }, allowed: [{ status: 400, reasons: ['CATEGORY_REMOVED'] }] }
+          : { body: v, allowed: [{ status: 404, reasons: ['CATEGORY_NOT_FOUND', 'NOT_FOUND'] }] },
+    )
+  }
+  for (let i = 0; i < 80; i++) {
+    const real = chance(0.4)
+    mutated(
+      `POST /api/market-categories/{${real ? 'id' : 'junk'}}/markets`,
+      'POST',
+      () => `/api/market-categories/${real ? fuzzTopId : junkId()}/markets`,
+      { add: [randomSymbol()], remove: [randomSymbol()] },
+      categoryShapes.markets,
+      (v) => {
+        if (!real) return { body: v, allowed: [{ status: 404, reasons: ['CATEGORY_NOT_FOUND', 'NOT_FOUND'] }] }
+        const s = randomSymbol()
+        return {
+          body: { add: [...((v.add as string[]) ?? []), s], remove: [s.toUpperCase()] },
+          allowed: [{ status: 400, reasons: ['SYMBOL_TWICE'] }],
+        }
+      },
+    )
+  }
+  for (let i = 0; i < 40; i++)
+    mutated(
+      'POST /api/market-categories/sync/import',
+      'POST',
+      () => '/api/market-categories/sync/import',
+      { codes: ['stocks'] },
+      categoryShapes.import,
+      // A valid import would ask the venue: spoiled into an empty list.
+      () => ({ body: { codes: [] }, allowed: [INVALID_REQUEST] }),
+    )
+  for (let i = 0; i < 40; i++)
+    mutated(
+      'PUT /api/market-classifications/{junk}',
+      'PUT',
+      () => `/api/market-classifications/${junkId()}`,
+      { categories: ['crypto'] },
+      categoryShapes.classification,
+      (v) => ({ body: v, allowed: [{ status: 404, reasons: ['MARKET_NOT_FOUND', 'NOT_FOUND'] }] }),
+    )
+  for (let i = 0; i < 40; i++)
+    mutated(
+      'PUT /api/market-classifications',
+      'PUT',
+      () => '/api/market-classifications',
+      { classifications: [{ market_id: unknownMarketId(), categories: ['crypto'] }] },
+      categoryShapes.classifications,
+      // Only unknown, distinct markets: 404, and nothing written.
+      (v) => {
+        const items = v.classifications as { categories: string[] }[]
+        return {
+          body: { classifications: items.map((c, k) => ({ market_id: 3_000_000 + k, categories: c.categories })) },
+          allowed: [{ status: 404, reasons: ['MARKET_NOT_FOUND'] }],
+        }
+      },
+    )
+  for (let i = 0; i < 40; i++)
+    mutated(
+      'DELETE /api/market-classifications',
+      'DELETE',
+      () => '/api/market-classifications',
+      { market_ids: [unknownMarketId()] },
+      categoryShapes.unclassify,
+      (v) => {
+        const ids = v.market_ids as number[]
+        return chance(0.5) && ids.length > 0
+          ? { body: { market_ids: [...ids, ids[0]] }, allowed: [{ status: 400, reasons: ['MARKET_TWICE'] }] }
+          : { body: { market_ids: ids.map((_, k) => 3_000_000 + k) }, allowed: [{ status: 404, reasons: ['MARKET_NOT_FOUND'] }] }
+      },
+    )
+  // Fields far over their limits, and bodies over the size limit.
+  const over = () => pick(['a', '0', 'é']).repeat(pick([65, 1025, 30_000]))
+  for (let i = 0; i < 30; i++) {
+    const which = int(4)
+    const body =
+      which === 0
+        ? { code: over(), name: 'x' }
+        : which === 1
+          ? { code: 'ok', name: over() }
+          : which === 2
+            ? { add: Array.from({ length: 501 + int(200) }, (_, k) => `s${k}-usd`) }
+            : { codes: Array.from({ length: 101 + int(50) }, (_, k) => `c${k}`) }
+    const path =
+      which < 2
+        ? '/api/market-categories'
+        : which === 2
+          ? `/api/market-categories/${fuzzTopId}/markets`
+          : '/api/market-categories/sync/import'
+    cases.push({ label: `POST ${path} over its limits`, make: async () => req('POST', path, toJson(body)), allowed: [INVALID_REQUEST] })
+  }
+  for (let i = 0; i < 8; i++) {
+    const size = BODY_MAX_BYTES + 1 + int(4 * BODY_MAX_BYTES)
+    const [method, path] = pick([
+      ['POST', '/api/market-categories'],
+      ['PUT', `/api/market-categories/${fuzzTopId}`],
+      ['POST', `/api/market-categories/${fuzzTopId}/markets`],
+      ['POST', '/api/market-categories/sync/import'],
+      ['PUT', '/api/market-classifications'],
+    ] as const)
+    cases.push({
+      label: `${method} ${path} body of ${size} bytes`,
+      make: async () => req(method, path, toJson({ name: 'x'.repeat(size) })),
+      allowed: [TOO_LARGE],
+    })
+  }
+  return cases
+}
+
+function categoryPathCases(): Case[] {
+  const cases: Case[] = []
+  const authed = () => [bearer(token)] as [string, string][]
+  // DELETE of a category that has a sub-category: 409; of junk ids: 404.
+  for (let i = 0; i < 50; i++) {
+    const real = chance(0.2)
+    const path = real ? `/api/market-categories/${fuzzTopId}` : `/api/market-categories/${junkId()}`
+    cases.push({
+      label: `DELETE /api/market-categories/{${real ? 'parent' : 'junk'}}`,
+      make: async () => ({ method: 'DELETE', path, headers: authed(), timeoutMs: REQUEST_TIMEOUT_MS }),
+      allowed: real
+        ? [{ status: 409, reasons: ['CATEGORY_HAS_CHILDREN'] }]
+        : [{ status: 404, reasons: ['CATEGORY_NOT_FOUND', 'NOT_FOUND'] }],
+    })
+  }
+  for (let i = 0; i < 40; i++) {
+    const method = pick(['GET', 'DELETE'])
+    cases.push({
+      label: `${method} /api/market-classifications/{junk}`,
+      make: async () => ({ method, path: `/api/market-classifications/${junkId()}`, headers: authed(), timeoutMs: REQUEST_TIMEOUT_MS }),
+      allowed: [{ status: 404, reasons: ['MARKET_NOT_FOUND', 'NOT_FOUND'] }],
+    })
+  }
+  // Catalog reads with junk queries: a named parameter out of its form is 400, the rest read.
+  const forms: Record<string, RegExp> = {
+    source: /^(ext|manual|seed)$/,
+    category: CATEGORY_CODE,
+    symbol: CATALOG_SYMBOL,
+  }
+  for (let i = 0; i < 100; i++) {
+    const isPublic = chance(0.4)
+    const path = isPublic ? '/api/public/market-catalog' : '/api/market-catalog'
+    const names = isPublic ? ['symbol'] : ['source', 'category', 'symbol']
+    const params: [string, string][] = []
+    for (let n = int(3); n > 0; n--)
+      params.push([
+        pick([...names, ...names, 'x', junkSegment()]),
+        pick(['ext', 'seed', 'EXT', 'crypto', 'Crypto', 'BTC-USD', 'btc-usd', 'btc', '1', 'a-b-c', '%zz', junkSegment()]),
+      ])
+    const query = params.map(([k, v]) => `${k}=${v}`).join('&')
+    const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '))
+    const odd = params.some(([k, v]) => {
+      try {
+        decode(k)
+        decode(v)
+        return false
+      } catch {
+        return true
+      }
+    })
+    const named = (k: string) => (odd ? [] : params.filter(([p]) => decode(p) === k).map(([, v]) => decode(v)))
+    // A repeated parameter counts with its last value; an empty one may read as absent.
+    const verdicts = names.map((k) => {
+      const last = named(k).at(-1)
+      return last === undefined ? 'ok' : last === '' ? 'either' : forms[k]!.test(last) ? 'ok' : 'bad'
+    })
+    const allowed =
+      odd || verdicts.includes('either')
+        ? [{ status: 200 }, INVALID_REQUEST]
+        : verdicts.includes('bad')
+          ? [INVALID_REQUEST]
+          : [{ status: 200 }]
+    cases.push({
+      label: `GET ${path}?{junk}`,
+      make: async () => ({ method: 'GET', path: `${path}?${query}`, headers: isPublic ? [] : authed(), timeoutMs: REQUEST_TIMEOUT_MS }),
+      allowed,
+      checkOk: (b) => (Array.isArray(b?.markets) ? undefined : `catalog ${JSON.stringify(b).slice(0, 200)}`),
+    })
+  }
+  // The other reads, with or without a session, junk query strings or not.
+  for (let i = 0; i < 40; i++) {
+    const path = pick([
+      '/api/public/market-categories',
+      '/api/public/market-classifications',
+      '/api/market-categories',
+      '/api/market-classifications',
+    ])
+    const isPublic = path.startsWith('/api/public/')
+    cases.push({
+      label: `GET ${path}?{junk}`,
+      make: async () => ({
+        method: 'GET',
+        path: `${path}${chance(0.5) ? `?${junkSegment()}=${junkSegment()}` : ''}`,
+        headers: isPublic && chance(0.5) ? [] : authed(),
+        timeoutMs: REQUEST_TIMEOUT_MS,
+      }),
+      allowed: [{ status: 200 }],
+    })
+  }
+  return cases
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hedging (docs/admin.md#hedging). Every case is refused, so the hedge tables stay as the anchor
+// left them: shape-valid bodies are pointed at ids that do not exist or spoiled on purpose; a
+// reconciliation (which writes its audit row) is only sent without a session.
+
+const HEDGE_DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]{1,8})?$/
+const hedgeDecimal = (v: unknown) => typeof v === 'string' && v.length <= 40 && HEDGE_DECIMAL.test(v)
+const hedgeShapes = {
+  ciphertext: (v: unknown) =>
+    isObject(v) &&
+    Object.keys(v).every((k) => ['ephemeral_public_key', 'iv', 'ciphertext'].includes(k)) &&
+    ['ephemeral_public_key', 'iv', 'ciphertext'].every((k) => typeof v[k] === 'string' && (v[k] as string).length <= 1024),
+  publicKey: (v: unknown) => v === undefined || (typeof v === 'string' && v.length <= 1024),
+  create: (v: unknown) =>
+    isObject(v) && printableName(v.name) && hedgeShapes.ciphertext(v.ciphertext) && hedgeShapes.publicKey(v.public_key),
+  update: (v: unknown) =>
+    isObject(v) &&
+    known(v, ['name', 'ciphertext', 'enabled']).length > 0 &&
+    (v.name === undefined || printableName(v.name)) &&
+    (v.ciphertext === undefined || hedgeShapes.ciphertext(v.ciphertext)) &&
+    boolOk(v.enabled) &&
+    hedgeShapes.publicKey(v.public_key),
+  policy: (v: unknown) =>
+    isObject(v) &&
+    typeof v.market_symbol === 'string' &&
+    CATALOG_SYMBOL.test(v.market_symbol) &&
+    hedgeDecimal(v.hedge_ratio) &&
+    (v.hedge_mode === 'follow' || v.hedge_mode === 'reverse') &&
+    (v.account_id === undefined || v.account_id === null || (typeof v.account_id === 'string' && UUID.test(v.account_id))) &&
+    typeof v.enabled === 'boolean' &&
+    ['threshold_notional', 'min_order_sz', 'max_order_sz'].every((k) => v[k] === undefined || v[k] === null || hedgeDecimal(v[k])),
+  config: (v: unknown) =>
+    isObject(v) &&
+    (v.interval_ms === undefined ||
+      (Number.isInteger(v.interval_ms) && (v.interval_ms as number) >= 500 && (v.interval_ms as number) <= 3_600_000)) &&
+    (v.threshold_notional === undefined || hedgeDecimal(v.threshold_notional)) &&
+    (v.min_order_sz === undefined || hedgeDecimal(v.min_order_sz)) &&
+    (v.max_slippage_bps === undefined ||
+      (Number.isInteger(v.max_slippage_bps) && (v.max_slippage_bps as number) >= 0 && (v.max_slippage_bps as number) <= 2000)) &&
+    boolOk(v.dry_run) &&
+    (v.ext_network === undefined || v.ext_network === 'mainnet' || v.ext_network === 'testnet'),
+}
+
+/** A body without its public_key (a junk one would be refused as a stale server key first). */
+function withoutPublicKey(v: Record<string, unknown>): Record<string, unknown> {
+  const { public_key: _, ...rest } = v
+  return rest
+}
+
+function hedgeCases(): Case[] {
+  const cases: Case[] = []
+  const authed = jsonHeaders([bearer(token)])
+  const req = (method: string, path: string, body: string | Uint8Array): RawRequest => ({
+    method,
+    path,
+    headers: authed,
+    body,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  })
+  const mutated = (
+    label: string,
+    method: string,
+    path: string,
+    base: Record<string, unknown>,
+    shapeOk: (v: unknown) => boolean,
+    whenValid: (v: Record<string, unknown>) => { body: unknown; allowed: Allowed[] },
+  ) => {
+    const text = toJson(mutateFields(base))
+    let body: string | Uint8Array = chance(0.15) ? notJson(text) : text
+    const v = parsedBody(body)
+    let allowed: Allowed[] = [v === INVALID ? INVALID_JSON : INVALID_REQUEST]
+    if (v !== INVALID && shapeOk(v)) {
+      const valid = whenValid(v as Record<string, unknown>)
+      body = toJson(valid.body)
+      allowed = valid.allowed
+    }
+    cases.push({ label, make: async () => req(method, path, body), allowed })
+  }
+  const PAYLOAD_REFUSED = ['BAD_PAYLOAD', 'DECRYPTION_FAILED']
+  for (let i = 0; i < 150; i++) {
+    const key = seededKey()
+    const valid = { name: `h${i}`, ciphertext: eciesEncrypt(serverPublicKey, new TextEncoder().encode(key)) }
+    const kind = int(4)
+    if (kind === 0)
+      // Junk fields; a body that keeps its shape is pointed at the anchor's key: the same address.
+      mutated('POST /api/hedge/accounts', 'POST', '/api/hedge/accounts', valid, hedgeShapes.create, (v) => ({
+        body: { name: v.name, ciphertext: hedgeAnchorCiphertext },
+        allowed: [{ status: 400, reasons: ['DUPLICATE_ADDRESS'] }],
+      }))
+    else if (kind === 1) {
+      // A corrupted ECIES field.
+      const field = pick(['ephemeral_public_key', 'iv', 'ciphertext'] as const)
+      const v = valid.ciphertext[field]
+      const corrupt = pick([() => v.slice(0, 10), () => `${v}ab`, () => `0x${hex(int(60)).slice(2)}`, () => '', () => '0x00'])()
+      cases.push({
+        label: 'POST /api/hedge/accounts corrupted ciphertext',
+        make: async () => req('POST', '/api/hedge/accounts', toJson({ ...valid, ciphertext: { ...valid.ciphertext, [field]: corrupt } })),
+        allowed: [{ status: 400, reasons: PAYLOAD_REFUSED }],
+      })
+    } else if (kind === 2) {
+      // Well encrypted, but not a private key.
+      const text = pick(['', 'x', '00'.repeat(32), key.slice(0, 40), `${key}0`])
+      cases.push({
+        label: 'POST /api/hedge/accounts not a key',
+        make: async () =>
+          req(
+            'POST',
+            '/api/hedge/accounts',
+            toJson({ ...valid, ciphertext: eciesEncrypt(serverPublicKey, new TextEncoder().encode(text)) }),
+          ),
+        allowed: [{ status: 400, reasons: ['BAD_PLAINTEXT'] }],
+      })
+    } else {
+      const real = chance(0.5)
+      const id = real ? hedgeAnchorId : chance(0.5) ? randomUuid() : junkId()
+      mutated(
+        `PUT /api/hedge/accounts/{${real ? 'id' : 'junk'}}`,
+        'PUT',
+        `/api/hedge/accounts/${id}`,
+        { name: 'x', enabled: true },
+        hedgeShapes.update,
+        (v) =>
+          real
+            ? {
+                body: { ...withoutPublicKey(v), ciphertext: { ...hedgeAnchorCiphertext, iv: '0x00' } },
+                allowed: [{ status: 400, reasons: PAYLOAD_REFUSED }],
+              }
+            : { body: v, allowed: [{ status: 404, reasons: ['HEDGE_ACCOUNT_NOT_FOUND', 'NOT_FOUND'] }] },
+      )
+    }
+  }
+  for (let i = 0; i < 120; i++)
+    mutated(
+      'PUT /api/hedge/policies',
+      'PUT',
+      '/api/hedge/policies',
+      {
+        market_symbol: pick(['XAU-USD', 'btc-usd', 'AB-C']),
+        hedge_ratio: pick(['1', '0.5', '10']),
+        hedge_mode: pick(['follow', 'reverse']),
+        enabled: chance(0.5),
+        ...(chance(0.3) ? { min_order_sz: '0.1', max_order_sz: '5' } : {}),
+        ...(chance(0.3) ? { account_id: hedgeAnchorId } : {}),
+      },
+      hedgeShapes.policy,
+      // Valid shapes are spoiled: a ratio past 10, an unknown account, or a maximum under the minimum.
+      (v) => ({
+        body: pick([
+          { ...v, hedge_ratio: pick(['10.00000001', '11', '999']) },
+          { ...v, account_id: randomUuid() },
+          { ...v, min_order_sz: '2', max_order_sz: '1' },
+          { ...v, max_order_sz: '0' },
+        ]),
+        allowed: [INVALID_REQUEST],
+      }),
+    )
+  for (let i = 0; i < 80; i++)
+    mutated(
+      'PUT /api/hedge/config',
+      'PUT',
+      '/api/hedge/config',
+      { interval_ms: 1000, dry_run: true, ext_network: 'testnet' },
+      hedgeShapes.config,
+      (v) => ({
+        body: { ...v, ...pick([{ interval_ms: pick([-1, 499, 3_600_001, 1.5]) }, { max_slippage_bps: pick([-1, 2001, 1.5]) }]) },
+        allowed: [INVALID_REQUEST],
+      }),
+    )
+  for (let i = 0; i < 60; i++) {
+    const path = `/api/hedge/${pick(['accounts', 'policies'])}/${junkId()}`
+    const decoded = (() => {
+      try {
+        return decodeURIComponent(path.split('/').pop()!)
+      } catch {
+        return ''
+      }
+    })()
+    if (decoded.toUpperCase() === 'XAU-USD' || decoded.toLowerCase() === hedgeAnchorId) continue
+    cases.push({
+      label: `DELETE ${path.split('/').slice(0, 4).join('/')}/{junk}`,
+      make: async () => ({ method: 'DELETE', path, headers: [bearer(token)], timeoutMs: REQUEST_TIMEOUT_MS }),
+      allowed: [{ status: 404, reasons: ['HEDGE_ACCOUNT_NOT_FOUND', 'POLICY_NOT_FOUND', 'NOT_FOUND'] }],
+    })
+  }
+  // Order pages with junk queries: a named parameter out of its form is 400, the rest read.
+  const forms: Record<string, (s: string) => boolean> = {
+    account_id: (s) => UUID.test(s),
+    symbol: (s) => CATALOG_SYMBOL.test(s),
+    limit: (s) => /^(0|[1-9][0-9]{0,8})$/.test(s) && Number(s) >= 1 && Number(s) <= 500,
+    offset: (s) => /^(0|[1-9][0-9]{0,8})$/.test(s),
+  }
+  for (let i = 0; i < 100; i++) {
+    const params: [string, string][] = []
+    for (let n = int(4); n > 0; n--)
+      params.push([
+        pick(['account_id', 'symbol', 'limit', 'offset', 'x', junkSegment()]),
+        pick(['0', '1', '50', '500', '501', '-1', '1e3', '01', hedgeAnchorId, randomUuid(), 'XAU-USD', 'xau', '%zz', '', junkSegment()]),
+      ])
+    const query = params.map(([k, v]) => `${k}=${v}`).join('&')
+    const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '))
+    const odd = params.some(([k, v]) => {
+      try {
+        decode(k)
+        decode(v)
+        return false
+      } catch {
+        return true
+      }
+    })
+    const named = (k: string) => (odd ? [] : params.filter(([p]) => decode(p) === k).map(([, v]) => decode(v)))
+    const verdicts = Object.keys(forms).map((k) => {
+      const last = named(k).at(-1)
+      return last === undefined ? 'ok' : last === '' ? 'either' : forms[k]!(last) ? 'ok' : 'bad'
+    })
+    cases.push({
+      label: 'GET /api/hedge/orders?{junk}',
+      make: async () => ({ method: 'GET', path: `/api/hedge/orders?${query}`, headers: [bearer(token)], timeoutMs: REQUEST_TIMEOUT_MS }),
+      allowed:
+        odd || verdicts.includes('either')
+          ? [{ status: 200 }, INVALID_REQUEST]
+          : verdicts.includes('bad')
+            ? [INVALID_REQUEST]
+            : [{ status: 200 }],
+      checkOk: (b) => (Array.isArray(b?.orders) && b.total === 0 ? undefined : `orders page ${JSON.stringify(b).slice(0, 200)}`),
+    })
+  }
+  // The reads, with junk query strings or not.
+  for (let i = 0; i < 30; i++) {
+    const path = pick(['/api/hedge/accounts', '/api/hedge/policies', '/api/hedge/config', '/api/hedge/book-b-stats'])
+    cases.push({
+      label: `GET ${path}?{junk}`,
+      make: async () => ({
+        method: 'GET',
+        path: `${path}${chance(0.5) ? `?${junkSegment()}=${junkSegment()}` : ''}`,
+        headers: [bearer(token)],
+        timeoutMs: REQUEST_TIMEOUT_MS,
+      }),
+      allowed: [{ status: 200 }],
+      checkOk: (b) => (JSON.stringify(b).includes(hedgeAnchorKey.slice(2)) ? 'a private key in a reply' : undefined),
+    })
+  }
+  // Fields far over their limits, and bodies over the size limit.
+  const over = () => pick(['a', '0', 'é']).repeat(pick([65, 1025, 30_000]))
+  for (let i = 0; i < 20; i++) {
+    const [method, path, body] = pick([
+      ['POST', '/api/hedge/accounts', { name: over(), ciphertext: hedgeAnchorCiphertext }],
+      ['POST', '/api/hedge/accounts', { name: 'x', ciphertext: { ...hedgeAnchorCiphertext, ciphertext: `0x${'ab'.repeat(600)}` } }],
+      ['PUT', `/api/hedge/accounts/${hedgeAnchorId}`, { name: over() }],
+      ['PUT', '/api/hedge/policies', { market_symbol: over(), hedge_ratio: '1', hedge_mode: 'follow', enabled: true }],
+      ['PUT', '/api/hedge/policies', { market_symbol: 'XAU-USD', hedge_ratio: `1.${'0'.repeat(60)}`, hedge_mode: 'follow', enabled: true }],
+      ['PUT', '/api/hedge/config', { threshold_notional: '9'.repeat(41) }],
+    ] as const)
+    cases.push({
+      label: `${method} ${path.split('/').slice(0, 4).join('/')} over its limits`,
+      make: async () => req(method, path, toJson(body)),
+      allowed: [INVALID_REQUEST],
+    })
+  }
+  for (let i = 0; i < 6; i++) {
+    const size = BODY_MAX_BYTES + 1 + int(4 * BODY_MAX_BYTES)
+    const [method, path] = pick([
+      ['POST', '/api/hedge/accounts'],
+      ['PUT', `/api/hedge/accounts/${hedgeAnchorId}`],
+      ['PUT', '/api/hedge/policies'],
+      ['PUT', '/api/hedge/config'],
+    ] as const)
+    cases.push({
+      label: `${method} hedge body of ${size} bytes`,
+      make: async () => req(method, path, toJson({ name: 'x'.repeat(size) })),
+      allowed: [TOO_LARGE],
     })
   }
   return cases
@@ -1093,7 +1764,16 @@ function shuffle<T>(items: T[]): T[] {
 // ---------------------------------------------------------------------------------------------
 
 test('every bad or odd input gets the status and {error, reason} body the spec gives, promptly', async () => {
-  const cases = shuffle([...loginCases(), ...unauthenticatedCases(), ...keyUploadCases(), ...serviceConfigCases(), ...pathCases()])
+  const cases = shuffle([
+    ...loginCases(),
+    ...unauthenticatedCases(),
+    ...keyUploadCases(),
+    ...serviceConfigCases(),
+    ...pathCases(),
+    ...categoryBodyCases(),
+    ...categoryPathCases(),
+    ...hedgeCases(),
+  ])
   const started = Date.now()
   const { failures, statuses } = await runCases(cases)
   console.log(
@@ -1159,6 +1839,9 @@ test('afterwards the service is alive, a valid login works, and the garbage stor
   const after = snapshot()
   expect(after.keys).toEqual(before.keys)
   expect(after.bindings).toEqual(before.bindings)
+  expect(after.categories).toEqual(before.categories)
+  expect(after.catalog).toEqual(before.catalog)
+  expect(after.hedge).toEqual(before.hedge)
   // The only new audit rows are the logins that succeeded on purpose, and the failed ones (audited
   // too, docs/admin.md#audit-log).
   const added = after.audit.slice(before.audit.length)

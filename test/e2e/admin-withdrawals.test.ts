@@ -10,8 +10,10 @@ import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { Value } from '@sinclair/typebox/value'
 import type { Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { WithdrawalsReply } from '../../src/admin/http/routes-withdrawals.ts'
 import { cancelWithdrawRequest, grantRole, settleWithdrawal, withdrawRequest } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import type { ActionReply } from '../../src/client/rpc-client.ts'
@@ -303,6 +305,27 @@ describe('bridge withdraw runner: withdrawals that cannot pay twice', () => {
     expect(await balance(addr(OWNER))).toBe(before)
     expect(treasury.payouts(await keyOf(id))).toBe(0)
   }, 90_000)
+
+  test('GET /api/bridge/withdrawals lists the rows as the database holds them, the most recently changed first, and by state', async () => {
+    const all = await api(admin.url, '/api/bridge/withdrawals?limit=500', { token })
+    expect(all.status).toBe(200)
+    const db = new Database(admin.dbFile, { readonly: true })
+    const stored = db
+      .query('SELECT chain, withdrawal_id, status, tx_hash FROM bridge_withdrawals ORDER BY updated_at_ms DESC, withdrawal_id DESC')
+      .all()
+    db.close()
+    const rows = all.body.withdrawals as (Row & { sent_tx_hashes: string[] })[]
+    expect(rows.map((w) => ({ chain: w.chain, withdrawal_id: w.withdrawal_id, status: w.status, tx_hash: w.tx_hash }))).toEqual(
+      stored as never[],
+    )
+    expect([...Value.Errors(WithdrawalsReply, all.body)]).toEqual([])
+    const refunded = (await api(admin.url, '/api/bridge/withdrawals?status=refunded', { token })).body.withdrawals as Row[]
+    expect(refunded.length).toBeGreaterThan(0)
+    expect(refunded.map((w) => w.status)).toEqual(refunded.map(() => 'refunded'))
+    expect((await api(admin.url, '/api/bridge/withdrawals?limit=1', { token })).body.withdrawals).toEqual([rows[0]])
+    expect((await api(admin.url, '/api/bridge/withdrawals?status=lost', { token })).body.reason).toBe('INVALID_REQUEST')
+    expect((await api(admin.url, '/api/bridge/withdrawals')).status).toBe(401)
+  }, 60_000)
 
   test("the owner's cancel against the runner: the cancel wins and nothing is paid, or the payout happens and the cancel is refused", async () => {
     const start = Number(await balance(addr(OWNER)))

@@ -1,9 +1,10 @@
 // The standalone executables of compile.sh, run as an operator would: both are built into a
 // temporary directory (OUT_DIR), then only the two files are copied into an empty directory (no
 // node_modules, no source) where every command runs. Covers perpd version/keys new/init/start/
-// status/replay --verify (good store, tampered copies) and perpd-admin --version/serve, each a real
-// process stopped by its own PID; the node's worker threads (history index, /action admission) are
-// entrypoints of the binary, so the index reaching the tip and an accepted action check them too.
+// status/replay --verify (good store, tampered copies) and perpd-admin --version/serve (with its
+// web console), both serving /metrics and their OpenAPI documents, each a real process stopped by its own PID; the node's worker threads (history
+// index, /action admission) are entrypoints of the binary, so the index reaching the tip and an
+// accepted action check them too.
 import { Database } from 'bun:sqlite'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
@@ -13,6 +14,7 @@ import { grantRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { childEnv, type ListeningProcess, PROJECT_ROOT, spawnListeningCommand } from '../support/child-process.ts'
 import { removeDir } from '../support/node-process.ts'
+import { parsePrometheusText, sampleValue } from '../support/prometheus-text.ts'
 
 const VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 /** How long compile.sh may take (about 10 s for both binaries on 2 cores). */
@@ -126,7 +128,7 @@ describe('compiled perpd and perpd-admin, alone in an empty directory', () => {
     expect(g.markets.length).toBeGreaterThan(0)
   }, 60_000)
 
-  test('start serves health, reads, the history index, an admin action and metrics', async () => {
+  test('start serves health, reads, the history index, an admin action, metrics and the OpenAPI document', async () => {
     node = await serve('perpd', [
       'start',
       '--genesis',
@@ -178,9 +180,32 @@ describe('compiled perpd and perpd-admin, alone in an empty directory', () => {
         throw new Error(`status ${JSON.stringify(s)}; output ${out()}`)
     })
 
+    // The explorer's page and its bundle are embedded in the binary (src/api/routes/explorer-routes.ts).
+    const explorer = await fetch(`${url}/`)
+    expect(explorer.status).toBe(200)
+    const html = await explorer.text()
+    expect(html).toContain('<title>perpd explorer</title>')
+    const script = html.match(/<script type="module"[^>]* src="(\/[^"]+\.js)"/)?.[1]
+    if (script === undefined) throw new Error(`no script in the explorer page: ${html}`)
+    const bundle = await fetch(`${url}${script}`)
+    expect(bundle.status).toBe(200)
+    expect(bundle.headers.get('content-type')).toContain('javascript')
+    expect(await bundle.text()).toContain('lightweight-charts')
+
     const metrics = await fetch(`${url}/metrics`)
     expect(metrics.status).toBe(200)
-    expect(await metrics.text()).toContain('perpd_block_production_seconds')
+    const families = parsePrometheusText(await metrics.text())
+    expect(families.get('perpd_block_production_seconds')?.type).toBe('histogram')
+    expect(sampleValue(families, 'perpd_block_height')).toBeGreaterThanOrEqual(actionHeight)
+
+    // The OpenAPI document, built in the binary from the routes' declarations.
+    const openapi = await fetch(`${url}/api/v1/openapi.json`)
+    expect(openapi.status).toBe(200)
+    const doc = (await openapi.json()) as { openapi: string; info: { title: string }; paths: Record<string, unknown> }
+    expect([doc.openapi, doc.info.title]).toEqual(['3.1.0', 'perpd node'])
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/health', '/api/v1/query', '/api/v1/fills', '/api/v1/market/orderbook/{symbol}', '/api/v1/candles']),
+    )
   }, 90_000)
 
   test('status reports a healthy node', async () => {
@@ -190,7 +215,7 @@ describe('compiled perpd and perpd-admin, alone in an empty directory', () => {
     expect(r.stdout).toMatch(/history +indexed through \d+/)
   }, 60_000)
 
-  test('perpd-admin serves its health route against the node, with its KEK outside its data directory', async () => {
+  test('perpd-admin serves health, its console, metrics and its OpenAPI document, with its KEK outside its data directory', async () => {
     const secrets = tmp('perpd-kek-')
     const kekFile = join(secrets, 'admin.kek')
     const adminDir = join(runDir, 'admin-data')
@@ -202,6 +227,30 @@ describe('compiled perpd and perpd-admin, alone in an empty directory', () => {
       expect(existsSync(kekFile)).toBe(true)
       expect(existsSync(join(adminDir, 'admin.sqlite'))).toBe(true)
       expect(existsSync(join(adminDir, 'admin.pid'))).toBe(true)
+
+      // The admin console's page and its bundle are embedded in the binary (src/admin/http/routes-console.ts).
+      const consolePage = await fetch(`${admin.url}/`)
+      expect(consolePage.status).toBe(200)
+      const html = await consolePage.text()
+      expect(html).toContain('<title>perpd-admin console</title>')
+      const script = html.match(/<script type="module"[^>]* src="(\/[^"]+\.js)"/)?.[1]
+      if (script === undefined) throw new Error(`no script in the console page: ${html}`)
+      const bundle = await fetch(`${admin.url}${script}`)
+      expect(bundle.status).toBe(200)
+      expect(bundle.headers.get('content-type')).toContain('javascript')
+      expect(await bundle.text()).toContain('/api/auth/challenge')
+
+      const metrics = await fetch(`${admin.url}/metrics`)
+      expect(metrics.status).toBe(200)
+      const families = parsePrometheusText(await metrics.text())
+      expect(families.get('perpd_admin_runner_state')?.type).toBe('gauge')
+      expect(sampleValue(families, 'perpd_admin_http_requests_total', { route_family: 'health', status: '200' })).toBeGreaterThanOrEqual(1)
+
+      const openapi = await fetch(`${admin.url}/api/openapi.json`)
+      expect(openapi.status).toBe(200)
+      const doc = (await openapi.json()) as { openapi: string; info: { title: string }; paths: Record<string, unknown> }
+      expect([doc.openapi, doc.info.title]).toEqual(['3.1.0', 'perpd-admin'])
+      expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/auth/login', '/api/keys', '/api/openapi.json']))
     } finally {
       expect(await admin.stop()).toBe(0)
     }

@@ -222,6 +222,44 @@ test('documented error replies match their schemas (400, 404, 500)', async () =>
   }
 })
 
+test('the documented query parameters are the ones checked: a missing required one is 500, a malformed one 400 naming it', async () => {
+  /** A value each required parameter accepts, by name. */
+  const good: Record<string, string> = { account: aliceAddress, owner: aliceAddress, address: aliceAddress, q: 'x', symbol: 'BTC' }
+  const pathValues: Record<string, string> = { symbol: 'BTC', id: String(height), hash: txHash }
+  const failures: string[] = []
+  let checked = 0
+  for (const { method, path, op } of operations()) {
+    const query = (op.parameters ?? []).filter((p) => p.in === 'query')
+    if (method !== 'get' || query.length === 0) continue
+    const base = new URL(node.url + path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(pathValues[name]!)))
+    for (const p of query.filter((p) => p.required)) base.searchParams.set(p.name, good[p.name]!)
+    const expectReply = async (url: URL, status: number, error: (e: string) => boolean) => {
+      const res = await fetch(url)
+      const body = (await res.json()) as { error?: unknown }
+      checked++
+      if (res.status !== status || typeof body.error !== 'string' || !error(body.error))
+        failures.push(`${url.pathname}${url.search}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`)
+    }
+    for (const p of query) {
+      const schema = p.schema as { type?: string; anyOf?: unknown[] }
+      if (p.required) {
+        const url = new URL(base)
+        url.searchParams.delete(p.name)
+        await expectReply(url, 500, (e) => e === `missing required parameter: ${p.name}`)
+      }
+      if (schema.type === 'integer' || schema.anyOf !== undefined || p.name === 'account' || p.name === 'owner' || p.name === 'address') {
+        // Not an integer, not one of the enum's values, not an address (a lenient enum such as interval ignores it).
+        if (p.name === 'interval') continue
+        const url = new URL(base)
+        url.searchParams.set(p.name, 'x-1')
+        await expectReply(url, 400, (e) => e.startsWith(`${p.name} `))
+      }
+    }
+  }
+  expect(failures).toEqual([])
+  expect(checked).toBeGreaterThan(60)
+})
+
 test('/query replies (single, batch, error, rpc.discover) and /action replies match their schemas', async () => {
   const post = async (body: unknown) => {
     const res = await fetch(`${node.url}/api/v1/query`, { method: 'POST', body: JSON.stringify(body) })

@@ -20,12 +20,18 @@ export interface AdminProcess extends ListeningProcess {
 }
 
 /** Starts `bun src/admin.ts` against a node and resolves once it prints its address. */
-export async function startAdmin(opts: { nodeUrl: string; dataDir?: string; args?: string[] }): Promise<AdminProcess> {
+export async function startAdmin(opts: {
+  nodeUrl: string
+  dataDir?: string
+  args?: string[]
+  /** Environment variables added to the child's (childEnv drops this process's PERPD_* ones). */
+  env?: Record<string, string>
+}): Promise<AdminProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'perpd-admin-test-'))
   const args = ['--node-url', opts.nodeUrl, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', ...(opts.args ?? [])]
   const kekAt = args.indexOf('--kek-file')
   const kekFile = kekAt >= 0 ? args[kekAt + 1]! : args.includes('--dev') ? join(dataDir, 'admin.kek') : `${dataDir}.kek`
-  const proc = await spawnListening('perpd-admin', 'src/admin.ts', args)
+  const proc = await spawnListening('perpd-admin', 'src/admin.ts', args, opts.env)
   return { ...proc, dataDir, dbFile: join(dataDir, 'admin.sqlite'), kekFile }
 }
 

@@ -38,13 +38,23 @@ export interface ListeningProcess {
  * `listening on http://127.0.0.1:PORT`; throws (with its output) when it exits or prints no
  * address in 20 s. `name` names the process in those errors.
  */
-export function spawnListening(name: string, script: string, args: readonly string[]): Promise<ListeningProcess> {
-  return spawnListeningCommand(name, [process.execPath, join(PROJECT_ROOT, script), ...args], PROJECT_ROOT)
+export function spawnListening(
+  name: string,
+  script: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<ListeningProcess> {
+  return spawnListeningCommand(name, [process.execPath, join(PROJECT_ROOT, script), ...args], PROJECT_ROOT, env)
 }
 
-/** As {@link spawnListening}, for any command (e.g. a compiled binary) run in `cwd`. */
-export async function spawnListeningCommand(name: string, command: readonly string[], cwd: string): Promise<ListeningProcess> {
-  const proc = Bun.spawn([...command], { cwd, stdout: 'pipe', stderr: 'pipe', env: childEnv() })
+/** As {@link spawnListening}, for any command (e.g. a compiled binary) run in `cwd`; `env` is added to childEnv's. */
+export async function spawnListeningCommand(
+  name: string,
+  command: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<ListeningProcess> {
+  const proc = Bun.spawn([...command], { cwd, stdout: 'pipe', stderr: 'pipe', env: childEnv(env) })
   let text = ''
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()

@@ -26,11 +26,16 @@ function validationMessage(error: unknown): string {
 export interface AdminAppHooks {
   /** A 403 of a session's route (the Admin role is gone): audited by the service. */
   readonly onDenied?: (err: HttpError, request: Request, server: PeerSource) => void
+  /**
+   * Pages Bun serves itself, by path: HTML imports (the web console), which Bun bundles and serves
+   * with their files. They sit beside the routes, outside their hooks and the OpenAPI document.
+   */
+  readonly pages?: Readonly<Record<string, Bun.HTMLBundle>>
 }
 
 /** The app of all given route modules, with the shared error mapping. */
 export function createAdminApp(log: Logger, routes: readonly AnyElysia[], hooks: AdminAppHooks = {}) {
-  const app = new Elysia({ serve: { maxRequestBodySize: ADMIN_REQUEST_BODY_MAX_BYTES } })
+  const app = new Elysia({ serve: { maxRequestBodySize: ADMIN_REQUEST_BODY_MAX_BYTES, routes: { ...hooks.pages } } })
     // Every reply, the ones routes build from plain objects included (json() covers the rest).
     .onRequest(({ set }) => {
       set.headers['cache-control'] = 'no-store'

@@ -62,7 +62,7 @@ export interface KeyRouteDeps {
  * The 32 key bytes of a decrypted plaintext (64 hex characters, optional 0x), or an HttpError.
  * Decoded from the bytes themselves: the key never becomes a string (crypto/secret-hex.ts).
  */
-function privateKeyOf(plaintext: Uint8Array): Uint8Array {
+export function privateKeyOf(plaintext: Uint8Array): Uint8Array {
   const key = secretFromHexBytes(plaintext, 32)
   if (key === undefined) throw new HttpError(400, 'BAD_PLAINTEXT', 'the decrypted payload is not a private key as 64 hex characters')
   if (!secp256k1.utils.isValidSecretKey(key)) {

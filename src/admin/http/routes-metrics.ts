@@ -4,6 +4,7 @@
 // says which runners run, never a key or an address; keep the port on a private network.
 import { Elysia } from 'elysia'
 import { Registry, routeFamily, type Sample } from '../../lib/metrics.ts'
+import { HEDGE_ORDER_STATUSES } from '../hedge/schemas.ts'
 import type { RunnerStatus } from '../runners/polling-runner.ts'
 import { type Binding, SERVICE_NAMES, type ServiceName } from '../store/bindings.ts'
 
@@ -21,6 +22,7 @@ const ROUTE_FAMILIES: ReadonlyMap<string, string> = new Map([
   ['audit', 'audit'],
   ['health', 'health'],
   ['metrics', 'metrics'],
+  ['hedge', 'hedge'],
 ])
 
 export interface AdminMetricsDeps {
@@ -28,6 +30,8 @@ export interface AdminMetricsDeps {
   readonly status: (service: ServiceName, binding: Binding) => RunnerStatus
   readonly bindings: () => Record<ServiceName, Binding>
   readonly clock: () => number
+  /** Hedge order records per status (HedgeOrderStore.countsByStatus), read at scrape time. */
+  readonly hedgeOrdersByStatus?: () => Record<string, number>
 }
 
 const STARTED = Symbol('perpd-admin.requestStarted')
@@ -56,7 +60,16 @@ export function metricsRoutes(deps: AdminMetricsDeps) {
     'withdrawals the bridge_withdraw runner took a step further since it started, by outcome (claimed, paid, settled, refunded)',
     ['outcome'],
   )
+  const hedgeOrders = registry.gauge('perpd_admin_hedge_orders', 'hedge order records by status (docs/admin.md#hedge-order-states)', ['status'])
   registry.onScrape(() => {
+    if (deps.hedgeOrdersByStatus !== undefined) {
+      try {
+        const counts = deps.hedgeOrdersByStatus()
+        for (const status of HEDGE_ORDER_STATUSES) hedgeOrders.labels(status).value = counts[status] ?? 0
+      } catch {
+        // The database is unavailable right now: the gauges keep their last values; the scrape still answers.
+      }
+    }
     const bindings = deps.bindings()
     const now = deps.clock()
     lastSuccessAge.reset()

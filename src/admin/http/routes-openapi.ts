@@ -5,8 +5,11 @@
 import { type TObject, type TSchema, Type } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { buildOpenApi, type HttpMethod, type OpenApiDocument, type ResponseDoc, type RouteDoc } from '../../lib/openapi.ts'
+import { CATALOG_RESPONSES } from '../catalog/openapi-docs.ts'
+import { HEDGE_RESPONSES } from '../hedge/schemas.ts'
 import { SERVICE_NAMES } from '../store/bindings.ts'
 import { UUID_PATTERN } from './helpers.ts'
+import { WITHDRAWAL_RESPONSES } from './routes-withdrawals.ts'
 
 export const ADMIN_OPENAPI_PATH = '/api/openapi.json'
 
@@ -133,6 +136,9 @@ export const ADMIN_RESPONSES: Readonly<Record<string, { summary: string; ok: TSc
     ),
     bearer: true,
   },
+  ...CATALOG_RESPONSES,
+  ...HEDGE_RESPONSES,
+  ...WITHDRAWAL_RESPONSES,
   [`GET ${ADMIN_OPENAPI_PATH}`]: {
     summary: 'This OpenAPI 3.1 document',
     ok: Type.Object({ openapi: Type.Literal('3.1.0') }, { additionalProperties: true }),

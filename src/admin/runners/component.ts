@@ -27,8 +27,8 @@ export interface ComponentContext {
 /** How to run one service: its chain requirements, its interval and how to build it. */
 export interface ComponentSpec {
   readonly service: ServiceName
-  /** The on-chain role the bound key must hold (checked before the first cycle). */
-  readonly role: string
+  /** The on-chain role the bound key must hold (checked before the first cycle); null: none (the hedger signs nothing on our chain). */
+  readonly role: string | null
   /** The chain actions it sends; it waits, and says so, until getActionsMeta lists them. */
   readonly actions: readonly string[]
   readonly intervalMs: number

@@ -76,7 +76,7 @@ export function oracleSpec(options: OracleOptions): ComponentSpec {
     actions: ['SubmitOracleQuote'],
     intervalMs: options.intervalMs,
     create(ctx) {
-      if (options.priceSource === undefined) throw new Error('no price source is configured; start perpd-admin with --price-source-url URL')
+      if (options.priceSource === undefined) throw new Error('no price source is configured; start perpd-admin with --price-source SPEC')
       return new OracleComponent(ctx, options.priceSource, options.refreshMs, options.intervalMs)
     },
   }

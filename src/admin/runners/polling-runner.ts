@@ -140,7 +140,7 @@ export class PollingRunner {
         `the bound key ${this.ctx.client.address} holds the Admin role on chain; a runner never signs with an Admin key: revoke the role (RevokeRole) or bind another key`,
       )
     }
-    if (!roles.includes(this.spec.role)) {
+    if (this.spec.role !== null && !roles.includes(this.spec.role)) {
       throw new Error(
         `the bound key ${this.ctx.client.address} lacks the ${this.spec.role} role on chain (it has ${roles.join(', ') || 'none'}); grant it with GrantRole`,
       )

@@ -1,8 +1,11 @@
-// Where the oracle gets prices: a pluggable venue adapter. The hedging issue brings adapters for
-// real venues; this build has a configurable HTTP JSON source (--price-source-url).
+// Where the oracle gets prices (--price-source, docs/admin.md#price-sources): an HTTP JSON
+// document (HttpPriceSource), or the quotes of an external venue (VenuePriceSource over the
+// adapters of src/admin/venues: Hyperliquid, another perpd node).
 import { type Static, Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { DECIMAL_MAX_LENGTH, decimalPattern } from '../../lib/decimal.ts'
+import { DECIMAL_MAX_LENGTH, decimalPattern, formatDecimal, parseDecimal } from '../../lib/decimal.ts'
+import type { Venue } from '../venues/venue.ts'
+import type { VenueSpec } from '../venues/venue-spec.ts'
 
 /** One market's prices from a source, as decimal strings at any precision, with when the source observed them. */
 export interface SourcePrice {
@@ -17,6 +20,9 @@ export interface SourcePrice {
    */
   readonly tsMs: number | undefined
 }
+
+/** What --price-source names: the URL of an HTTP price document, or a venue whose quotes are the prices. */
+export type PriceSourceSpec = { readonly kind: 'http'; readonly url: string } | { readonly kind: 'venue'; readonly venue: VenueSpec }
 
 /** A venue adapter: current prices of the markets asked for (a symbol it does not know is left out). */
 export interface PriceSource {
@@ -89,4 +95,46 @@ export class HttpPriceSource implements PriceSource {
     }
     return out
   }
+}
+
+/** Digits kept when a mark is the middle of bid and ask (the oracle rounds to the market's price_decimals). */
+const MID_DECIMALS = 12
+
+/**
+ * Prices from a venue's quotes: bid and ask are the venue's best bid and ask, the mark its mid
+ * (the middle of bid and ask when the venue gives none), dated with the venue's own time of the
+ * book. A market whose book has an empty side has no price: it is left out, so the oracle sends
+ * nothing for it and the chain's stale-quote halt can do its work.
+ */
+export class VenuePriceSource implements PriceSource {
+  readonly name: string
+
+  constructor(private readonly venue: Venue) {
+    this.name = `venue ${venue.name}`
+  }
+
+  async prices(symbols: readonly string[], signal: AbortSignal): Promise<ReadonlyMap<string, SourcePrice>> {
+    const quotes = await this.venue.quotes(symbols, signal)
+    const out = new Map<string, SourcePrice>()
+    for (const [symbol, q] of quotes) {
+      if (q.best_bid === null || q.best_ask === null) continue
+      const mark = q.mid ?? middle(q.best_bid, q.best_ask)
+      if (mark === undefined) continue
+      out.set(symbol, { bid: q.best_bid, ask: q.best_ask, mark, tsMs: q.ts_ms })
+    }
+    return out
+  }
+}
+
+/** (bid + ask) / 2 as a decimal string, or undefined when either is not a decimal. */
+function middle(bid: string, ask: string): string | undefined {
+  const b = parseDecimal(bid, MID_DECIMALS)
+  const a = parseDecimal(ask, MID_DECIMALS)
+  if (!b.ok || !a.ok) return undefined
+  return formatDecimal((b.value + a.value) / 2n, MID_DECIMALS)
+}
+
+/** The price source a spec names; `venueFor` makes (or shares) the venue of a venue spec. */
+export function priceSourceFor(spec: PriceSourceSpec, venueFor: (venue: VenueSpec) => Venue): PriceSource {
+  return spec.kind === 'http' ? new HttpPriceSource(spec.url) : new VenuePriceSource(venueFor(spec.venue))
 }

@@ -30,6 +30,21 @@ export type AuditAction =
   | 'withdrawal.dropped'
   | 'withdrawal.alert'
   | 'withdrawal.chain_reset'
+  | 'category.create'
+  | 'category.update'
+  | 'category.delete'
+  | 'catalog.markets'
+  | 'catalog.sync'
+  | 'catalog.cleanup'
+  | 'classification.set'
+  | 'classification.delete'
+  | 'hedge.account.create'
+  | 'hedge.account.update'
+  | 'hedge.account.delete'
+  | 'hedge.policy.upsert'
+  | 'hedge.policy.delete'
+  | 'hedge.config.update'
+  | 'hedge.reconcile'
 
 /** One audit row as the API returns it. */
 export interface AuditEntry {

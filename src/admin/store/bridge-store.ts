@@ -14,7 +14,8 @@ export type DepositStatus = 'credited' | 'duplicate' | 'rejected'
  * settled and refunded (by this runner), dropped (left the chain before any payout), alert (left
  * the chain after a payout, or when a refund was due, without this runner's settlement: needs a person).
  */
-export type WithdrawalStatus = 'payout_requested' | 'paid' | 'payout_failed' | 'settled' | 'refunded' | 'dropped' | 'alert'
+export const WITHDRAWAL_STATUSES = ['payout_requested', 'paid', 'payout_failed', 'settled', 'refunded', 'dropped', 'alert'] as const
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number]
 
 /** What the runner records about a withdrawal besides its state. */
 export interface WithdrawalFacts {
@@ -119,6 +120,17 @@ export class BridgeStore {
         .query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE chain = ? AND status IN ('payout_requested', 'paid', 'payout_failed')
       ORDER BY withdrawal_id LIMIT ?`)
         .all(chain, limit),
+    ) as WithdrawalRow[]
+  }
+
+  /** The withdraw runner's rows of every chain, the most recently changed first, optionally of one status (the console's list). */
+  listWithdrawals(p: { status?: WithdrawalStatus; limit: number }): WithdrawalRow[] {
+    return this.db.read((d) =>
+      p.status === undefined
+        ? d.query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals ORDER BY updated_at_ms DESC, withdrawal_id DESC LIMIT ?`).all(p.limit)
+        : d
+            .query(`SELECT ${ROW_COLUMNS} FROM bridge_withdrawals WHERE status = ? ORDER BY updated_at_ms DESC, withdrawal_id DESC LIMIT ?`)
+            .all(p.status, p.limit),
     ) as WithdrawalRow[]
   }
 

@@ -150,6 +150,111 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE bridge_withdrawals_v3 RENAME TO bridge_withdrawals;
     `,
   },
+  {
+    version: 4,
+    // Hedging (docs/admin.md#hedging): external venue accounts, their keys sealed under the KEK like
+    // the operator keys (the row id as associated data; kek-rotation.ts re-seals them too), the
+    // per-market policies, the one-row global config, and the order records, written before an
+    // order is sent so a restart never sends it twice.
+    sql: `
+      CREATE TABLE hedge_accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        address TEXT NOT NULL UNIQUE,
+        enabled INTEGER NOT NULL,
+        kek_id TEXT NOT NULL,
+        nonce BLOB NOT NULL,
+        sealed BLOB NOT NULL,
+        margin_account_value TEXT,
+        margin_withdrawable TEXT,
+        margin_updated_at_ms INTEGER,
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+      CREATE TABLE hedge_policies (
+        market_symbol TEXT PRIMARY KEY,
+        hedge_ratio TEXT NOT NULL,
+        hedge_mode TEXT NOT NULL,
+        account_id TEXT,
+        enabled INTEGER NOT NULL,
+        threshold_notional TEXT,
+        min_order_sz TEXT,
+        max_order_sz TEXT,
+        updated_at_ms INTEGER NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+      CREATE TABLE hedge_config (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        interval_ms INTEGER NOT NULL,
+        threshold_notional TEXT NOT NULL,
+        min_order_sz TEXT NOT NULL,
+        max_slippage_bps INTEGER NOT NULL,
+        dry_run INTEGER NOT NULL,
+        ext_network TEXT NOT NULL,
+        updated_at_ms INTEGER NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+      INSERT INTO hedge_config VALUES (1, 10000, '100', '0', 50, 1, 'mainnet', 0, 'default');
+      CREATE TABLE hedge_orders (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id TEXT NOT NULL,
+        market_symbol TEXT NOT NULL,
+        coin TEXT NOT NULL,
+        is_buy INTEGER NOT NULL,
+        sz TEXT NOT NULL,
+        px TEXT NOT NULL,
+        delta_before TEXT NOT NULL,
+        ext_oid TEXT,
+        cloid TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL,
+        error TEXT,
+        filled_sz TEXT,
+        created_at_ms INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL
+      );
+      CREATE INDEX hedge_orders_account ON hedge_orders(account_id, id);
+      CREATE INDEX hedge_orders_symbol ON hedge_orders(market_symbol, id);
+      CREATE INDEX hedge_orders_status ON hedge_orders(status);
+    `,
+  },
+  {
+    version: 5,
+    // Market categories, a two-level tree (docs/admin.md#market-categories-and-catalog), and the
+    // symbol catalog: one category per symbol, stored lower-case. The canonical top-level
+    // categories and the development network's markets are seeded (source 'seed', never
+    // overwritten by a sync).
+    sql: `
+      CREATE TABLE market_categories (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        code TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        parent_id INTEGER REFERENCES market_categories(id),
+        enabled INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        sort_order INTEGER NOT NULL,
+        updated_at_ms INTEGER NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+      CREATE INDEX market_categories_parent ON market_categories(parent_id);
+      CREATE TABLE market_catalog (
+        symbol TEXT PRIMARY KEY,
+        category_id INTEGER NOT NULL REFERENCES market_categories(id),
+        source TEXT NOT NULL,
+        updated_at_ms INTEGER NOT NULL,
+        updated_by TEXT NOT NULL
+      );
+      CREATE INDEX market_catalog_category ON market_catalog(category_id);
+      INSERT INTO market_categories (code, name, parent_id, enabled, source, sort_order, updated_at_ms, updated_by) VALUES
+        ('crypto', 'Crypto', NULL, 1, 'seed', 0, CAST(unixepoch() AS INTEGER) * 1000, 'seed'),
+        ('tradfi', 'TradFi', NULL, 1, 'seed', 1, CAST(unixepoch() AS INTEGER) * 1000, 'seed');
+      INSERT INTO market_catalog (symbol, category_id, source, updated_at_ms, updated_by)
+        SELECT s.symbol, c.id, 'seed', c.updated_at_ms, 'seed'
+        FROM (SELECT 'btc-usd' AS symbol, 'crypto' AS code UNION ALL SELECT 'eth-usd', 'crypto'
+              UNION ALL SELECT 'sol-usd', 'crypto' UNION ALL SELECT 'xau-usd', 'tradfi') s
+        JOIN market_categories c ON c.code = s.code;
+    `,
+  },
 ]
 
 /** The schema version this build writes. */

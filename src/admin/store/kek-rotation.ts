@@ -16,10 +16,13 @@ import { KEK_ID_META } from './key-store.ts'
 
 /**
  * Every table holding secrets sealed under the KEK, with the column that is the associated data
- * (the row id). Rows carry `kek_id`, `nonce` and `sealed`. Work that seals more (the hedging
- * accounts) adds its table here, and rotation re-seals it too.
+ * (the row id). Rows carry `kek_id`, `nonce` and `sealed`: the operator keys and the hedge
+ * accounts' venue keys.
  */
-export const SEALED_TABLES: readonly { readonly table: string; readonly idColumn: string }[] = [{ table: 'keys', idColumn: 'id' }]
+export const SEALED_TABLES: readonly { readonly table: string; readonly idColumn: string }[] = [
+  { table: 'keys', idColumn: 'id' },
+  { table: 'hedge_accounts', idColumn: 'id' },
+]
 
 /** The file the service writes its process id to while it runs; rotation refuses while it names a live process. */
 export const ADMIN_PID_FILE = 'admin.pid'

@@ -116,7 +116,7 @@ export class KeyStore {
     const sealed = seal(this.kek, id, p.privateKey)
     const now = this.clock()
     return this.db.write((tx) => {
-      this.assertKekCurrent(tx)
+      assertKekCurrent(tx, this.kek)
       const existing = tx.query('SELECT id FROM keys WHERE address = ?').get(address) as { id: string } | null
       if (existing !== null) return { ok: false as const, existingId: existing.id }
       tx.query(
@@ -164,18 +164,19 @@ export class KeyStore {
     if (row === null) return undefined
     return unseal(this.kek, id, { nonce: row.nonce, sealed: row.sealed })
   }
+}
 
-  /**
-   * Refuses to seal under a KEK the database no longer records (a `kek rotate` ran while this
-   * process was up): such a key would not open after the next start.
-   */
-  private assertKekCurrent(tx: Database): void {
-    const recorded = (tx.query('SELECT value FROM meta WHERE key = ?').get(KEK_ID_META) as { value: string } | null)?.value
-    if (recorded !== undefined && recorded !== this.kek.id) {
-      throw new DatabaseUnavailableError(
-        `the database's secrets are now sealed under KEK ${recorded}, not this process's ${this.kek.id} (a kek rotate ran while the service was up); restart the service with the new KEK`,
-      )
-    }
+/**
+ * Refuses to seal under a KEK the database no longer records (a `kek rotate` ran while this
+ * process was up): such a secret would not open after the next start. Every store that seals
+ * (operator keys, hedge accounts) checks it inside its write transaction.
+ */
+export function assertKekCurrent(tx: Database, kek: Kek): void {
+  const recorded = (tx.query('SELECT value FROM meta WHERE key = ?').get(KEK_ID_META) as { value: string } | null)?.value
+  if (recorded !== undefined && recorded !== kek.id) {
+    throw new DatabaseUnavailableError(
+      `the database's secrets are now sealed under KEK ${recorded}, not this process's ${kek.id} (a kek rotate ran while the service was up); restart the service with the new KEK`,
+    )
   }
 }
 

@@ -10,6 +10,7 @@ import type { ChainNode } from '../../node/chain-node.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { bodyTooLargeReply, type JsonRpcErrorBody, type JsonRpcId, rpcFailure, rpcResult } from '../jsonrpc.ts'
 import { nodeMetrics } from '../metrics.ts'
+import { type ActionForwarding, forwardAction, noLeaderRefusal } from './action-forward.ts'
 import { type ActionIntake, actionIntake } from './action-intake.ts'
 import { type AdmissionPool, AdmissionUnavailable } from './admission-pool.ts'
 
@@ -37,6 +38,8 @@ export class ActionAdmission {
     private readonly node: ChainNode,
     readonly ipRatePerSec = 0,
     private readonly pool?: AdmissionPool,
+    /** On a node of a replicated chain: whether /action is admitted here or forwarded to the leader (action-forward.ts). */
+    private readonly forwarding?: ActionForwarding,
   ) {
     this.ipLimiter = new RateLimiter(ipRatePerSec, 1_000)
     this.metrics = nodeMetrics(node)
@@ -61,7 +64,10 @@ export class ActionAdmission {
   }
 
   /** Admits the JSON-RPC request in text; resolves with its reply once its block commits (or with the refusal). */
-  async admit(text: string): Promise<AdmissionOutcome> {
+  async admit(text: string, forwarded = false): Promise<AdmissionOutcome> {
+    const leader = this.forwarding?.()
+    if (leader === null || (leader !== undefined && forwarded)) return noLeaderRefusal(text, forwarded)
+    if (leader !== undefined) return forwardAction(leader, text)
     let intake: ActionIntake
     if (this.pool === undefined) {
       intake = actionIntake(text, this.node.state.params.network)

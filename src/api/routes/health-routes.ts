@@ -1,10 +1,11 @@
 // Probes (docs/operations.md#health): GET /api/v1/health (ready: 200 only when ok) and
 // /api/v1/health/live (200 unless halted), both with the same body; and the gate every other route
 // passes first: while the node recovers or is halted they answer 503 with Retry-After.
-import { Elysia } from 'elysia'
 import type { ChainNode } from '../../node/chain-node.ts'
+import { HealthBodySchema } from '../../wire/results/rest.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { idOf, jsonResponse, readRequestBody, rpcFailure } from '../jsonrpc.ts'
+import { jsonReply, type RouteTable, serveRoutes } from './rest-route.ts'
 
 export const HEALTH_PATH = '/api/v1/health'
 export const LIVE_PATH = '/api/v1/health/live'
@@ -13,10 +14,27 @@ const METRICS_PATH = '/metrics'
 /** The JSON-RPC endpoints: while gated they answer a JSON-RPC error object per request. */
 const RPC_PATHS: ReadonlySet<string> = new Set(['/api/v1/query', '/api/v1/action'])
 
+export const HEALTH_ROUTES = {
+  ready: {
+    method: 'GET',
+    path: HEALTH_PATH,
+    summary: 'Readiness probe: 200 only when the node is ok',
+    tags: ['health'],
+    responses: { '200': jsonReply('ready', HealthBodySchema), '503': jsonReply('not ready: same body', HealthBodySchema) },
+  },
+  live: {
+    method: 'GET',
+    path: LIVE_PATH,
+    summary: 'Liveness probe: 200 unless halted',
+    tags: ['health'],
+    responses: { '200': jsonReply('alive', HealthBodySchema), '503': jsonReply('halted: same body', HealthBodySchema) },
+  },
+} as const satisfies RouteTable
+
 export function healthRoutes(node: ChainNode) {
   const probe = (which: 'ready' | 'live') => () =>
     jsonResponse(node.health.body(node.state.height), node.health.httpStatus(which), { 'cache-control': 'no-store' })
-  return new Elysia().get(HEALTH_PATH, probe('ready')).get(LIVE_PATH, probe('live'))
+  return serveRoutes(HEALTH_ROUTES, { ready: probe('ready'), live: probe('live') })
 }
 
 /**

@@ -1,7 +1,7 @@
 // POST /api/v1/query: JSON-RPC 2.0 reads, batches of up to 20 (docs/rpc.md#requests-and-replies). Every item of
 // a batch answers on its own; notifications (no `id`) get no reply, and a batch of only
 // notifications is HTTP 204 without a body.
-import { Elysia } from 'elysia'
+import { Type } from '@sinclair/typebox'
 import { createLogger, errorMessage } from '../../lib/log.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
@@ -10,6 +10,8 @@ import { envelopeError, idOf, isNotification, jsonResponse, noContent, readReque
 import { ALL_METHODS } from '../methods/index.ts'
 import { openRpcDocument } from '../methods/openrpc.ts'
 import { type CompiledMethod, compileMethods, MethodError, type QueryContext } from '../methods/registry.ts'
+import { jsonReply, type RouteTable, serveRoutes } from './rest-route.ts'
+import { QueryReplySchema, QueryRequest, RpcFailure } from './rpc-replies.ts'
 
 /** Items one batch may hold; more refuses the whole batch with -32600. */
 export const QUERY_BATCH_MAX = 20
@@ -141,11 +143,27 @@ function withDeadline<T>(p: Promise<T>, deadlineMs: number): Promise<T | typeof 
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }
 
+export const QUERY_ROUTES = {
+  query: {
+    method: 'POST',
+    path: '/api/v1/query',
+    summary: `JSON-RPC 2.0 reads; batches of up to ${QUERY_BATCH_MAX} (docs/rpc.md)`,
+    description: 'The methods, their params and result schemas: rpc.discover (OpenRPC) and docs/rpc.md. Notifications only: 204.',
+    tags: ['json-rpc'],
+    body: Type.Union([QueryRequest, Type.Array(QueryRequest, { minItems: 1, maxItems: QUERY_BATCH_MAX })]),
+    responses: {
+      '200': jsonReply('one reply, or one per request of a batch', QueryReplySchema),
+      '204': { description: 'only notifications' },
+      '400': jsonReply('a single request answered with an HTTP status (offset above 1000)', RpcFailure),
+      '503': jsonReply('recovering or halted: -32000 per request', Type.Union([RpcFailure, Type.Array(RpcFailure)])),
+    },
+  },
+} as const satisfies RouteTable
+
 export function queryRoutes(node: ChainNode, timeoutMs = QUERY_TIMEOUT_MS) {
   const ctx: QueryContext = { node }
-  return new Elysia().post(
-    '/api/v1/query',
-    async ({ request }) => {
+  return serveRoutes(QUERY_ROUTES, {
+    query: async ({ request }) => {
       const deadline = Date.now() + timeoutMs
       const parsed = await readRequestBody(request)
       if (!parsed.ok) return jsonResponse(parsed.reply)
@@ -174,6 +192,5 @@ export function queryRoutes(node: ChainNode, timeoutMs = QUERY_TIMEOUT_MS) {
       if (replies.length === 0) return noContent()
       return jsonResponse(replies.map((r) => r.reply))
     },
-    { parse: 'none' },
-  )
+  })
 }

@@ -3,12 +3,23 @@
 // wsServerOptions for the server side).
 import { Elysia } from 'elysia'
 import { type CidrRange, clientAddress } from '../../lib/cidr.ts'
+import type { RouteDoc } from '../../lib/openapi.ts'
+import { GateBody } from '../../wire/results/rest.ts'
 import type { WsConnection, WsTransport } from './connection.ts'
 import type { WsHub } from './hub.ts'
 import type { WsLimits } from './limits.ts'
 import type { WsPosts } from './posts.ts'
 
 export const WS_PATH = '/api/v1/ws'
+
+/** The upgrade as the OpenAPI document lists it; the frames are docs/websocket.md's. */
+export const WS_ROUTE: RouteDoc = {
+  method: 'GET',
+  path: WS_PATH,
+  summary: 'WebSocket upgrade (docs/websocket.md)',
+  tags: ['websocket'],
+  responses: { '101': { description: 'switching protocols' }, '503': { description: 'recovering or halted', schema: GateBody } },
+}
 
 /**
  * Bun's WebSocket server options for the app's root Elysia config: the frame limit is enforced by

@@ -1,0 +1,155 @@
+// Browser tests: Debian's Chromium driven by playwright-core, headless and offline, pages that fail
+// the test on any page error or console error, and screenshots saved under test-output/ for a
+// person to look at (not committed).
+import { afterAll, afterEach } from 'bun:test'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { PROJECT_ROOT } from './child-process.ts'
+
+/** Where the browser tests expect Chromium (Debian's package); `.ci/run` installs it when missing. */
+export const CHROMIUM_PATH = '/usr/bin/chromium'
+
+/** Where saveScreenshot writes (ignored by git). */
+export const SCREENSHOT_DIR = join(PROJECT_ROOT, 'test-output', 'screenshots')
+
+/**
+ * Chromium's switches: no sandbox (tests run as root in containers), no GPU, and nothing that
+ * reaches the network on its own (updates, sync, QUIC probes), so a test talks only to its servers.
+ */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/**
+ * Launches headless Chromium. Throws, naming the fix, when it is not installed: a browser test
+ * never skips silently.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: .ci/run installs it (apt-get install chromium)`)
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+}
+
+/** What can go wrong on a page: uncaught exceptions and console.error messages (including failed loads). */
+interface PageProblems {
+  readonly problems: string[]
+  /** Console errors matching one of these are expected (e.g. the 401 a login screen provokes). */
+  readonly allowed: RegExp[]
+}
+
+const problemsOf = new WeakMap<Page, PageProblems>()
+
+/** Options of {@link openPage}. */
+export interface OpenPageOptions {
+  /** Console errors that are expected on this page (matched against the message text). */
+  readonly allowedConsoleErrors?: readonly RegExp[]
+  /** Runs before any of the page's scripts (e.g. to inject window.ethereum): Playwright's addInitScript. */
+  readonly initScript?: Parameters<Page['addInitScript']>[0]
+}
+
+/**
+ * Opens `url` in a new page of `context`, recording its page errors and console errors; the
+ * browser from {@link browserForFile} fails the test that opened it when there are any (or call
+ * {@link expectNoPageProblems} yourself).
+ */
+export async function openPage(context: BrowserContext, url: string, opts: OpenPageOptions = {}): Promise<Page> {
+  const page = await context.newPage()
+  const record: PageProblems = { problems: [], allowed: [...(opts.allowedConsoleErrors ?? [])] }
+  problemsOf.set(page, record)
+  page.on('pageerror', (err) => record.problems.push(`page error: ${err.stack ?? err.message}`))
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return
+    const text = msg.text()
+    if (record.allowed.some((re) => re.test(text))) return
+    const where = msg.location()
+    record.problems.push(`console error: ${text}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`)
+  })
+  if (opts.initScript !== undefined) await page.addInitScript(opts.initScript)
+  await page.goto(url)
+  return page
+}
+
+/** Adds console errors that are expected on `page` from now on (e.g. before provoking a 403). */
+export function allowConsoleErrors(page: Page, ...patterns: RegExp[]): void {
+  const record = problemsOf.get(page)
+  if (record === undefined) throw new Error('allowConsoleErrors: the page was not opened with openPage')
+  record.allowed.push(...patterns)
+}
+
+/** Throws, listing them, when `page` had page errors or unexpected console errors. */
+export function expectNoPageProblems(page: Page): void {
+  const record = problemsOf.get(page)
+  if (record === undefined) throw new Error('expectNoPageProblems: the page was not opened with openPage')
+  if (record.problems.length > 0) throw new Error(`the page ${page.url()} reported:\n${record.problems.join('\n')}`)
+}
+
+/**
+ * Saves a full-page PNG of `page` as test-output/screenshots/<name>.png and returns its path.
+ * `name` is a file name without extension, e.g. `explorer-markets`.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`saveScreenshot: a plain file name, not ${JSON.stringify(name)}`)
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const path = join(SCREENSHOT_DIR, `${name}.png`)
+  await page.screenshot({ path, fullPage: true })
+  return path
+}
+
+/** The browser of one test file, from {@link browserForFile}. */
+export interface FileBrowser {
+  readonly browser: Browser
+  /**
+   * A fresh context (its own cookies and storage) for the current test; closed after the test,
+   * when its pages' problems are checked.
+   */
+  newContext(opts?: Parameters<Browser['newContext']>[0]): Promise<BrowserContext>
+  /** openPage in a fresh context of the current test. */
+  open(url: string, opts?: OpenPageOptions): Promise<Page>
+}
+
+/**
+ * Launches Chromium for the calling test file (call it at the top level of the file). After each
+ * test, every page opened in its contexts is checked (the test fails on any page error or
+ * unexpected console error) and the contexts are closed; the browser closes after the file.
+ */
+export async function browserForFile(): Promise<FileBrowser> {
+  const browser = await launchBrowser()
+  let contexts: BrowserContext[] = []
+  afterEach(async () => {
+    const open = contexts
+    contexts = []
+    const failures: string[] = []
+    for (const context of open) {
+      for (const page of context.pages()) {
+        try {
+          expectNoPageProblems(page)
+        } catch (err) {
+          failures.push((err as Error).message)
+        }
+      }
+      await context.close()
+    }
+    if (failures.length > 0) throw new Error(failures.join('\n\n'))
+  })
+  afterAll(async () => {
+    await browser.close()
+  })
+  const newContext = async (opts?: Parameters<Browser['newContext']>[0]) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...opts })
+    contexts.push(context)
+    return context
+  }
+  return {
+    browser,
+    newContext,
+    open: async (url, opts) => openPage(await newContext(), url, opts),
+  }
+}

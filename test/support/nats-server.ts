@@ -1,0 +1,137 @@
+// Starts real NATS servers with JetStream (/usr/sbin/nats-server) for the replication tests: one
+// alone, or a cluster of three routed on 127.0.0.1, each on free ports with its own temporary
+// store directory; waits until they accept clients (and a cluster has elected its JetStream meta
+// leader); stops them by PID. Never the machine's own server on 4222.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export const NATS_SERVER_BINARY = '/usr/sbin/nats-server'
+
+/** How long a server may take to say it is ready. */
+const START_TIMEOUT_MS = 20_000
+
+/** A running nats-server. */
+export interface NatsServerProcess {
+  readonly pid: number
+  /** nats://127.0.0.1:PORT */
+  readonly url: string
+  readonly port: number
+  /** Its JetStream store directory (kept across restart()). */
+  readonly storeDir: string
+  output(): string
+  /** Stops it (SIGKILL by default: a crash) and resolves once it exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>
+  /** Starts it again on the same ports and store directory; resolves once it accepts clients. */
+  restart(): Promise<void>
+  /** Stops it and removes its store directory. */
+  remove(): Promise<void>
+}
+
+/** A free TCP port on 127.0.0.1 (bound and released: a small race other tests could lose). */
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+interface ServerSpec {
+  readonly name: string
+  readonly port: number
+  readonly storeDir: string
+  readonly extraArgs: readonly string[]
+}
+
+function launch(spec: ServerSpec): NatsServerProcess {
+  let proc: ReturnType<typeof Bun.spawn>
+  let text = ''
+  const start = () => {
+    text = ''
+    proc = Bun.spawn(
+      [NATS_SERVER_BINARY, '-js', '-sd', spec.storeDir, '-p', String(spec.port), '-a', '127.0.0.1', '-n', spec.name, ...spec.extraArgs],
+      { stdout: 'pipe', stderr: 'pipe' },
+    )
+    const pump = async (stream: ReadableStream<Uint8Array>) => {
+      const decoder = new TextDecoder()
+      for await (const chunk of stream) text = (text + decoder.decode(chunk)).slice(-200_000)
+    }
+    void pump(proc.stdout as ReadableStream<Uint8Array>)
+    void pump(proc.stderr as ReadableStream<Uint8Array>)
+  }
+  start()
+  const stop = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
+    await proc.exited
+  }
+  return {
+    get pid() {
+      return proc.pid
+    },
+    url: `nats://127.0.0.1:${spec.port}`,
+    port: spec.port,
+    storeDir: spec.storeDir,
+    output: () => text,
+    stop,
+    async restart() {
+      await stop()
+      start()
+      await waitFor(
+        () => /Server is ready/.test(text),
+        `nats-server ${spec.name} did not restart`,
+        () => text,
+      )
+    },
+    async remove() {
+      await stop()
+      rmSync(spec.storeDir, { recursive: true, force: true })
+    },
+  }
+}
+
+async function waitFor(ready: () => boolean, what: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (ready()) return
+    await Bun.sleep(25)
+  }
+  throw new Error(`${what} in ${START_TIMEOUT_MS} ms:\n${output().slice(-4_000)}`)
+}
+
+/** One nats-server with JetStream on a free port of 127.0.0.1. */
+export async function startNatsServer(): Promise<NatsServerProcess> {
+  const port = await freePort()
+  const server = launch({
+    name: `perpd-test-${port}`,
+    port,
+    storeDir: mkdtempSync(join(tmpdir(), 'perpd-nats-')),
+    extraArgs: [],
+  })
+  await waitFor(() => /Server is ready/.test(server.output()), 'nats-server did not start', server.output)
+  return server
+}
+
+/** Three nats-servers with JetStream routed into one cluster on 127.0.0.1; resolves once its meta leader is elected. */
+export async function startNatsCluster(): Promise<NatsServerProcess[]> {
+  const ports = [await freePort(), await freePort(), await freePort()]
+  const clusterPorts = [await freePort(), await freePort(), await freePort()]
+  const routes = clusterPorts.map((p) => `nats://127.0.0.1:${p}`).join(',')
+  const servers = ports.map((port, i) =>
+    launch({
+      name: `n${i + 1}`,
+      port,
+      storeDir: mkdtempSync(join(tmpdir(), 'perpd-nats-')),
+      extraArgs: ['--cluster_name', 'perpd-test', '--cluster', `nats://127.0.0.1:${clusterPorts[i]}`, '--routes', routes],
+    }),
+  )
+  const all = () => servers.map((s) => s.output()).join('\n')
+  await waitFor(() => servers.every((s) => /Server is ready/.test(s.output())), 'the NATS cluster did not start', all)
+  await waitFor(() => /JetStream cluster new metadata leader/.test(all()), 'the NATS cluster elected no JetStream meta leader', all)
+  return servers
+}
