@@ -307,7 +307,7 @@ function countLeaves(state: ChainState, leaves: { replaced: number; ordersIn: nu
   leaves.replaced += state.dirty.size + state.dirtyLeaves.length
   for (const o of state.dirtyOrders) {
     if (state.books.get(o.marketId)?.get(o.id) === o) leaves.ordersIn++
-    else if (o.leafKey !== undefined) leaves.ordersOut++
+    else if (state.hash.hasNumbered(o.id)) leaves.ordersOut++
   }
 }
 

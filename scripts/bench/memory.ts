@@ -4,8 +4,15 @@
 // to a temporary directory, starts `src/main.ts --genesis` there on 127.0.0.1 port 0, and has every
 // account rest its 1,000 orders through 50-order BatchPlaceOrder actions (signed ahead on Worker
 // threads, nothing crosses). It prints the node's resident set (VmRSS) and peak (VmHWM) from
-// /proc before and after, the resting-order count the node reports, and stops the node by its PID.
+// /proc before and after (anonymous and file-backed parts apart), the resting-order count the node
+// reports, and stops the node by its PID.
 //   bun scripts/bench/memory.ts [--accounts 1000] [--orders-per-account 1000] [--in-flight 256]
+//   bun scripts/bench/memory.ts --accounts 200 --heap-stats --admission-threads 0
+// --heap-stats preloads heap-stats-preload.ts into the node and, once the orders rest, has it run a
+// full collection that returns free pages (Bun.gc(true)) and print its main thread's JavaScript heap:
+// with the resident set before and after that collection, it tells the main heap apart from the rest
+// (worker threads, SQLite caches, the allocators' free pages). --admission-threads is passed to the
+// node (0: no admission threads, to see what they hold).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,9 +29,17 @@ const BATCH = 50
 
 const OPTIONS = defineOptions({
   accounts: { type: 'integer', default: 1_000, min: 1, max: 100_000, description: 'funded trader accounts' },
-  'orders-per-account': { type: 'integer', default: 1_000, min: BATCH, max: 1_000, description: 'resting orders each account places (a multiple of 50)' },
+  'orders-per-account': {
+    type: 'integer',
+    default: 1_000,
+    min: BATCH,
+    max: 1_000,
+    description: 'resting orders each account places (a multiple of 50)',
+  },
   'in-flight': { type: 'integer', default: 256, min: 1, max: 4_096, description: 'actions in flight at once' },
   'sign-workers': { type: 'integer', default: 2, min: 0, max: 64, description: 'Worker threads that sign ahead' },
+  'admission-threads': { type: 'integer', min: 0, max: 256, description: "the node's --admission-threads (default: the node's default)" },
+  'heap-stats': { type: 'boolean', description: "print the node's main-thread heap after a full collection (heap-stats-preload.ts)" },
 })
 const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
   usage: 'bun scripts/bench/memory.ts [options]',
@@ -35,7 +50,13 @@ const batchesPerAccount = Math.floor(flags['orders-per-account'] / BATCH)
 const ordersWanted = flags.accounts * batchesPerAccount * BATCH
 
 /** Kernel figures of a process, in MiB. */
-function memoryMiB(pid: number): { rss: number; peak: number; anon: number; file: number } {
+interface Memory {
+  readonly rss: number
+  readonly peak: number
+  readonly anon: number
+  readonly file: number
+}
+function memoryMiB(pid: number): Memory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kib = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0)
   return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024, anon: kib('RssAnon') / 1024, file: kib('RssFile') / 1024 }
@@ -92,9 +113,9 @@ console.log(
 const proc = Bun.spawn(
   [
     process.execPath,
-    ...(process.env.HEAPDBG ? ['--preload', '/tmp/heapdbg.ts'] : []),
+    ...(flags['heap-stats'] ? ['--preload', join(import.meta.dir, 'heap-stats-preload.ts')] : []),
     join(ROOT, 'src/main.ts'),
-    ...(process.env.NODEARGS ? process.env.NODEARGS.split(' ') : []),
+    ...(flags['admission-threads'] === undefined ? [] : ['--admission-threads', String(flags['admission-threads'])]),
     '--genesis',
     genesisFile,
     '--data-dir',
@@ -159,10 +180,20 @@ try {
   await Promise.all(Array.from({ length: Math.min(flags['in-flight'], bodies.length) }, lane))
   clearInterval(progress)
   const seconds = (performance.now() - started) / 1000
-  Bun.gc(true)
+  // The node idles a moment (its last blocks commit, the indexer catches up) before the reading.
   await Bun.sleep(2_000)
   const after = memoryMiB(proc.pid)
-  if (process.env.HEAPDBG) { proc.kill('SIGUSR2'); await Bun.sleep(3000); console.log(output.split('\n').filter((l) => l.includes('HEAPSTATS')).join('\n')); await Bun.sleep(30000); proc.kill('SIGUSR2'); await Bun.sleep(3000); console.log(output.split('\n').filter((l) => l.includes('HEAPSTATS')).slice(-1).join('\n')); console.log(JSON.stringify(memoryMiB(proc.pid))) }
+  let collected: { memory: Memory; heap: { heapMiB: number; extraMiB: number; objects: number; topTypes: [string, number][] } } | undefined
+  if (flags['heap-stats']) {
+    proc.kill('SIGUSR2')
+    let line: string | undefined
+    for (let i = 0; i < 600 && line === undefined; i++) {
+      line = /HEAP_STATS (\{.*\})\n/.exec(output)?.[1]
+      if (line === undefined) await Bun.sleep(100)
+    }
+    if (line === undefined) throw new Error('the node printed no HEAP_STATS line')
+    collected = { memory: memoryMiB(proc.pid), heap: JSON.parse(line) }
+  }
 
   // The node's own count (getExchangeStats: resting orders across the markets).
   const stats = await fetch(`${url}/api/v1/query`, {
@@ -177,6 +208,16 @@ try {
   console.log(
     `node resident: ${after.rss.toFixed(0)} MiB with ${resting.toLocaleString('en-US')} resting orders (${before.rss.toFixed(0)} MiB at start, peak ${after.peak.toFixed(0)} MiB); ${(((after.rss - before.rss) * 1024 * 1024) / Math.max(1, resting)).toFixed(0)} bytes per resting order`,
   )
+  console.log(
+    `  anonymous ${after.anon.toFixed(0)} MiB, file-backed ${after.file.toFixed(0)} MiB (at start: ${before.anon.toFixed(0)} and ${before.file.toFixed(0)})`,
+  )
+  if (collected !== undefined) {
+    const { memory, heap } = collected
+    console.log(
+      `  after a full collection: resident ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}); main-thread heap ${heap.heapMiB.toFixed(0)} MiB + ${heap.extraMiB.toFixed(0)} MiB outside it, ${heap.objects.toLocaleString('en-US')} objects (${(((heap.heapMiB + heap.extraMiB) * 1024 * 1024) / Math.max(1, resting)).toFixed(0)} bytes per resting order)`,
+    )
+    console.log(`  most numerous: ${heap.topTypes.map(([type, n]) => `${type} ${n.toLocaleString('en-US')}`).join(', ')}`)
+  }
 } finally {
   proc.kill('SIGTERM')
   await proc.exited

@@ -20,6 +20,8 @@ import { startNatsServer } from '../../test/support/nats-server.ts'
 import { percentile } from './stats.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
+/** Time from starting the load generator to the end of its signing and warm-up, roughly (the lag's second figure starts there). */
+const SIGN_AND_WARMUP_ALLOWANCE_MS = 15_000
 
 const { values: flags } = parseOptionsOrExit(
   process.argv.slice(2),
@@ -29,6 +31,14 @@ const { values: flags } = parseOptionsOrExit(
     'block-time-ms': { type: 'integer', default: 200, min: 10, max: 60_000, description: 'block time of the nodes' },
     'lease-ttl-ms': { type: 'integer', default: 1_000, min: 200, max: 60_000, description: 'the lease TTL of the failover runs' },
     failovers: { type: 'integer', default: 3, min: 0, max: 20, description: 'failovers measured' },
+    'no-lag': { type: 'boolean', description: 'skip the follower lag measurement' },
+    'throughput-runs': {
+      type: 'integer',
+      default: 1,
+      min: 0,
+      max: 10,
+      description: 'pairs of throughput runs, alone then with --nats, alternated (0: none)',
+    },
   }),
   {
     usage: 'bun scripts/bench/replication.ts [options]',
@@ -146,59 +156,85 @@ const natsArgs = ['--nats', nats.url]
 try {
   console.log(`nats-server ${nats.url}; block time ${flags['block-time-ms']} ms; numbers measured on this machine as it is loaded now`)
 
-  console.log('\n== 1. leader throughput (capacity mode), a node alone, then a --nats leader ==')
-  const alone = await startNode(['--dev', '--no-dev-quoter'])
-  await load(alone.url, alone.pid, ['--mode', 'capacity'])
-  await alone.kill()
-  const leader = await startNode(['--dev', '--no-dev-quoter', ...natsArgs, '--lease-ttl-ms', String(flags['lease-ttl-ms'])])
-  console.log('-- with --nats:')
-  await load(leader.url, leader.pid, ['--mode', 'capacity'])
-
-  console.log(`\n== 2. follower lag under ${flags.rate} actions/s (open mode on the leader) ==`)
-  const follower = await startNode(['--follow', ...natsArgs])
-  await until(async () => (await health(follower.url)).height >= (await health(leader.url)).height)
-  const stream = (await health(leader.url)).replication!.stream
-  const nc = await connect({ servers: nats.url })
-  const appendedAt = new Map<number, number>()
-  const seenAt = new Map<number, number>()
-  const consumer = await jetstream(nc).consumers.get(stream, { deliver_policy: DeliverPolicy.New })
-  const messages = await consumer.consume()
-  void (async () => {
-    for await (const m of messages) appendedAt.set(heightOf(m.seq), performance.now())
-  })()
-  let sampling = true
-  const sampler = (async () => {
-    let last = (await health(follower.url)).height
-    while (sampling) {
-      const h = (await health(follower.url)).height
-      const now = performance.now()
-      for (let x = last + 1; x <= h; x++) seenAt.set(x, now)
-      last = Math.max(last, h)
-      await Bun.sleep(10)
+  const leaderArgs = ['--dev', '--no-dev-quoter', ...natsArgs, '--lease-ttl-ms', String(flags['lease-ttl-ms'])]
+  for (let run = 1; run <= flags['throughput-runs']; run++) {
+    console.log(`\n== 1. leader throughput (capacity mode), run ${run}: a node alone, then a --nats leader (its own chain) ==`)
+    const alone = await startNode(['--dev', '--no-dev-quoter'])
+    await load(alone.url, alone.pid, ['--mode', 'capacity'])
+    await alone.kill()
+    console.log('-- with --nats:')
+    // A NATS server of its own: the development genesis is the same every time, and on the shared
+    // server this leader would first take over the previous run's chain.
+    const own = await startNatsServer()
+    try {
+      const measured = await startNode(['--dev', '--no-dev-quoter', '--nats', own.url])
+      await load(measured.url, measured.pid, ['--mode', 'capacity'])
+      await measured.kill()
+    } finally {
+      await own.remove()
     }
-  })()
-  await load(leader.url, leader.pid, ['--mode', 'open', '--rate', String(flags.rate)])
-  await until(async () => (await health(follower.url)).height >= (await health(leader.url)).height, 60_000)
-  await Bun.sleep(200)
-  sampling = false
-  await sampler
-  messages.stop()
-  await nc.close()
-  const lags = [...appendedAt]
-    .filter(([h]) => seenAt.has(h))
-    .map(([h, t]) => Math.max(0, seenAt.get(h)! - t))
-    .sort((a, b) => a - b)
-  const blockMs = flags['block-time-ms']
-  console.log(
-    `follower lag over ${lags.length} blocks: p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${percentile(lags, 99).toFixed(0)} ms (${(percentile(lags, 99) / blockMs).toFixed(2)} block times of ${blockMs} ms), max ${(lags.at(-1) ?? 0).toFixed(0)} ms; from the record reaching the stream to the follower's health showing it (10 ms polls)`,
-  )
-  await follower.kill()
+  }
+  if (!flags['no-lag']) {
+    const leader = await startNode(leaderArgs)
 
-  console.log(`\n== 3. failover with --lease-ttl-ms ${flags['lease-ttl-ms']} ==`)
-  let current = leader
+    console.log(`\n== 2. follower lag under ${flags.rate} actions/s (open mode on the leader) ==`)
+    const follower = await startNode(['--follow', ...natsArgs])
+    await until(async () => (await health(follower.url)).height >= (await health(leader.url)).height)
+    const stream = (await health(leader.url)).replication!.stream
+    const nc = await connect({ servers: nats.url })
+    const appendedAt = new Map<number, number>()
+    const seenAt = new Map<number, number>()
+    const consumer = await jetstream(nc).consumers.get(stream, { deliver_policy: DeliverPolicy.New })
+    const messages = await consumer.consume()
+    void (async () => {
+      for await (const m of messages) appendedAt.set(heightOf(m.seq), performance.now())
+    })()
+    let sampling = true
+    const sampler = (async () => {
+      let last = (await health(follower.url)).height
+      while (sampling) {
+        const h = (await health(follower.url)).height
+        const now = performance.now()
+        for (let x = last + 1; x <= h; x++) seenAt.set(x, now)
+        last = Math.max(last, h)
+        await Bun.sleep(10)
+      }
+    })()
+    const loadStarted = performance.now()
+    await load(leader.url, leader.pid, ['--mode', 'open', '--rate', String(flags.rate)])
+    await until(async () => (await health(follower.url)).height >= (await health(leader.url)).height, 60_000)
+    await Bun.sleep(200)
+    sampling = false
+    await sampler
+    messages.stop()
+    await nc.close()
+    const blockMs = flags['block-time-ms']
+    // The load generator signs everything before its warm-up; the follower meets its first full blocks then (JIT).
+    const timedFrom = loadStarted + SIGN_AND_WARMUP_ALLOWANCE_MS
+    const describe = (label: string, from: number) => {
+      const lags = [...appendedAt]
+        .filter(([h, t]) => seenAt.has(h) && t >= from)
+        .map(([h, t]) => Math.max(0, seenAt.get(h)! - t))
+        .sort((a, b) => a - b)
+      const p = (q: number) => percentile(lags, q)
+      console.log(
+        `follower lag, ${label}, over ${lags.length} blocks: p50 ${p(50).toFixed(0)} ms, p90 ${p(90).toFixed(0)} ms, p99 ${p(99).toFixed(0)} ms (${(p(99) / blockMs).toFixed(2)} block times of ${blockMs} ms), max ${(lags.at(-1) ?? 0).toFixed(0)} ms`,
+      )
+    }
+    describe('every block', 0)
+    describe(`blocks appended ${SIGN_AND_WARMUP_ALLOWANCE_MS / 1000} s after the load generator started or later`, timedFrom)
+    console.log("  (from the record reaching the stream to the follower's health showing its height, polled every 10 ms)")
+    await follower.kill()
+    await leader.kill()
+  }
+
+  console.log(`\n== 3. failover with --lease-ttl-ms ${flags['lease-ttl-ms']} (a chain of its own, no load) ==`)
+  const failoverNats = await startNatsServer()
+  const failoverArgs = ['--nats', failoverNats.url]
+  let current = await startNode(['--dev', '--no-dev-quoter', ...failoverArgs, '--lease-ttl-ms', String(flags['lease-ttl-ms'])])
   const times: number[] = []
   for (let i = 0; i < flags.failovers; i++) {
-    const standby = await startNode(['--standby', ...natsArgs])
+    const standby = await startNode(['--standby', ...failoverArgs])
     await until(async () => (await health(standby.url)).replication?.leader_url === current.url)
     await until(async () => (await health(standby.url)).height >= (await health(current.url)).height)
     const killed = performance.now()
@@ -219,6 +255,8 @@ try {
       `failover: median ${percentile(times, 50).toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms with a lease TTL of ${flags['lease-ttl-ms']} ms (the standby polls the lease every ${Math.min(250, Math.floor(flags['lease-ttl-ms'] / 4))} ms)`,
     )
   }
+  for (const n of nodes) await n.kill('SIGKILL').catch(() => undefined)
+  await failoverNats.remove()
 } finally {
   for (const n of nodes) await n.kill('SIGKILL').catch(() => undefined)
   await nats.remove()

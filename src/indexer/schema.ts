@@ -129,6 +129,15 @@ CREATE TABLE IF NOT EXISTS leaderboard_rows (
   PRIMARY KEY (snapshot_id, metric, period, rank)) WITHOUT ROWID;
 `
 
+/**
+ * SQLite's page caches, in KiB: budgets that a growing index fills and then keeps, in the node's
+ * resident memory. The same pages sit in the operating system's file cache, outside the process,
+ * so a page that does not fit costs a read from that cache rather than from the disk
+ * (docs/performance.md#memory).
+ */
+const WRITER_CACHE_KIB = 16_384
+const READER_CACHE_KIB = 8_192
+
 /** Opens the history database for writing (the indexer) and creates what is missing. */
 export function openHistoryWriter(path: string): Database {
   const db = new Database(path, { create: true, strict: true })
@@ -137,7 +146,7 @@ export function openHistoryWriter(path: string): Database {
   // carries its watermark, so the indexer re-derives what was dropped from the block store.
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('PRAGMA cache_size = -65536')
+  db.exec(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`)
   db.exec(SCHEMA)
   return db
 }
@@ -146,7 +155,7 @@ export function openHistoryWriter(path: string): Database {
 export function openHistoryReader(path: string): Database {
   const db = new Database(path, { readonly: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('PRAGMA cache_size = -32768')
+  db.exec(`PRAGMA cache_size = -${READER_CACHE_KIB}`)
   return db
 }
 

@@ -5,7 +5,7 @@
 // screenshot under test-output/screenshots/admin-console-*.png.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { type AddressInfo, createServer } from 'node:net'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { withdrawRequest } from '../../src/client/actions.ts'
@@ -45,11 +45,6 @@ afterAll(async () => {
   removeDir(node.dataDir)
 })
 const browser = await browserForFile()
-// Playwright (in process) passes every protocol message through setImmediate; Bun can leave queued
-// immediates waiting until some other event wakes its loop, which stalled a page's replies until
-// the test's own timeout fired. A timer that turns the loop keeps them flowing.
-const loopTurner = setInterval(() => {}, 20)
-afterAll(() => clearInterval(loopTurner))
 /** How long a screen may take to show what the test waits for (generous: the machine may be loaded). */
 const UI_TIMEOUT_MS = 45_000
 /** How long one test may take. */
@@ -64,10 +59,7 @@ interface TestWallet {
  * Opens the console in a fresh context with a test wallet for `key`. `signWith` signs with another
  * key than the one whose address the wallet reports (a wallet whose signature does not match).
  */
-async function openConsole(
-  key: Hex,
-  opts: { url?: string; signWith?: Hex } = {},
-): Promise<{ page: Page; wallet: TestWallet; context: BrowserContext }> {
+async function openConsole(key: Hex, opts: { url?: string; signWith?: Hex } = {}): Promise<{ page: Page; wallet: TestWallet }> {
   const account = privateKeyToAccount(key)
   const signer = privateKeyToAccount(opts.signWith ?? key)
   const wallet: TestWallet = { signed: [] }
@@ -86,12 +78,16 @@ async function openConsole(
     },
   }`
   const page = await openPage(context, `${opts.url ?? admin.url}/`, { initScript: { content } })
-  return { page, wallet, context }
+  return { page, wallet }
 }
 
 /** The console's token in the page's sessionStorage. */
 const tokenOf = async (page: Page) =>
   page.evaluate(() => (JSON.parse(sessionStorage.getItem('perpd-admin.session') ?? '{}') as { token?: string }).token)
+
+// Requests are watched with waitForRequest/waitForResponse, never a lasting page.on('request'): with
+// a listener Playwright reports every request of the page, and with Bun it sometimes delivered a
+// response's creation before its request's, losing both (and the page with them).
 
 /** A local port nothing listens on: bound, then closed. */
 async function closedPort(): Promise<number> {
@@ -132,6 +128,29 @@ describe('the console page', () => {
     const doc = (await api(admin.url, '/api/openapi.json')).body as { paths: Record<string, unknown> }
     expect(Object.keys(doc.paths)).not.toContain('/')
   })
+
+  test(
+    "the console refuses to run inside another page's frame",
+    async () => {
+      const framer = Bun.serve({
+        hostname: '127.0.0.1',
+        port: 0,
+        fetch: () =>
+          new Response(`<!doctype html><link rel="icon" href="data:,"><iframe src="${admin.url}/"></iframe>`, {
+            headers: { 'content-type': 'text/html' },
+          }),
+      })
+      try {
+        const page = await browser.open(`http://127.0.0.1:${framer.port}/`)
+        const frame = page.frameLocator('iframe')
+        await frame.getByText('does not run inside a frame').waitFor({ timeout: UI_TIMEOUT_MS })
+        expect(await frame.getByTestId('login').count()).toBe(0)
+      } finally {
+        framer.stop(true)
+      }
+    },
+    TEST_TIMEOUT_MS,
+  )
 })
 
 describe('login', () => {
@@ -139,17 +158,14 @@ describe('login', () => {
     'the wallet signs the exact login bytes of the challenge; the session shows its address and expiry, survives a reload and is revoked at logout',
     async () => {
       const { page, wallet } = await openConsole(ADMIN_KEY)
-      const challenges: { challenge: string; timestamp_ms: number }[] = []
-      page.on('response', async (r) => {
-        if (r.url().endsWith('/api/auth/challenge')) challenges.push(await r.json())
-      })
       await page.getByTestId('login').waitFor()
       await saveScreenshot(page, 'admin-console-login')
+      const challengeReply = page.waitForResponse((r) => r.url().endsWith('/api/auth/challenge'))
       await logIn(page)
 
       // The one signature was over the 28 bytes of the challenge the service issued (built here by viem).
-      expect(challenges).toHaveLength(1)
-      expect(wallet.signed).toEqual([loginBytes(challenges[0]!.challenge, challenges[0]!.timestamp_ms)])
+      const challenge = (await (await challengeReply).json()) as { challenge: string; timestamp_ms: number }
+      expect(wallet.signed).toEqual([loginBytes(challenge.challenge, challenge.timestamp_ms)])
       const address = privateKeyToAccount(ADMIN_KEY).address.toLowerCase()
       expect(await page.getByTestId('session-address').textContent()).toBe(address)
       const token = await tokenOf(page)
@@ -262,10 +278,7 @@ describe('keys and services', () => {
     async () => {
       const { page } = await openConsole(ADMIN_KEY)
       await logIn(page)
-      const posted: string[] = []
-      page.on('request', (r) => {
-        if (r.method() === 'POST' && r.url().endsWith('/api/keys')) posted.push(r.postData() ?? '')
-      })
+      const uploadRequest = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/keys'))
       await page.getByTestId('upload-label').fill('liquidator key')
       await page.getByTestId('upload-secret').fill(LIQUIDATOR_KEY)
       await page.getByTestId('upload-submit').click()
@@ -274,11 +287,11 @@ describe('keys and services', () => {
       expect(await page.getByTestId('upload-secret').inputValue()).toBe('')
 
       // The body carried ECIES parts and the address, never the key.
-      expect(posted).toHaveLength(1)
-      const body = JSON.parse(posted[0]!) as Record<string, string>
+      const posted = (await uploadRequest).postData() ?? ''
+      const body = JSON.parse(posted) as Record<string, string>
       expect(Object.keys(body).sort()).toEqual(['address', 'ciphertext', 'ephemeral_public_key', 'iv', 'label', 'public_key'])
       expect(body.address).toBe(LIQUIDATOR)
-      expect(posted[0]!.toLowerCase()).not.toContain(LIQUIDATOR_KEY.slice(2).toLowerCase())
+      expect(posted.toLowerCase()).not.toContain(LIQUIDATOR_KEY.slice(2).toLowerCase())
       expect(body.public_key).toBe((await api(admin.url, '/api/keys/encryption-key')).body.public_key)
 
       // The service decrypted it and derived the address itself; the list shows it.
@@ -358,19 +371,16 @@ describe('the other screens', () => {
       await page.goto(`${admin.url}/#hedging`)
       const venueKey = generatePrivateKey()
       const venueAddress = privateKeyToAccount(venueKey).address.toLowerCase()
-      const posted: string[] = []
-      page.on('request', (r) => {
-        if (r.method() === 'POST' && r.url().endsWith('/api/hedge/accounts')) posted.push(r.postData() ?? '')
-      })
+      const addRequest = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/hedge/accounts'))
       await page.getByTestId('hedge-account-name').fill('venue one')
       await page.getByTestId('hedge-account-secret').fill(venueKey)
       await page.getByTestId('hedge-account-add').click()
       await expect(page.getByTestId('hedge-accounts-note').textContent({ timeout: UI_TIMEOUT_MS })).resolves.toContain(
         `Added the hedge account venue one (${venueAddress})`,
       )
-      expect(posted).toHaveLength(1)
-      expect(posted[0]!.toLowerCase()).not.toContain(venueKey.slice(2).toLowerCase())
-      expect(Object.keys(JSON.parse(posted[0]!).ciphertext).sort()).toEqual(['ciphertext', 'ephemeral_public_key', 'iv'])
+      const posted = (await addRequest).postData() ?? ''
+      expect(posted.toLowerCase()).not.toContain(venueKey.slice(2).toLowerCase())
+      expect(Object.keys(JSON.parse(posted).ciphertext).sort()).toEqual(['ciphertext', 'ephemeral_public_key', 'iv'])
       const token = await tokenOf(page)
       const accounts = (await api(admin.url, '/api/hedge/accounts', { token })).body.accounts as { id: string; address: string }[]
       expect(accounts.map((a) => a.address)).toEqual([venueAddress])
@@ -475,7 +485,19 @@ describe('the other screens', () => {
       }[]
       const tradfi = categories.find((c) => c.code === 'tradfi')!
       expect(categories.find((c) => c.code === 'forex')!.parent_id).toBe(tradfi.id)
+
+      // A symbol put in a category by hand is a manual entry; the category deleted takes its entries with it.
+      await page.getByTestId('catalog-symbols').fill('ABC-USD')
+      await page.getByTestId('catalog-category').selectOption({ label: 'forex' })
+      await page.getByTestId('catalog-add').click()
+      await page.getByTestId('catalog-change-note').getByText('forex: added abc-usd.').waitFor()
+      await catalog.locator('tr', { hasText: 'abc-usd' }).filter({ hasText: 'manual' }).waitFor()
       await saveScreenshot(page, 'admin-console-categories')
+      await page.getByTestId('category-delete-forex').click()
+      await page.getByTestId('categories-note').getByText('Deleted the category forex and its 1 catalog markets.').waitFor()
+      const left = (await api(admin.url, '/api/market-catalog', { token })).body.markets as { symbol: string }[]
+      expect(left.map((m) => m.symbol)).not.toContain('abc-usd')
+      expect(left.map((m) => m.symbol)).toContain('tsla-usd')
     },
     TEST_TIMEOUT_MS,
   )

@@ -7,8 +7,10 @@
 // whose venue order was cancelled behind its back.
 import { Database } from 'bun:sqlite'
 import { afterAll, describe, expect, test } from 'bun:test'
+import { Value } from '@sinclair/typebox/value'
 import type { Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { HEDGE_RESPONSES } from '../../src/admin/hedge/schemas.ts'
 import { cancelOrder, placeOrder, setEmergencyHalt } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { eciesEncrypt } from '../../src/wire/ecies.ts'
@@ -355,4 +357,79 @@ describe('hedging on a perpd venue', () => {
       expect.objectContaining({ cloid: 'manual-1', coin: 'BTC-USD', account_id: accountIds[accountIndex] }),
     ])
   }, 90_000)
+
+  test('the routes answer in their documented shapes; Book B stats; accounts change and go; a policy is deleted once', async () => {
+    const documented = async (method: string, path: string) => {
+      const r = await call(path, { method })
+      expect(r.status).toBe(200)
+      const errors = [...Value.Errors(HEDGE_RESPONSES[`${method} ${path.split('?')[0]}`]!.ok, r.body)].map((e) => `${e.path}: ${e.message}`)
+      expect(errors).toEqual([])
+      return r.body
+    }
+    for (const path of ['/api/hedge/accounts', '/api/hedge/policies', '/api/hedge/config', '/api/hedge/orders?limit=500'])
+      await documented('GET', path)
+    const stats = await documented('GET', '/api/hedge/book-b-stats')
+    const xau = stats.markets.find((m: { symbol: string }) => m.symbol === 'XAU-USD')
+    expect(xau).toMatchObject({ market_id: XAU, lifecycle: 'Active', emergency_halt: false, detail_error: null })
+    expect(xau.stats.net_size).toBe(await netSize())
+    expect(xau.stats).toMatchObject({ long_size: '2', short_size: '3', net_size: '-1' })
+    expect(stats.markets.find((m: { symbol: string }) => m.symbol === 'BTC-USD').stats.net_size).toBe('0')
+    expect(stats.totals).toEqual({ markets_with_stats: stats.markets.length, markets_failed: 0 })
+
+    const [first, second] = accountIds as [string, string]
+    expect((await call(`/api/hedge/accounts/${first}`, { method: 'PUT', body: { name: 'renamed', enabled: false } })).status).toBe(200)
+    expect((await call('/api/hedge/accounts')).body.accounts.find((a: { id: string }) => a.id === first)).toMatchObject({
+      name: 'renamed',
+      enabled: false,
+    })
+    expect((await call(`/api/hedge/accounts/${first}`, { method: 'PUT', body: {} })).body.reason).toBe('INVALID_REQUEST')
+    const missing = await call(`/api/hedge/accounts/${crypto.randomUUID()}`, { method: 'PUT', body: { enabled: true } })
+    expect([missing.status, missing.body.reason]).toEqual([404, 'HEDGE_ACCOUNT_NOT_FOUND'])
+    const bad = await call('/api/hedge/policies', {
+      method: 'PUT',
+      body: { market_symbol: 'XAU-USD', hedge_ratio: '1', hedge_mode: 'sideways', enabled: true },
+    })
+    expect([bad.status, bad.body.reason]).toEqual([400, 'INVALID_REQUEST'])
+    expect(bad.body.error).toContain('hedge_mode')
+
+    expect(await call('/api/hedge/policies/xau-usd', { method: 'DELETE' })).toMatchObject({ status: 200, body: { ok: true } })
+    expect(await call('/api/hedge/policies/XAU-USD', { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      body: { reason: 'POLICY_NOT_FOUND' },
+    })
+
+    // An account with an order in flight is kept until it settles.
+    const db = new Database(admin.dbFile)
+    const now = Date.now()
+    db.query(
+      `INSERT INTO hedge_orders (account_id, market_symbol, coin, is_buy, sz, px, delta_before, cloid, status, created_at_ms, updated_at_ms)
+       VALUES (?, 'XAU-USD', 'XAU-USD', 1, '1', '1', '1', ?, 'sent', ?, ?)`,
+    ).run(second, `0x${'cd'.repeat(16)}`, now, now)
+    db.close()
+    expect(await call(`/api/hedge/accounts/${second}`, { method: 'DELETE' })).toMatchObject({
+      status: 409,
+      body: { reason: 'ORDERS_IN_FLIGHT' },
+    })
+    const filledByFirst = (await orders(`?account_id=${first}`)).total
+    expect(filledByFirst).toBeGreaterThan(0)
+    expect(await call(`/api/hedge/accounts/${first}`, { method: 'DELETE' })).toMatchObject({ status: 200, body: { ok: true } })
+    expect(await call(`/api/hedge/accounts/${first}`, { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      body: { reason: 'HEDGE_ACCOUNT_NOT_FOUND' },
+    })
+    // Its records stay.
+    expect((await orders(`?account_id=${first}`)).total).toBe(filledByFirst)
+    const actions = ((await call('/api/audit?limit=100')).body.entries as { action: string }[]).map((e) => e.action)
+    for (const a of [
+      'hedge.account.create',
+      'hedge.account.update',
+      'hedge.account.delete',
+      'hedge.policy.upsert',
+      'hedge.policy.delete',
+      'hedge.config.update',
+    ])
+      expect(actions).toContain(a)
+    const text = JSON.stringify((await call('/api/audit?limit=500')).body)
+    for (const key of HEDGE_KEYS) expect(text).not.toContain(key.slice(2))
+  }, 60_000)
 })

@@ -3,14 +3,20 @@
 // the lease once it expires and produces from the stream's last block. Every action any node
 // answered `accepted` or `kept-reject` is in the chain afterwards, at the height and index of its
 // reply; the old leader, started again on its data directory, follows the new one; and no height
-// holds two different blocks in any node's store.
+// holds two different blocks in any node's store. Then the fence: another writer takes the next
+// height of the stream, and the leader, refused, halts without storing its block.
 
 import { Database } from 'bun:sqlite'
 import { afterAll, expect, test } from 'bun:test'
 import { join } from 'node:path'
+import { JetStreamApiError, jetstream } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import type { ActionReply } from '../../src/client/rpc-client.ts'
+import { encodeBlockRecord } from '../../src/node/replication/block-record.ts'
+import { ChainLog } from '../../src/node/replication/chain-log.ts'
+import { namesOfStream, sequenceOf } from '../../src/node/replication/chain-stream.ts'
 import { startNatsServer } from '../support/nats-server.ts'
 import { DEV_KEYS, type NodeProcess, removeDir } from '../support/node-process.ts'
 import { until } from '../support/poll.ts'
@@ -141,3 +147,47 @@ test('SIGKILL of the leader under load: the standby leads, nothing acknowledged 
   expect(byHeight.size).toBeGreaterThanOrEqual(tip)
   console.log(`${kept.length} actions acknowledged, ${refusals} refused or unanswered around the failover`)
 }, 180_000)
+
+test('the fence: a leader whose next height was taken by another writer halts and never stores its block', async () => {
+  // The standby leads now. Another writer appends the next record first (retrying until it wins the race).
+  const h0 = await healthOf(standby.url)
+  expect(h0.replication!.role).toBe('leader')
+  const nc = await connect({ servers: nats.url })
+  let forgedHeight = 0
+  try {
+    const log = await ChainLog.open(nc, namesOfStream(h0.replication!.stream))
+    for (let attempt = 0; forgedHeight === 0 && attempt < 200; attempt++) {
+      const tip = await log.tipHeight()
+      const last = (await log.block(tip))!
+      const forged = {
+        header: {
+          ...last.header,
+          height: tip + 1,
+          parent: last.header.digest,
+          envelopeCount: 0,
+          eventCount: 0,
+          stateRoot: `0x${'cd'.repeat(32)}`,
+        },
+        envelopes: [],
+        events: [],
+      }
+      try {
+        await jetstream(nc).publish(log.names.subject, encodeBlockRecord(forged), {
+          msgID: `forged-${tip + 1}`,
+          expect: { lastSequence: sequenceOf(tip) },
+        })
+        forgedHeight = tip + 1
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError)) throw err
+      }
+    }
+  } finally {
+    await nc.close()
+  }
+  expect(forgedHeight).toBeGreaterThan(0)
+  // The leader's block at that height is refused by the stream: it halts (LEADER_FENCED) and exits 70.
+  expect(await standby.exited).toBe(70)
+  expect(standby.output()).toContain('halted (LEADER_FENCED)')
+  // Its store ends before the height it lost: the refused block was never stored.
+  expect(storedHeaders(standby.dataDir).at(-1)!.height).toBe(forgedHeight - 1)
+}, 60_000)

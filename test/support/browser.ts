@@ -122,6 +122,10 @@ export interface FileBrowser {
  */
 export async function browserForFile(): Promise<FileBrowser> {
   const browser = await launchBrowser()
+  // Playwright (in process) passes every protocol message through setImmediate; Bun can leave queued
+  // immediates waiting until some other event wakes its loop, which stalled a page's replies until
+  // the test's own timeout fired. A timer that turns the loop keeps them flowing.
+  const loopTurner = setInterval(() => {}, 20)
   let contexts: BrowserContext[] = []
   afterEach(async () => {
     const open = contexts
@@ -140,6 +144,7 @@ export async function browserForFile(): Promise<FileBrowser> {
     if (failures.length > 0) throw new Error(failures.join('\n\n'))
   })
   afterAll(async () => {
+    clearInterval(loopTurner)
     await browser.close()
   })
   const newContext = async (opts?: Parameters<Browser['newContext']>[0]) => {

@@ -56,7 +56,11 @@ describe('hedge accounts', () => {
       updated_by: '0xadmin',
       margin: null,
     })
-    expect(policies().list().map((p) => [p.market_symbol, p.hedge_ratio, p.hedge_mode, p.enabled, p.account_id])).toEqual([
+    expect(
+      policies()
+        .list()
+        .map((p) => [p.market_symbol, p.hedge_ratio, p.hedge_mode, p.enabled, p.account_id]),
+    ).toEqual([
       ['OIL-USD', DEFAULT_POLICY.hedge_ratio, DEFAULT_POLICY.hedge_mode, false, c.account.id],
       ['XAU-USD', '1', 'follow', false, c.account.id],
     ])
@@ -76,7 +80,7 @@ describe('hedge accounts', () => {
     now = 7_000
     expect(accounts.update(ids[0]!, { name: 'uno', enabled: false, actor: '0xother' })).toBe('ok')
     expect(accounts.get(ids[0]!)).toMatchObject({ name: 'uno', enabled: false, updated_at_ms: 7_000, updated_by: '0xother' })
-    expect(accounts.update(ids[0]!, { privateKey: bytes(K2), actor: '0xadmin' })).toEqual({ duplicateOf: ids[1] })
+    expect(accounts.update(ids[0]!, { privateKey: bytes(K2), actor: '0xadmin' })).toEqual({ duplicateOf: ids[1]! })
     expect(accounts.update(ids[0]!, { privateKey: bytes(K3), actor: '0xadmin' })).toBe('ok')
     expect(accounts.get(ids[0]!)).toMatchObject({ address: addressOfPrivateKey(bytes(K3)), margin: null })
     expect(accounts.openPrivateKey(ids[0]!)).toEqual(bytes(K3))
@@ -87,14 +91,24 @@ describe('hedge accounts', () => {
   test('rotation: enabled accounts, the one whose latest order is oldest first (never used first)', () => {
     const orders = new HedgeOrderStore(db, () => now)
     const order = (account_id: string, cloid: string) =>
-      orders.insert({ account_id, market_symbol: 'XAU-USD', coin: 'XAU', is_buy: true, sz: '1', px: '1', delta_before: '1', cloid, status: 'dry_run' })
+      orders.insert({
+        account_id,
+        market_symbol: 'XAU-USD',
+        coin: 'XAU',
+        is_buy: true,
+        sz: '1',
+        px: '1',
+        delta_before: '1',
+        cloid,
+        status: 'dry_run',
+      })
     expect(accounts.rotation().map((a) => a.id)).toEqual(ids)
     order(ids[0]!, '0x01')
-    expect(accounts.rotation().map((a) => a.id)).toEqual([ids[1], ids[0]])
+    expect(accounts.rotation().map((a) => a.id)).toEqual([ids[1]!, ids[0]!])
     order(ids[1]!, '0x02')
-    expect(accounts.rotation().map((a) => a.id)).toEqual([ids[0], ids[1]])
+    expect(accounts.rotation().map((a) => a.id)).toEqual([ids[0]!, ids[1]!])
     accounts.update(ids[0]!, { enabled: false, actor: 'x' })
-    expect(accounts.rotation().map((a) => a.id)).toEqual([ids[1]])
+    expect(accounts.rotation().map((a) => a.id)).toEqual([ids[1]!])
     accounts.update(ids[0]!, { enabled: true, actor: 'x' })
   })
 
@@ -116,8 +130,12 @@ describe('hedge accounts', () => {
   test('delete clears the policies that named the account; every change is in the audit chain', () => {
     expect(accounts.delete(ids[0]!, '0xadmin')).toBe(true)
     expect(accounts.delete(ids[0]!, '0xadmin')).toBe(false)
-    expect(policies().list().every((p) => p.account_id === null)).toBe(true)
-    const actions = listAudit(db, { limit: 100 }).map((e) => e.action)
+    expect(
+      policies()
+        .list()
+        .every((p) => p.account_id === null),
+    ).toBe(true)
+    const actions: string[] = listAudit(db, { limit: 100 }).map((e) => e.action)
     for (const a of ['hedge.account.create', 'hedge.account.update', 'hedge.account.delete', 'hedge.policy.upsert', 'kek.rotate'])
       expect(actions).toContain(a)
     expect(verifyAuditChain(db.read((d) => d)).ok).toBe(true)
@@ -139,7 +157,12 @@ describe('hedge policies and config', () => {
     }
     p.upsert(policy, '0xadmin')
     p.upsert({ ...policy, hedge_ratio: '0.75' }, '0xadmin')
-    expect(p.list().find((x) => x.market_symbol === 'BTC-USD')).toEqual({ ...policy, hedge_ratio: '0.75', updated_at_ms: now, updated_by: '0xadmin' })
+    expect(p.list().find((x) => x.market_symbol === 'BTC-USD')).toEqual({
+      ...policy,
+      hedge_ratio: '0.75',
+      updated_at_ms: now,
+      updated_by: '0xadmin',
+    })
     const audit = listAudit(db, { limit: 1 })[0]!
     expect(audit).toMatchObject({ action: 'hedge.policy.upsert', target: 'BTC-USD' })
     expect((audit.detail as { before: { hedge_ratio: string } }).before.hedge_ratio).toBe('0.5')
@@ -161,7 +184,13 @@ describe('hedge policies and config', () => {
     })
     p.setConfig({ dry_run: false, interval_ms: 2_000 }, '0xadmin')
     p.setConfig({ ext_network: 'testnet' }, '0xadmin')
-    expect(p.config()).toMatchObject({ interval_ms: 2_000, dry_run: false, ext_network: 'testnet', threshold_notional: '100', max_slippage_bps: 50 })
+    expect(p.config()).toMatchObject({
+      interval_ms: 2_000,
+      dry_run: false,
+      ext_network: 'testnet',
+      threshold_notional: '100',
+      max_slippage_bps: 50,
+    })
     expect(listAudit(db, { limit: 1 })[0]).toMatchObject({ action: 'hedge.config.update', detail: { change: { ext_network: 'testnet' } } })
   })
 })

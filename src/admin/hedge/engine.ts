@@ -9,10 +9,10 @@
 // the next account of the rotation. A lost reply leaves the record unknown, resolved by cloid later;
 // an order is never sent twice, a new one is only planned from a fresh venue position.
 import type { RpcClient } from '../../client/rpc-client.ts'
-import { bytesToHex } from '../../lib/hex.ts'
 import { errorMessage, type Logger } from '../../lib/log.ts'
 import { appendAudit } from '../store/audit.ts'
 import type { AdminDb } from '../store/db.ts'
+import { CloidGenerator } from '../venues/hyperliquid-cloid.ts'
 import type { Venue, VenueAccount, VenueMarket } from '../venues/venue.ts'
 import type { HedgeAccountStore } from './account-store.ts'
 import { readBookBStats } from './book-b-stats.ts'
@@ -36,8 +36,8 @@ export interface HedgeEngineDeps {
   readonly orders: HedgeOrderStore
   /** Our chain's read client (the Book B stats). */
   readonly rpc: RpcClient
-  /** The venue of --venue; undefined: the hedger waits and reconciliation is refused. */
-  readonly venue: Venue | undefined
+  /** The venue of --venue. */
+  readonly venue: Venue
   readonly log: Logger
   readonly clock: () => number
   /**
@@ -64,23 +64,22 @@ export interface ReconcileReport {
 
 export class HedgeEngine {
   private lock: Promise<unknown> = Promise.resolve()
-  private venueAccounts: VenueAccounts | undefined
+  private readonly venueAccounts: VenueAccounts
   private lastCycle: CycleSummary | undefined
   private lastReconcile: { at_ms: number; resolved: number; unknown_open_orders: number; unknown_fills: number } | undefined
   private ordersSent = 0
+  /** Client order ids that never repeat (docs/admin.md#client-order-ids). */
+  private readonly cloids: CloidGenerator
 
   constructor(private readonly deps: HedgeEngineDeps) {
-    if (deps.venue !== undefined) this.venueAccounts = new VenueAccounts(deps.venue, deps.accounts)
-  }
-
-  get venue(): Venue | undefined {
-    return this.deps.venue
+    this.cloids = new CloidGenerator(deps.clock)
+    this.venueAccounts = new VenueAccounts(deps.venue, deps.accounts)
   }
 
   /** Figures for the runner status. */
   detail(): Record<string, unknown> {
     return {
-      venue: this.deps.venue?.name ?? null,
+      venue: this.deps.venue.name,
       orders_sent: this.ordersSent,
       last_cycle: this.lastCycle ?? null,
       last_reconcile: this.lastReconcile ?? null,
@@ -103,16 +102,9 @@ export class HedgeEngine {
     return run
   }
 
-  private requireVenue(): { venue: Venue; accounts: VenueAccounts } {
-    if (this.deps.venue === undefined || this.venueAccounts === undefined) {
-      throw new Error('no venue to hedge on: start the service with --venue (docs/admin.md#options)')
-    }
-    return { venue: this.deps.venue, accounts: this.venueAccounts }
-  }
-
   /** The venue account of each stored account that opens; a problem line for each that does not. */
   private openAccounts(problems: string[]): Map<string, VenueAccount> {
-    const { accounts } = this.requireVenue()
+    const accounts = this.venueAccounts
     const stored = this.deps.accounts.list()
     accounts.retain(stored)
     const open = new Map<string, VenueAccount>()
@@ -132,8 +124,7 @@ export class HedgeEngine {
   }
 
   private async hedge(signal: AbortSignal): Promise<string[]> {
-    const { venue } = this.requireVenue()
-    const { orders, policies, clock } = this.deps
+    const { venue, orders, policies, clock } = this.deps
     const problems: string[] = []
     const open = this.openAccounts(problems)
     // Margins and positions of every account (disabled ones still hold positions that hedge).
@@ -226,7 +217,7 @@ export class HedgeEngine {
         sz: decided.sz,
         px: decided.px,
         delta_before: decided.delta,
-        cloid: newCloid(),
+        cloid: this.cloids.next(),
       }
       const what = `${symbol}: ${decided.is_buy ? 'buy' : 'sell'} ${decided.sz} ${vm.coin} at ${decided.px} (target ${decided.target}, delta ${decided.delta}) via ${account.name}`
       if (config.dry_run) {
@@ -326,9 +317,4 @@ export class HedgeEngine {
     )
     return report
   }
-}
-
-/** A fresh client order id: 0x + 32 hex of 128 random bits (never reused). */
-export function newCloid(): string {
-  return bytesToHex(crypto.getRandomValues(new Uint8Array(16)))
 }

@@ -21,9 +21,6 @@ export function hedgerSpec(engine: HedgeEngine, policies: HedgePolicyStore): Com
         return FALLBACK_INTERVAL_MS
       }
     },
-    async check() {
-      if (engine.venue === undefined) throw new Error('no venue to hedge on: restart the service with --venue (docs/admin.md#options)')
-    },
     create: () => ({
       async cycle(signal) {
         return { problems: await engine.cycle(signal) }

@@ -47,17 +47,26 @@ describe('hedge plan', () => {
   })
 
   test('under the notional threshold: skipped (|delta| x mid, else our mark)', () => {
-    expect(plan({ ...base, netSize: '0.004', thresholdNotional: '10' })).toMatchObject({ kind: 'skip', reason: expect.stringContaining('threshold') })
+    expect(plan({ ...base, netSize: '0.004', thresholdNotional: '10' })).toMatchObject({
+      kind: 'skip',
+      reason: expect.stringContaining('threshold'),
+    })
     expect(plan({ ...base, netSize: '0.005', thresholdNotional: '10' })).toMatchObject({ kind: 'order', sz: '0.005' })
     const noMid = { ...base, quote: { mid: null, best_bid: null, best_ask: '2400.5', ts_ms: 0 } }
-    expect(plan({ ...noMid, netSize: '0.005', ourMark: '1000' })).toMatchObject({ kind: 'skip', reason: expect.stringContaining('threshold') })
+    expect(plan({ ...noMid, netSize: '0.005', ourMark: '1000' })).toMatchObject({
+      kind: 'skip',
+      reason: expect.stringContaining('threshold'),
+    })
     expect(plan({ ...noMid, ourMark: '0' })).toMatchObject({ kind: 'skip', reason: expect.stringContaining('no price') })
   })
 
   test("rounds to the venue's size decimals, half away from zero", () => {
     expect(plan({ ...base, netSize: '1.2345', thresholdNotional: '0' })).toMatchObject({ kind: 'order', sz: '1.235' })
     expect(plan({ ...base, netSize: '-1.2344', thresholdNotional: '0' })).toMatchObject({ kind: 'order', is_buy: false, sz: '1.234' })
-    expect(plan({ ...base, netSize: '0.0004', thresholdNotional: '0' })).toMatchObject({ kind: 'skip', reason: expect.stringContaining('rounds to 0') })
+    expect(plan({ ...base, netSize: '0.0004', thresholdNotional: '0' })).toMatchObject({
+      kind: 'skip',
+      reason: expect.stringContaining('rounds to 0'),
+    })
   })
 
   test('under min_order_sz: not sent; over max_order_sz: cut to it', () => {

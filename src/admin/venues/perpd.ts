@@ -4,8 +4,8 @@
 //
 // Client order ids: the venue's `cloid` (0x + 32 hex, 34 characters) is sent as the order's
 // `client_order_id` (1 to 64 characters). perpd only keeps a client id unique among the account's
-// open orders of a market, so never reusing one is the caller's duty (the hedger draws 128 random
-// bits per order). A lookup by cloid needs the market on perpd (getOrderStatus takes the owner, a
+// open orders of a market, so never reusing one is the caller's duty (the hedger's cloids never
+// repeat, venues/hyperliquid-cloid.ts). A lookup by cloid needs the market on perpd (getOrderStatus takes the owner, a
 // market and the client id): the account remembers the market of the cloids it placed, and for any
 // other cloid (placed before a restart) asks every listed market.
 //

@@ -42,9 +42,8 @@ export interface Order extends BookOrder {
   readonly sourceTxHash: string | null
   /** The trigger order it was promoted from, or null. */
   readonly sourceTriggerId: number | null
-  /** Root bookkeeping (state-root.ts): its leaf key once its leaf is in the root, and the
-   * ChainState.rootSeq of the block that last marked it dirty. */
-  leafKey: string | undefined
+  /** Root bookkeeping (state-root.ts): the ChainState.rootSeq of the block that last marked it
+   * dirty. Its leaf is found by its id (a numbered leaf of the state hash), so it keeps no key. */
   dirtyIn: number
 }
 

@@ -241,7 +241,6 @@ export function placeOrder(
       sourceTxHash: ctx.txHash,
       sourceTriggerId: ctx.sourceTriggerId,
       expiresAtMs: o.expiresAtMs ?? null,
-      leafKey: undefined,
       dirtyIn: -1,
     }
     restOrder(state, book, account, order)

@@ -57,8 +57,9 @@ const ENTRY = { object: 0, frozenObject: 1, array: 2, map: 3, set: 4, bytes: 5, 
 /** Tagged values (a bare array in a value position is always one of these: arrays themselves are references). */
 const VALUE = { undefined: 0, bigint: 1, ref: 2, fn: 3 } as const
 
-/** Version of the encoding; a snapshot of another version is not read. */
-export const STATE_CODEC_VERSION = 1
+/** Version of the encoding; a snapshot of another version is not read. 2: orders no longer hold
+ * their leaf key (the state hash finds their leaves by id). */
+export const STATE_CODEC_VERSION = 2
 
 /** Typed arrays the state holds, by entry kind. */
 const TYPED_ARRAYS = [

@@ -201,6 +201,42 @@ describe('StateHash', () => {
     expect(hex(stateRootOf([['a', new Uint8Array(0)]]))).not.toBe(hex(stateRootOf([['a', new Uint8Array(1)]])))
   })
 
+  test('numbered leaves: the same root as keyed ones, through growth, reuse of freed slots and clones', () => {
+    const next = prng(0x5eed)
+    // Ids spread like order ids (sequential, with gaps) over enough of them to grow the table often.
+    const ids = Array.from({ length: 3_000 }, (_, i) => i * 3 + (i % 5))
+    const keyOf = (id: number) => `o:${1 + (id % 3)}:${id}`
+    const model = new Map<string, Uint8Array>([['x', utf8ToBytes('exchange')]])
+    const h = new StateHash()
+    h.set('x', utf8ToBytes('exchange'))
+    let snapshot: { clone: StateHash; root: string; size: number } | undefined
+    for (let op = 1; op <= 20_000; op++) {
+      const id = ids[next() % ids.length]!
+      if (next() % 3 === 0) {
+        h.deleteNumbered(id)
+        model.delete(keyOf(id))
+      } else {
+        const value = next() % 8 === 0 ? utf8ToBytes(`v${next() % 3}`) : randomBytes(next, 1 + (next() % 64))
+        h.setNumbered(id, keyOf(id), value)
+        model.set(keyOf(id), value)
+      }
+      if (op % 2_000 === 0) {
+        expect(h.leafCount).toBe(model.size)
+        expect(hex(h.root())).toBe(hex(stateRootOf(model)))
+      }
+      if (op === 10_000) snapshot = { clone: h.clone(), root: hex(h.root()), size: model.size }
+    }
+    for (const id of ids) expect(h.hasNumbered(id)).toBe(model.has(keyOf(id)))
+    expect(hex(h.root())).toBe(hex(referenceRoot(model)))
+    // The clone taken half way did not move with the original.
+    expect(hex(snapshot!.clone.root())).toBe(snapshot!.root)
+    expect(snapshot!.clone.leafCount).toBe(snapshot!.size)
+    // Deleting every numbered leaf leaves the keyed one alone.
+    for (const id of ids) h.deleteNumbered(id)
+    expect(h.leafCount).toBe(1)
+    expect(hex(h.root())).toBe(hex(stateRootOf([['x', utf8ToBytes('exchange')]])))
+  })
+
   test('clone is independent of the original', () => {
     const h = fromMap(
       new Map([

@@ -57,6 +57,7 @@
  */
 import { blake3 } from '@noble/hashes/blake3.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
+import { DigestTable } from './digest-table.ts'
 import { createLaneMixer } from './lthash-simd.ts'
 
 /** Number of uint16 lanes in a leaf vector / the accumulator. */
@@ -81,6 +82,8 @@ leafScratch.set(LEAF_PREFIX)
 const vectorScratch = new Uint32Array(WORDS)
 /** Accumulator serialised for the root hash. */
 const rootScratch = new Uint8Array(VECTOR_BYTES)
+/** A numbered leaf's previous digest, read out of its DigestTable. */
+const oldDigestScratch = new Uint8Array(32)
 
 /** BLAKE3-256 leaf digest of (key, value); see the encoding in the header comment. */
 function leafDigest(key: string, value: Uint8Array): Uint8Array {
@@ -1678,6 +1681,11 @@ export class StateHash {
   private acc = new Uint16Array(LANES)
   /** key -> 32-byte leaf digest. Digests are never mutated, so clones may share them. */
   private leaves = new Map<string, Uint8Array>()
+  /**
+   * The digests of the numbered leaves (setNumbered), by number. The orders' leaves are most of a
+   * large state; kept in a table of typed arrays, each costs about 60 bytes instead of some 250.
+   */
+  private numbered = new DigestTable()
   /** Root of the current accumulator, or undefined when it must be recomputed. */
   private cachedRoot: Uint8Array | undefined
 
@@ -1706,8 +1714,38 @@ export class StateHash {
     return this.leaves.has(key)
   }
 
+  /**
+   * Sets a numbered leaf: the leaf of `key` (its digest is of key and value, as set() makes it),
+   * found again by `id` rather than by its key, which the caller need not keep. Each id must
+   * stand for one key, always the same, and keys of numbered leaves must never be given to set():
+   * the caller keeps a family of leaves (the orders: id = order id) wholly on this path.
+   */
+  setNumbered(id: number, key: string, value: Uint8Array): void {
+    const digest = leafDigest(key, value)
+    const old = oldDigestScratch
+    if (!this.numbered.read(id, old)) addLeaf(this.acc, digest)
+    else if (equalDigests(old, digest))
+      return // unchanged value: nothing to do
+    else replaceLeaf(this.acc, old, digest)
+    this.numbered.write(id, digest)
+    this.cachedRoot = undefined
+  }
+
+  /** Removes the numbered leaf `id` if present. */
+  deleteNumbered(id: number): void {
+    const old = oldDigestScratch
+    if (!this.numbered.read(id, old)) return
+    subLeaf(this.acc, old)
+    this.numbered.delete(id)
+    this.cachedRoot = undefined
+  }
+
+  hasNumbered(id: number): boolean {
+    return this.numbered.has(id)
+  }
+
   get leafCount(): number {
-    return this.leaves.size
+    return this.leaves.size + this.numbered.size
   }
 
   /** 32-byte root over all leaves (a fresh copy on every call). */
@@ -1721,6 +1759,7 @@ export class StateHash {
     const c = new StateHash()
     c.acc.set(this.acc)
     c.leaves = new Map(this.leaves)
+    c.numbered = this.numbered.clone()
     c.cachedRoot = this.cachedRoot
     return c
   }

@@ -7,8 +7,11 @@
 // there: accounts, positions, markets and nonce windows are Leaf objects that carry their key
 // (built once) and the block in which they were last marked, so a mark is a compare and, once per
 // block, an array push. Orders are marked the same way, but an order's key is built at the end of
-// the block and only when its leaf enters or leaves the root: an order that rests and goes within
-// one block never needs one. Triggers are marked as orders are, for the same reason (no figure logged).
+// the block and only when its leaf is set: an order that rests and goes within one block never needs
+// one. Triggers are marked as orders are, for the same reason (no figure logged). The orders' leaves
+// are the state hash's numbered leaves, found by order id (ids are unique across the markets): the
+// hash keeps their digests compactly and neither it nor the order keeps the key string, which a
+// million resting orders would otherwise hold a million of (docs/performance.md#memory).
 import { encodeCanonical } from '../../lib/msgpack.ts'
 import type { ChainState, Leaf, Order } from '../core/types.ts'
 import { encodeFundsLeaf, FUNDS_LEAF_TAGS, fundsLeafKeys } from '../funds/funds-state.ts'
@@ -177,13 +180,9 @@ export function commitStateRoot(state: ChainState): Uint8Array {
   for (const leaf of state.dirtyLeaves) commitKey(state, leaf.leafKey)
   state.dirtyLeaves.length = 0
   for (const o of state.dirtyOrders) {
-    if (state.books.get(o.marketId)?.get(o.id) === o) {
-      o.leafKey ??= orderKey(o.marketId, o.id)
-      state.hash.set(o.leafKey, encodeOrder(o))
-    } else if (o.leafKey !== undefined) {
-      state.hash.delete(o.leafKey)
-    }
-    // Otherwise the order rested and left within this block: its leaf never entered the root.
+    if (state.books.get(o.marketId)?.get(o.id) === o) state.hash.setNumbered(o.id, orderKey(o.marketId, o.id), encodeOrder(o))
+    // Gone from its book: a no-op when the order rested and left within this block (no leaf yet).
+    else state.hash.deleteNumbered(o.id)
   }
   state.dirtyOrders.length = 0
   for (const t of state.dirtyTriggers) {
@@ -202,6 +201,12 @@ export function commitStateRoot(state: ChainState): Uint8Array {
 
 /** Every leaf key of the state, for a from-scratch root. */
 export function* allLeafKeys(state: ChainState): Generator<string> {
+  yield* unnumberedLeafKeys(state)
+  for (const o of restingOrders(state)) yield orderKey(o.marketId, o.id)
+}
+
+/** The keys of every leaf but the orders' (the state hash's numbered leaves). */
+function* unnumberedLeafKeys(state: ChainState): Generator<string> {
   yield 'x'
   for (const [addr, account] of state.accounts) {
     yield `a:${addr}`
@@ -213,9 +218,12 @@ export function* allLeafKeys(state: ChainState): Generator<string> {
   for (const id of state.markets.keys()) yield `m:${id}`
   yield* fundsLeafKeys(state)
   yield* triggerLeafKeys(state)
-  for (const [mid, book] of state.books) {
-    for (const o of book.ordersOf('Bid', Number.MAX_SAFE_INTEGER)) yield orderKey(mid, o.id)
-    for (const o of book.ordersOf('Ask', Number.MAX_SAFE_INTEGER)) yield orderKey(mid, o.id)
+}
+
+function* restingOrders(state: ChainState): Generator<Order> {
+  for (const book of state.books.values()) {
+    yield* book.ordersOf('Bid', Number.MAX_SAFE_INTEGER)
+    yield* book.ordersOf('Ask', Number.MAX_SAFE_INTEGER)
   }
 }
 
@@ -225,10 +233,11 @@ export function* allLeafKeys(state: ChainState): Generator<string> {
  */
 export function rebuildStateHash(state: ChainState): StateHash {
   const hash = new StateHash()
-  for (const key of allLeafKeys(state)) {
+  for (const key of unnumberedLeafKeys(state)) {
     const bytes = encodeLeaf(state, key)
     if (bytes !== undefined) hash.set(key, bytes)
   }
+  for (const o of restingOrders(state)) hash.setNumbered(o.id, orderKey(o.marketId, o.id), encodeOrder(o))
   return hash
 }
 

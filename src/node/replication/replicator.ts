@@ -98,6 +98,8 @@ export class Replication {
     this.names = chainStreamNames(node.state.params.network, node.genesisDigest)
     this.role = options.mode === 'follow' ? 'follower' : 'candidate'
     node.health.setReplication(() => this.health())
+    // A leader that halted gives its lease up at once: its process exits in a moment anyway.
+    node.onHalt(() => void this.resign())
   }
 
   /** The figures of the probes and /metrics. */
@@ -249,7 +251,9 @@ export class Replication {
   private refuse(message: string): void {
     if (this.diverged) return
     this.diverged = true
-    this.following?.stop()
+    const following = this.following
+    this.following = undefined
+    following?.stop()
     this.log(`stopped following the replicated chain: ${message}`, 'error')
     this.node.health.diverged(message)
   }
@@ -291,6 +295,7 @@ export class Replication {
     const revision = await this.lease!.take(this.leaseValue())
     if (revision === undefined) return
     this.leaseRevision = revision
+    this.leaseLost = false
     this.renewedAt = performance.now()
     await this.promote()
   }
@@ -308,22 +313,29 @@ export class Replication {
     this.promoting = true
     this.leaderUrl = this.advertiseUrl
     this.renewer = setInterval(() => void this.renew(), Math.max(10, Math.floor(this.lease!.ttlMs / 3)))
+    let leading = false
     try {
-      this.following?.stop()
-      await this.following?.done.catch(() => undefined)
+      const following = this.following
       this.following = undefined
+      following?.stop()
+      await following?.done.catch(() => undefined)
       const log = this.chainLog!
       for (let tip = await log.tipHeight(); this.node.state.height < tip; tip = await log.tipHeight()) {
         for (let h = this.node.state.height + 1; h <= tip; h++) {
           const bytes = await log.recordBytes(h)
-          if (bytes === undefined || !this.apply(bytes, h)) return
+          if (bytes === undefined) throw new Error(`the stream holds no record of block ${h}`)
+          if (!this.apply(bytes, h)) return
         }
       }
+      // A chain that ran before it was replicated: its blocks beyond the stream's tip go to the stream.
       const localTip = this.node.state.height
       for (let h = (await log.tipHeight()) + 1; h <= localTip; h++) {
         const header = this.node.store.header(h)!
         const outcome = await log.append({ header, envelopes: this.node.store.envelopesOf(h), events: [] }, (err) => this.unavailable(err))
-        if (!outcome.ok) throw new HaltError('LEADER_FENCED', `the stream refused the stored block ${h}: it holds ${outcome.holder}`)
+        if (!outcome.ok) {
+          this.refuse(`block ${h}: the local store holds digest ${header.digest}, the stream ${outcome.holder}`)
+          return
+        }
       }
       this.lagBlocks = 0
       this.lastVerifiedHeight = this.node.state.height
@@ -331,13 +343,30 @@ export class Replication {
       this.node.setBlockPublisher((block) => this.publish(block))
       this.role = 'leader'
       this.node.start()
+      leading = true
       this.log(`leading the chain from height ${this.node.state.height} (stream ${this.names.stream})`)
     } catch (err) {
-      this.log(`taking the lead failed: ${(err as Error).message}`, 'error')
-      this.node.health.halted(err instanceof HaltError ? err.code : 'BLOCK_PRODUCTION_FAILED', (err as Error).message, false)
+      this.log(`taking the lead failed (${(err as Error).message}); following again`, 'warn')
+      this.unavailable(err)
     } finally {
       this.promoting = false
+      if (!leading) await this.resign()
     }
+  }
+
+  /**
+   * Stops renewing and gives the lease up while this node still holds it (a failed promotion, a
+   * halted leader), so another candidate takes over without waiting for it to expire; a node that
+   * does not lead follows again.
+   */
+  private async resign(): Promise<void> {
+    if (this.renewer !== undefined) clearInterval(this.renewer)
+    this.renewer = undefined
+    const revision = this.leaseRevision
+    this.leaseRevision = undefined
+    if (this.leaderUrl === this.advertiseUrl) this.leaderUrl = null
+    if (revision !== undefined && !this.leaseLost) await this.lease?.release(revision).catch(() => undefined)
+    if (this.role !== 'leader' && this.following === undefined) this.refollow()
   }
 
   /** Renews the lease; retakes it when it expired unheld; marks it lost when another node holds it. */
@@ -394,9 +423,10 @@ export class Replication {
     if (this.stopped) return
     this.stopped = true
     if (this.poller !== undefined) clearTimeout(this.poller)
-    if (this.renewer !== undefined) clearInterval(this.renewer)
-    this.following?.stop()
-    if (this.leaseRevision !== undefined && !this.leaseLost) await this.lease?.release(this.leaseRevision).catch(() => undefined)
+    const following = this.following
+    this.following = undefined
+    following?.stop()
+    await this.resign()
     await this.nc.close().catch(() => undefined)
   }
 

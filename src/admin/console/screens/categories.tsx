@@ -71,6 +71,19 @@ export function CategoriesScreen() {
     catalog.reload()
   }
   const rows = treeRows(listOf<Category>(categories.value, 'categories'))
+  const [treeNote, act] = useAction()
+  const toggle = (c: Category) =>
+    act(async () => {
+      await call('PUT', `/api/market-categories/${c.id}`, { enabled: !c.enabled })
+      reloadAll()
+      return `${c.code} ${c.enabled ? 'disabled' : 'enabled'}.`
+    })
+  const remove = (c: Category) =>
+    act(async () => {
+      const r = await call<{ markets_deleted?: number }>('DELETE', `/api/market-categories/${c.id}`)
+      reloadAll()
+      return `Deleted the category ${c.code} and its ${r.markets_deleted ?? 0} catalog markets.`
+    })
   return (
     <>
       <Panel
@@ -82,7 +95,7 @@ export function CategoriesScreen() {
           </button>
         }
       >
-        <NoteLine note={categories.error === undefined ? undefined : { kind: 'error', text: categories.error }} testId="categories-note" />
+        <NoteLine note={categories.error === undefined ? treeNote : { kind: 'error', text: categories.error }} testId="categories-note" />
         <Table
           testId="categories-table"
           rows={rows}
@@ -94,6 +107,24 @@ export function CategoriesScreen() {
             { title: 'Source', render: (r) => r.category.source },
             { title: 'Enabled', render: (r) => (r.category.enabled ? 'yes' : 'no') },
             { title: 'Order', render: (r) => String(r.category.sort_order) },
+            {
+              title: '',
+              render: (r) => (
+                <span class="buttons">
+                  <button type="button" onClick={() => toggle(r.category)}>
+                    {r.category.enabled ? 'Disable' : 'Enable'}
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => remove(r.category)}
+                    data-testid={`category-delete-${r.category.code}`}
+                  >
+                    Delete
+                  </button>
+                </span>
+              ),
+            },
           ]}
         />
         <NewCategory parents={rows.filter((r) => r.depth === 0).map((r) => r.category)} onDone={reloadAll} />
@@ -120,6 +151,7 @@ export function CategoriesScreen() {
           entries come from the venue.
         </p>
         <NoteLine note={catalog.error === undefined ? undefined : { kind: 'error', text: catalog.error }} />
+        <CatalogChange categories={rows.map((r) => r.category)} onDone={reloadAll} />
         <Table
           testId="catalog-table"
           rows={listOf<CatalogEntry>(catalog.value, 'markets')}
@@ -133,6 +165,55 @@ export function CategoriesScreen() {
           ]}
         />
       </Panel>
+    </>
+  )
+}
+
+/** Puts symbols into a category as manual entries, or takes them out of the catalog. */
+function CatalogChange({ categories, onDone }: { categories: readonly Category[]; onDone: () => void }) {
+  const call = useCall()
+  const [note, act, busy] = useAction()
+  const [symbols, setSymbols] = useState('')
+  const [categoryId, setCategoryId] = useState('')
+  const change = (what: 'add' | 'remove') => (e: Event) => {
+    e.preventDefault()
+    const list = symbols.split(/[\s,]+/).filter((x) => x !== '')
+    const target = categories.find((c) => String(c.id) === categoryId)
+    if (target === undefined || list.length === 0) return
+    void act(async () => {
+      const r = await call<Record<string, unknown>>('POST', `/api/market-categories/${target.id}/markets`, { [what]: list })
+      setSymbols('')
+      onDone()
+      const parts = ['added', 'moved', 'removed', 'not_in_category'].filter((k) => Array.isArray(r[k]) && (r[k] as unknown[]).length > 0)
+      return `${target.code}: ${parts.map((k) => `${k.replaceAll('_', ' ')} ${(r[k] as unknown[]).map(reportItem).join(', ')}`).join('; ') || 'no change'}.`
+    })
+  }
+  return (
+    <>
+      <NoteLine note={note} testId="catalog-change-note" />
+      <form class="row-form" onSubmit={change('add')}>
+        <label class="grow">
+          Symbols (BASE-QUOTE, separated by spaces or commas)
+          <input value={symbols} onInput={(e) => setSymbols(e.currentTarget.value)} data-testid="catalog-symbols" />
+        </label>
+        <label>
+          Category
+          <select value={categoryId} onChange={(e) => setCategoryId(e.currentTarget.value)} required data-testid="catalog-category">
+            <option value="">choose…</option>
+            {categories.map((c) => (
+              <option key={c.id} value={String(c.id)}>
+                {c.code}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={busy} data-testid="catalog-add">
+          Put in category
+        </button>
+        <button type="button" class="danger" disabled={busy} onClick={change('remove')} data-testid="catalog-remove">
+          Take out
+        </button>
+      </form>
     </>
   )
 }

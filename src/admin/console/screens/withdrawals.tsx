@@ -112,7 +112,7 @@ export function WithdrawalsScreen() {
             { title: 'Tx (height)', render: (w) => (w.tx_hash === null ? '—' : `${w.tx_hash.slice(0, 12)}… (${w.height ?? '?'})`) },
             { title: 'Reason', render: (w) => cell(w.reason) },
             { title: 'Updated', render: (w) => fmtMs(w.updated_at_ms) },
-            { title: 'Chain', render: (w) => <code class="small">{w.chain.slice(0, 12)}…</code> },
+            { title: 'Chain', render: (w) => <code title={w.chain}>{w.chain.slice(0, 10)}…</code> },
           ]}
         />
       </Panel>
