@@ -1,7 +1,7 @@
 // Preloaded into the node by `bun scripts/bench/memory.ts --heap-stats` (bun --preload): on SIGUSR2
 // it runs a full collection that also returns free pages to the system (Bun.gc(true)), then prints
 // one line to stderr, `HEAP_STATS {json}`: the main thread's JavaScript heap (bun:jsc heapStats:
-// heap and extra memory in MiB, object count, the most numerous object types) and the process's
+// live heap, the heap's capacity and extra memory in MiB, object count, the most numerous object types) and the process's
 // resident set after that collection. Worker threads have heaps of their own that it does not see.
 import { heapStats } from 'bun:jsc'
 
@@ -15,7 +15,11 @@ process.on('SIGUSR2', () => {
     .slice(0, 12)
   const line = {
     heapMiB: h.heapSize / MIB,
+    capacityMiB: h.heapCapacity / MIB,
     extraMiB: h.extraMemorySize / MIB,
+    // Memory mimalloc has committed: what every thread allocates outside the JavaScript heaps
+    // (SQLite's caches among it).
+    mallocMiB: ((h as { mimalloc?: { committed?: { current?: number } } }).mimalloc?.committed?.current ?? 0) / MIB,
     objects: h.objectCount,
     rssMiB: process.memoryUsage().rss / MIB,
     topTypes,

@@ -183,7 +183,12 @@ try {
   // The node idles a moment (its last blocks commit, the indexer catches up) before the reading.
   await Bun.sleep(2_000)
   const after = memoryMiB(proc.pid)
-  let collected: { memory: Memory; heap: { heapMiB: number; extraMiB: number; objects: number; topTypes: [string, number][] } } | undefined
+  let collected:
+    | {
+        memory: Memory
+        heap: { heapMiB: number; capacityMiB: number; extraMiB: number; mallocMiB: number; objects: number; topTypes: [string, number][] }
+      }
+    | undefined
   if (flags['heap-stats']) {
     proc.kill('SIGUSR2')
     let line: string | undefined
@@ -214,7 +219,7 @@ try {
   if (collected !== undefined) {
     const { memory, heap } = collected
     console.log(
-      `  after a full collection: resident ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}); main-thread heap ${heap.heapMiB.toFixed(0)} MiB + ${heap.extraMiB.toFixed(0)} MiB outside it, ${heap.objects.toLocaleString('en-US')} objects (${(((heap.heapMiB + heap.extraMiB) * 1024 * 1024) / Math.max(1, resting)).toFixed(0)} bytes per resting order)`,
+      `  after a full collection: resident ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}); main-thread heap ${heap.heapMiB.toFixed(0)} MiB live of ${heap.capacityMiB.toFixed(0)} MiB + ${heap.extraMiB.toFixed(0)} MiB outside it, ${heap.objects.toLocaleString('en-US')} objects; malloc (all threads) ${heap.mallocMiB.toFixed(0)} MiB (${(((heap.heapMiB + heap.extraMiB) * 1024 * 1024) / Math.max(1, resting)).toFixed(0)} bytes per resting order)`,
     )
     console.log(`  most numerous: ${heap.topTypes.map(([type, n]) => `${type} ${n.toLocaleString('en-US')}`).join(', ')}`)
   }

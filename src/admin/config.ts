@@ -153,7 +153,13 @@ export const ADMIN_OPTIONS = defineOptions({
  * Besides flags, the service reads PERPD_ADMIN_NAME variables and a TOML file (--config FILE or
  * PERPD_ADMIN_CONFIG), flag > environment > file > default (docs/operator.md#configuration).
  */
-export const ADMIN_SOURCES: ConfigSources = { envPrefix: 'PERPD_ADMIN_', file: true }
+/**
+ * Test only: the hedger's pause between recording an order and sending it (service.ts,
+ * docs/admin.md#the-hedger). Read by the service, not an option; listed so it is not warned about.
+ */
+export const TEST_HEDGE_PAUSE_VARIABLE = 'PERPD_ADMIN_TEST_HEDGE_PAUSE_MS'
+
+export const ADMIN_SOURCES: ConfigSources = { envPrefix: 'PERPD_ADMIN_', file: true, envKnown: [TEST_HEDGE_PAUSE_VARIABLE] }
 
 /** The rest of `perpd-admin --help` (the client commands are listed after the options), and how errors are reported. */
 export const ADMIN_COMMAND: CommandSettings = {

@@ -11,7 +11,7 @@ import { RateLimiter } from '../lib/rate-limit.ts'
 import { ChallengeBook } from './auth/challenges.ts'
 import { SessionStore } from './auth/sessions.ts'
 import { catalogRoutes } from './catalog/routes.ts'
-import type { AdminConfig } from './config.ts'
+import { type AdminConfig, TEST_HEDGE_PAUSE_VARIABLE } from './config.ts'
 import { ServerKey } from './crypto/server-key.ts'
 import { HedgeAccountStore } from './hedge/account-store.ts'
 import { HedgeEngine } from './hedge/engine.ts'
@@ -264,10 +264,13 @@ function readTls(files: { certFile: string; keyFile: string }): { cert: string; 
  * (docs/admin.md#the-hedger). Logged loudly: it has no place in production.
  */
 function testHedgePauseMs(log: Logger): number | undefined {
-  const raw = process.env.PERPD_ADMIN_TEST_HEDGE_PAUSE_MS
+  const raw = process.env[TEST_HEDGE_PAUSE_VARIABLE]
   if (raw === undefined || raw === '') return undefined
   const ms = Number(raw)
-  if (!Number.isSafeInteger(ms) || ms < 0 || ms > 600_000) throw new StartRefused(`PERPD_ADMIN_TEST_HEDGE_PAUSE_MS=${raw.slice(0, 20)}: not 0 to 600000 ms`)
-  log.warn(`PERPD_ADMIN_TEST_HEDGE_PAUSE_MS=${ms}: the hedger pauses between recording and sending each order (a test hook; never set it in production)`)
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms > 600_000)
+    throw new StartRefused(`${TEST_HEDGE_PAUSE_VARIABLE}=${raw.slice(0, 20)}: not 0 to 600000 ms`)
+  log.warn(
+    `${TEST_HEDGE_PAUSE_VARIABLE}=${ms}: the hedger pauses between recording and sending each order (a test hook; never set it in production)`,
+  )
   return ms
 }

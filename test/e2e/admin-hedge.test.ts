@@ -17,6 +17,7 @@ import { eciesEncrypt } from '../../src/wire/ecies.ts'
 import { type AdminProcess, api, eventually, loginToken, removeAdminFiles, startAdmin } from '../support/admin-process.ts'
 import { CheckedRpcClient } from '../support/checked-rpc.ts'
 import { accepted } from '../support/dev-node.ts'
+import { startLossyProxy } from '../support/lossy-proxy.ts'
 import { DEV_KEYS, removeDir, startNode } from '../support/node-process.ts'
 
 const XAU = 4
@@ -29,12 +30,15 @@ const ours = await startNode({ devQuoter: true })
 const venueNode = await startNode({ devQuoter: true })
 const ourRpc = new CheckedRpcClient(ours.url)
 const venueRpc = new CheckedRpcClient(venueNode.url)
-const adminArgs = ['--venue', `perpd:${venueNode.url}`]
+// The admin service reaches the venue through a proxy that can lose replies (the order is placed, its answer never comes).
+const proxy = startLossyProxy(venueNode.url)
+const adminArgs = ['--venue', `perpd:${proxy.url}`]
 let admin: AdminProcess = await startAdmin({ nodeUrl: ours.url, args: adminArgs })
 let token = await loginToken(admin.url, ADMIN_KEY)
 
 afterAll(async () => {
   await admin.stop('SIGKILL')
+  proxy.stop()
   await Promise.all([ours.stop(), venueNode.stop()])
   removeAdminFiles(admin)
   removeDir(ours.dataDir)
@@ -246,6 +250,32 @@ describe('hedging on a perpd venue', () => {
     expect(total).toBe(-2)
   }, 90_000)
 
+  test('a lost reply leaves the record unknown; it is resolved by cloid and the order is not sent again', async () => {
+    const before = (await orders()).orders[0].id as number
+    proxy.loseReplies('PlaceOrder', 1)
+    // Ratio 2.5: target -2.5, delta -0.5; the venue fills the order but its reply is lost.
+    expect(
+      (
+        await call('/api/hedge/policies', {
+          method: 'PUT',
+          body: { market_symbol: 'XAU-USD', hedge_ratio: '2.5', hedge_mode: 'follow', enabled: true },
+        })
+      ).status,
+    ).toBe(200)
+    const settled = await eventually(
+      async () => (await orders()).orders.find((o) => o.id > before && o.status === 'filled'),
+      30_000,
+      'the lost order resolved by cloid',
+    )
+    expect(proxy.lost).toBe(1)
+    expect(settled).toMatchObject({ is_buy: false, sz: '0.5', filled_sz: '0.5' })
+    expect(settled.error).toContain('no reply')
+    await cycles(3)
+    expect((await orders()).orders.filter((o) => o.id > before).map((o) => o.id)).toEqual([settled.id])
+    const total = Number(await venuePosition(addr(HEDGE_KEYS[0]!))) + Number(await venuePosition(addr(HEDGE_KEYS[1]!)))
+    expect(total).toBe(-2.5)
+  }, 90_000)
+
   test('a SIGKILL between recording and sending does not hedge twice', async () => {
     await admin.stop('SIGTERM')
     admin = await startAdmin({
@@ -255,7 +285,7 @@ describe('hedging on a perpd venue', () => {
       env: { PERPD_ADMIN_TEST_HEDGE_PAUSE_MS: '120000' },
     })
     token = await loginToken(admin.url, ADMIN_KEY)
-    // Ratio 3: target -3, delta -1. The hedger records the order and pauses before sending it.
+    // Ratio 3: target -3, delta -0.5. The hedger records the order and pauses before sending it.
     expect(
       (
         await call('/api/hedge/policies', {
@@ -279,7 +309,7 @@ describe('hedging on a perpd venue', () => {
       30_000,
       'the order placed again',
     )
-    expect(redo).toEqual(expect.objectContaining({ is_buy: false, sz: '1' }))
+    expect(redo).toEqual(expect.objectContaining({ is_buy: false, sz: '0.5' }))
     expect(redo.cloid).not.toBe(pending.cloid)
     await cycles(3)
     const total = Number(await venuePosition(addr(HEDGE_KEYS[0]!))) + Number(await venuePosition(addr(HEDGE_KEYS[1]!)))
@@ -375,6 +405,14 @@ describe('hedging on a perpd venue', () => {
     expect(xau.stats).toMatchObject({ long_size: '2', short_size: '3', net_size: '-1' })
     expect(stats.markets.find((m: { symbol: string }) => m.symbol === 'BTC-USD').stats.net_size).toBe('0')
     expect(stats.totals).toEqual({ markets_with_stats: stats.markets.length, markets_failed: 0 })
+
+    // /metrics counts the records by status.
+    const all = (await orders('?limit=500')).orders
+    const metrics = await (await fetch(`${admin.url}/metrics`)).text()
+    for (const status of ['filled', 'failed', 'dry_run', 'cancelled', 'pending']) {
+      const line = metrics.split('\n').find((l) => l.startsWith(`perpd_admin_hedge_orders{status="${status}"} `))
+      expect(`${status} ${Number(line?.split(' ')[1])}`).toBe(`${status} ${all.filter((o) => o.status === status).length}`)
+    }
 
     const [first, second] = accountIds as [string, string]
     expect((await call(`/api/hedge/accounts/${first}`, { method: 'PUT', body: { name: 'renamed', enabled: false } })).status).toBe(200)

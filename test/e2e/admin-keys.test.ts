@@ -187,7 +187,7 @@ describe('delete and bindings', () => {
   test('service-config lists the five services; a bad service or unknown key is 400', async () => {
     const cfg = await api(admin.url, '/api/service-config', { token })
     expect(Object.keys(cfg.body.services)).toEqual(['oracle', 'liquidator', 'hedger', 'bridge_deposit', 'bridge_withdraw'])
-    expect(cfg.body.services.hedger).toMatchObject({ key_id: null, address: null, enabled: false, status: { state: 'unavailable' } })
+    expect(cfg.body.services.hedger).toMatchObject({ key_id: null, address: null, enabled: false, status: { state: 'stopped' } })
     const bad = await api(admin.url, '/api/service-config', {
       method: 'PUT',
       token,

@@ -51,8 +51,28 @@ const query = async <T>(url: string, method: string, params: Record<string, unkn
 }
 const getJson = async (url: string, path: string): Promise<unknown> => (await fetch(`${url}${path}`)).json()
 
+/** A WebSocket subscribed to topics, keeping every frame it receives. */
+async function subscribed(url: string, topics: string[]): Promise<{ frames: Record<string, unknown>[]; close(): void }> {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/api/v1/ws`)
+  const frames: Record<string, unknown>[] = []
+  ws.onmessage = (e) => frames.push(JSON.parse(String(e.data)) as Record<string, unknown>)
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve()
+    ws.onerror = () => reject(new Error(`websocket ${url}`))
+  })
+  ws.send(JSON.stringify({ op: 'subscribe', topics }))
+  await until(
+    'subscribed',
+    async () => frames.some((f) => f.op === 'subscribed'),
+    (ok) => ok,
+    10_000,
+  )
+  return { frames, close: () => ws.close() }
+}
+
 describe('a leader and two followers', () => {
   const replies: ActionReply[] = []
+  const pushes: { frames: Record<string, unknown>[]; close(): void }[] = []
 
   test('the followers report their role, the leader, the stream, and follow from genesis', async () => {
     const lh = await healthOf(leader.url)
@@ -77,6 +97,7 @@ describe('a leader and two followers', () => {
 
   test('signed load through every node: accepted through the leader, the same blocks everywhere', async () => {
     const urls = [leader.url, ...followers.map((f) => f.url)]
+    for (const url of [leader.url, followers[0]!.url]) pushes.push(await subscribed(url, ['block', 'trades.BTC-USD']))
     // Traders 1..6, each on one node (its nonces stay with one client); bids and asks that cross.
     const traders = [1, 2, 3, 4, 5, 6].map((i) => new PerpdClient({ url: urls[i % 3]!, privateKey: DEV_KEYS[i]! }))
     await Promise.all(
@@ -141,6 +162,26 @@ describe('a leader and two followers', () => {
       }
     }
   }, 120_000)
+
+  test('the WebSocket topics push the same blocks and trades on a follower, seq without gaps', async () => {
+    await Bun.sleep(500)
+    for (const p of pushes) p.close()
+    const [onLeader, onFollower] = pushes.map((p) => p.frames)
+    for (const frames of [onLeader!, onFollower!]) {
+      const seqs = frames.map((f) => f.seq as number)
+      expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i))
+      expect(frames.some((f) => f.type === 'gap')).toBe(false)
+    }
+    const byHeight = (frames: Record<string, unknown>[], topic: string) =>
+      new Map(frames.filter((f) => f.topic === topic).map(({ seq: _, ...body }) => [body.height as number, body]))
+    for (const topic of ['block', 'trades.BTC-USD']) {
+      const lead = byHeight(onLeader!, topic)
+      const follow = byHeight(onFollower!, topic)
+      const common = [...lead.keys()].filter((h) => follow.has(h))
+      expect(common.length).toBeGreaterThan(topic === 'block' ? 20 : 0)
+      for (const h of common) expect(follow.get(h)).toEqual(lead.get(h)!)
+    }
+  }, 30_000)
 
   test('the same reads give the same answers on every node', async () => {
     const height = Math.min(...(await Promise.all([leader, ...followers].map(async (n) => (await healthOf(n.url)).height))))

@@ -2,8 +2,8 @@
 // at once (one lock: a reconciliation started from the API waits for the cycle in flight, so neither
 // sees the other's order between its record and its send).
 //
-// A cycle: refresh each account's margin and read its positions; settle the in-flight records by
-// cloid (resolve.ts); then for each enabled policy of a market that trades on our chain (Active, no
+// A cycle: settle the in-flight records by cloid (resolve.ts); refresh each account's margin and
+// read its positions; then for each enabled policy of a market that trades on our chain (Active, no
 // emergency halt) and on the venue, with no order of that market still in flight: plan the order
 // (plan.ts) and, unless dry_run, write its record (pending), mark it sent and place an Ioc through
 // the next account of the rotation. A lost reply leaves the record unknown, resolved by cloid later;
@@ -127,6 +127,10 @@ export class HedgeEngine {
     const { venue, orders, policies, clock } = this.deps
     const problems: string[] = []
     const open = this.openAccounts(problems)
+    // Settle first, then read positions: an order the venue reports filled is in the positions read
+    // after, and a market whose order is still unsettled is not hedged this cycle.
+    const settled = await resolveInFlight({ orders, accountOf: (id) => open.get(id), nowMs: clock(), log: this.deps.log, signal })
+    problems.push(...settled.problems.map((p) => this.problem(p)))
     // Margins and positions of every account (disabled ones still hold positions that hedge).
     const position = new Map<string, bigint>()
     let positionsComplete = open.size === this.deps.accounts.list().length
@@ -140,8 +144,6 @@ export class HedgeEngine {
         problems.push(this.problem(`hedge account ${id}: cannot read its margin and positions: ${errorMessage(err)}`))
       }
     }
-    const settled = await resolveInFlight({ orders, accountOf: (id) => open.get(id), nowMs: clock(), log: this.deps.log, signal })
-    problems.push(...settled.problems.map((p) => this.problem(p)))
 
     const enabled = policies.list().filter((p) => p.enabled)
     const summary: CycleSummary = { at_ms: clock(), orders: 0, skipped: {} }

@@ -60,7 +60,9 @@ export function metricsRoutes(deps: AdminMetricsDeps) {
     'withdrawals the bridge_withdraw runner took a step further since it started, by outcome (claimed, paid, settled, refunded)',
     ['outcome'],
   )
-  const hedgeOrders = registry.gauge('perpd_admin_hedge_orders', 'hedge order records by status (docs/admin.md#hedge-order-states)', ['status'])
+  const hedgeOrders = registry.gauge('perpd_admin_hedge_orders', 'hedge order records by status (docs/admin.md#hedge-order-states)', [
+    'status',
+  ])
   registry.onScrape(() => {
     if (deps.hedgeOrdersByStatus !== undefined) {
       try {

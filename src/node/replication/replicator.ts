@@ -124,7 +124,7 @@ export class Replication {
 
   /**
    * Opens the chain's stream (creating it with the genesis record on a candidate), checks that its
-   * genesis is this node's, and opens the lease bucket and the snapshot store. Before recovery.
+   * genesis is this node's, and opens the lease bucket. Before recovery.
    */
   async open(): Promise<void> {
     const node = this.node
@@ -193,6 +193,11 @@ export class Replication {
   private async follow(): Promise<void> {
     const following = await this.chainLog!.follow(this.node.state.height + 1, (bytes, height, pending) => {
       if (this.stopped || this.diverged || this.role === 'leader' || height <= this.node.state.height) return
+      // Records come in order from the tip; one past a gap means this consumer lost its place.
+      if (height > this.node.state.height + 1) {
+        this.refollow()
+        return
+      }
       if (this.apply(bytes, height)) this.progressAt = performance.now()
       this.lagBlocks = pending
     })
