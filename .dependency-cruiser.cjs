@@ -62,7 +62,7 @@ module.exports = {
       from: { path: '^src/admin/console/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/admin/console/', '^src/lib/(hex|keccak)\\.ts$', '^src/wire/(admin-login|ecies)\\.ts$'],
+        pathNot: ['^src/admin/console/', '^src/lib/(hex|keccak)\\.ts$', '^src/wire/(admin-login|admin-replies|ecies)\\.ts$'],
       },
     },
     {

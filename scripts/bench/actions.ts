@@ -8,10 +8,9 @@
 //   bun scripts/bench/actions.ts --url http://127.0.0.1:8080 [--node-pid PID]   (a node you started)
 // Figures depend on the machine and on what else runs on it: the node and the generator share
 // its cores, so compare runs on the same quiet machine.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
+import { startBenchNode } from './bench-node.ts'
 import { LOAD_OPTIONS, loadArgs } from './load-options.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
@@ -40,62 +39,15 @@ const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
   program: 'bun scripts/bench/actions.ts',
 })
 
-/** A node started here: its address, PID, data directory, and the tail of its output. */
-interface StartedNode {
-  readonly url: string
-  readonly pid: number
-  readonly dataDir: string
-  stop(): Promise<number>
-  tail(): string
-}
-
-async function startNode(): Promise<StartedNode> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'perpd-bench-'))
-  const args = [
-    '--dev',
-    '--data-dir',
-    dataDir,
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--block-time-ms',
-    String(flags['block-time-ms']),
-    '--rate-limit-ip',
-    '0',
-    '--rate-limit-signer',
-    '0',
-    '--no-dev-quoter',
-  ]
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts'), ...args], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
-  // Its output is read all along (a full pipe would stall it) and only the end is kept.
-  let text = ''
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder()
-    for await (const chunk of stream) text = (text + decoder.decode(chunk)).slice(-65_536)
-  }
-  void pump(proc.stdout)
-  void pump(proc.stderr)
-  const stop = async () => {
-    proc.kill('SIGTERM')
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
-    const code = await proc.exited
-    clearTimeout(timer)
-    rmSync(dataDir, { recursive: true, force: true })
-    return code
-  }
-  const deadline = Date.now() + 30_000
-  while (Date.now() < deadline) {
-    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
-    if (m) return { url: m[1]!, pid: proc.pid, dataDir, stop, tail: () => text }
-    if (proc.exitCode !== null) break
-    await Bun.sleep(25)
-  }
-  await stop()
-  throw new Error(`the node did not start: ${text.slice(-4_000)}`)
-}
-
-const node = flags.url === undefined ? await startNode() : undefined
+const node =
+  flags.url === undefined
+    ? await startBenchNode({
+        args: ['--dev', '--no-dev-quoter'],
+        blockTimeMs: flags['block-time-ms'],
+        dirPrefix: 'perpd-bench-',
+        startTimeoutMs: 30_000,
+      })
+    : undefined
 const stopNode = () => node?.stop()
 process.on('SIGINT', () => void stopNode()?.finally(() => process.exit(130)))
 let code = 1

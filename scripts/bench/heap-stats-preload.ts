@@ -17,9 +17,6 @@ process.on('SIGUSR2', () => {
     heapMiB: h.heapSize / MIB,
     capacityMiB: h.heapCapacity / MIB,
     extraMiB: h.extraMemorySize / MIB,
-    // Memory mimalloc has committed: what every thread allocates outside the JavaScript heaps
-    // (SQLite's caches among it).
-    mallocMiB: ((h as { mimalloc?: { committed?: { current?: number } } }).mimalloc?.committed?.current ?? 0) / MIB,
     objects: h.objectCount,
     rssMiB: process.memoryUsage().rss / MIB,
     topTypes,

@@ -39,6 +39,13 @@ const OPTIONS = defineOptions({
   'in-flight': { type: 'integer', default: 256, min: 1, max: 4_096, description: 'actions in flight at once' },
   'sign-workers': { type: 'integer', default: 2, min: 0, max: 64, description: 'Worker threads that sign ahead' },
   'admission-threads': { type: 'integer', min: 0, max: 256, description: "the node's --admission-threads (default: the node's default)" },
+  'idle-seconds': {
+    type: 'integer',
+    default: 2,
+    min: 0,
+    max: 3_600,
+    description: 'how long the node idles after the load before the reading (its resident set printed every 10 s meanwhile)',
+  },
   'heap-stats': { type: 'boolean', description: "print the node's main-thread heap after a full collection (heap-stats-preload.ts)" },
 })
 const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
@@ -180,13 +187,18 @@ try {
   await Promise.all(Array.from({ length: Math.min(flags['in-flight'], bodies.length) }, lane))
   clearInterval(progress)
   const seconds = (performance.now() - started) / 1000
-  // The node idles a moment (its last blocks commit, the indexer catches up) before the reading.
-  await Bun.sleep(2_000)
+  // The node idles (its last blocks commit, the indexer catches up, its own collector and the
+  // allocators' scavengers run) before the reading.
+  for (let waited = 0; waited < flags['idle-seconds']; waited += 10) {
+    await Bun.sleep(Math.min(10, flags['idle-seconds'] - waited) * 1_000)
+    if (flags['idle-seconds'] > 10)
+      console.log(`  idle ${Math.min(waited + 10, flags['idle-seconds'])} s: ${memoryMiB(proc.pid).rss.toFixed(0)} MiB resident`)
+  }
   const after = memoryMiB(proc.pid)
   let collected:
     | {
         memory: Memory
-        heap: { heapMiB: number; capacityMiB: number; extraMiB: number; mallocMiB: number; objects: number; topTypes: [string, number][] }
+        heap: { heapMiB: number; capacityMiB: number; extraMiB: number; objects: number; topTypes: [string, number][] }
       }
     | undefined
   if (flags['heap-stats']) {
@@ -219,7 +231,7 @@ try {
   if (collected !== undefined) {
     const { memory, heap } = collected
     console.log(
-      `  after a full collection: resident ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}); main-thread heap ${heap.heapMiB.toFixed(0)} MiB live of ${heap.capacityMiB.toFixed(0)} MiB + ${heap.extraMiB.toFixed(0)} MiB outside it, ${heap.objects.toLocaleString('en-US')} objects; malloc (all threads) ${heap.mallocMiB.toFixed(0)} MiB (${(((heap.heapMiB + heap.extraMiB) * 1024 * 1024) / Math.max(1, resting)).toFixed(0)} bytes per resting order)`,
+      `  after a full collection: resident ${memory.rss.toFixed(0)} MiB (anonymous ${memory.anon.toFixed(0)}); main-thread heap ${heap.heapMiB.toFixed(0)} MiB live of ${heap.capacityMiB.toFixed(0)} MiB + ${heap.extraMiB.toFixed(0)} MiB outside it, ${heap.objects.toLocaleString('en-US')} objects (${(((heap.heapMiB + heap.extraMiB) * 1024 * 1024) / Math.max(1, resting)).toFixed(0)} bytes per resting order)`,
     )
     console.log(`  most numerous: ${heap.topTypes.map(([type, n]) => `${type} ${n.toLocaleString('en-US')}`).join(', ')}`)
   }

@@ -9,14 +9,13 @@
 //   3. failover: a leader and a --standby; SIGKILL of the leader; the time until the standby's
 //      first block (its health polled every 10 ms), with --lease-ttl-ms; --failovers times.
 //   bun scripts/bench/replication.ts [--seconds 10] [--rate 2000] [--block-time-ms 200] [--lease-ttl-ms 1000] [--failovers 3]
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DeliverPolicy, jetstream } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { heightOf } from '../../src/node/replication/chain-stream.ts'
 import { startNatsServer } from '../../test/support/nats-server.ts'
+import { type BenchNode, startBenchNode } from './bench-node.ts'
 import { percentile } from './stats.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
@@ -47,68 +46,14 @@ const { values: flags } = parseOptionsOrExit(
   },
 )
 
-interface Node {
-  readonly url: string
-  readonly pid: number
-  readonly dataDir: string
-  kill(signal?: NodeJS.Signals): Promise<void>
-}
+const nodes: BenchNode[] = []
 
-const nodes: Node[] = []
-
-/** Starts src/main.ts with args (plus a data directory, port 0 and no rate limits); resolves once it listens. */
-async function startNode(args: readonly string[]): Promise<Node> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'perpd-bench-repl-'))
-  const proc = Bun.spawn(
-    [
-      process.execPath,
-      join(ROOT, 'src/main.ts'),
-      ...args,
-      '--data-dir',
-      dataDir,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--block-time-ms',
-      String(flags['block-time-ms']),
-      '--rate-limit-ip',
-      '0',
-      '--rate-limit-signer',
-      '0',
-    ],
-    { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
-  )
-  let text = ''
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder()
-    for await (const chunk of stream) text = (text + decoder.decode(chunk)).slice(-65_536)
-  }
-  void pump(proc.stdout)
-  void pump(proc.stderr)
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    const m = text.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/)
-    if (m !== null) {
-      const node: Node = {
-        url: m[1]!,
-        pid: proc.pid,
-        dataDir,
-        async kill(signal: NodeJS.Signals = 'SIGTERM') {
-          if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
-          await proc.exited
-          rmSync(dataDir, { recursive: true, force: true })
-        },
-      }
-      nodes.push(node)
-      await until(async () => (await health(node.url)).status !== 'recovering')
-      return node
-    }
-    if (proc.exitCode !== null) break
-    await Bun.sleep(25)
-  }
-  proc.kill('SIGKILL')
-  throw new Error(`the node did not start: ${text.slice(-3_000)}`)
+/** Starts src/main.ts with args (see bench-node.ts); resolves once it has recovered. */
+async function startNode(args: readonly string[]): Promise<BenchNode> {
+  const node = await startBenchNode({ args, blockTimeMs: flags['block-time-ms'], dirPrefix: 'perpd-bench-repl-' })
+  nodes.push(node)
+  await until(async () => (await health(node.url)).status !== 'recovering')
+  return node
 }
 
 interface Health {
@@ -161,7 +106,7 @@ try {
     console.log(`\n== 1. leader throughput (capacity mode), run ${run}: a node alone, then a --nats leader (its own chain) ==`)
     const alone = await startNode(['--dev', '--no-dev-quoter'])
     await load(alone.url, alone.pid, ['--mode', 'capacity'])
-    await alone.kill()
+    await alone.stop()
     console.log('-- with --nats:')
     // A NATS server of its own: the development genesis is the same every time, and on the shared
     // server this leader would first take over the previous run's chain.
@@ -169,7 +114,7 @@ try {
     try {
       const measured = await startNode(['--dev', '--no-dev-quoter', '--nats', own.url])
       await load(measured.url, measured.pid, ['--mode', 'capacity'])
-      await measured.kill()
+      await measured.stop()
     } finally {
       await own.remove()
     }
@@ -224,8 +169,8 @@ try {
     describe('every block', 0)
     describe(`blocks appended ${SIGN_AND_WARMUP_ALLOWANCE_MS / 1000} s after the load generator started or later`, timedFrom)
     console.log("  (from the record reaching the stream to the follower's health showing its height, polled every 10 ms)")
-    await follower.kill()
-    await leader.kill()
+    await follower.stop()
+    await leader.stop()
   }
 
   console.log(`\n== 3. failover with --lease-ttl-ms ${flags['lease-ttl-ms']} (a chain of its own, no load) ==`)
@@ -239,7 +184,7 @@ try {
     await until(async () => (await health(standby.url)).height >= (await health(current.url)).height)
     const killed = performance.now()
     const height = (await health(standby.url)).height
-    await current.kill('SIGKILL')
+    await current.stop('SIGKILL')
     await until(async () => {
       const h = await health(standby.url)
       return h.replication?.role === 'leader' && h.height > height
@@ -255,9 +200,9 @@ try {
       `failover: median ${percentile(times, 50).toFixed(0)} ms, max ${times.at(-1)!.toFixed(0)} ms with a lease TTL of ${flags['lease-ttl-ms']} ms (the standby polls the lease every ${Math.min(250, Math.floor(flags['lease-ttl-ms'] / 4))} ms)`,
     )
   }
-  for (const n of nodes) await n.kill('SIGKILL').catch(() => undefined)
+  for (const n of nodes) await n.stop('SIGKILL').catch(() => undefined)
   await failoverNats.remove()
 } finally {
-  for (const n of nodes) await n.kill('SIGKILL').catch(() => undefined)
+  for (const n of nodes) await n.stop('SIGKILL').catch(() => undefined)
   await nats.remove()
 }

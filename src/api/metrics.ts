@@ -124,7 +124,7 @@ export class NodeMetrics {
       const now = node.health.status
       for (const s of HEALTH_STATUSES) set({ status: s }, s === now ? 1 : 0)
     })
-    // A node of a replicated chain (docs/replication.md#health); nothing on a node alone.
+    // A node of a replicated chain (docs/replication.md#health-and-metrics); nothing on a node alone.
     r.gauge('perpd_replication_role', 'the role in a replicated chain: 1 for the current one, 0 for the others', ['role']).collect(
       (set) => {
         const role = node.health.replication?.role

@@ -36,7 +36,7 @@ export type HealthProblemCode =
   | 'REPLAY_FAILED'
   | 'LEADER_FENCED'
 
-/** What a node of a replicated chain reports besides its health (docs/replication.md#health). */
+/** What a node of a replicated chain reports besides its health (docs/replication.md#health-and-metrics). */
 export interface ReplicationHealth {
   /** leader: produces blocks; follower: applies the leader's; candidate: follows and may take the lease. */
   readonly role: 'leader' | 'follower' | 'candidate'

@@ -164,6 +164,35 @@ describe('category CRUD', () => {
     const audit = (await get('/api/audit?limit=10')).body.entries.map((e: { action: string }) => e.action)
     expect(audit.slice(0, 3)).toEqual(['category.delete', 'category.update', 'category.create'])
   })
+  test('a JSON body that is not an object is 400 on every route with a body, and changes nothing', async () => {
+    const tradfi = await idOf('tradfi')
+    const routes = [
+      ['POST', '/api/market-categories'],
+      ['PUT', `/api/market-categories/${tradfi}`],
+      ['POST', `/api/market-categories/${tradfi}/markets`],
+      ['POST', '/api/market-categories/sync/import'],
+      ['PUT', '/api/market-classifications'],
+      ['DELETE', '/api/market-classifications'],
+      ['PUT', '/api/market-classifications/0'],
+    ] as const
+    const before = dbSnapshot()
+    const replies: string[] = []
+    // Raw JSON texts (send passes a string through as the body).
+    for (const [method, path] of routes) {
+      for (const text of ['true', '1', '"x"', 'null', '[]']) {
+        const r = await send(method, path, text)
+        replies.push(`${method} ${path} ${text}: ${r.status} ${r.body?.reason} ${r.body?.error}`)
+      }
+    }
+    expect(replies).toEqual(
+      routes.flatMap(([method, path]) =>
+        ['true', '1', '"x"', 'null', '[]'].map(
+          (text) => `${method} ${path} ${text}: 400 INVALID_REQUEST invalid request: body: must be a JSON object`,
+        ),
+      ),
+    )
+    expect(dbSnapshot()).toEqual(before)
+  })
 })
 
 describe('sync', () => {

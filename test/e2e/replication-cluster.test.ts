@@ -1,5 +1,5 @@
 // A replicated chain on a three-server NATS cluster with a three-replica stream (--nats-replicas 3,
-// docs/replication.md#nats): the server that leads the stream is killed while traders send actions;
+// docs/replication.md#the-stream): the server that leads the stream is killed while traders send actions;
 // the stream elects another leader and the chain goes on (blocks, accepted actions, the follower
 // with it). The server is started again on its store directory and catches up with the stream.
 import { afterAll, expect, test } from 'bun:test'

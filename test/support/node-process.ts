@@ -55,22 +55,22 @@ export function removeDir(dir: string): void {
 export async function startNode(opts: StartNodeOptions = {}): Promise<NodeProcess> {
   const limits = opts.specRateLimits === true ? [] : ['--rate-limit-ip', '0', '--rate-limit-signer', '0']
   const quoter = opts.devQuoter === true ? [] : ['--no-dev-quoter']
+  return spawnNode('node', ['--dev', ...limits, ...quoter, ...(opts.extraArgs ?? [])], opts)
+}
+
+/**
+ * Spawns `bun src/main.ts` on 127.0.0.1 port 0 with its data directory (a new temporary one unless
+ * given) and block time (default 50 ms), then `args` (last, so they can override those); waits for
+ * its recovery unless waitReady is false. The node starters of this folder share it.
+ */
+export async function spawnNode(
+  label: string,
+  args: readonly string[],
+  opts: { dataDir?: string; blockTimeMs?: number; waitReady?: boolean } = {},
+): Promise<NodeProcess> {
   const dataDir = opts.dataDir ?? tempDataDir()
-  const args = [
-    '--dev',
-    '--data-dir',
-    dataDir,
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--block-time-ms',
-    String(opts.blockTimeMs ?? 50),
-    ...limits,
-    ...quoter,
-    ...(opts.extraArgs ?? []),
-  ]
-  const proc = await spawnListening('node', 'src/main.ts', args)
+  const common = ['--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--block-time-ms', String(opts.blockTimeMs ?? 50)]
+  const proc = await spawnListening(label, 'src/main.ts', [...common, ...args])
   if (opts.waitReady !== false) await waitRecovered(proc)
   return { ...proc, dataDir }
 }

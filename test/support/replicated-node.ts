@@ -4,8 +4,7 @@
 import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
 import type { ReplicationHealth } from '../../src/node/health.ts'
-import { spawnListening } from './child-process.ts'
-import { type NodeProcess, tempDataDir, waitRecovered } from './node-process.ts'
+import { type NodeProcess, spawnNode } from './node-process.ts'
 
 export interface ReplicatedNodeOptions {
   /** leader: the development genesis (--dev), a candidate for the lease; standby: --standby; follower: --follow. */
@@ -22,20 +21,11 @@ export interface ReplicatedNodeOptions {
 
 /** Starts `bun src/main.ts` for one node of a replicated chain, /action rate limits off, no snapshots. */
 export async function startReplicatedNode(opts: ReplicatedNodeOptions): Promise<NodeProcess> {
-  const dataDir = opts.dataDir ?? tempDataDir()
   const role = opts.role === 'leader' ? ['--dev', '--no-dev-quoter'] : opts.role === 'standby' ? ['--standby'] : ['--follow']
   const args = [
     ...role,
     '--nats',
     opts.nats,
-    '--data-dir',
-    dataDir,
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--block-time-ms',
-    String(opts.blockTimeMs ?? 50),
     '--lease-ttl-ms',
     String(opts.leaseTtlMs ?? 1_500),
     '--rate-limit-ip',
@@ -48,9 +38,7 @@ export async function startReplicatedNode(opts: ReplicatedNodeOptions): Promise<
     '0',
     ...(opts.extraArgs ?? []),
   ]
-  const proc = await spawnListening(`node (${opts.role})`, 'src/main.ts', args)
-  if (opts.waitReady !== false) await waitRecovered(proc)
-  return { ...proc, dataDir }
+  return spawnNode(`node (${opts.role})`, args, opts)
 }
 
 /** The body of /api/v1/health with its replication figures. */

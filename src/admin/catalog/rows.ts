@@ -44,15 +44,8 @@ export function childCodes(tx: Database, id: number): string[] {
   return (tx.query('SELECT code FROM market_categories WHERE parent_id = ? ORDER BY code').all(id) as { code: string }[]).map((r) => r.code)
 }
 
-/** A new category's fields. */
-export interface NewCategory {
-  readonly code: string
-  readonly name: string
-  readonly parent_id: number | null
-  readonly enabled: boolean
-  readonly source: Source
-  readonly sort_order: number
-}
+/** A new category's fields: a category but for its id and who changed it when. */
+export type NewCategory = Omit<Category, 'id' | 'updated_at_ms' | 'updated_by'>
 
 /** Inserts a category (409 LIMIT_REACHED past CATEGORIES_MAX); the caller checked code and parent. */
 export function insertCategory(tx: Database, c: NewCategory, atMs: number, actor: string): Category {

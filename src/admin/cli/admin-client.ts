@@ -1,6 +1,6 @@
 // A client of the admin service's HTTP API, used by the command-line client.
 import { parseJsonOrUndefined } from '../../lib/json.ts'
-import type { KeyEntry } from '../store/key-store.ts'
+import type { KeyEntry } from '../../wire/admin-replies.ts'
 
 /** A non-2xx answer of the admin service. */
 export class AdminApiError extends Error {

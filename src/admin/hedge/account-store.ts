@@ -4,10 +4,10 @@
 // openPrivateKey() produces it, for the hedger and the reconciliation.
 import type { Database } from 'bun:sqlite'
 import { addressOfPrivateKey } from '../../wire/signing.ts'
-import { type Kek, seal, unseal } from '../crypto/kek.ts'
+import { type Kek, seal } from '../crypto/kek.ts'
 import { appendAudit } from '../store/audit.ts'
 import type { AdminDb } from '../store/db.ts'
-import { assertKekCurrent } from '../store/key-store.ts'
+import { openSealedKey, rowHoldingAddress, sealForNewRow } from '../store/key-store.ts'
 import type { HedgeAccount } from './schemas.ts'
 
 /** Accounts a listing returns at most. */
@@ -67,14 +67,11 @@ export class HedgeAccountStore {
     actor: string
     seed?: (tx: Database, accountId: string, now: number) => void
   }): AccountCreateOutcome {
-    const address = addressOfPrivateKey(p.privateKey)
-    const id = crypto.randomUUID()
-    const sealed = seal(this.kek, id, p.privateKey)
+    const { id, address, sealed } = sealForNewRow(this.kek, p.privateKey)
     const now = this.clock()
     return this.db.write((tx) => {
-      assertKekCurrent(tx, this.kek)
-      const existing = tx.query('SELECT id FROM hedge_accounts WHERE address = ?').get(address) as { id: string } | null
-      if (existing !== null) return { ok: false as const, existingId: existing.id }
+      const existingId = rowHoldingAddress(tx, this.kek, 'hedge_accounts', address)
+      if (existingId !== undefined) return { ok: false as const, existingId }
       tx.query(
         `INSERT INTO hedge_accounts (id, name, address, enabled, kek_id, nonce, sealed, created_at_ms, updated_at_ms, updated_by)
          VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
@@ -104,9 +101,8 @@ export class HedgeAccountStore {
         detail.enabled = p.enabled
       }
       if (address !== undefined && sealed !== undefined) {
-        assertKekCurrent(tx, this.kek)
-        const other = tx.query('SELECT id FROM hedge_accounts WHERE address = ? AND id <> ?').get(address, id) as { id: string } | null
-        if (other !== null) return { duplicateOf: other.id }
+        const other = rowHoldingAddress(tx, this.kek, 'hedge_accounts', address, id)
+        if (other !== undefined) return { duplicateOf: other }
         tx.query(
           `UPDATE hedge_accounts SET address = ?, kek_id = ?, nonce = ?, sealed = ?,
              margin_account_value = NULL, margin_withdrawable = NULL, margin_updated_at_ms = NULL WHERE id = ?`,
@@ -169,11 +165,7 @@ export class HedgeAccountStore {
 
   /** The account's private key as 32 bytes the caller zeroes; undefined when it does not exist. */
   openPrivateKey(id: string): Uint8Array | undefined {
-    const row = this.db.read(
-      (d) => d.query('SELECT nonce, sealed FROM hedge_accounts WHERE id = ?').get(id) as { nonce: Uint8Array; sealed: Uint8Array } | null,
-    )
-    if (row === null) return undefined
-    return unseal(this.kek, id, { nonce: row.nonce, sealed: row.sealed })
+    return openSealedKey(this.db, this.kek, 'hedge_accounts', id)
   }
 }
 

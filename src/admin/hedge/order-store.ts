@@ -27,18 +27,10 @@ export const TRANSITIONS: Readonly<Record<HedgeOrderStatus, readonly HedgeOrderS
 /** Statuses whose order may still change on the venue: a market with one of these is not hedged again until it settles. */
 export const IN_FLIGHT: readonly HedgeOrderStatus[] = ['pending', 'sent', 'unknown', 'open']
 
-/** A record as the hedger writes it. */
-export interface NewOrderRecord {
-  readonly account_id: string
-  readonly market_symbol: string
-  readonly coin: string
-  readonly is_buy: boolean
-  readonly sz: string
-  readonly px: string
-  readonly delta_before: string
-  readonly cloid: string
-  readonly status: 'pending' | 'dry_run'
-}
+/** A record as the hedger writes it: the fields of the order decided, before the venue has seen it. */
+export type NewOrderRecord = Readonly<
+  Pick<HedgeOrderRecord, 'account_id' | 'market_symbol' | 'coin' | 'is_buy' | 'sz' | 'px' | 'delta_before' | 'cloid'>
+> & { readonly status: 'pending' | 'dry_run' }
 
 interface OrderRow extends Omit<HedgeOrderRecord, 'is_buy' | 'status'> {
   is_buy: number

@@ -11,7 +11,7 @@ import type { ServerKey } from '../crypto/server-key.ts'
 import type { AuthGuard } from '../http/auth-guard.ts'
 import { HttpError } from '../http/errors.ts'
 import { UUID_PATTERN } from '../http/helpers.ts'
-import { readJsonBody } from '../http/json-body.ts'
+import { readJsonObjectBody } from '../http/json-body.ts'
 import { privateKeyOf } from '../http/routes-keys.ts'
 import type { HedgeAccountStore } from './account-store.ts'
 import { readBookBStats } from './book-b-stats.ts'
@@ -48,16 +48,12 @@ const SYMBOL = /^[A-Za-z0-9]{1,10}-[A-Za-z0-9]{1,9}$/
 /** A 400 naming the field, in the shape of the schema validation's. */
 const invalid = (field: string, message: string) => new HttpError(400, 'INVALID_REQUEST', `invalid request: ${field}: ${message}`)
 
-/**
- * Body routes: no session is 401 before the body is looked at; then the JSON, which must be an
- * object (the validator would let `true` through a schema whose fields are all optional).
- */
+/** Body routes: no session is 401 before the body is looked at; then the JSON, which must be an object. */
 const bodyHooks = (guard: AuthGuard) => ({
   parse: 'arrayBuffer' as const,
   transform(ctx: { headers: Record<string, string | undefined>; body: unknown }) {
     guard.session(ctx.headers.authorization)
-    readJsonBody(ctx)
-    if (typeof ctx.body !== 'object' || ctx.body === null || Array.isArray(ctx.body)) throw invalid('body', 'must be a JSON object')
+    readJsonObjectBody(ctx)
   },
 })
 

@@ -6,7 +6,7 @@ import { decimalPattern } from '../../lib/decimal.ts'
 import { UUID_PATTERN } from '../http/helpers.ts'
 import { KEY_LABEL_MAX } from '../store/key-store.ts'
 
-/** The hedge modes (docs/admin.md#hedge-modes). */
+/** The hedge modes (docs/admin.md#the-hedger). */
 export const HEDGE_MODES = ['follow', 'reverse'] as const
 export type HedgeMode = (typeof HEDGE_MODES)[number]
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { HttpError } from './errors.ts'
-import { parseJsonBytes } from './json-body.ts'
+import { parseJsonBytes, readJsonObjectBody } from './json-body.ts'
 
 const bytes = (...parts: (string | number[])[]) =>
   new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...new TextEncoder().encode(p)] : p))).buffer
@@ -29,5 +29,23 @@ describe('parseJsonBytes', () => {
     expect(reasonOf(() => parseJsonBytes(undefined))).toBe('400 INVALID_JSON')
     expect(reasonOf(() => parseJsonBytes(bytes('')))).toBe('400 INVALID_JSON')
     expect(reasonOf(() => parseJsonBytes(bytes('{nope')))).toBe('400 INVALID_JSON')
+  })
+})
+
+describe('readJsonObjectBody', () => {
+  test('an object becomes the body', () => {
+    const ctx: { body: unknown } = { body: bytes('{"add":["btc-usd"]}') }
+    readJsonObjectBody(ctx)
+    expect(ctx.body).toEqual({ add: ['btc-usd'] })
+  })
+
+  test('JSON that is not an object is 400 INVALID_REQUEST, and the body is left as it was', () => {
+    for (const text of ['true', 'false', '1', '0', '"x"', 'null', '[]', '[{}]']) {
+      const raw = bytes(text)
+      const ctx: { body: unknown } = { body: raw }
+      expect(reasonOf(() => readJsonObjectBody(ctx))).toBe('400 INVALID_REQUEST')
+      expect(ctx.body).toBe(raw)
+    }
+    expect(reasonOf(() => readJsonObjectBody({ body: bytes('{nope') }))).toBe('400 INVALID_JSON')
   })
 })

@@ -30,3 +30,16 @@ export function parseJsonBytes(raw: unknown): unknown {
 export function readJsonBody(ctx: { body: unknown }): void {
   ctx.body = parseJsonBytes(ctx.body)
 }
+
+/**
+ * {@link readJsonBody} for a route whose body is a JSON object: anything else (`true`, `1`, `"x"`,
+ * `null`, `[]`) is 400 INVALID_REQUEST, since Elysia's validator lets such a value through an object
+ * schema whose fields are all optional.
+ */
+export function readJsonObjectBody(ctx: { body: unknown }): void {
+  const value = parseJsonBytes(ctx.body)
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, 'INVALID_REQUEST', 'invalid request: body: must be a JSON object')
+  }
+  ctx.body = value
+}

@@ -4,8 +4,8 @@
 // says which runners run, never a key or an address; keep the port on a private network.
 import { Elysia } from 'elysia'
 import { Registry, routeFamily, type Sample } from '../../lib/metrics.ts'
+import type { RunnerStatus } from '../../wire/admin-replies.ts'
 import { HEDGE_ORDER_STATUSES } from '../hedge/schemas.ts'
-import type { RunnerStatus } from '../runners/polling-runner.ts'
 import { type Binding, SERVICE_NAMES, type ServiceName } from '../store/bindings.ts'
 
 export const ADMIN_METRICS_PATH = '/metrics'

@@ -2,25 +2,9 @@
 // the role), then calls cycle() every interval, and keeps the status the API reports.
 import { RpcCallError } from '../../client/rpc-client.ts'
 import { errorMessage, type Logger } from '../../lib/log.ts'
+import type { RunnerStatus } from '../../wire/admin-replies.ts'
 import { chainRoles } from '../auth/chain-roles.ts'
 import { type Component, type ComponentContext, ComponentRefused, type ComponentSpec } from './component.ts'
-
-/** The state of a component as GET /api/service-config shows it. */
-export interface RunnerStatus {
-  /** stopped: no key bound; disabled: bound but enabled false; unavailable: no such component in
-   *  this build; waiting: bound and enabled, but the chain lacks an action or the key a role;
-   *  refused: bound and enabled, but the component may not run as configured (last_error says
-   *  why; it stays so until the configuration changes and the service restarts); running: cycling. */
-  readonly state: 'stopped' | 'disabled' | 'unavailable' | 'waiting' | 'refused' | 'running'
-  readonly running: boolean
-  readonly address: string | null
-  readonly started_at_ms: number | null
-  readonly last_success_ms: number | null
-  readonly last_error: string | null
-  readonly last_error_ms: number | null
-  readonly cycles: number
-  readonly detail: Record<string, unknown>
-}
 
 /** Refusal reasons after which the preconditions are checked again before the next cycle. */
 const RECHECK_REASONS = new Set(['UNAUTHORIZED', 'INVALID_PARAMS', 'UNKNOWN_SIGNER'])

@@ -3,10 +3,11 @@
 // docs/admin.md#bindings). Changes to one service are serialized; services are independent.
 import { PerpdClient } from '../../client/perpd-client.ts'
 import { errorMessage, type Logger } from '../../lib/log.ts'
+import type { RunnerStatus } from '../../wire/admin-replies.ts'
 import type { Binding, ServiceName } from '../store/bindings.ts'
 import type { KeyStore } from '../store/key-store.ts'
 import type { ComponentSpec } from './component.ts'
-import { PollingRunner, type RunnerStatus } from './polling-runner.ts'
+import { PollingRunner } from './polling-runner.ts'
 
 /** What the supervisor needs to build runners. */
 export interface SupervisorDeps {

@@ -3,19 +3,11 @@
 // and zeroes, and only runners call it.
 import type { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
+import type { KeyEntry } from '../../wire/admin-replies.ts'
 import { addressOfPrivateKey } from '../../wire/signing.ts'
-import { type Kek, KekError, seal, unseal } from '../crypto/kek.ts'
+import { type Kek, KekError, type Sealed, seal, unseal } from '../crypto/kek.ts'
 import { appendAudit } from './audit.ts'
 import { type AdminDb, DatabaseUnavailableError } from './db.ts'
-
-/** A key as the API shows it (docs/admin.md#key-routes): never the private key. */
-export interface KeyEntry {
-  readonly id: string
-  readonly label: string
-  readonly address: string
-  readonly created_at: string
-  readonly used_by: string[]
-}
 
 /** Outcome of {@link KeyStore.delete}. */
 export type DeleteOutcome =
@@ -111,14 +103,11 @@ export class KeyStore {
   /** Seals and stores a private key with its audit row, in one transaction. */
   create(p: { label: string; privateKey: Uint8Array; actor: string }): CreateOutcome {
     if (!isPrintableLabel(p.label)) throw new Error('a key label must be printable text')
-    const address = addressOfPrivateKey(p.privateKey)
-    const id = crypto.randomUUID()
-    const sealed = seal(this.kek, id, p.privateKey)
+    const { id, address, sealed } = sealForNewRow(this.kek, p.privateKey)
     const now = this.clock()
     return this.db.write((tx) => {
-      assertKekCurrent(tx, this.kek)
-      const existing = tx.query('SELECT id FROM keys WHERE address = ?').get(address) as { id: string } | null
-      if (existing !== null) return { ok: false as const, existingId: existing.id }
+      const existingId = rowHoldingAddress(tx, this.kek, 'keys', address)
+      if (existingId !== undefined) return { ok: false as const, existingId }
       tx.query(
         'INSERT INTO keys (id, label, address, kek_id, nonce, sealed, created_at_ms, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ).run(id, p.label, address, this.kek.id, sealed.nonce, sealed.sealed, now, p.actor)
@@ -158,12 +147,41 @@ export class KeyStore {
    * bytes do not open (tampered row or wrong KEK).
    */
   openPrivateKey(id: string): Uint8Array | undefined {
-    const row = this.db.read(
-      (d) => d.query('SELECT nonce, sealed FROM keys WHERE id = ?').get(id) as { nonce: Uint8Array; sealed: Uint8Array } | null,
-    )
-    if (row === null) return undefined
-    return unseal(this.kek, id, { nonce: row.nonce, sealed: row.sealed })
+    return openSealedKey(this.db, this.kek, 'keys', id)
   }
+}
+
+/** The tables whose rows hold a private key sealed under the KEK, with the row id as associated data. */
+export type SealedKeyTable = 'keys' | 'hedge_accounts'
+
+/** A private key sealed for a new row: the row's fresh id (the associated data), the key's address and the sealed bytes. */
+export function sealForNewRow(kek: Kek, privateKey: Uint8Array): { id: string; address: string; sealed: Sealed } {
+  const id = crypto.randomUUID()
+  return { id, address: addressOfPrivateKey(privateKey), sealed: seal(kek, id, privateKey) }
+}
+
+/**
+ * Inside the write transaction that stores a sealed key: refuses a KEK the database no longer
+ * records ({@link assertKekCurrent}), then returns the id of a row of `table` (other than
+ * `exceptId`) that already holds the key of `address`, if any: one row per address.
+ */
+export function rowHoldingAddress(tx: Database, kek: Kek, table: SealedKeyTable, address: string, exceptId?: string): string | undefined {
+  assertKekCurrent(tx, kek)
+  const row = (
+    exceptId === undefined
+      ? tx.query(`SELECT id FROM ${table} WHERE address = ?`).get(address)
+      : tx.query(`SELECT id FROM ${table} WHERE address = ? AND id <> ?`).get(address, exceptId)
+  ) as { id: string } | null
+  return row?.id
+}
+
+/** The private key sealed in row `id` of `table`, as bytes the caller zeroes; undefined when there is no such row. */
+export function openSealedKey(db: AdminDb, kek: Kek, table: SealedKeyTable, id: string): Uint8Array | undefined {
+  const row = db.read(
+    (d) => d.query(`SELECT nonce, sealed FROM ${table} WHERE id = ?`).get(id) as { nonce: Uint8Array; sealed: Uint8Array } | null,
+  )
+  if (row === null) return undefined
+  return unseal(kek, id, { nonce: row.nonce, sealed: row.sealed })
 }
 
 /**

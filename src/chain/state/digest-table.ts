@@ -10,7 +10,9 @@
 
 /** Marks a free table slot; ids are non-negative so it never collides. */
 const EMPTY_KEY = -1
-const INITIAL_CAPACITY = 16
+/** log2 of the initial table capacity. */
+const INITIAL_BITS = 4
+const INITIAL_CAPACITY = 1 << INITIAL_BITS
 const DIGEST_BYTES = 32
 /** 2^32, to split a safe integer into exact 32-bit halves. */
 const TWO_POW_32 = 4_294_967_296
@@ -22,7 +24,7 @@ export class DigestTable {
   private cells = new Int32Array(INITIAL_CAPACITY)
   private mask = INITIAL_CAPACITY - 1
   /** 32 - log2(capacity): Fibonacci hashing keeps the product's top bits. */
-  private shift = 32 - Math.log2(INITIAL_CAPACITY)
+  private shift = 32 - INITIAL_BITS
   /** Digests, DIGEST_BYTES each, at their cell index. */
   private slab = new Uint8Array(INITIAL_CAPACITY * DIGEST_BYTES)
   /** Cells below this have been used; freed ones wait in `freeCells` for reuse. */

@@ -142,7 +142,7 @@ export const HealthBodySchema = Type.Object(
           stream: Type.String({ description: 'the JetStream stream of the chain' }),
           last_verified_height: U53('the newest block this node verified or produced'),
         },
-        'a node of a replicated chain (docs/replication.md#health)',
+        'a node of a replicated chain (docs/replication.md#health-and-metrics)',
       ),
     ),
   },

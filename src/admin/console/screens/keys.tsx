@@ -1,17 +1,9 @@
 // Keys: the stored operator keys, upload (encrypted in the page), delete (refused while bound).
 import { useState } from 'preact/hooks'
+import type { KeyEntry } from '../../../wire/admin-replies.ts'
 import { ApiError, describeError } from '../api.ts'
 import { encryptPrivateKey } from '../key-encryption.ts'
 import { type Note, NoteLine, Panel, Table, useCall, useLoad } from '../ui.tsx'
-
-/** A stored key as GET /api/keys lists it. */
-export interface KeyEntry {
-  readonly id: string
-  readonly label: string
-  readonly address: string
-  readonly created_at: string
-  readonly used_by: string[]
-}
 
 export function KeysScreen() {
   const call = useCall()

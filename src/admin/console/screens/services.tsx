@@ -1,22 +1,9 @@
 // Services: each component's binding (which key it signs with, enabled) and its runner's live
 // state, polled from GET /api/service-config; binding and unbinding with PUT.
 import { useState } from 'preact/hooks'
+import type { KeyEntry, RunnerStatus } from '../../../wire/admin-replies.ts'
 import { describeError } from '../api.ts'
 import { fmtMs, type Note, NoteLine, Panel, Table, useCall, useLoad } from '../ui.tsx'
-import type { KeyEntry } from './keys.tsx'
-
-/** A runner's status (docs/admin.md#runner-status). */
-export interface RunnerStatus {
-  readonly state: string
-  readonly running: boolean
-  readonly address: string | null
-  readonly started_at_ms: number | null
-  readonly last_success_ms: number | null
-  readonly last_error: string | null
-  readonly last_error_ms: number | null
-  readonly cycles: number
-  readonly detail: Record<string, unknown>
-}
 
 /** One service of GET /api/service-config. */
 export interface ServiceEntry {
