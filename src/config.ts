@@ -74,6 +74,8 @@ export interface ReplicationConfig {
   readonly leaseTtlMs: number
   /** The chain's stream, when the NATS system holds several. */
   readonly stream: string | undefined
+  /** --snapshot-from: a node whose newest snapshot and block rows an empty data directory starts from. */
+  readonly snapshotFrom: string | undefined
 }
 
 /** Every option of `perpd`: the parser and the --help text both come from this table. */
@@ -197,6 +199,12 @@ export const NODE_OPTIONS = defineOptions({
     valueName: 'URL',
     defaultText: 'http://HOST:PORT',
     description: "with --nats: the address of this node's API that other nodes forward /action to while it leads",
+  },
+  'snapshot-from': {
+    type: 'string',
+    valueName: 'URL',
+    description:
+      'with --follow or --standby and an empty data directory: start from the newest state snapshot of the node at URL (http://HOST:PORT) and its stored blocks, each checked against the stream, instead of replaying from genesis',
   },
   'lease-ttl-ms': {
     type: 'integer',
@@ -467,12 +475,19 @@ function replicationFlags(values: {
   standby: boolean
   'advertise-url'?: string
   'lease-ttl-ms': number
+  'snapshot-from'?: string
 }): ReplicationConfig | undefined {
+  const snapshotFrom = values['snapshot-from']
   if (values.nats === undefined) {
     for (const flag of ['follow', 'standby'] as const)
       if (values[flag]) throw new ConfigError(`--${flag} needs --nats URL (the NATS servers of the replicated chain)`)
+    if (snapshotFrom !== undefined) throw new ConfigError('--snapshot-from needs --nats URL and --follow or --standby')
     return undefined
   }
+  if (snapshotFrom !== undefined && !values.follow && !values.standby)
+    throw new ConfigError('--snapshot-from is for a node that joins a running chain: give --follow or --standby')
+  if (snapshotFrom !== undefined && !/^https?:\/\/[^\s/]+\/?$/.test(snapshotFrom))
+    throw new ConfigError(`--snapshot-from: ${snapshotFrom} is not an http(s) URL of a host and port`)
   if (values.follow && values.standby) throw new ConfigError('give --follow or --standby, not both')
   if (values['nats-replicas'] !== 1 && values['nats-replicas'] !== 3) throw new ConfigError('--nats-replicas must be 1 or 3')
   for (const url of values.nats.split(','))
@@ -487,6 +502,7 @@ function replicationFlags(values: {
     advertiseUrl: advertise?.replace(/\/$/, ''),
     leaseTtlMs: values['lease-ttl-ms'],
     stream: values['nats-stream'],
+    snapshotFrom: snapshotFrom?.replace(/\/$/, ''),
   }
 }
 

@@ -81,6 +81,14 @@ const replication =
     ? undefined
     : new Replication(nats, node, { ...replicationConfig, log: logLine(createLogger('replication')) })
 await replication?.open().catch(cannotReplicate)
+// --snapshot-from: an empty data directory starts from a peer's newest snapshot and its block rows,
+// each checked against the stream; what does not match stops the node before it serves anything.
+const snapshotFrom = replicationConfig?.snapshotFrom
+if (replication !== undefined && snapshotFrom !== undefined)
+  await replication.startFromPeer(snapshotFrom).catch((err: unknown) => {
+    log.error(`cannot start from the snapshot of ${snapshotFrom}: ${errorMessage(err)}`, { error: err })
+    process.exit(1)
+  })
 const appOptions: AppOptions = {
   actionForwarding: replication === undefined ? undefined : () => replication.forwardTarget(),
   admissionPool,

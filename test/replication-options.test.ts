@@ -22,6 +22,7 @@ test('a follower and a standby need no genesis; the node that creates the chain 
     advertiseUrl: undefined,
     leaseTtlMs: 3_000,
     stream: undefined,
+    snapshotFrom: undefined,
   })
   expect(parse(['--standby', '--nats', 'nats://n:4222', '--nats-stream', 'PERPD_x_0011']).replication).toMatchObject({
     mode: 'candidate',
@@ -49,4 +50,12 @@ test('what cannot be used is a ConfigError naming it', () => {
   expect(() => parse(['--dev', '--nats', 'http://n:4222'])).toThrow('--nats: http://n:4222 is not a NATS URL')
   expect(() => parse(['--dev', '--nats', 'nats://n:4222', '--advertise-url', 'n:8080'])).toThrow('--advertise-url: n:8080')
   expect(() => parse(['--dev', '--nats', 'nats://n:4222', '--lease-ttl-ms', '10'])).toThrow(ConfigError)
+  expect(() => parse(['--dev', '--snapshot-from', 'http://n:8080'])).toThrow('--snapshot-from needs --nats URL')
+  expect(() => parse(['--dev', '--nats', 'nats://n:4222', '--snapshot-from', 'http://n:8080'])).toThrow(
+    '--snapshot-from is for a node that joins a running chain',
+  )
+  expect(() => parse(['--follow', '--nats', 'nats://n:4222', '--snapshot-from', 'n:8080'])).toThrow('--snapshot-from: n:8080')
+  expect(parse(['--follow', '--nats', 'nats://n:4222', '--snapshot-from', 'http://10.0.0.1:8080/']).replication?.snapshotFrom).toBe(
+    'http://10.0.0.1:8080',
+  )
 })

@@ -20,6 +20,7 @@ import { feedRoutes } from './routes/feed-routes.ts'
 import { gateResponse, healthRoutes } from './routes/health-routes.ts'
 import { historyRoutes } from './routes/history-routes.ts'
 import { queryRoutes } from './routes/query-routes.ts'
+import { replicationRoutes } from './routes/replication-routes.ts'
 import { WS_LIMITS_DEFAULT, type WsLimits } from './ws/limits.ts'
 import { WsPosts } from './ws/posts.ts'
 import { wsRoutes, wsServerOptions } from './ws/routes.ts'
@@ -106,6 +107,7 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
       .use(historyRoutes(node))
       .use(candleRoutes(node))
       .use(feedRoutes(feed))
+      .use(replicationRoutes(node))
       .use(wsRoutes(() => feed.hub, { posts, trustedProxies }))
       .use(openApiRoutes())
   )

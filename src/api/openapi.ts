@@ -15,6 +15,7 @@ import { FEED_ROUTES } from './routes/feed-routes.ts'
 import { HEALTH_ROUTES } from './routes/health-routes.ts'
 import { HISTORY_ROUTES } from './routes/history-routes.ts'
 import { QUERY_ROUTES } from './routes/query-routes.ts'
+import { REPLICATION_ROUTES } from './routes/replication-routes.ts'
 import { jsonReply } from './routes/rest-route.ts'
 import { WS_ROUTE } from './ws/routes.ts'
 
@@ -48,6 +49,7 @@ export const NODE_ROUTES: readonly RouteDoc[] = [
   ...Object.values(FEED_ROUTES),
   ...Object.values(HISTORY_ROUTES),
   ...Object.values(CANDLE_ROUTES),
+  ...Object.values(REPLICATION_ROUTES),
   WS_ROUTE,
   ...DOCUMENT_ROUTES,
 ]

@@ -64,17 +64,7 @@ export class SnapshotStore {
 
   /** Snapshot files, newest first, with their heights (from the names; the headers are checked on load). */
   list(): { readonly height: number; readonly file: string }[] {
-    let names: string[]
-    try {
-      names = readdirSync(this.dir)
-    } catch {
-      return []
-    }
-    return names
-      .map((name) => ({ name, m: FILE_PATTERN.exec(name) }))
-      .filter((x) => x.m !== null)
-      .map((x) => ({ height: Number(x.m![1]), file: join(this.dir, x.name) }))
-      .sort((a, b) => b.height - a.height)
+    return snapshotFiles(this.dir)
   }
 
   /** Writes a snapshot of state (just committed, its root in stateRoot) and drops the oldest beyond SNAPSHOTS_KEPT. */
@@ -93,14 +83,28 @@ export class SnapshotStore {
     const headerBytes = new TextEncoder().encode(JSON.stringify(header))
     const length = new Uint8Array(4)
     new DataView(length.buffer).setUint32(0, headerBytes.length, true)
+    this.writeFile(state.height, [MAGIC, length, headerBytes, body])
+    return header
+  }
+
+  /**
+   * Keeps the bytes of a snapshot file taken elsewhere (a peer's, checked against the chain by the
+   * caller: replication/start-from-peer.ts) as this node's snapshot at height; restore() checks it again.
+   */
+  install(height: number, file: Uint8Array): void {
+    this.writeFile(height, [file])
+  }
+
+  /** Writes a snapshot file atomically (temporary file, fsync, rename, directory fsync) and drops the oldest beyond SNAPSHOTS_KEPT. */
+  private writeFile(height: number, parts: readonly Uint8Array[]): void {
     mkdirSync(this.dir, { recursive: true })
     // What a crash in the middle of an earlier write left.
     for (const name of readdirSync(this.dir)) if (name.endsWith('.snap.tmp')) rmSync(join(this.dir, name), { force: true })
-    const file = join(this.dir, `state-${String(state.height).padStart(12, '0')}.snap`)
+    const file = join(this.dir, `state-${String(height).padStart(12, '0')}.snap`)
     const tmp = `${file}.tmp`
     const fd = openSync(tmp, 'w')
     try {
-      for (const part of [MAGIC, length, headerBytes, body]) {
+      for (const part of parts) {
         for (let at = 0; at < part.length; ) at += writeSync(fd, part, at, part.length - at)
       }
       fsyncSync(fd)
@@ -116,7 +120,6 @@ export class SnapshotStore {
       closeSync(dirFd)
     }
     for (const old of this.list().slice(SNAPSHOTS_KEPT)) rmSync(old.file, { force: true })
-    return header
   }
 
   /**
@@ -141,13 +144,7 @@ export class SnapshotStore {
   }
 
   private load(file: string, genesisDigest: string, storedAt: (height: number) => StoredTip | undefined): RestoredState {
-    const bytes = readFileSync(file)
-    if (bytes.length < MAGIC.length + 4 || !MAGIC.every((b, i) => bytes[i] === b)) throw new Error('not a snapshot file')
-    const headerLength = new DataView(bytes.buffer, bytes.byteOffset + MAGIC.length, 4).getUint32(0, true)
-    const bodyStart = MAGIC.length + 4 + headerLength
-    if (bodyStart > bytes.length) throw new Error('truncated header')
-    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, bodyStart))) as SnapshotHeader
-    if (header.version !== STATE_CODEC_VERSION) throw new Error(`format version ${header.version}, this node reads ${STATE_CODEC_VERSION}`)
+    const { header, body } = parseSnapshotFile(readFileSync(file))
     if (header.genesisDigest !== genesisDigest) throw new Error('taken on another genesis')
     if (header.codeFingerprint !== this.fingerprint)
       throw new Error('written by another version of the code; the blocks are replayed instead')
@@ -155,13 +152,58 @@ export class SnapshotStore {
     if (stored === undefined) throw new Error(`no stored block at height ${header.height}`)
     if (stored.stateRoot !== header.stateRoot || stored.digest !== header.digest)
       throw new Error(`the stored block ${header.height} has another root or digest`)
-    const body = bytes.subarray(bodyStart)
-    if (body.length !== header.bodyBytes || sha256Hex(body) !== header.bodySha256) throw new Error('damaged: checksum mismatch')
-    const state = decodeState(body)
-    if (state.height !== header.height || state.lastDigest !== header.digest) throw new Error('the decoded state is at another block')
-    // Decoding rebuilt the root's accumulator from every leaf of the decoded state: a full recomputation.
-    const root = bytesToHex(state.hash.root())
-    if (root !== header.stateRoot) throw new Error(`the decoded state has root ${root}`)
-    return { state, header, file }
+    return { state: decodeSnapshotBody(header, body), header, file }
   }
+}
+
+/**
+ * The snapshot files of a data directory, newest first, with their heights (from the names; the
+ * headers are checked on load). Also what a node exports to new nodes of a replicated chain.
+ */
+export function snapshotFilesOf(dataDir: string): { readonly height: number; readonly file: string }[] {
+  return snapshotFiles(join(dataDir, 'snapshots'))
+}
+
+function snapshotFiles(dir: string): { readonly height: number; readonly file: string }[] {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return []
+  }
+  return names
+    .map((name) => ({ name, m: FILE_PATTERN.exec(name) }))
+    .filter((x) => x.m !== null)
+    .map((x) => ({ height: Number(x.m![1]), file: join(dir, x.name) }))
+    .sort((a, b) => b.height - a.height)
+}
+
+/** A snapshot file's header (its format version checked) and body, or an Error saying what is wrong. */
+export function parseSnapshotFile(bytes: Uint8Array): { readonly header: SnapshotHeader; readonly body: Uint8Array } {
+  if (bytes.length < MAGIC.length + 4 || !MAGIC.every((b, i) => bytes[i] === b)) throw new Error('not a snapshot file')
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset + MAGIC.length, 4).getUint32(0, true)
+  const bodyStart = MAGIC.length + 4 + headerLength
+  if (bodyStart > bytes.length) throw new Error('truncated header')
+  let header: SnapshotHeader
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(MAGIC.length + 4, bodyStart))) as SnapshotHeader
+  } catch {
+    throw new Error('its header is not JSON')
+  }
+  if (header.version !== STATE_CODEC_VERSION) throw new Error(`format version ${header.version}, this node reads ${STATE_CODEC_VERSION}`)
+  return { header, body: bytes.subarray(bodyStart) }
+}
+
+/**
+ * The state of a snapshot's body, checked against its header: the checksum, the height and digest
+ * of the decoded state, and its root recomputed from every leaf. Throws an Error saying which failed.
+ */
+export function decodeSnapshotBody(header: SnapshotHeader, body: Uint8Array): ChainState {
+  if (body.length !== header.bodyBytes || sha256Hex(body) !== header.bodySha256) throw new Error('damaged: checksum mismatch')
+  const state = decodeState(body)
+  if (state.height !== header.height || state.lastDigest !== header.digest) throw new Error('the decoded state is at another block')
+  // Decoding rebuilt the root's accumulator from every leaf of the decoded state: a full recomputation.
+  const root = bytesToHex(state.hash.root())
+  if (root !== header.stateRoot) throw new Error(`the decoded state has root ${root}`)
+  return state
 }

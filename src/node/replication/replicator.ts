@@ -14,6 +14,7 @@ import { decodeBlockRecord } from './block-record.ts'
 import { ChainLog } from './chain-log.ts'
 import { type ChainStreamNames, chainStreamNames } from './chain-stream.ts'
 import { Lease, type LeaseValue } from './lease.ts'
+import { refuseUnfinishedPeerStart, startFromPeer } from './start-from-peer.ts'
 
 export interface ReplicationOptions {
   /** NATS server URLs, comma-separated (nats://HOST:PORT[,...]). */
@@ -128,6 +129,7 @@ export class Replication {
    */
   async open(): Promise<void> {
     const node = this.node
+    refuseUnfinishedPeerStart(node.store)
     const genesisJson = node.store.getMeta('genesis')!
     const genesisRoot = node.store.getMeta('genesis_root')!
     const exists = await ChainLog.exists(this.nc, this.names)
@@ -140,6 +142,14 @@ export class Replication {
     if (genesis.genesisDigest !== node.genesisDigest || genesis.genesisRoot !== genesisRoot)
       throw new Error(`stream ${this.names.stream} holds the genesis ${genesis.genesisDigest}, this node's is ${node.genesisDigest}`)
     this.lease = await Lease.open(this.nc, this.names.leaseBucket, this.options.leaseTtlMs, this.options.replicas)
+  }
+
+  /**
+   * Fills an empty data directory from the newest snapshot and the block rows of the node at
+   * peerUrl, checked against the stream (start-from-peer.ts). After open(), before recovery.
+   */
+  async startFromPeer(peerUrl: string): Promise<void> {
+    await startFromPeer(this.node, this.chainLog!, peerUrl, this.options.log)
   }
 
   /**
