@@ -3,10 +3,12 @@
 // so this writes a genesis (the dev markets, `--accounts` funded traders with deterministic keys)
 // to a temporary directory, starts `src/main.ts --genesis` there on 127.0.0.1 port 0, and has every
 // account rest its 1,000 orders through 50-order BatchPlaceOrder actions (signed ahead on Worker
-// threads, nothing crosses). It prints the node's resident set (VmRSS) and peak (VmHWM) from
-// /proc before and after (anonymous and file-backed parts apart), the resting-order count the node
-// reports, and stops the node by its PID.
+// threads, nothing crosses). It lets the node idle (--idle-seconds: the load's garbage takes the
+// node's collector and the allocators' scavengers some 20 s to return), prints the node's resident
+// set (VmRSS) and peak (VmHWM) from /proc before and after (anonymous and file-backed parts apart)
+// and the resting-order count the node reports, and stops the node by its PID.
 //   bun scripts/bench/memory.ts [--accounts 1000] [--orders-per-account 1000] [--in-flight 256]
+//   bun scripts/bench/memory.ts --accounts 1000 --idle-seconds 60 --heap-stats   # docs/performance.md#memory
 //   bun scripts/bench/memory.ts --accounts 200 --heap-stats --admission-threads 0
 // --heap-stats preloads heap-stats-preload.ts into the node and, once the orders rest, has it run a
 // full collection that returns free pages (Bun.gc(true)) and print its main thread's JavaScript heap:
@@ -41,7 +43,7 @@ const OPTIONS = defineOptions({
   'admission-threads': { type: 'integer', min: 0, max: 256, description: "the node's --admission-threads (default: the node's default)" },
   'idle-seconds': {
     type: 'integer',
-    default: 2,
+    default: 30,
     min: 0,
     max: 3_600,
     description: 'how long the node idles after the load before the reading (its resident set printed every 10 s meanwhile)',

@@ -38,8 +38,8 @@ export class DigestTable {
     return Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1) >>> this.shift
   }
 
-  /** The table slot holding `id`, or -1. */
-  private slotOf(id: number): number {
+  /** The table slot holding `id`, or -1: what readAt, writeAt and deleteAt take. */
+  find(id: number): number {
     const keys = this.keys
     const mask = this.mask
     let slot = this.home(id)
@@ -54,31 +54,31 @@ export class DigestTable {
   }
 
   has(id: number): boolean {
-    return this.slotOf(id) >= 0
+    return this.find(id) >= 0
   }
 
-  /** Copies the digest of `id` into `out` (32 bytes); false when `id` has none. */
-  read(id: number, out: Uint8Array): boolean {
-    const slot = this.slotOf(id)
-    if (slot < 0) return false
+  /** Copies the digest at a slot find() returned into `out` (32 bytes). */
+  readAt(slot: number, out: Uint8Array): void {
     const at = this.cells[slot]! * DIGEST_BYTES
     const slab = this.slab
     for (let i = 0; i < DIGEST_BYTES; i++) out[i] = slab[at + i]!
-    return true
   }
 
-  /** Sets the digest of `id` (32 bytes, copied). */
-  write(id: number, digest: Uint8Array): void {
-    let slot = this.slotOf(id)
-    if (slot < 0) slot = this.insert(id)
+  /** Overwrites the digest at a slot find() returned (32 bytes, copied). */
+  writeAt(slot: number, digest: Uint8Array): void {
     const at = this.cells[slot]! * DIGEST_BYTES
-    this.slab.set(digest.subarray(0, DIGEST_BYTES), at)
+    const slab = this.slab
+    for (let i = 0; i < DIGEST_BYTES; i++) slab[at + i] = digest[i]!
   }
 
-  /** Removes `id` if present. */
-  delete(id: number): void {
-    let hole = this.slotOf(id)
-    if (hole < 0) return
+  /** Adds `id`, which find() did not find, with its digest (32 bytes, copied). */
+  add(id: number, digest: Uint8Array): void {
+    this.writeAt(this.insert(id), digest)
+  }
+
+  /** Removes the entry at a slot find() returned. */
+  deleteAt(found: number): void {
+    let hole = found
     this.freeCells.push(this.cells[hole]!)
     const keys = this.keys
     const cells = this.cells

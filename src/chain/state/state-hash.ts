@@ -1722,21 +1722,30 @@ export class StateHash {
    */
   setNumbered(id: number, key: string, value: Uint8Array): void {
     const digest = leafDigest(key, value)
-    const old = oldDigestScratch
-    if (!this.numbered.read(id, old)) addLeaf(this.acc, digest)
-    else if (equalDigests(old, digest))
-      return // unchanged value: nothing to do
-    else replaceLeaf(this.acc, old, digest)
-    this.numbered.write(id, digest)
+    const table = this.numbered
+    const slot = table.find(id)
+    if (slot < 0) {
+      addLeaf(this.acc, digest)
+      table.add(id, digest)
+    } else {
+      const old = oldDigestScratch
+      table.readAt(slot, old)
+      if (equalDigests(old, digest)) return // unchanged value: nothing to do
+      replaceLeaf(this.acc, old, digest)
+      table.writeAt(slot, digest)
+    }
     this.cachedRoot = undefined
   }
 
   /** Removes the numbered leaf `id` if present. */
   deleteNumbered(id: number): void {
+    const table = this.numbered
+    const slot = table.find(id)
+    if (slot < 0) return
     const old = oldDigestScratch
-    if (!this.numbered.read(id, old)) return
+    table.readAt(slot, old)
     subLeaf(this.acc, old)
-    this.numbered.delete(id)
+    table.deleteAt(slot)
     this.cachedRoot = undefined
   }
 
