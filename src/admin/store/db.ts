@@ -1,7 +1,8 @@
 // The admin service's own SQLite database (bun:sqlite, WAL): operator keys (sealed), service
-// bindings, the append-only, hash-chained audit log and bridge bookkeeping. Schema changes are
-// numbered migrations tracked in PRAGMA user_version, so the hedging issue adds its tables as the
-// next one.
+// bindings, the append-only, hash-chained audit log, bridge bookkeeping, hedging (accounts sealed
+// like operator keys, policies, config, order records) and market categories with the symbol
+// catalog. Schema changes are numbered migrations tracked in PRAGMA user_version, applied in order
+// to a database of any earlier version.
 import { Database, SQLiteError } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
