@@ -26,6 +26,8 @@ export interface BenchNode {
 export async function startBenchNode(opts: {
   /** Role and other flags, before the common ones. */
   readonly args: readonly string[]
+  /** Flags of bun itself, before the entry point (e.g. `--preload FILE`). */
+  readonly runtimeArgs?: readonly string[]
   readonly blockTimeMs: number
   /** Prefix of the temporary data directory's name. */
   readonly dirPrefix: string
@@ -47,7 +49,11 @@ export async function startBenchNode(opts: {
     '--rate-limit-signer',
     '0',
   ]
-  const proc = Bun.spawn([process.execPath, join(ROOT, 'src/main.ts'), ...args], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn([process.execPath, ...(opts.runtimeArgs ?? []), join(ROOT, 'src/main.ts'), ...args], {
+    cwd: ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
   let text = ''
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder()

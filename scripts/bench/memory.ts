@@ -24,10 +24,12 @@ import { bytesToHex } from '../../src/lib/hex.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { devGenesis } from '../../src/node/dev-genesis.ts'
 import { addressOfPrivateKey } from '../../src/wire/signing.ts'
+import { startBenchNode } from './bench-node.ts'
 import { type SignJob, signBodies, signingLibrary } from './bench-sign.ts'
 
-const ROOT = join(import.meta.dir, '..', '..')
 const BATCH = 50
+/** The dev network's block time. */
+const BLOCK_TIME_MS = 200
 
 const OPTIONS = defineOptions({
   accounts: { type: 'integer', default: 1_000, min: 1, max: 100_000, description: 'funded trader accounts' },
@@ -100,6 +102,7 @@ function order(account: number, k: number) {
   }
 }
 
+// The genesis file's directory (the node's data directory is startBenchNode's own).
 const dataDir = mkdtempSync(join(tmpdir(), 'perpd-membench-'))
 const genesisFile = join(dataDir, 'genesis.json')
 writeFileSync(genesisFile, JSON.stringify(genesis))
@@ -119,53 +122,30 @@ console.log(
   `signed ${bodies.length * batchesPerAccount} BatchPlaceOrder actions (${ordersWanted.toLocaleString('en-US')} orders) with ${signingLibrary} in ${((performance.now() - signStarted) / 1000).toFixed(1)} s (not timed)`,
 )
 
-const proc = Bun.spawn(
-  [
-    process.execPath,
-    ...(flags['heap-stats'] ? ['--preload', join(import.meta.dir, 'heap-stats-preload.ts')] : []),
-    join(ROOT, 'src/main.ts'),
+const node = await startBenchNode({
+  runtimeArgs: flags['heap-stats'] ? ['--preload', join(import.meta.dir, 'heap-stats-preload.ts')] : [],
+  args: [
     ...(flags['admission-threads'] === undefined ? [] : ['--admission-threads', String(flags['admission-threads'])]),
     '--genesis',
     genesisFile,
-    '--data-dir',
-    join(dataDir, 'data'),
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--rate-limit-ip',
-    '0',
-    '--rate-limit-signer',
-    '0',
     '--snapshot-every-blocks',
     '0',
     '--log-format',
     'plain',
   ],
-  { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' },
-)
-let output = ''
-const pump = async (stream: ReadableStream<Uint8Array>) => {
-  const decoder = new TextDecoder()
-  for await (const chunk of stream) output = (output + decoder.decode(chunk)).slice(-65_536)
-}
-void pump(proc.stdout)
-void pump(proc.stderr)
+  blockTimeMs: BLOCK_TIME_MS,
+  dirPrefix: 'perpd-membench-node-',
+})
+const { url, pid } = node
 
 try {
-  let url: string | undefined
-  for (let i = 0; i < 600 && url === undefined; i++) {
-    url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]
-    if (url === undefined) await Bun.sleep(100)
-  }
-  if (url === undefined) throw new Error(`the node did not start:\n${output}`)
   for (let i = 0; i < 600; i++) {
     const health = await fetch(`${url}/health`).catch(() => undefined)
     if (health?.ok) break
     await Bun.sleep(100)
   }
-  const before = memoryMiB(proc.pid)
-  console.log(`node ${url} (pid ${proc.pid}) started: ${before.rss.toFixed(0)} MiB resident`)
+  const before = memoryMiB(pid)
+  console.log(`node ${url} (pid ${pid}) started: ${before.rss.toFixed(0)} MiB resident`)
 
   // Each account's batches go in nonce order, one at a time; accounts run side by side.
   const started = performance.now()
@@ -194,9 +174,9 @@ try {
   for (let waited = 0; waited < flags['idle-seconds']; waited += 10) {
     await Bun.sleep(Math.min(10, flags['idle-seconds'] - waited) * 1_000)
     if (flags['idle-seconds'] > 10)
-      console.log(`  idle ${Math.min(waited + 10, flags['idle-seconds'])} s: ${memoryMiB(proc.pid).rss.toFixed(0)} MiB resident`)
+      console.log(`  idle ${Math.min(waited + 10, flags['idle-seconds'])} s: ${memoryMiB(pid).rss.toFixed(0)} MiB resident`)
   }
-  const after = memoryMiB(proc.pid)
+  const after = memoryMiB(pid)
   let collected:
     | {
         memory: Memory
@@ -204,14 +184,14 @@ try {
       }
     | undefined
   if (flags['heap-stats']) {
-    proc.kill('SIGUSR2')
+    process.kill(pid, 'SIGUSR2')
     let line: string | undefined
     for (let i = 0; i < 600 && line === undefined; i++) {
-      line = /HEAP_STATS (\{.*\})\n/.exec(output)?.[1]
+      line = /HEAP_STATS (\{.*\})\n/.exec(node.tail())?.[1]
       if (line === undefined) await Bun.sleep(100)
     }
     if (line === undefined) throw new Error('the node printed no HEAP_STATS line')
-    collected = { memory: memoryMiB(proc.pid), heap: JSON.parse(line) }
+    collected = { memory: memoryMiB(pid), heap: JSON.parse(line) }
   }
 
   // The node's own count (getExchangeStats: resting orders across the markets).
@@ -238,7 +218,6 @@ try {
     console.log(`  most numerous: ${heap.topTypes.map(([type, n]) => `${type} ${n.toLocaleString('en-US')}`).join(', ')}`)
   }
 } finally {
-  proc.kill('SIGTERM')
-  await proc.exited
+  await node.stop()
   rmSync(dataDir, { recursive: true, force: true })
 }
