@@ -6,7 +6,7 @@ import { assert } from '../lib/assert.ts'
 import { formatDecimal } from '../lib/decimal.ts'
 import { createLogger, type LogLine, logLine } from '../lib/log.ts'
 import { type CandleInterval, isCandleInterval } from '../wire/candles.ts'
-import { decodeEventBody, type EventBodyOf } from '../wire/events/index.ts'
+import { decodeEventBody, type EventBody, type EventBodyOf } from '../wire/events/index.ts'
 import { resolveSymbol } from '../wire/symbols.ts'
 import { FeedBook } from './book.ts'
 import { candleBucket, utcDayStart } from './candle-buckets.ts'
@@ -218,8 +218,12 @@ export class HotFeed {
     return [...this.markets.values()].filter((m) => m.lifecycle !== 'Delisted').sort((a, b) => a.marketId - b.marketId)
   }
 
-  /** Applies a committed block and reports what changed. Blocks at or below the seed are skipped. */
-  applyBlock(block: FeedBlock): BlockDelta | undefined {
+  /**
+   * Applies a committed block and reports what changed. Blocks at or below the seed are skipped.
+   * bodies: its events' bodies as objects (index i is block.events[i]'s), when the producer has
+   * them (ChainNode's CommittedBlock); else each bodyJson is parsed here.
+   */
+  applyBlock(block: FeedBlock, bodies?: readonly EventBody[]): BlockDelta | undefined {
     const { height, timestampMs } = block.header
     if (height <= this.height) return undefined
     assert(height === this.height + 1, `hot feed at ${this.height} got block ${height}`)
@@ -254,7 +258,8 @@ export class HotFeed {
     for (const m of this.markets.values()) versions.set(m.marketId, m.book.version)
     /** client_order_id of orders accepted in this block (a taker's own id for its fill rows). */
     const acceptedCloids = new Map<number, string | null>()
-    for (const stored of block.events) {
+    for (let i = 0; i < block.events.length; i++) {
+      const stored = block.events[i]!
       const e: ParsedEvent = {
         seq: stored.seq,
         envelopeIdx: stored.envelopeIdx,
@@ -262,7 +267,7 @@ export class HotFeed {
         subKind: stored.subKind,
         marketId: stored.marketId,
         account: stored.account,
-        body: decodeEventBody(stored.bodyJson),
+        body: bodies?.[i] ?? decodeEventBody(stored.bodyJson),
       }
       touchedAddresses(e, delta.touched)
       const m = e.marketId === null ? undefined : this.markets.get(e.marketId)

@@ -124,6 +124,15 @@ describe('parseDecimal: range', () => {
 })
 
 describe('formatDecimal', () => {
+  test('a safe integer number formats exactly as the same bigint; any other number is refused', () => {
+    const values = [0, 1, -1, 5, 10, 99, 100, 650005, -650005, 1_000_000, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, -0]
+    for (let i = 0; i < 2_000; i++) values.push(Math.floor((Math.sin(i) * 10 ** (i % 16)) | 0) * (i % 3 === 0 ? -1 : 1))
+    for (const v of values)
+      for (const decimals of [0, 1, 4, 6, 18]) expect(formatDecimal(v, decimals)).toBe(formatDecimal(BigInt(v), decimals))
+    expect(() => formatDecimal(1.5, 2)).toThrow()
+    expect(() => formatDecimal(Number.NaN, 2)).toThrow()
+  })
+
   const cases: [bigint, number, string][] = [
     [650005n, 1, '65000.5'],
     [1000000000000n, 6, '1000000'],

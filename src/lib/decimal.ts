@@ -150,9 +150,12 @@ export function decimalUnits(s: string, decimals: number, packed?: number): numb
  * Minimal decimal string of a fixed-point value: (650005n, 1) -> "65000.5", (0n, 6) -> "0".
  * Trailing fractional zeros and a bare trailing dot are dropped; negatives get a leading "-".
  */
-export function formatDecimal(v: bigint, decimals: number): string {
+export function formatDecimal(v: bigint | number, decimals: number): string {
   if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError(`formatDecimal: invalid decimals ${decimals}`)
-  const negative = v < 0n
+  // A safe integer number formats as its bigint would (the event bodies' ticks and lots), without
+  // the conversion; any other number is refused by BigInt() as it always was.
+  if (typeof v === 'number' && !Number.isSafeInteger(v)) v = BigInt(v)
+  const negative = v < 0
   const digits = (negative ? -v : v).toString()
   if (decimals === 0) return negative ? `-${digits}` : digits
   const padded = digits.padStart(decimals + 1, '0')

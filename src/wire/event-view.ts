@@ -15,18 +15,48 @@ export interface MarketDecimals {
 /** The wire body of an event; marketDecimals is looked up by the event's market_id. */
 export function eventBody(event: object, decimals: MarketDecimals | undefined): EventBody {
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(event)) {
+  const fields = event as Record<string, unknown>
+  // for...in over a plain object: its own keys in the order Object.entries gives, without the
+  // array per entry (a block of 50-order batches turns 15,000 events into bodies).
+  for (const key in fields) {
+    const value = fields[key]
     if (value === undefined) continue
-    if (typeof value === 'bigint') out[key] = formatDecimal(value, 6)
-    else if (typeof value === 'number' && key.endsWith('_ticks') && decimals !== undefined)
-      out[key.slice(0, -6)] = formatDecimal(BigInt(value), decimals.priceDecimals)
-    else if (typeof value === 'number' && key.endsWith('_lots') && decimals !== undefined)
-      out[key.slice(0, -5)] = formatDecimal(BigInt(value), decimals.sizeDecimals)
-    else if (typeof value === 'number' && (key.endsWith('_size_before') || key.endsWith('_size_after')) && decimals !== undefined)
-      out[key] = formatDecimal(BigInt(value), decimals.sizeDecimals)
-    else out[key] = value
+    if (typeof value === 'bigint') {
+      out[key] = formatDecimal(value, 6)
+      continue
+    }
+    if (typeof value === 'number' && decimals !== undefined) {
+      const scaled = scaledField(key)
+      if (scaled !== undefined) {
+        const places = scaled.unit === 'price' ? decimals.priceDecimals : decimals.sizeDecimals
+        out[scaled.wireKey] = formatDecimal(Number.isSafeInteger(value) ? value : BigInt(value), places)
+        continue
+      }
+    }
+    out[key] = value
   }
   return out as EventBody
+}
+
+/** How a numeric engine field goes on the wire: x_ticks a price as x, x_lots a size as x, *_size_before/after a size. */
+interface ScaledField {
+  readonly wireKey: string
+  readonly unit: 'price' | 'size'
+}
+
+/** scaledField's answers by key (the engine's field names are a small fixed set). */
+const scaledFields = new Map<string, ScaledField | null>()
+
+function scaledField(key: string): ScaledField | undefined {
+  let field = scaledFields.get(key)
+  if (field === undefined) {
+    if (key.endsWith('_ticks')) field = { wireKey: key.slice(0, -6), unit: 'price' }
+    else if (key.endsWith('_lots')) field = { wireKey: key.slice(0, -5), unit: 'size' }
+    else if (key.endsWith('_size_before') || key.endsWith('_size_after')) field = { wireKey: key, unit: 'size' }
+    else field = null
+    scaledFields.set(key, field)
+  }
+  return field ?? undefined
 }
 
 /** The wire name of an engine field: x_ticks and x_lots lose their suffix. */

@@ -97,7 +97,7 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
   }
   node.onBlock((committed) => {
     try {
-      const delta = feed.applyBlock(committed.stored)
+      const delta = feed.applyBlock(committed.stored, committed.bodies)
       if (delta !== undefined) hub.onBlock(delta)
       if (committed.stored.header.height % DAY_STATE_SAVE_EVERY_BLOCKS === 0) save()
     } catch (err) {
