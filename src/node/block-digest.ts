@@ -18,7 +18,7 @@ const STATUS_BYTE: Record<string, number> = { accepted: 1, 'kept-reject': 2 }
 
 /**
  * The envelopes commitment: keccak over tx_hash(32) ‖ status(1) per envelope. Binary rather than
- * msgpack of hex strings: the pure-JS keccak is the cost, so it hashes half the bytes.
+ * msgpack of hex strings: hashing is the cost, and this hashes half the bytes.
  */
 export function envelopesHash(envelopes: readonly (readonly [string, string])[]): Uint8Array {
   const buf = new Uint8Array(envelopes.length * 33)
