@@ -1,8 +1,9 @@
 // Read methods over the live chain state and the block store (foundation set).
 import { type Static, Type } from '@sinclair/typebox'
 import { notionalOf } from '../../chain/index.ts'
+import { ReadError } from '../../indexer/paging.ts'
 import { formatDecimal } from '../../lib/decimal.ts'
-import type { StoredBlockHeader } from '../../node/block-store.ts'
+import type { StoredBlockHeader, StoredEnvelope } from '../../node/block-store.ts'
 import { DEV_ADDRESSES } from '../../node/dev-genesis.ts'
 import { envelopeView, eventView, symbolLookup } from '../../node/views.ts'
 import { ACTION_KINDS } from '../../wire/actions.ts'
@@ -20,11 +21,12 @@ import {
 import type { BlockHeaderSchema } from '../../wire/results/shared-block.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { Address20, Hex32, U53 } from '../../wire/schema-types.ts'
+import { historyOf } from '../history-link.ts'
 import { accountView, openOrderView } from '../views/account-view.ts'
 import { liveMarkets, marketListItem } from '../views/market-view.ts'
 import { ORDERBOOK_DEPTH_DEFAULT, ORDERBOOK_DEPTH_MAX, orderbookView } from '../views/orderbook-view.ts'
 import { marketFilter, marketRefFields, requireAddress, requireMarket } from './params.ts'
-import { MethodError, method } from './registry.ts'
+import { MethodError, method, type QueryContext } from './registry.ts'
 
 const NoParams = Type.Object({}, { additionalProperties: false })
 
@@ -181,13 +183,14 @@ export const chainMethods = [
   }),
   method({
     name: 'getTx',
-    description: 'A transaction by tx_hash: its envelope with status, reason and events.',
+    description:
+      'A transaction by tx_hash: its envelope with status, reason and events. Looked up through the history index, and in the newest 300 blocks of the block store when that index has not reached them; when neither can tell (no history index, or one more than 300 blocks behind), error -32603 with data.reason HISTORY_UNAVAILABLE: retry, it is not a "not found".',
     params: Type.Object({ tx_hash: Hex32('the transaction hash') }, { additionalProperties: false }),
     result: TxResult,
     example: { tx_hash: `0x${'00'.repeat(32)}` },
-    handler: (ctx, p) => {
+    handler: async (ctx, p) => {
       const store = ctx.node.store
-      const env = store.envelopeByHash(p.tx_hash.toLowerCase())
+      const env = await envelopeByTxHash(ctx, p.tx_hash.toLowerCase())
       if (env === undefined) return { data: null }
       const symbolOf = symbolLookup(ctx.node.state)
       const header = store.header(env.height)!
@@ -220,3 +223,46 @@ export const chainMethods = [
     },
   }),
 ]
+
+/**
+ * Blocks getTx reads envelope by envelope for a hash the history index has not reached (the block
+ * store has no index on tx hashes, block-store.ts): the blocks the index is behind, at most this many.
+ */
+export const TX_SCAN_BLOCKS_MAX = 300
+
+/**
+ * The stored envelope with this tx hash: through the history index's tx-hash index for the blocks it
+ * has ingested, else by a scan of the newer blocks of the block store (an action's own block is
+ * usually one of these when its sender asks right after the reply). When neither can tell (no
+ * history index, or one further behind than TX_SCAN_BLOCKS_MAX), "not found" could be wrong, so
+ * the answer is an error to retry, not null.
+ */
+async function envelopeByTxHash(ctx: QueryContext, txHash: string): Promise<StoredEnvelope | undefined> {
+  const store = ctx.node.store
+  const tip = ctx.node.state.height
+  let indexedTo = 0
+  let historyProblem: string | undefined
+  const history = historyOf(ctx.node)
+  if (history === undefined) historyProblem = 'the history index is not running'
+  else {
+    try {
+      const { value, watermarks } = await history.read('txLocation', { hash: txHash })
+      if (value !== null) {
+        const found = store.envelopeAt(value.height, value.envelope_idx)
+        if (found !== undefined) return found
+      }
+      indexedTo = watermarks.ingest
+    } catch (err) {
+      if (!(err instanceof ReadError)) throw err
+      historyProblem = err.message
+    }
+  }
+  const scanFrom = Math.max(indexedTo, ctx.node.state.height - TX_SCAN_BLOCKS_MAX)
+  const found = store.envelopeInBlocksAfter(txHash, scanFrom)
+  if (found !== undefined || scanFrom <= indexedTo) return found
+  throw new MethodError(
+    RPC.internalError,
+    `the transaction is not in the last ${TX_SCAN_BLOCKS_MAX} blocks, and the history index cannot look further (${historyProblem ?? `it has reached block ${indexedTo} of ${tip}`}); retry shortly`,
+    { reason: 'HISTORY_UNAVAILABLE' },
+  )
+}

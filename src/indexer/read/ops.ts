@@ -46,6 +46,11 @@ export const READ_OPS = {
   blockEnvelopes: (c: ReadContext, a: { height: number }) =>
     blockById(c.db, String(a.height)) === undefined ? null : envelopesOfBlock(c.db, a.height, c.symbolOf),
   envelopes: (c: ReadContext, a: { filter: EnvelopeFilter; page: PageRequest }) => listEnvelopes(c.db, a.filter, a.page, c.symbolOf),
+  /** Where the envelope with this tx hash is (getTx reads the rest from the block store), or null. */
+  txLocation: (c: ReadContext, a: { hash: string }) =>
+    c.db
+      .query<{ height: number; envelope_idx: number }, [string]>('SELECT height, envelope_idx FROM envelopes WHERE tx_hash = ?')
+      .get(a.hash.toLowerCase()),
   tx: (c: ReadContext, a: { hash: string }) => {
     const env = envelopeByHash(c.db, a.hash, c.symbolOf)
     if (env === undefined) return null
