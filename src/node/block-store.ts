@@ -28,20 +28,26 @@ export interface AuditQuery {
   readonly limit: number
 }
 
+/**
+ * The envelopes table's columns. No index on tx_hash: a random key, whose index cost a page write
+ * per envelope once it outgrew SQLite's cache (a 2,000-envelope block's commit 15 ms without it,
+ * 60 ms with it at 600,000 envelopes and 98 ms at 3M: scripts/bench/block-store.ts). getTx finds a
+ * hash through the history index's, and here scans only the blocks that index has not reached
+ * (envelopeInBlocksAfter). A store made with that index is rebuilt without it when opened
+ * (dropLegacyTxIndex).
+ */
+const ENVELOPES_COLUMNS = `
+  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL, signer TEXT NOT NULL,
+  nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL, signature TEXT NOT NULL,
+  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)`
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS blocks (
   height INTEGER PRIMARY KEY, parent TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, timestamp_ms INTEGER NOT NULL,
   envelope_count INTEGER NOT NULL, event_count INTEGER NOT NULL, state_root TEXT NOT NULL);
--- No index on tx_hash: a random key, its index cost a page write per envelope once it outgrew the
--- cache (a 2,000-envelope block's commit 19 ms without it, 46 ms with it at the start of a chain and
--- 75 ms at 3M envelopes). getTx finds a hash through the history index's, and scans here only the
--- blocks that index has not reached (envelopeInBlocksAfter). A store created before this keeps its
--- UNIQUE index (sqlite_autoindex_envelopes_1), which that scan then uses.
-CREATE TABLE IF NOT EXISTS envelopes (
-  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL, signer TEXT NOT NULL,
-  nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL, signature TEXT NOT NULL,
-  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+-- No index on tx_hash (see ENVELOPES_COLUMNS).
+CREATE TABLE IF NOT EXISTS envelopes (${ENVELOPES_COLUMNS}) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events (
   height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
   market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;
@@ -75,6 +81,8 @@ export class BlockStore {
   private readonly commitTx: (block: StoredBlock) => void
   private readonly commitManyTx: (blocks: readonly StoredBlock[]) => void
   private readonly replayEnvelopes: Statement
+  /** Whether opening this store dropped the tx-hash index of an older store (dropLegacyTxIndex). */
+  rebuiltWithoutTxIndex = false
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true })
@@ -83,6 +91,7 @@ export class BlockStore {
     // FULL: the WAL is fsynced at every commit, so a committed block survives a power loss.
     this.db.exec('PRAGMA synchronous = FULL')
     this.db.exec(SCHEMA)
+    this.dropLegacyTxIndex()
     this.insertBlock = this.db.prepare(
       'INSERT INTO blocks VALUES ($height, $parent, $digest, $timestampMs, $envelopeCount, $eventCount, $stateRoot)',
     )
@@ -103,6 +112,23 @@ export class BlockStore {
     this.commitManyTx = this.db.transaction((blocks: readonly StoredBlock[]) => {
       for (const block of blocks) this.commitTx(block)
     })
+  }
+
+  /**
+   * A store created before 2026-11-26 has `tx_hash ... UNIQUE` in its envelopes table, an index
+   * SQLite can only drop by copying the table (ENVELOPES_COLUMNS says why it goes): done once, in
+   * one transaction, so a failure leaves the store as it was.
+   */
+  private dropLegacyTxIndex(): void {
+    const table = this.db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'envelopes'").get()
+    if (table === null || !/tx_hash TEXT NOT NULL UNIQUE/i.test(table.sql)) return
+    this.db.transaction(() => {
+      this.db.exec(`CREATE TABLE envelopes_rebuilt (${ENVELOPES_COLUMNS}) WITHOUT ROWID`)
+      this.db.exec('INSERT INTO envelopes_rebuilt SELECT * FROM envelopes')
+      this.db.exec('DROP TABLE envelopes')
+      this.db.exec('ALTER TABLE envelopes_rebuilt RENAME TO envelopes')
+    })()
+    this.rebuiltWithoutTxIndex = true
   }
 
   /** Reads a meta value (genesis document, genesis root). */

@@ -164,6 +164,8 @@ export class ChainNode {
     this.log = options.log ?? logLine(createLogger('node'))
     this.health = new NodeHealth(this.now, undefined, this.log)
     this.store = new BlockStore(options.dataDir)
+    if (this.store.rebuiltWithoutTxIndex)
+      this.log('block store: rebuilt its envelopes table without the tx-hash index of older stores (getTx reads the history index)')
     const stored = this.store.getMeta('genesis')
     const genesis: Genesis = stored === undefined ? options.genesis : JSON.parse(stored)
     if (stored !== undefined && stored !== JSON.stringify(options.genesis)) {

@@ -28,6 +28,12 @@ import { ORDERBOOK_DEPTH_DEFAULT, ORDERBOOK_DEPTH_MAX, orderbookView } from '../
 import { marketFilter, marketRefFields, requireAddress, requireMarket } from './params.ts'
 import { MethodError, method, type QueryContext } from './registry.ts'
 
+/**
+ * Blocks getTx reads envelope by envelope for a hash the history index has not reached (the block
+ * store has no index on tx hashes, block-store.ts): the blocks the index is behind, at most this many.
+ */
+export const TX_SCAN_BLOCKS_MAX = 300
+
 const NoParams = Type.Object({}, { additionalProperties: false })
 
 /** Development account #1, funded on the dev network: the address of the read methods' examples. */
@@ -183,8 +189,7 @@ export const chainMethods = [
   }),
   method({
     name: 'getTx',
-    description:
-      'A transaction by tx_hash: its envelope with status, reason and events. Looked up through the history index, and in the newest 300 blocks of the block store when that index has not reached them; when neither can tell (no history index, or one more than 300 blocks behind), error -32603 with data.reason HISTORY_UNAVAILABLE: retry, it is not a "not found".',
+    description: `A transaction by tx_hash: its envelope with status, reason and events. Looked up through the history index, and in the newest ${TX_SCAN_BLOCKS_MAX} blocks of the block store when that index has not reached them; when neither can tell (no history index, or one more than ${TX_SCAN_BLOCKS_MAX} blocks behind), error -32603 with data.reason HISTORY_UNAVAILABLE: retry, it is not a "not found".`,
     params: Type.Object({ tx_hash: Hex32('the transaction hash') }, { additionalProperties: false }),
     result: TxResult,
     example: { tx_hash: `0x${'00'.repeat(32)}` },
@@ -225,12 +230,6 @@ export const chainMethods = [
 ]
 
 /**
- * Blocks getTx reads envelope by envelope for a hash the history index has not reached (the block
- * store has no index on tx hashes, block-store.ts): the blocks the index is behind, at most this many.
- */
-export const TX_SCAN_BLOCKS_MAX = 300
-
-/**
  * The stored envelope with this tx hash: through the history index's tx-hash index for the blocks it
  * has ingested, else by a scan of the newer blocks of the block store (an action's own block is
  * usually one of these when its sender asks right after the reply). When neither can tell (no
@@ -239,7 +238,6 @@ export const TX_SCAN_BLOCKS_MAX = 300
  */
 async function envelopeByTxHash(ctx: QueryContext, txHash: string): Promise<StoredEnvelope | undefined> {
   const store = ctx.node.store
-  const tip = ctx.node.state.height
   let indexedTo = 0
   let historyProblem: string | undefined
   const history = historyOf(ctx.node)
@@ -257,7 +255,8 @@ async function envelopeByTxHash(ctx: QueryContext, txHash: string): Promise<Stor
       historyProblem = err.message
     }
   }
-  const scanFrom = Math.max(indexedTo, ctx.node.state.height - TX_SCAN_BLOCKS_MAX)
+  const tip = ctx.node.state.height
+  const scanFrom = Math.max(indexedTo, tip - TX_SCAN_BLOCKS_MAX)
   const found = store.envelopeInBlocksAfter(txHash, scanFrom)
   if (found !== undefined || scanFrom <= indexedTo) return found
   throw new MethodError(
