@@ -21,6 +21,7 @@ import {
   validateGenesis,
 } from './config.ts'
 import type { HistoryIndex } from './indexer/history-index.ts'
+import { keccakWasmReady } from './lib/keccak.ts'
 import { configureLogging, createLogger, errorMessage, logLine, logSettingsFrom } from './lib/log.ts'
 import { configJson, configText, readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
@@ -154,6 +155,10 @@ log.info(`perpd ${genesis.network} network, data ${config.dataDir}, block time $
 // The line tests and scripts wait for (test/support/child-process.ts), once the port is bound.
 const url = `http://${config.host}:${app.server!.port}`
 log.info(`listening on ${url}`, { url })
+// Correct either way, but about five times slower per hash (lib/keccak.ts): worth an operator's look.
+void keccakWasmReady.then((wasm) => {
+  if (!wasm) log.warn('Keccak-256 runs in JavaScript: its WebAssembly module did not start here (every /action hashes slower)')
+})
 
 const progress = replayReporter({
   tty: process.stderr.isTTY === true,
