@@ -29,7 +29,7 @@ export function eventBody(event: object, decimals: MarketDecimals | undefined): 
       const scaled = scaledField(key)
       if (scaled !== undefined) {
         const places = scaled.unit === 'price' ? decimals.priceDecimals : decimals.sizeDecimals
-        out[scaled.wireKey] = formatDecimal(Number.isSafeInteger(value) ? value : BigInt(value), places)
+        out[scaled.wireKey] = formatDecimal(value, places)
         continue
       }
     }
