@@ -13,10 +13,11 @@ import type { ActionIntake } from './action-intake.ts'
 export type ToAdmissionThread =
   | { readonly type: 'init'; readonly network: string }
   | { readonly type?: undefined; readonly id: number; readonly text: string }
-/** Admission thread → block thread: the intake, or the message of an exception (a bug). */
+/** Admission thread → block thread: it has loaded (once), then per request the intake, or the message of an exception (a bug). */
 export type FromAdmissionThread =
-  | { readonly id: number; readonly intake: ActionIntake; readonly error?: undefined }
-  | { readonly id: number; readonly error: string }
+  | { readonly type: 'loaded' }
+  | { readonly type?: undefined; readonly id: number; readonly intake: ActionIntake; readonly error?: undefined }
+  | { readonly type?: undefined; readonly id: number; readonly error: string }
 
 /** A request the pool cannot serve: its thread died with it in hand, or no thread runs. HTTP 503. */
 export class AdmissionUnavailable extends Error {}
@@ -51,6 +52,14 @@ interface Thread {
   readonly startedAt: number
   readonly inFlight: Map<number, Pending>
   dead: boolean
+  /**
+   * Whether its modules have loaded (its 'loaded' message). A thread is terminated only once they
+   * have: Bun aborts the whole process when a Worker is terminated while it loads the native
+   * secp256k1 addon (seen once in `npm test`, a pool stopped just after a thread's restart).
+   */
+  loaded: boolean
+  /** Terminate it as soon as it has loaded. */
+  terminateWhenLoaded: boolean
   lastError?: string
 }
 
@@ -109,13 +118,20 @@ export class AdmissionPool {
       const t = this.threads[i]
       if (t === undefined) continue
       this.threadGone(i, t, 'the node is stopping')
-      t.worker.terminate()
+      this.terminate(t)
     }
   }
 
   /** Ends thread i as a crash would (tests: the pool's handling of a dying thread). */
   killThread(i: number): void {
-    this.threads[i]?.worker.terminate()
+    const t = this.threads[i]
+    if (t !== undefined) this.terminate(t)
+  }
+
+  /** Terminates a thread now, or once it has loaded (Thread.loaded). */
+  private terminate(t: Thread): void {
+    if (t.loaded) t.worker.terminate()
+    else t.terminateWhenLoaded = true
   }
 
   /** The running thread with the fewest requests in hand; ties go round-robin. */
@@ -134,10 +150,22 @@ export class AdmissionPool {
 
   private spawn(i: number): Thread {
     const worker = new Worker(workerUrl())
-    const thread: Thread = { worker, startedAt: performance.now(), inFlight: new Map(), dead: false }
+    const thread: Thread = {
+      worker,
+      startedAt: performance.now(),
+      inFlight: new Map(),
+      dead: false,
+      loaded: false,
+      terminateWhenLoaded: false,
+    }
     worker.postMessage({ type: 'init', network: this.network } satisfies ToAdmissionThread)
     worker.onmessage = (event: MessageEvent<FromAdmissionThread>) => {
       const m = event.data
+      if (m.type === 'loaded') {
+        thread.loaded = true
+        if (thread.terminateWhenLoaded) worker.terminate()
+        return
+      }
       const pending = thread.inFlight.get(m.id)
       if (pending === undefined) return
       thread.inFlight.delete(m.id)

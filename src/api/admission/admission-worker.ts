@@ -23,3 +23,7 @@ self.onmessage = (event: MessageEvent<ToAdmissionThread>) => {
   }
   self.postMessage(reply)
 }
+
+// Every module is loaded once this runs (the native secp256k1 addon among them): the pool may now
+// terminate this thread safely (admission-pool.ts Thread.loaded).
+self.postMessage({ type: 'loaded' } satisfies FromAdmissionThread)
