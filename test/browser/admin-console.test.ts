@@ -248,6 +248,9 @@ describe('login', () => {
         const note = page.getByTestId('login-note')
         await expect(note.textContent({ timeout: UI_TIMEOUT_MS })).resolves.toContain('503 CHAIN_UNAVAILABLE')
         expect(await note.textContent()).toContain('cannot reach the chain node')
+      } catch (err) {
+        // What the service said is the first thing to read when this fails (once: refused connections).
+        throw new Error(`${(err as Error).message}\nthe admin service's output:\n${lonely.output().slice(-4_000)}`)
       } finally {
         await lonely.stop()
         removeAdminFiles(lonely)
