@@ -1,22 +1,10 @@
 // Both binaries' command lines as an operator meets them: --help and --version answer on stdout and
 // exit 0, a command line that cannot be used says why on stderr and exits 2.
 import { describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
-import { childEnv, PROJECT_ROOT } from '../support/child-process.ts'
+import { runScript } from '../support/child-process.ts'
 
-async function run(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], {
-    cwd: PROJECT_ROOT,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: childEnv(),
-  })
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000)
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
-  clearTimeout(timer)
-  return { code, stdout, stderr }
-}
+const run = (script: string, args: string[]) => runScript(script, args)
 
 const NODE_FLAGS = [
   '--dev',

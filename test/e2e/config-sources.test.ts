@@ -5,29 +5,15 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { childEnv, PROJECT_ROOT, spawnListening } from '../support/child-process.ts'
+import { runScript, spawnListening } from '../support/child-process.ts'
 import { removeDir } from '../support/node-process.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'perpd-config-'))
 afterAll(() => removeDir(dir))
 
-async function run(
-  script: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  // The file paths the tests give are relative to `dir`, as an operator's would be to theirs.
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], {
-    cwd: dir,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: childEnv(env),
-  })
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 60_000)
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
-  clearTimeout(timer)
-  return { code, stdout, stderr }
-}
+// The file paths the tests give are relative to `dir`, as an operator's would be to theirs.
+const run = (script: string, args: string[], env: Record<string, string> = {}) =>
+  runScript(script, args, { env, cwd: dir, timeoutMs: 60_000 })
 
 const perpd = (args: string[], env?: Record<string, string>) => run('src/main.ts', args, env)
 

@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { Signer } from '../../src/client/signer.ts'
-import { childEnv, PROJECT_ROOT } from '../support/child-process.ts'
+import { runScript } from '../support/child-process.ts'
 import { startNatsServer } from '../support/nats-server.ts'
 import { DEV_KEYS, type NodeProcess, removeDir, tempDataDir } from '../support/node-process.ts'
 import { until } from '../support/poll.ts'
@@ -68,28 +68,12 @@ function tamperingProxy(alter: (path: string, body: Uint8Array) => Uint8Array): 
 
 /** Runs a new follower on dataDir from peer until it exits (it must: a refusal); its exit code and output. */
 async function refusedStart(dataDir: string, peer: string): Promise<{ code: number; output: string }> {
-  const proc = Bun.spawn(
-    [
-      process.execPath,
-      join(PROJECT_ROOT, 'src/main.ts'),
-      '--follow',
-      '--nats',
-      nats.url,
-      '--data-dir',
-      dataDir,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-      '--snapshot-from',
-      peer,
-    ],
-    { cwd: PROJECT_ROOT, stdout: 'pipe', stderr: 'pipe', env: childEnv() },
+  const r = await runScript(
+    'src/main.ts',
+    ['--follow', '--nats', nats.url, '--data-dir', dataDir, '--host', '127.0.0.1', '--port', '0', '--snapshot-from', peer],
+    { timeoutMs: 60_000 },
   )
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 60_000)
-  const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()])
-  clearTimeout(timer)
-  return { code, output: out + err }
+  return { code: r.code, output: r.stdout + r.stderr }
 }
 
 describe('a follower started from the leader’s snapshot', () => {

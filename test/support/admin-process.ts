@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { concat, type Hex, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { parseJsonOrUndefined } from '../../src/lib/json.ts'
-import { childEnv, type ListeningProcess, PROJECT_ROOT, spawnListening } from './child-process.ts'
+import { type ListeningProcess, type RunResult, runScript, spawnListening } from './child-process.ts'
 import { type NodeProcess, removeDir, startNode } from './node-process.ts'
 
 /** A running admin service with its data directory, database file and KEK file. */
@@ -58,20 +58,8 @@ export async function startAdminWithNodeForFile(): Promise<{ node: NodeProcess; 
 }
 
 /** Runs `bun src/admin.ts ARGS` to completion (for start-up refusals and the CLI). */
-export async function runAdmin(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, 'src', 'admin.ts'), ...args], {
-    cwd: PROJECT_ROOT,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: childEnv(env),
-  })
-  const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000)
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
-  clearTimeout(timer)
-  return { code, stdout, stderr }
+export function runAdmin(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  return runScript('src/admin.ts', args, { env })
 }
 
 /** A JSON reply of the admin API. */

@@ -1,5 +1,5 @@
 // Runs one of the project's servers (src/main.ts, src/admin.ts) as a child process on 127.0.0.1
-// port 0 and waits for the address it prints; stops it by its PID.
+// port 0 and waits for the address it prints; stops it by its PID. Or runs a script to its exit.
 import { join } from 'node:path'
 
 /** The repository root: child processes run here. */
@@ -14,6 +14,34 @@ export function childEnv(extra: Readonly<Record<string, string>> = {}): Record<s
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && !name.startsWith('PERPD_')) env[name] = value
   return { ...env, ...extra }
+}
+
+/** What a script run to its exit printed, and its exit code. */
+export interface RunResult {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Runs `bun <script> ...args` to its exit (start-up refusals, commands, the CLI): in `cwd` (the
+ * project root by default) with childEnv(env), SIGKILLed after timeoutMs.
+ */
+export async function runScript(
+  script: string,
+  args: readonly string[],
+  opts: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const proc = Bun.spawn([process.execPath, join(PROJECT_ROOT, script), ...args], {
+    cwd: opts.cwd ?? PROJECT_ROOT,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: childEnv(opts.env),
+  })
+  const timer = setTimeout(() => proc.kill('SIGKILL'), opts.timeoutMs ?? 30_000)
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  clearTimeout(timer)
+  return { code, stdout, stderr }
 }
 
 /** How long a server may take to print its address. */
