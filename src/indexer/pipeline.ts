@@ -12,6 +12,7 @@ import { readCounter } from './stages/counters.ts'
 import { deriveBlocks } from './stages/derive.ts'
 import { ingestBlocks } from './stages/ingest.ts'
 import { statsBlocks } from './stages/stats.ts'
+import { hasTxHashIndex, upgradeFromTxHashIndex } from './tables/tx-runs.ts'
 import { readWatermarks, type Watermarks } from './watermarks.ts'
 
 /** Blocks one batch takes at most. */
@@ -46,12 +47,18 @@ export class Pipeline {
   private readonly refreshMs: number
   private readonly log: LogLine
   private wm: Watermarks
+  /**
+   * The index has the tx-hash index of older versions: the first step moves it to runs
+   * (tables/tx-runs.ts), rather than the constructor, so the index reports ready at once.
+   */
+  private upgradePending: boolean
 
   constructor(options: PipelineOptions) {
     this.log = options.log ?? logLine(createLogger('indexer'))
     this.refreshMs = options.leaderboardRefreshMs ?? LEADERBOARD_REFRESH_MS_DEFAULT
     this.db = this.openChecked(historyPath(options.dataDir), options.dataDir)
     this.wm = readWatermarks(this.db)
+    this.upgradePending = hasTxHashIndex(this.db)
   }
 
   /**
@@ -117,6 +124,16 @@ export class Pipeline {
 
   /** Runs one batch of every stage that has work, in pipeline order, up to `tip`. */
   step(tip: number): StepResult {
+    if (this.upgradePending) {
+      this.upgradePending = false
+      const started = performance.now()
+      if (upgradeFromTxHashIndex(this.db))
+        this.log(
+          `indexer: moved the tx-hash index of ${this.db.filename} to sorted runs in ${Math.round(performance.now() - started)} ms (once, on the first start of this version)`,
+          'info',
+        )
+      return { worked: true, candles: [] }
+    }
     let worked = false
     let candles: CandleUpdate[] = []
     if (this.ingest(tip)) worked = true
@@ -143,7 +160,13 @@ export class Pipeline {
 
   /** Whether every stage has reached `tip`. */
   caughtUp(tip: number): boolean {
-    return this.wm.ingest >= tip && this.wm.derive >= this.wm.ingest && this.wm.candle >= this.wm.derive && this.wm.stats >= this.wm.derive
+    return (
+      !this.upgradePending &&
+      this.wm.ingest >= tip &&
+      this.wm.derive >= this.wm.ingest &&
+      this.wm.candle >= this.wm.derive &&
+      this.wm.stats >= this.wm.derive
+    )
   }
 
   /** Last height of a batch of the block store's blocks from `from`, whole blocks up to the batch limits. */

@@ -3,6 +3,7 @@
 // see the last committed transaction while the indexer writes the next one.
 import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
+import { TX_RUNS_SCHEMA } from './tables/tx-runs.ts'
 
 /**
  * Version of the derived tables' layout and meaning. A database written by another version is
@@ -33,7 +34,7 @@ CREATE TABLE IF NOT EXISTS envelopes (
   height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL, signer TEXT NOT NULL,
   nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL,
   status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS envelopes_tx ON envelopes (tx_hash);
+-- No index on tx_hash: its lookup is tx_runs and tx_keys (tables/tx-runs.ts).
 CREATE INDEX IF NOT EXISTS envelopes_signer ON envelopes (signer, height, envelope_idx);
 CREATE INDEX IF NOT EXISTS envelopes_kind ON envelopes (action_kind, height, envelope_idx);
 CREATE INDEX IF NOT EXISTS envelopes_market ON envelopes (market_id, height, envelope_idx);
@@ -148,6 +149,7 @@ export function openHistoryWriter(path: string): Database {
   db.exec('PRAGMA busy_timeout = 5000')
   db.exec(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`)
   db.exec(SCHEMA)
+  db.exec(TX_RUNS_SCHEMA)
   return db
 }
 

@@ -22,6 +22,7 @@ import { accountPositions } from '../tables/positions.ts'
 import { accountRebateEvents } from '../tables/rebate-events.ts'
 import { accountReferralEvents } from '../tables/referral-events.ts'
 import { recentTrades } from '../tables/trades.ts'
+import { txLocation } from '../tables/tx-runs.ts'
 import { readWatermarks } from '../watermarks.ts'
 import { customCandles } from './custom-candles.ts'
 import { search } from './search.ts'
@@ -47,10 +48,7 @@ export const READ_OPS = {
     blockById(c.db, String(a.height)) === undefined ? null : envelopesOfBlock(c.db, a.height, c.symbolOf),
   envelopes: (c: ReadContext, a: { filter: EnvelopeFilter; page: PageRequest }) => listEnvelopes(c.db, a.filter, a.page, c.symbolOf),
   /** Where the envelope with this tx hash is (getTx reads the rest from the block store), or null. */
-  txLocation: (c: ReadContext, a: { hash: string }) =>
-    c.db
-      .query<{ height: number; envelope_idx: number }, [string]>('SELECT height, envelope_idx FROM envelopes WHERE tx_hash = ?')
-      .get(a.hash.toLowerCase()),
+  txLocation: (c: ReadContext, a: { hash: string }) => txLocation(c.db, a.hash),
   tx: (c: ReadContext, a: { hash: string }) => {
     const env = envelopeByHash(c.db, a.hash, c.symbolOf)
     if (env === undefined) return null

@@ -1,8 +1,9 @@
 // Stage 1, ingest: copies committed blocks, envelopes and events from the block store (attached as
-// `chain`) into the history database inside SQLite, with the counters /status reports and the
-// ingest watermark, in one transaction.
+// `chain`) into the history database inside SQLite, with the tx-hash run of the batch's envelopes
+// (tables/tx-runs.ts), the counters /status reports and the ingest watermark, in one transaction.
 import type { Database } from 'bun:sqlite'
 import { assert } from '../../lib/assert.ts'
+import { addTxRun } from '../tables/tx-runs.ts'
 import { writeWatermark } from '../watermarks.ts'
 import { addCounter } from './counters.ts'
 
@@ -23,6 +24,7 @@ export function ingestBlocks(db: Database, from: number, to: number): void {
       FROM chain.blocks WHERE height BETWEEN ? AND ?`).run(from, to)
     db.query(`INSERT OR IGNORE INTO main.envelopes SELECT height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status, reason
       FROM chain.envelopes WHERE height BETWEEN ? AND ?`).run(from, to)
+    addTxRun(db, from, to)
     // A block-level event stored before it carried the block's envelope count (NULL) gets it here.
     db.query(`INSERT OR IGNORE INTO main.events SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count), e.kind, e.sub_kind, e.market_id, e.account, e.body
       FROM chain.events e JOIN chain.blocks b ON b.height = e.height WHERE e.height BETWEEN ? AND ?`).run(from, to)

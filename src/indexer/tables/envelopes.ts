@@ -3,6 +3,7 @@
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { keysetPage, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'
+import { txLocation } from './tx-runs.ts'
 
 interface EnvelopeRow {
   height: number
@@ -44,7 +45,11 @@ export function envelopesOfBlock(db: Database, height: number, symbolOf: SymbolO
 }
 
 export function envelopeByHash(db: Database, txHash: string, symbolOf: SymbolOf) {
-  const r = db.query<EnvelopeRow, [string]>(`SELECT ${SELECT} FROM envelopes WHERE tx_hash = ?`).get(txHash.toLowerCase())
+  const at = txLocation(db, txHash)
+  if (at === null) return undefined
+  const r = db
+    .query<EnvelopeRow, [number, number]>(`SELECT ${SELECT} FROM envelopes WHERE height = ? AND envelope_idx = ?`)
+    .get(at.height, at.envelope_idx)
   return r === null ? undefined : envelopeJson(r, symbolOf)
 }
 
