@@ -2,11 +2,14 @@
 // orders exactly as docs/history-api.md#fills-and-orders shows them, and the flows, positions,
 // referral, rebate and account event tables from the funds and margin events.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../../test/support/chain/funds.ts'
 import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode } from '../../test/support/chain/margin.ts'
 import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../../test/support/chain/test-chain.ts'
-import { IndexedChain, indexAll } from '../../test/support/history.ts'
-import type { Pipeline } from './pipeline.ts'
+import { DERIVED_TABLES, IndexedChain, indexAll, tableRows } from '../../test/support/history.ts'
+import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { symbolLookup } from './symbols.ts'
 
@@ -51,6 +54,24 @@ afterAll(() => {
 describe('derive over real chain blocks', () => {
   test('every stage reaches the tip', () => {
     expect(p.watermarks).toEqual({ ingest: ic.tip, derive: ic.tip, candle: ic.tip, stats: ic.tip })
+  })
+
+  test('one block per batch gives the tables of one batch: orders closed in the batch that placed them or in a later one', () => {
+    // The cancelled bid rests for four blocks: one batch closes it where it was placed, block by block it closes later.
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-derive-batches-'))
+    try {
+      for (const suffix of ['', '-wal']) {
+        if (existsSync(join(ic.dir, `chain.sqlite${suffix}`)))
+          copyFileSync(join(ic.dir, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
+      }
+      const one = new Pipeline({ dataDir: dir, log: () => {} })
+      for (let h = 1; h <= ic.tip; h++) indexAll(one, h)
+      for (const table of DERIVED_TABLES) expect({ table, rows: tableRows(one, table) }).toEqual({ table, rows: tableRows(p, table) })
+      expect(tableRows(one, 'order_events').length).toBeGreaterThan(10)
+      one.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('fills: a taker and a maker row per fill with the exact FillRecord fields', () => {
