@@ -46,6 +46,22 @@ test('a thread gives the inline intake, as structured clone carries it (the enve
   expect(threaded.prepared.recovered.signer).toBe(signer.address.toLowerCase())
 })
 
+test('many bodies sent in one turn of the event loop (one batch) each get the answer to their own body', async () => {
+  const texts = Array.from({ length: 120 }, (_, i) => body(1_000 + i))
+  texts.splice(7, 0, '{bad', body(5_000).replace(/"r":"0x[0-9a-f]+"/, '"r":"0x1"'))
+  const threaded = await Promise.all(texts.map((t) => pool.intake(t)))
+  expect(threaded).toEqual(texts.map((t) => actionIntake(t, 'dev')))
+  expect(threaded.map((r) => (r.kind === 'action' && r.prepared.ok ? r.prepared.nonce : r.kind)).slice(5, 12)).toEqual([
+    1_005,
+    1_006,
+    'reply',
+    5_000,
+    1_007,
+    1_008,
+    1_009,
+  ])
+})
+
 test('a thread that dies fails the requests it held with AdmissionUnavailable, and is restarted', async () => {
   const texts = Array.from({ length: 200 }, (_, i) => body(i % 60))
   const all = texts.map((t) =>

@@ -1,7 +1,13 @@
 // An admission thread (admission-pool.ts): runs the stateless part of /action (action-intake.ts) on
-// the bodies the block thread sends it and sends back what it made of each, in plain data.
+// the batches of bodies the block thread sends it and sends back what it made of each, in plain data.
 import { actionIntake } from './action-intake.ts'
-import type { FromAdmissionThread, ToAdmissionThread } from './admission-pool.ts'
+import {
+  type AdmissionAnswer,
+  type AdmissionBody,
+  type FromAdmissionThread,
+  REPLY_BATCH_MAX,
+  type ToAdmissionThread,
+} from './admission-pool.ts'
 
 declare const self: Worker
 
@@ -13,15 +19,25 @@ self.onmessage = (event: MessageEvent<ToAdmissionThread>) => {
     network = m.network
     return
   }
-  let reply: FromAdmissionThread
+  let answers: AdmissionAnswer[] = []
+  for (const body of m.bodies) {
+    answers.push(answer(body))
+    if (answers.length === REPLY_BATCH_MAX) {
+      self.postMessage({ type: 'answers', answers } satisfies FromAdmissionThread)
+      answers = []
+    }
+  }
+  if (answers.length > 0) self.postMessage({ type: 'answers', answers } satisfies FromAdmissionThread)
+}
+
+function answer(body: AdmissionBody): AdmissionAnswer {
   try {
     if (network === undefined) throw new Error('admission thread used before its init message')
-    reply = { id: m.id, intake: actionIntake(m.text, network) }
+    return { id: body.id, intake: actionIntake(body.text, network) }
   } catch (err) {
     // A bug, as it would be inline: the request gets the API's 500, the thread lives on.
-    reply = { id: m.id, error: err instanceof Error ? err.message : String(err) }
+    return { id: body.id, error: err instanceof Error ? err.message : String(err) }
   }
-  self.postMessage(reply)
 }
 
 // Every module is loaded once this runs (the native secp256k1 addon among them): the pool may now
