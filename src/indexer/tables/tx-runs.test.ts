@@ -87,6 +87,15 @@ test('FANOUT runs of a tier merge into one of the next, and every hash is still 
   expect(txLocation(db, hashOf(n + 1))).toBeNull()
 })
 
+test('small blocks: merged runs that stay in tier 0 merge again, no tier keeps FANOUT runs, and every hash is found', () => {
+  const db = historyDb()
+  let n = 0
+  for (let height = 1; height <= 150; height++) ingest(db, height, height % 10 === 0 ? [] : [hashOf(++n), hashOf(++n), hashOf(++n)])
+  for (const { n: runs } of runsByTier(db)) expect(runs).toBeLessThan(FANOUT)
+  expect(db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM tx_keys').get()!.n).toBe(n)
+  for (let k = 1; k <= n; k++) expect(txLocation(db, hashOf(k))).not.toBeNull()
+})
+
 test('hashes that share their first 64 bits are told apart by the whole hash; a repeated hash answers its first place', () => {
   const db = historyDb()
   const prefix = `0x${'ab'.repeat(8)}`
