@@ -77,6 +77,76 @@ export async function openPage(context: BrowserContext, url: string, opts: OpenP
   return page
 }
 
+/**
+ * An init script (openPage's initScript, before the page's own scripts) that records every fetch
+ * the page makes in `window.__fetches`: method, absolute URL, a string body, then the status and
+ * the reply's text (or the error). Tests read requests and replies from it rather than through
+ * Playwright's request and response events: with Bun, playwright-core sometimes handled a
+ * response's creation before its request's and lost both, and the page with them (seen with
+ * page.on('request') and with waitForRequest alike).
+ */
+export const FETCH_RECORDER_SCRIPT = `(() => {
+  const calls = []
+  Object.defineProperty(window, '__fetches', { value: calls })
+  const original = window.fetch.bind(window)
+  window.fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    const call = {
+      method: String(init?.method ?? (typeof input === 'object' && 'method' in input ? input.method : 'GET')).toUpperCase(),
+      url: new URL(url, location.href).href,
+      body: typeof init?.body === 'string' ? init.body : null,
+      status: null,
+      text: null,
+      error: null,
+      done: false,
+    }
+    calls.push(call)
+    try {
+      const res = await original(input, init)
+      call.status = res.status
+      res.clone().text().then(
+        (text) => { call.text = text; call.done = true },
+        (err) => { call.error = String(err); call.done = true },
+      )
+      return res
+    } catch (err) {
+      call.error = String(err)
+      call.done = true
+      throw err
+    }
+  }
+})()`
+
+/** A fetch the page made, as FETCH_RECORDER_SCRIPT recorded it once it completed. */
+export interface RecordedFetch {
+  readonly method: string
+  readonly url: string
+  readonly body: string | null
+  readonly status: number | null
+  readonly text: string | null
+  readonly error: string | null
+}
+
+/** How many fetches the page has made so far (pass it to completedFetch to wait for a later one). */
+export async function fetchCount(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as unknown as { __fetches: unknown[] }).__fetches.length)
+}
+
+/** Waits for the first fetch from index `from` on with this method and a URL ending in `urlSuffix` to complete; returns it. */
+export async function completedFetch(page: Page, method: string, urlSuffix: string, from = 0, timeoutMs = 45_000): Promise<RecordedFetch> {
+  const handle = await page.waitForFunction(
+    ([m, suffix, start]) =>
+      (globalThis as unknown as { __fetches: (RecordedFetch & { done: boolean })[] }).__fetches
+        .slice(start)
+        .find((c) => c.done && c.method === m && c.url.endsWith(suffix)),
+    [method, urlSuffix, from] as const,
+    { timeout: timeoutMs },
+  )
+  const call = (await handle.jsonValue()) as RecordedFetch & { done?: boolean }
+  await handle.dispose()
+  return { method: call.method, url: call.url, body: call.body, status: call.status, text: call.text, error: call.error }
+}
+
 /** Adds console errors that are expected on `page` from now on (e.g. before provoking a 403). */
 export function allowConsoleErrors(page: Page, ...patterns: RegExp[]): void {
   const record = problemsOf.get(page)
