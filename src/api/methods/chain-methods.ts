@@ -190,7 +190,7 @@ export const chainMethods = [
   }),
   method({
     name: 'getTx',
-    description: `A transaction by tx_hash: its envelope with status, reason and events. Looked up through the history index, and in the newest ${TX_SCAN_BLOCKS_MAX} blocks of the block store when that index has not reached them; when neither can tell (no history index, or one more than ${TX_SCAN_BLOCKS_MAX} blocks behind), error -32603 with data.reason HISTORY_UNAVAILABLE: retry, it is not a "not found".`,
+    description: `A transaction by tx_hash: its envelope with status, reason and events. Looked up through the history index, and in the newest ${TX_SCAN_BLOCKS_MAX} blocks of the block store when that index has not reached them; when neither can tell (no history index, one more than ${TX_SCAN_BLOCKS_MAX} blocks behind, or one whose reads fail), error -32603 with data.reason HISTORY_UNAVAILABLE: retry, it is not a "not found".`,
     params: Type.Object({ tx_hash: Hex32('the transaction hash') }, { additionalProperties: false }),
     result: TxResult,
     example: { tx_hash: `0x${'00'.repeat(32)}` },
