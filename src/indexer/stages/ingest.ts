@@ -20,11 +20,12 @@ export function ingestBlocks(db: Database, from: number, to: number): void {
       .query<{ n: number }, [number, number]>('SELECT COUNT(*) AS n FROM chain.blocks WHERE height BETWEEN ? AND ?')
       .get(from, to)!.n
     assert(present === to - from + 1, `the block store holds ${present} blocks of heights ${from}..${to}`)
+    // Before the blocks: the run takes the envelopes of blocks not ingested yet.
+    addTxRun(db, from, to)
     db.query(`INSERT OR IGNORE INTO main.blocks SELECT height, parent, digest, timestamp_ms, envelope_count, event_count, state_root
       FROM chain.blocks WHERE height BETWEEN ? AND ?`).run(from, to)
     db.query(`INSERT OR IGNORE INTO main.envelopes SELECT height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status, reason
       FROM chain.envelopes WHERE height BETWEEN ? AND ?`).run(from, to)
-    addTxRun(db, from, to)
     // A block-level event stored before it carried the block's envelope count (NULL) gets it here.
     db.query(`INSERT OR IGNORE INTO main.events SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count), e.kind, e.sub_kind, e.market_id, e.account, e.body
       FROM chain.events e JOIN chain.blocks b ON b.height = e.height WHERE e.height BETWEEN ? AND ?`).run(from, to)

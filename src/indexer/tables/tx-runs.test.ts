@@ -12,6 +12,7 @@ import { Pipeline } from '../pipeline.ts'
 import { READ_OPS } from '../read/ops.ts'
 import { historyPath, openHistoryWriter } from '../schema.ts'
 import { symbolLookup } from '../symbols.ts'
+import { writeWatermark } from '../watermarks.ts'
 import { addTxRun, FANOUT, TOP_RUN_ROWS_MAX, TOP_TIER, tierOf, txLocation, upgradeFromTxHashIndex } from './tx-runs.ts'
 
 const dirs: string[] = []
@@ -31,17 +32,18 @@ function historyDb(): Database {
   return db
 }
 
-/** Ingests one block of these tx hashes the way ingestBlocks does: its envelope rows and its run, in one transaction. */
+/** Ingests one block of these tx hashes the way ingestBlocks does: its run, then its block and envelope rows, in one transaction. */
 function ingest(db: Database, height: number, hashes: readonly string[]): void {
   db.transaction(() => {
-    hashes.forEach((hash, i) => {
-      db.query('INSERT INTO chain.envelopes VALUES (?, ?, ?)').run(height, i, hash)
+    for (const [i, hash] of hashes.entries()) db.query('INSERT INTO chain.envelopes VALUES (?, ?, ?)').run(height, i, hash)
+    addTxRun(db, height, height)
+    db.query("INSERT INTO main.blocks VALUES (?, '0x00', ?, 0, ?, 0, '0x00')").run(height, `0x${height}`, hashes.length)
+    for (const [i, hash] of hashes.entries()) {
       db.query(
         `INSERT INTO main.envelopes (height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status)
         VALUES (?, ?, ?, '0x01', ?, 'PlaceOrder', 1, '{}', 'accepted')`,
       ).run(height, i, hash.toLowerCase(), i)
-    })
-    addTxRun(db, height, height)
+    }
   })()
 }
 
@@ -108,6 +110,14 @@ test('hashes that share their first 64 bits are told apart by the whole hash; a 
   expect(txLocation(db, `${prefix}${'03'.repeat(24)}`)).toBeNull()
 })
 
+test('a block ingested again (its watermark set back) adds no run', () => {
+  const db = historyDb()
+  ingest(db, 1, [hashOf(1), hashOf(2)])
+  addTxRun(db, 1, 1)
+  expect(runsByTier(db)).toEqual([{ tier: 0, n: 1 }])
+  expect(db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM tx_keys').get()!.n).toBe(2)
+})
+
 test('a block without envelopes adds no run', () => {
   const db = historyDb()
   ingest(db, 1, [])
@@ -163,7 +173,13 @@ test('a pipeline over an index with the older index on tx hashes reports ready a
     expect(hasIndex(p.db)).toBe(false)
     for (const { tx_hash } of hashes) expect(READ_OPS.txLocation(ctx, { hash: tx_hash })).not.toBeNull()
     expect(READ_OPS.txLocation(ctx, { hash: hashes[2]!.tx_hash })).toEqual({ height: ic.tip, envelope_idx: 0 })
+    // Every block ingested again (the watermarks set back): no envelope is in two runs.
+    writeWatermark(p.db, 'ingest', 0)
     p.close()
+    const again = new Pipeline({ dataDir: ic.dir, log: () => {} })
+    indexAll(again, ic.tip)
+    expect(again.db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM tx_keys').get()!.n).toBe(hashes.length)
+    again.close()
   } finally {
     ic.close()
   }

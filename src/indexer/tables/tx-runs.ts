@@ -44,13 +44,17 @@ function nextRun(db: Database): number {
   return (db.query<{ run: number | null }, []>('SELECT MAX(run) AS run FROM tx_runs').get()?.run ?? 0) + 1
 }
 
-/** Adds the envelopes of blocks [from, to] of the block store (attached as `chain`) as a new run, and merges what then fills a tier. */
+/**
+ * Adds the envelopes of blocks [from, to] of the block store (attached as `chain`) as a new run,
+ * and merges what then fills a tier. Called before the blocks enter the index's blocks table: a
+ * block already there (ingested again after its watermark was set back) adds nothing.
+ */
 export function addTxRun(db: Database, from: number, to: number): void {
   const run = nextRun(db)
   const added = db
     .query(`INSERT INTO tx_keys SELECT ?, lower(substr(tx_hash, 1, 18)), height, envelope_idx FROM chain.envelopes
-      WHERE height BETWEEN ? AND ? ORDER BY 2, 3, 4`)
-    .run(run, from, to).changes
+      WHERE height BETWEEN ? AND ? AND height NOT IN (SELECT height FROM main.blocks WHERE height BETWEEN ? AND ?) ORDER BY 2, 3, 4`)
+    .run(run, from, to, from, to).changes
   if (added === 0) return
   db.query('INSERT INTO tx_runs (run, tier, row_count) VALUES (?, ?, ?)').run(run, tierOf(added), added)
   compactTxRuns(db)
@@ -61,9 +65,7 @@ export function compactTxRuns(db: Database): void {
   for (let tier = 0; tier < TOP_TIER; tier++) {
     for (;;) {
       const runs = db
-        .query<{ run: number; row_count: number }, [number, number]>(
-          'SELECT run, row_count FROM tx_runs WHERE tier = ? ORDER BY run LIMIT ?',
-        )
+        .query<{ run: number }, [number, number]>('SELECT run FROM tx_runs WHERE tier = ? ORDER BY run LIMIT ?')
         .all(tier, FANOUT)
       if (runs.length < FANOUT) break
       mergeRuns(db, runs)
@@ -71,15 +73,14 @@ export function compactTxRuns(db: Database): void {
   }
 }
 
-function mergeRuns(db: Database, runs: readonly { run: number; row_count: number }[]): void {
+function mergeRuns(db: Database, runs: readonly { run: number }[]): void {
   const run = nextRun(db)
   const ids = runs.map((r) => r.run)
   const marks = ids.map(() => '?').join(', ')
-  const rows = runs.reduce((n, r) => n + r.row_count, 0)
-  db.query(`INSERT INTO tx_keys SELECT ?, tx_key, height, envelope_idx FROM tx_keys WHERE run IN (${marks}) ORDER BY 2, 3, 4`).run(
-    run,
-    ...ids,
-  )
+  // OR IGNORE: should two runs ever hold the same envelope, the merged run holds it once.
+  const rows = db
+    .query(`INSERT OR IGNORE INTO tx_keys SELECT ?, tx_key, height, envelope_idx FROM tx_keys WHERE run IN (${marks}) ORDER BY 2, 3, 4`)
+    .run(run, ...ids).changes
   db.query(`DELETE FROM tx_keys WHERE run IN (${marks})`).run(...ids)
   db.query(`DELETE FROM tx_runs WHERE run IN (${marks})`).run(...ids)
   db.query('INSERT INTO tx_runs (run, tier, row_count) VALUES (?, ?, ?)').run(run, tierOf(rows), rows)
