@@ -98,6 +98,13 @@ const tokenOf = async (page: Page) =>
 // Requests and replies are read from the page's own record of its fetches (FETCH_RECORDER_SCRIPT,
 // completedFetch), never through Playwright's request and response events (see there why).
 
+/** Clicks Log in and returns the login request it made, once it completed (answered, or failed). */
+async function loginAttempt(page: Page): Promise<RecordedFetch> {
+  const from = await fetchCount(page)
+  await page.getByTestId('login').click()
+  return completedFetch(page, 'POST', '/api/auth/login', from)
+}
+
 /** A local port nothing listens on: bound, then closed. */
 async function closedPort(): Promise<number> {
   const server = createServer()
@@ -225,9 +232,7 @@ describe('login', () => {
       const note = page.getByTestId('login-note')
       /** Clicks Log in and returns the status of the login request it makes. */
       const attempt = async () => {
-        const from = await fetchCount(page)
-        await page.getByTestId('login').click()
-        const login = await completedFetch(page, 'POST', '/api/auth/login', from)
+        const login = await loginAttempt(page)
         if (login.status === null) throw new Error(`the login request failed: ${login.error}`)
         return login.status
       }
@@ -262,9 +267,7 @@ describe('login', () => {
         allowConsoleErrors(page, /status of 503/, /ERR_CONNECTION_REFUSED/)
         let login: RecordedFetch | undefined
         for (let attempt = 1; attempt <= 3 && (login === undefined || login.error !== null); attempt++) {
-          const from = await fetchCount(page)
-          await page.getByTestId('login').click()
-          login = await completedFetch(page, 'POST', '/api/auth/login', from)
+          login = await loginAttempt(page)
           if (login.error !== null) console.log(`login attempt ${attempt} to ${lonely.url} failed before the service: ${login.error}`)
         }
         expect(login?.status).toBe(503)

@@ -13,8 +13,11 @@
 // no merge rewrites more than TOP_RUN_ROWS_MAX rows and the history thread never stalls long).
 import type { Database } from 'bun:sqlite'
 
-/** The key of a tx hash: its first 64 bits as '0x' and 16 lowercase hex digits; a lookup checks the whole hash on the envelope. */
-export const txKey = (txHash: string) => txHash.slice(0, 18).toLowerCase()
+/** Characters of a tx hash's key: its first 64 bits as '0x' and 16 hex digits; a lookup checks the whole hash on the envelope. */
+const TX_KEY_CHARS = 18
+/** The key of a tx hash, in JavaScript and as SQL over a `tx_hash` column (the two must agree). */
+const txKey = (txHash: string) => txHash.slice(0, TX_KEY_CHARS).toLowerCase()
+const TX_KEY_SQL = `lower(substr(tx_hash, 1, ${TX_KEY_CHARS}))`
 
 /** Runs of a tier merge into one once this many have gathered. */
 export const FANOUT = 8
@@ -33,7 +36,7 @@ export function tierOf(rows: number): number {
 }
 
 export const TX_RUNS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS tx_runs (run INTEGER PRIMARY KEY, tier INTEGER NOT NULL, row_count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tx_runs (run INTEGER PRIMARY KEY, tier INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS tx_keys (
   run INTEGER NOT NULL, tx_key TEXT NOT NULL, height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL,
   PRIMARY KEY (run, tx_key, height, envelope_idx)) WITHOUT ROWID;
@@ -52,11 +55,11 @@ function nextRun(db: Database): number {
 export function addTxRun(db: Database, from: number, to: number): void {
   const run = nextRun(db)
   const added = db
-    .query(`INSERT INTO tx_keys SELECT ?, lower(substr(tx_hash, 1, 18)), height, envelope_idx FROM chain.envelopes
+    .query(`INSERT INTO tx_keys SELECT ?, ${TX_KEY_SQL}, height, envelope_idx FROM chain.envelopes
       WHERE height BETWEEN ? AND ? AND height NOT IN (SELECT height FROM main.blocks WHERE height BETWEEN ? AND ?) ORDER BY 2, 3, 4`)
     .run(run, from, to, from, to).changes
   if (added === 0) return
-  db.query('INSERT INTO tx_runs (run, tier, row_count) VALUES (?, ?, ?)').run(run, tierOf(added), added)
+  db.query('INSERT INTO tx_runs (run, tier) VALUES (?, ?)').run(run, tierOf(added))
   compactTxRuns(db)
 }
 
@@ -83,7 +86,7 @@ function mergeRuns(db: Database, runs: readonly { run: number }[]): void {
     .run(run, ...ids).changes
   db.query(`DELETE FROM tx_keys WHERE run IN (${marks})`).run(...ids)
   db.query(`DELETE FROM tx_runs WHERE run IN (${marks})`).run(...ids)
-  db.query('INSERT INTO tx_runs (run, tier, row_count) VALUES (?, ?, ?)').run(run, tierOf(rows), rows)
+  db.query('INSERT INTO tx_runs (run, tier) VALUES (?, ?)').run(run, tierOf(rows))
 }
 
 /** The first envelope (by height, envelope_idx) with this tx hash, or null. */
@@ -120,10 +123,10 @@ export function upgradeFromTxHashIndex(db: Database): boolean {
     db.exec('DELETE FROM tx_keys')
     db.exec('DELETE FROM tx_runs')
     const added = db
-      .query(`INSERT INTO tx_keys SELECT 1, lower(substr(tx_hash, 1, 18)), height, envelope_idx FROM envelopes INDEXED BY envelopes_tx
+      .query(`INSERT INTO tx_keys SELECT 1, ${TX_KEY_SQL}, height, envelope_idx FROM envelopes INDEXED BY envelopes_tx
         ORDER BY tx_hash`)
       .run().changes
-    if (added > 0) db.query('INSERT INTO tx_runs (run, tier, row_count) VALUES (1, ?, ?)').run(TOP_TIER, added)
+    if (added > 0) db.query('INSERT INTO tx_runs (run, tier) VALUES (1, ?)').run(TOP_TIER)
     db.exec('DROP INDEX envelopes_tx')
   })()
   return true
