@@ -1,12 +1,14 @@
 // Events of a block itself carry the block's envelope_count as envelope_idx. Block stores and history
 // indexes written before that hold NULL there: they read as the envelope count, through the block
-// store (getTx, getBlock, the audit log, the feed's seeding) and through the index (REST), whether
-// the NULL row was ingested after the upgrade or before it.
+// store (getTx, getBlock, the audit log, the feed's seeding: its rows get the count when they move
+// into event groups) and through the index (REST), whether the NULL row was ingested after the
+// upgrade or before it.
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { indexAll } from '../../test/support/history.ts'
+import { writeLegacyBlockStore } from '../../test/support/legacy-block-store.ts'
 import { BlockStore, type StoredEvent } from '../node/block-store.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 import { Pipeline } from './pipeline.ts'
@@ -25,7 +27,6 @@ const symbolOf = symbolLookup([{ market_id: 4, symbol: 'XAU-USD', lifecycle: 'Ha
 function legacyStore(): { dir: string; store: BlockStore } {
   const dir = mkdtempSync(join(tmpdir(), 'perpd-legacy-idx-'))
   dirs.push(dir)
-  const store = new BlockStore(dir)
   const envelope = (i: number) => ({
     height: 1,
     envelopeIdx: i,
@@ -76,20 +77,22 @@ function legacyStore(): { dir: string; store: BlockStore } {
     }),
   }
   const digest = `0x${'ab'.repeat(32)}`
-  store.commitBlock({
-    header: {
-      height: 1,
-      parent: `0x${'00'.repeat(32)}`,
-      digest,
-      timestampMs: 1_767_225_600_000,
-      envelopeCount: 2,
-      eventCount: 3,
-      stateRoot: digest,
+  writeLegacyBlockStore(dir, [
+    {
+      header: {
+        height: 1,
+        parent: `0x${'00'.repeat(32)}`,
+        digest,
+        timestampMs: 1_767_225_600_000,
+        envelopeCount: 2,
+        eventCount: 3,
+        stateRoot: digest,
+      },
+      envelopes: [envelope(0), envelope(1)],
+      events: [rejected(0), rejected(1), halt],
     },
-    envelopes: [envelope(0), envelope(1)],
-    events: [rejected(0), rejected(1), halt],
-  })
-  return { dir, store }
+  ])
+  return { dir, store: new BlockStore(dir) }
 }
 
 test('the block store reads a NULL envelope_idx as the envelope count; the audit log names the block producer', () => {

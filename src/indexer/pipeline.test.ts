@@ -69,6 +69,34 @@ describe('pipeline', () => {
     p.close()
   })
 
+  test("ingest gives every event of the block store's groups a row of its own, each body the very text stored", () => {
+    const { dir, store, tip } = syntheticStore(12)
+    const p = new Pipeline({ dataDir: dir, log: () => {} })
+    indexAll(p, tip)
+    const rows = p.db
+      .query<
+        {
+          height: number
+          seq: number
+          envelopeIdx: number
+          kind: string
+          subKind: string
+          marketId: number | null
+          account: string | null
+          bodyJson: string
+        },
+        []
+      >(
+        'SELECT height, seq, envelope_idx AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM main.events ORDER BY height, seq',
+      )
+      .all()
+    const stored = store.eventsBetween(1, tip)
+    // Ten of the twelve blocks hold seven fills each.
+    expect(stored).toHaveLength(10 * 7)
+    expect(rows).toEqual(stored)
+    p.close()
+  })
+
   test('a block indexed twice changes nothing (watermarks reset, every stage run again)', () => {
     const { dir, tip } = syntheticStore(25)
     const p = new Pipeline({ dataDir: dir, log: () => {} })

@@ -1,12 +1,16 @@
 // The block store's envelopes table has no index on tx hashes (block-store.ts ENVELOPES_COLUMNS): a
 // store made with the older UNIQUE index is rebuilt without it when opened, its rows kept; hashes
-// are then found by the scan of the newest blocks getTx does (envelopeInBlocksAfter).
+// are then found by the scan of the newest blocks getTx does (envelopeInBlocksAfter). Its events
+// are kept in groups, a row per envelope: every read gives them back as committed, and a store
+// written with a row per event has them moved into groups when opened.
 import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BlockStore, type StoredBlock } from './block-store.ts'
+import { writeLegacyBlockStore } from '../../test/support/legacy-block-store.ts'
+import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
+import { BlockStore, type StoredBlock, type StoredEvent } from './block-store.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -94,6 +98,165 @@ describe('block store without a tx-hash index', () => {
     expect(indexesOfEnvelopes(older).filter((n) => n.startsWith('sqlite_autoindex'))).toEqual([])
     const again = new BlockStore(older)
     expect(again.rebuiltWithoutTxIndex).toBe(false)
+    again.close()
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Events in groups (event-groups.ts): an envelope's events in one row, the block's own events
+// (begin and end hooks, on either side of the envelopes' in seq order) under its envelope count.
+
+const ALICE = '0x00000000000000000000000000000000000000a1'
+const BOB = '0x00000000000000000000000000000000000000b2'
+
+function event(
+  height: number,
+  seq: number,
+  envelopeIdx: number,
+  kind: string,
+  subKind: string,
+  marketId: number | null,
+  account: string | null,
+  fields: Record<string, unknown> = {},
+): StoredEvent {
+  const body: Record<string, unknown> = { kind, sub_kind: subKind }
+  if (marketId !== null) body.market_id = marketId
+  if (account !== null) body.account = account
+  return {
+    height,
+    seq,
+    envelopeIdx,
+    kind,
+    subKind,
+    marketId,
+    account,
+    bodyJson: JSON.stringify({ ...body, ...fields }),
+  }
+}
+
+/** Three envelopes (the middle one raised nothing) between a begin-hook event and two end-hook ones. */
+function blockWithEvents(height: number): StoredBlock {
+  const base = block(height, 3)
+  const events = [
+    event(height, 0, 3, 'Oracle', 'QuoteAccepted', 1, null, { price: '50000.5', note: 'quote "x" \\ é \u2028' }),
+    event(height, 1, 0, 'Exec', 'OrderAccepted', 1, ALICE, { order_id: height * 10 + 1, price: '50000.5', qty: '0.001' }),
+    event(height, 2, 0, 'Exec', 'Filled', 1, ALICE, { order_id: height * 10 + 1, maker: BOB, price: '50000.5', qty: '0.001', fee: '0.01' }),
+    event(height, 3, 0, 'Exec', 'OrderDone', 1, ALICE, { order_id: height * 10 + 1, reason: 'Filled' }),
+    event(height, 4, 2, 'Ops', 'RoleGranted', null, BOB, { role: 'Quoter' }),
+    event(height, 5, 3, 'Exec', 'Filled', 2, BOB, { order_id: height * 10 + 2, price: '3000', qty: '1', liquidation: true }),
+    event(height, 6, 3, 'Ops', 'MarketHaltedQuoteStale', 2, null, { lag_ms: 20_000, last_source_ts_ms: null }),
+  ]
+  return { header: { ...base.header, eventCount: events.length }, envelopes: base.envelopes, events }
+}
+
+const seqsOf = (events: readonly StoredEvent[]) => events.map((e) => [e.height, e.seq])
+const everyAuditEvent = (signer: string | null) => ({
+  fromHeight: 1,
+  toHeight: 2,
+  startMs: 0,
+  endMs: Number.MAX_SAFE_INTEGER,
+  signer,
+  offset: 0,
+  limit: 100,
+})
+
+/** What every read of events gives for blocks 1 and 2 of blockWithEvents, whichever way they were written. */
+function expectEventReads(store: BlockStore): void {
+  const [one, two] = [blockWithEvents(1), blockWithEvents(2)]
+  // Every field, and each body the very text that was stored.
+  expect(store.eventsBetween(1, 2)).toEqual([...one.events, ...two.events])
+  expect(store.eventsBetween(2, 2)).toEqual(two.events)
+  expect(store.eventsOf(1, 0, 100)).toEqual(one.events)
+  expect(seqsOf(store.eventsOf(1, 2, 3))).toEqual([
+    [1, 2],
+    [1, 3],
+    [1, 4],
+  ])
+  expect(seqsOf(store.eventsOf(1, 5, 10))).toEqual([
+    [1, 5],
+    [1, 6],
+  ])
+  expect(store.eventsOf(1, 7, 10)).toEqual([])
+  expect(store.eventsOfEnvelope(2, 0)).toEqual(two.events.slice(1, 4))
+  expect(store.eventsOfEnvelope(2, 1)).toEqual([])
+  expect(seqsOf(store.eventsOfEnvelope(2, 3))).toEqual([
+    [2, 0],
+    [2, 5],
+    [2, 6],
+  ])
+  // Fills newest first (the block-level one after the envelope's in seq), with block times.
+  const fills = [...store.filledEventsNewestFirst(1, 2)]
+  expect(fills.map((f) => [f.height, f.seq, f.timestampMs])).toEqual([
+    [2, 5, 1_700_000_000_002],
+    [2, 2, 1_700_000_000_002],
+    [1, 5, 1_700_000_000_001],
+    [1, 2, 1_700_000_000_001],
+  ])
+  expect(fills[0]).toEqual({ ...two.events[5]!, timestampMs: 1_700_000_000_002 })
+  expect(seqsOf(store.filledEventsBetween(1, 2, 3))).toEqual([
+    [2, 5],
+    [2, 2],
+    [1, 5],
+  ])
+  // The audit log: Ops events newest first, the block's own signed by the block producer.
+  expect(store.auditEvents(everyAuditEvent(null)).map((r) => [r.height, r.seq, r.envelopeIdx, r.signer])).toEqual([
+    [2, 6, 3, BLOCK_PRODUCER_SIGNER],
+    [2, 4, 2, '0x00000000000000000000000000000000000000aa'],
+    [1, 6, 3, BLOCK_PRODUCER_SIGNER],
+    [1, 4, 2, '0x00000000000000000000000000000000000000aa'],
+  ])
+  expect(store.auditEvents({ ...everyAuditEvent(BLOCK_PRODUCER_SIGNER), offset: 1 }).map((r) => [r.height, r.seq])).toEqual([[1, 6]])
+  expect(store.auditEvents(everyAuditEvent(null))[0]!.bodyJson).toBe(two.events[6]!.bodyJson)
+}
+
+const tableNames = (dir: string) => {
+  const db = new Database(join(dir, 'chain.sqlite'), { readonly: true })
+  const names = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all()
+  db.close()
+  return names.map((n) => n.name)
+}
+
+describe('events in groups', () => {
+  test('a row per envelope that raised events: every read gives the events as they were committed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
+    dirs.push(dir)
+    const store = new BlockStore(dir)
+    store.commitBlock(blockWithEvents(1))
+    store.commitBlocks([blockWithEvents(2)])
+    expectEventReads(store)
+    store.close()
+    const db = new Database(join(dir, 'chain.sqlite'), { readonly: true })
+    expect(
+      db.query('SELECT height, envelope_idx, first_seq, last_seq, fills FROM event_groups WHERE height = 1 ORDER BY envelope_idx').values(),
+    ).toEqual([
+      [1, 0, 1, 3, 1],
+      [1, 2, 4, 4, 0],
+      [1, 3, 0, 6, 1],
+    ])
+    db.close()
+  })
+
+  test('a store written with a row per event has them moved into groups when opened, once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
+    dirs.push(dir)
+    const [one, two] = [blockWithEvents(1), blockWithEvents(2)]
+    // The oldest rows: the block's own events with NULL as their envelope index.
+    const nullBlockLevel = (b: StoredBlock): StoredBlock => ({
+      ...b,
+      events: b.events.map((e) => (e.envelopeIdx === b.header.envelopeCount ? { ...e, envelopeIdx: null as unknown as number } : e)),
+    })
+    writeLegacyBlockStore(dir, [nullBlockLevel(one), two])
+    const store = new BlockStore(dir)
+    expect(store.groupedLegacyEvents).toBe(true)
+    expect(tableNames(dir)).not.toContain('events')
+    expectEventReads(store)
+    // New blocks go on top.
+    store.commitBlock(blockWithEvents(3))
+    expect(store.eventsBetween(3, 3)).toEqual(blockWithEvents(3).events)
+    store.close()
+    const again = new BlockStore(dir)
+    expect(again.groupedLegacyEvents).toBe(false)
+    expectEventReads(again)
     again.close()
   })
 })

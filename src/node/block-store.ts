@@ -1,12 +1,14 @@
 // The block store: blocks, envelopes (with status and reason) and events in SQLite (WAL,
 // synchronous=FULL). A block is committed in one transaction and is durable when commitBlock
-// returns, before any reply or push that depends on it.
+// returns, before any reply or push that depends on it. Events are stored a row per envelope that
+// raised any (event-groups.ts), not a row each.
 import { Database, type Statement } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { assert } from '../lib/assert.ts'
 import type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
+import { eventGroupsOf, eventsOfGroup, inSeqOrder } from './event-groups.ts'
 
 // The row shapes are declared beside the wire views (the hot feed shares them); the store's users import them from here.
 export type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
@@ -41,6 +43,11 @@ const ENVELOPES_COLUMNS = `
   nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL, signature TEXT NOT NULL,
   status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)`
 
+/** An Ops event as a row of audit_events. */
+const AUDIT_EVENT_COLUMNS = `
+  height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
+  market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)`
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS blocks (
@@ -48,11 +55,14 @@ CREATE TABLE IF NOT EXISTS blocks (
   envelope_count INTEGER NOT NULL, event_count INTEGER NOT NULL, state_root TEXT NOT NULL);
 -- No index on tx_hash (see ENVELOPES_COLUMNS).
 CREATE TABLE IF NOT EXISTS envelopes (${ENVELOPES_COLUMNS}) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS events (
-  height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
-  market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;
--- The admin audit log reads Ops events only: a partial index keeps the cost off every other event.
-CREATE INDEX IF NOT EXISTS ops_events ON events (height) WHERE kind = 'Ops';
+-- A block's events, one row per envelope that raised any (event-groups.ts); the block's own
+-- events under its envelope count.
+CREATE TABLE IF NOT EXISTS event_groups (
+  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+  fills INTEGER NOT NULL, events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+-- The admin audit log's Ops events (market, lifecycle, role changes: a few per day), also a row each
+-- here so its filters and pages are one query.
+CREATE TABLE IF NOT EXISTS audit_events (${AUDIT_EVENT_COLUMNS}) WITHOUT ROWID;
 `
 
 /** Headers read per query while replaying, so memory stays bounded on long chains. */
@@ -77,12 +87,15 @@ export class BlockStore {
   private readonly db: Database
   private readonly insertBlock: Statement
   private readonly insertEnvelope: Statement
-  private readonly insertEvent: Statement
+  private readonly insertEventGroup: Statement
+  private readonly insertAuditEvent: Statement
   private readonly commitTx: (block: StoredBlock) => void
   private readonly commitManyTx: (blocks: readonly StoredBlock[]) => void
   private readonly replayEnvelopes: Statement
   /** Whether opening this store dropped the tx-hash index of an older store (dropLegacyTxIndex). */
   rebuiltWithoutTxIndex = false
+  /** Whether opening this store moved an older store's event rows into groups (groupLegacyEvents). */
+  groupedLegacyEvents = false
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true })
@@ -98,8 +111,9 @@ export class BlockStore {
     this.insertEnvelope = this.db.prepare(
       'INSERT INTO envelopes VALUES ($height, $envelopeIdx, $txHash, $signer, $nonce, $actionKind, $marketId, $actionJson, $signatureJson, $status, $reasonJson)',
     )
-    this.insertEvent = this.db.prepare(
-      'INSERT INTO events VALUES ($height, $seq, $envelopeIdx, $kind, $subKind, $marketId, $account, $bodyJson)',
+    this.insertEventGroup = this.db.prepare('INSERT INTO event_groups VALUES ($height, $envelopeIdx, $firstSeq, $lastSeq, $fills, $events)')
+    this.insertAuditEvent = this.db.prepare(
+      'INSERT INTO audit_events VALUES ($height, $seq, $envelopeIdx, $kind, $subKind, $marketId, $account, $bodyJson)',
     )
     this.replayEnvelopes = this.db.prepare(
       'SELECT tx_hash, signer, nonce, action_kind, action, status FROM envelopes WHERE height = ? ORDER BY envelope_idx',
@@ -107,11 +121,13 @@ export class BlockStore {
     this.commitTx = this.db.transaction((block: StoredBlock) => {
       this.insertBlock.run(block.header as never)
       for (const e of block.envelopes) this.insertEnvelope.run(e as never)
-      for (const e of block.events) this.insertEvent.run(e as never)
+      for (const g of eventGroupsOf(block.events)) this.insertEventGroup.run(g as never)
+      for (const e of block.events) if (e.kind === 'Ops') this.insertAuditEvent.run(e as never)
     })
     this.commitManyTx = this.db.transaction((blocks: readonly StoredBlock[]) => {
       for (const block of blocks) this.commitTx(block)
     })
+    this.groupLegacyEvents()
   }
 
   /**
@@ -129,6 +145,37 @@ export class BlockStore {
       this.db.exec('ALTER TABLE envelopes_rebuilt RENAME TO envelopes')
     })()
     this.rebuiltWithoutTxIndex = true
+  }
+
+  /**
+   * A store created before 2026-11-27 has an events table, a row per event: its rows are moved into
+   * event groups and audit rows, in one transaction, once, when it is opened (about 2.5 s per
+   * million events: scripts/bench/block-store.ts --upgrade).
+   */
+  private groupLegacyEvents(): void {
+    const table = this.db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'events'").get()
+    if (table === null) return
+    this.db.transaction(() => {
+      // Rows written before block-level events carried the envelope count hold NULL there.
+      const rows = this.db
+        .query<StoredEvent, []>(
+          'SELECT height, seq, COALESCE(envelope_idx, (SELECT envelope_count FROM blocks b WHERE b.height = events.height)) AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM events ORDER BY height, seq',
+        )
+        .iterate()
+      let block: StoredEvent[] = []
+      const flush = () => {
+        for (const g of eventGroupsOf(block)) this.insertEventGroup.run(g as never)
+        block = []
+      }
+      for (const e of rows) {
+        if (block.length > 0 && block[0]!.height !== e.height) flush()
+        block.push(e)
+        if (e.kind === 'Ops') this.insertAuditEvent.run(e as never)
+      }
+      flush()
+      this.db.exec('DROP TABLE events')
+    })()
+    this.groupedLegacyEvents = true
   }
 
   /** Reads a meta value (genesis document, genesis root). */
@@ -202,7 +249,16 @@ export class BlockStore {
 
   /** Events of blocks in [from, to], ascending by (height, seq). */
   eventsBetween(from: number, to: number): StoredEvent[] {
-    return this.db.query<StoredEvent, [number, number]>(`${EVENT_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height, seq`).all(from, to)
+    const out: StoredEvent[] = []
+    const block: StoredEvent[] = []
+    for (const g of this.db
+      .query<GroupRead, [number, number]>(`${GROUP_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx`)
+      .iterate(from, to)) {
+      if (block.length > 0 && block[0]!.height !== g.height) out.push(...inSeqOrder(block.splice(0)))
+      block.push(...eventsOfGroup(g.height, g.envelopeIdx, g.events))
+    }
+    out.push(...inSeqOrder(block))
+    return out
   }
 
   /**
@@ -226,47 +282,55 @@ export class BlockStore {
   }
 
   eventsOfEnvelope(height: number, envelopeIdx: number): StoredEvent[] {
-    return this.db
-      .query<StoredEvent, [number, number]>(`${EVENT_SELECT} WHERE height = ? AND envelope_idx = ? ORDER BY seq`)
-      .all(height, envelopeIdx)
+    const g = this.db.query<GroupRead, [number, number]>(`${GROUP_SELECT} WHERE height = ? AND envelope_idx = ?`).get(height, envelopeIdx)
+    return g === null ? [] : eventsOfGroup(height, envelopeIdx, g.events)
   }
 
+  /** Events offset .. offset + limit - 1 (by seq) of one block: only the groups that hold some are read. */
   eventsOf(height: number, offset: number, limit: number): StoredEvent[] {
-    return this.db
-      .query<StoredEvent, [number, number, number]>(`${EVENT_SELECT} WHERE height = ? ORDER BY seq LIMIT ? OFFSET ?`)
-      .all(height, limit, offset)
+    const end = offset + limit
+    const events: StoredEvent[] = []
+    for (const g of this.db
+      .query<GroupRead, [number, number, number]>(`${GROUP_SELECT} WHERE height = ? AND last_seq >= ? AND first_seq < ?`)
+      .iterate(height, offset, end)) {
+      for (const e of eventsOfGroup(g.height, g.envelopeIdx, g.events)) if (e.seq >= offset && e.seq < end) events.push(e)
+    }
+    return inSeqOrder(events)
   }
 
   /**
    * Filled events of the blocks in [from, to], newest first, at most limit, each with its block time:
    * what the hot feed's trade rings are seeded from at start-up.
    */
-  filledEventsBetween(from: number, to: number, limit: number): (StoredEvent & { readonly timestampMs: number })[] {
-    return this.db
-      .query<StoredEvent & { timestampMs: number }, [number, number, number]>(
-        `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
-        b.timestamp_ms AS timestampMs
-       FROM events e JOIN blocks b ON b.height = e.height
-       WHERE e.height BETWEEN ? AND ? AND e.sub_kind = 'Filled'
-       ORDER BY e.height DESC, e.seq DESC LIMIT ?`,
-      )
-      .all(from, to, limit)
+  filledEventsBetween(from: number, to: number, limit: number): TimedEvent[] {
+    const out: TimedEvent[] = []
+    for (const e of this.filledEventsNewestFirst(from, to)) {
+      if (out.length >= limit) break
+      out.push(e)
+    }
+    return out
   }
 
   /**
-   * The same Filled events, newest first, read row by row: the trade rings take the newest of each
-   * market from it and stop reading once every market's ring is full.
+   * The same Filled events, newest first, read block by block from the groups that hold fills: the
+   * trade rings take the newest of each market from it and stop reading once every market's ring is full.
    */
-  filledEventsNewestFirst(from: number, to: number): IterableIterator<StoredEvent & { readonly timestampMs: number }> {
-    return this.db
-      .query<StoredEvent & { timestampMs: number }, [number, number]>(
-        `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
-        b.timestamp_ms AS timestampMs
-       FROM events e JOIN blocks b ON b.height = e.height
-       WHERE e.height BETWEEN ? AND ? AND e.sub_kind = 'Filled'
-       ORDER BY e.height DESC, e.seq DESC`,
+  *filledEventsNewestFirst(from: number, to: number): IterableIterator<TimedEvent> {
+    const block: TimedEvent[] = []
+    const newestFirst = (events: TimedEvent[]) => events.sort((a, b) => b.seq - a.seq)
+    for (const g of this.db
+      .query<GroupRead & { timestampMs: number }, [number, number]>(
+        `SELECT g.height, g.envelope_idx AS envelopeIdx, g.events, b.timestamp_ms AS timestampMs
+         FROM event_groups g JOIN blocks b ON b.height = g.height
+         WHERE g.height BETWEEN ? AND ? AND g.fills > 0
+         ORDER BY g.height DESC, g.envelope_idx DESC`,
       )
-      .iterate(from, to)
+      .iterate(from, to)) {
+      if (block.length > 0 && block[0]!.height !== g.height) yield* newestFirst(block.splice(0))
+      for (const e of eventsOfGroup(g.height, g.envelopeIdx, g.events))
+        if (e.subKind === 'Filled') block.push({ ...e, timestampMs: g.timestampMs })
+    }
+    yield* newestFirst(block)
   }
 
   /**
@@ -277,11 +341,11 @@ export class BlockStore {
   auditEvents(q: AuditQuery): AuditEventRow[] {
     return this.db
       .query<AuditEventRow, [string, number, number, number, number, string | null, string, string | null, number, number]>(
-        `SELECT e.height, e.seq, COALESCE(e.envelope_idx, b.envelope_count) AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
+        `SELECT e.height, e.seq, e.envelope_idx AS envelopeIdx, e.kind, e.sub_kind AS subKind, e.market_id AS marketId, e.account, e.body AS bodyJson,
         b.timestamp_ms AS timestampMs, COALESCE(v.signer, ?) AS signer
-       FROM events e JOIN blocks b ON b.height = e.height
+       FROM audit_events e JOIN blocks b ON b.height = e.height
        LEFT JOIN envelopes v ON v.height = e.height AND v.envelope_idx = e.envelope_idx
-       WHERE e.kind = 'Ops' AND e.height BETWEEN ? AND ? AND b.timestamp_ms BETWEEN ? AND ? AND (? IS NULL OR COALESCE(v.signer, ?) = ?)
+       WHERE e.height BETWEEN ? AND ? AND b.timestamp_ms BETWEEN ? AND ? AND (? IS NULL OR COALESCE(v.signer, ?) = ?)
        ORDER BY e.height DESC, e.seq DESC LIMIT ? OFFSET ?`,
       )
       .all(
@@ -307,6 +371,13 @@ const HEADER_SELECT =
   'SELECT height, parent, digest, timestamp_ms AS timestampMs, envelope_count AS envelopeCount, event_count AS eventCount, state_root AS stateRoot FROM blocks'
 const ENVELOPE_SELECT =
   'SELECT height, envelope_idx AS envelopeIdx, tx_hash AS txHash, signer, nonce, action_kind AS actionKind, market_id AS marketId, action AS actionJson, signature AS signatureJson, status, reason AS reasonJson FROM envelopes'
-// Rows written before block-level events carried the envelope count hold NULL: read as the count.
-const EVENT_SELECT =
-  'SELECT height, seq, COALESCE(envelope_idx, (SELECT envelope_count FROM blocks b WHERE b.height = events.height)) AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM events'
+/** An event group as the reads take it. */
+interface GroupRead {
+  readonly height: number
+  readonly envelopeIdx: number
+  readonly events: string
+}
+const GROUP_SELECT = 'SELECT height, envelope_idx AS envelopeIdx, events FROM event_groups'
+
+/** An event with its block's time. */
+export type TimedEvent = StoredEvent & { readonly timestampMs: number }
