@@ -159,7 +159,9 @@ interface Step {
 
 // Capacity keeps 3,000 in flight: with each action waiting about a block time for its reply, 1,200
 // capped a closed loop at 1,200 / 0.25 s whatever the node could do, and left it idle CPU.
-const perAgentInFlight = Math.ceil((flags['in-flight'] ?? (mode === 'batch' ? 150 : 3_000)) / agentCount)
+// Batch: 1,000 in flight, since 150 (the default before 2026-11-27) capped the figure at what 150
+// batches waiting for one 200 ms block each can carry (about 30,000 orders/s), not the node's.
+const perAgentInFlight = Math.ceil((flags['in-flight'] ?? (mode === 'batch' ? 1_000 : 3_000)) / agentCount)
 if (mode !== 'open' && perAgentInFlight > WINDOW / 2) {
   console.error(
     `--in-flight allows at most ${WINDOW / 2} per agent: ${agentCount * (WINDOW / 2)} with ${agentCount} agents (more agents: --agents, up to ${AGENTS_MAX})`,
@@ -170,7 +172,7 @@ const warmupSeconds = flags['warmup-seconds']
 // Enough signed ahead for the run not to end early: capacity at 12,000 actions/s (the figure the
 // node aims at), batch at 1,000 BatchPlaceOrder/s, open at its rate.
 const maxActions =
-  flags['max-actions'] ?? Math.ceil((mode === 'capacity' ? 12_000 : mode === 'open' ? flags.rate * 1.1 : 1_000) * (warmupSeconds + seconds))
+  flags['max-actions'] ?? Math.ceil((mode === 'capacity' ? 12_000 : mode === 'open' ? flags.rate * 1.1 : 2_500) * (warmupSeconds + seconds))
 const stepsPerAgent = mode === 'batch' ? Math.ceil(maxActions / agentCount) : 2 * Math.ceil(maxActions / agentCount / 2)
 
 /** Client ids of this run: `RUN-agent-pair`, so a rerun on the same node reuses none. */

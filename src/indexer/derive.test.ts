@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../../test/support/chain/funds.ts'
 import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode } from '../../test/support/chain/margin.ts'
 import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../../test/support/chain/test-chain.ts'
+import { trig } from '../../test/support/chain/triggers.ts'
 import { DERIVED_TABLES, IndexedChain, indexAll, tableRows } from '../../test/support/history.ts'
 import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
@@ -272,6 +273,56 @@ describe('positions through a liquidation', () => {
       lp.close()
     } finally {
       lc.close()
+    }
+  })
+})
+
+describe('orders promoted from triggers', () => {
+  test('their rows carry the trigger id, whether the trigger fired in the batch that closes the order or in an earlier one', () => {
+    // Indexed in one batch, the order's trigger is what the batch itself set; block by block, what the archive holds.
+    const tc = new IndexedChain()
+    try {
+      // A limit trigger fires when the mark falls to 64,000 and its order rests, to be cancelled two blocks later.
+      tc.send(ALICE, trig(BTC, 'Ask', '0.1', '64000', 'Below', { type: 'limit', limit: '64500', cloid: 'stop-ask' }))
+      moveMark(tc.chain, BTC, '64000', '0.01')
+      // moveMark's block, then the block that cancels its helper orders.
+      const promoted = tc.store
+        .eventsBetween(tc.tip - 1, tc.tip)
+        .find((e) => e.subKind === 'OrderAccepted' && e.account === ALICE.toLowerCase())
+      expect(promoted).toBeDefined()
+      tc.send(BOB, place(BTC, 'Ask', '64600', '1'))
+      tc.send(ALICE, cancel(BTC, (JSON.parse(promoted!.bodyJson) as { order_id: number }).order_id))
+      const all = tc.pipeline()
+      indexAll(all, tc.tip)
+      // The same tables from a second index built block by block.
+      const dir = mkdtempSync(join(tmpdir(), 'perpd-derive-triggers-'))
+      try {
+        for (const suffix of ['', '-wal'])
+          if (existsSync(join(tc.dir, `chain.sqlite${suffix}`)))
+            copyFileSync(join(tc.dir, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
+        const one = new Pipeline({ dataDir: dir, log: () => {} })
+        for (let h = 1; h <= tc.tip; h++) indexAll(one, h)
+        for (const table of DERIVED_TABLES) expect({ table, rows: tableRows(one, table) }).toEqual({ table, rows: tableRows(all, table) })
+        one.close()
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+      const rows = all.db
+        .query<{ client_order_id: string; event_type: string; trigger_id: number | null }, []>(
+          "SELECT client_order_id, event_type, trigger_id FROM order_events WHERE client_order_id = 'stop-ask' ORDER BY height, seq",
+        )
+        .all()
+      expect(rows).toEqual([
+        { client_order_id: 'stop-ask', event_type: 'Accepted', trigger_id: 1 },
+        { client_order_id: 'stop-ask', event_type: 'Resting', trigger_id: 1 },
+        { client_order_id: 'stop-ask', event_type: 'Done', trigger_id: 1 },
+      ])
+      expect(all.db.query('SELECT trigger_id, status FROM orders WHERE client_order_id = ?').all('stop-ask')).toEqual([
+        { trigger_id: 1, status: 'closed' },
+      ])
+      all.close()
+    } finally {
+      tc.close()
     }
   })
 })
