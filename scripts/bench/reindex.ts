@@ -3,12 +3,15 @@
 // until it reaches the store's tip, and prints its CPU per envelope and per event. Run a node under
 // load first (scripts/bench/actions.ts with a --url node of your own, or the node's own
 // --data-dir), stop it, and point this at its data directory: it measures what the indexer thread
-// spends per action of that load, away from the node's other threads.
-//   bun scripts/bench/reindex.ts --data-dir DIR
+// spends per action of that load, away from the node's other threads. --upgrade then turns the
+// index's events into the row per event of builds before 2026-11-27 and times the move back into
+// groups that the first start of this build does (tables/events.ts groupEventRows).
+//   bun scripts/bench/reindex.ts --data-dir DIR [--upgrade]
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Pipeline } from '../../src/indexer/pipeline.ts'
+import { groupEventRows } from '../../src/indexer/tables/events.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 
 const { values: flags } = parseOptionsOrExit(
@@ -19,9 +22,10 @@ const { values: flags } = parseOptionsOrExit(
       valueName: 'DIR',
       description: "a stopped node's data directory (its chain.sqlite is copied, not changed)",
     },
+    upgrade: { type: 'boolean', default: false, description: "then time the move of an older index's event rows into groups" },
   }),
   {
-    usage: 'bun scripts/bench/reindex.ts --data-dir DIR',
+    usage: 'bun scripts/bench/reindex.ts --data-dir DIR [--upgrade]',
     summary: "CPU per envelope and per event of building the history index from a node's block store.",
     program: 'bun scripts/bench/reindex.ts',
   },
@@ -46,12 +50,33 @@ try {
   const wallMs = performance.now() - started
   const cpu = process.cpuUsage(cpu0)
   const cpuUs = cpu.user + cpu.system
-  const count = (table: string) => pipeline.db.query<{ n: number }, []>(`SELECT COUNT(*) AS n FROM main.${table}`).get()!.n
-  const envelopes = count('envelopes')
-  const events = count('events')
+  const count = (sql: string) => pipeline.db.query<{ n: number | null }, []>(sql).get()!.n ?? 0
+  const envelopes = count('SELECT COUNT(*) AS n FROM main.envelopes')
+  // An index of a build before 2026-11-27 kept a row per event.
+  const events = pipeline.db.query("SELECT 1 FROM main.sqlite_master WHERE name = 'event_groups'").get()
+    ? count('SELECT SUM(json_array_length(events)) AS n FROM main.event_groups')
+    : count('SELECT COUNT(*) AS n FROM main.events')
   console.log(
     `indexed ${tip} blocks, ${envelopes.toLocaleString('en-US')} envelopes, ${events.toLocaleString('en-US')} events in ${steps} steps: ${(wallMs / 1000).toFixed(1)} s wall, ${(cpuUs / 1e6).toFixed(1)} s CPU; ${(cpuUs / Math.max(1, envelopes)).toFixed(1)} µs CPU per envelope, ${(cpuUs / Math.max(1, events)).toFixed(2)} µs per event`,
   )
+  if (flags.upgrade) {
+    // The events table of older builds, filled from the groups.
+    const db = pipeline.db
+    db.exec(`CREATE TABLE main.events (
+      height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
+      market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID`)
+    db.exec(`INSERT INTO main.events SELECT g.height, e.value ->> 0, g.envelope_idx, e.value ->> '$[1].kind', e.value ->> '$[1].sub_kind',
+      e.value ->> '$[1].market_id', e.value ->> '$[1].account', e.value -> 1 FROM main.event_groups g, json_each(g.events) e`)
+    db.exec('DELETE FROM main.event_groups')
+    const upgradeCpu0 = process.cpuUsage()
+    const upgradeStarted = performance.now()
+    groupEventRows(db)
+    const upgradeMs = performance.now() - upgradeStarted
+    const upgradeCpu = process.cpuUsage(upgradeCpu0)
+    console.log(
+      `moved ${events.toLocaleString('en-US')} event rows into groups in ${(upgradeMs / 1000).toFixed(1)} s wall, ${((upgradeCpu.user + upgradeCpu.system) / 1e6).toFixed(1)} s CPU: ${((upgradeMs / Math.max(1, events)) * 1000).toFixed(2)} s per million events`,
+    )
+  }
   pipeline.close()
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -17,18 +17,6 @@ export interface SourceBlock {
   state_root: string
 }
 
-export interface SourceEvent {
-  height: number
-  seq: number
-  /** The envelope that caused it, or the block's envelope_count for an event of the block itself. */
-  envelope_idx: number
-  kind: string
-  sub_kind: string
-  market_id: number | null
-  account: string | null
-  body: string
-}
-
 /** Attaches the node's block store to the history connection as `chain`. */
 export function attachChain(db: Database, dataDir: string): void {
   const path = join(dataDir, 'chain.sqlite')

@@ -1,8 +1,8 @@
 // Events of a block itself carry the block's envelope_count as envelope_idx. Block stores and history
 // indexes written before that hold NULL there: they read as the envelope count, through the block
 // store (getTx, getBlock, the audit log, the feed's seeding: its rows get the count when they move
-// into event groups) and through the index (REST), whether the NULL row was ingested after the
-// upgrade or before it.
+// into event groups) and through the index (REST): ingested from such a store, or held as NULL in
+// an older index's event rows, which its readers use until the first step moves them into groups.
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,6 +14,7 @@ import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { symbolLookup } from './symbols.ts'
+import { eventAt, hasEventRows } from './tables/events.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -126,27 +127,52 @@ test('the block store reads a NULL envelope_idx as the envelope count; the audit
   store.close()
 })
 
-test('the history index reads it as the envelope count, ingested after the upgrade or stored NULL by an older index', () => {
+test('the history index reads it as the envelope count: ingested now, and from the rows of an older index before and after they move into groups', () => {
   const { dir, store } = legacyStore()
-  const p = new Pipeline({ dataDir: dir, log: () => {} })
-  indexAll(p, 1)
-  const ctx = { db: p.db, symbolOf }
   const page = { offset: 0, limit: 10, cursor: undefined, includeTotal: false }
-  const read = () => READ_OPS.blockEvents(ctx, { height: 1, page })!.data.map((e) => [e.sub_kind, e.envelope_idx])
+  const read = (p: Pipeline) =>
+    READ_OPS.blockEvents({ db: p.db, symbolOf }, { height: 1, page })!.data.map((e) => [e.sub_kind, e.envelope_idx])
+  const txEvents = (p: Pipeline) => READ_OPS.tx({ db: p.db, symbolOf }, { hash: `0x${'1'.padStart(64, '0')}` })!.events.map((e) => e.seq)
   const expected = [
     ['Rejected', 0],
     ['Rejected', 1],
     ['MarketHaltedQuoteStale', 2],
   ]
-  // Ingest copies the row with the count.
-  expect(
-    p.db.query<{ i: number | null }, []>("SELECT envelope_idx AS i FROM main.events WHERE sub_kind = 'MarketHaltedQuoteStale'").get()!.i,
-  ).toBe(2)
-  expect(read()).toEqual(expected)
-  // An index row an older version ingested as NULL.
-  p.db.query("UPDATE main.events SET envelope_idx = NULL WHERE sub_kind = 'MarketHaltedQuoteStale'").run()
-  expect(read()).toEqual(expected)
-  expect(READ_OPS.tx(ctx, { hash: `0x${'1'.padStart(64, '0')}` })!.events.map((e) => e.seq)).toEqual([0])
+  const first = new Pipeline({ dataDir: dir, log: () => {} })
+  indexAll(first, 1)
+  expect(first.db.query('SELECT envelope_idx FROM main.event_groups WHERE height = 1 ORDER BY envelope_idx').values()).toEqual([
+    [0],
+    [1],
+    [2],
+  ])
+  expect(read(first)).toEqual(expected)
+
+  // The index as a build before 2026-11-27 wrote it: a row per event, the halt's envelope_idx NULL.
+  first.db.exec(`CREATE TABLE main.events (
+    height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
+    market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID`)
+  for (const e of store.eventsBetween(1, 1))
+    first.db
+      .query('INSERT INTO main.events VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(e.height, e.seq, e.kind === 'Ops' ? null : e.envelopeIdx, e.kind, e.subKind, e.marketId, e.account, e.bodyJson)
+  first.db.exec('DELETE FROM main.event_groups')
+  first.close()
+
+  const p = new Pipeline({ dataDir: dir, log: () => {} })
+  // Before its first step the readers read the rows.
+  expect(hasEventRows(p.db)).toBe(true)
+  expect(read(p)).toEqual(expected)
+  expect(txEvents(p)).toEqual([0])
+  expect(eventAt(p.db, 1, 2)?.envelope_idx).toBe(2)
+  // The first step moves them into groups.
+  indexAll(p, 1)
+  expect(hasEventRows(p.db)).toBe(false)
+  expect(read(p)).toEqual(expected)
+  expect(txEvents(p)).toEqual([0])
+  expect(eventAt(p.db, 1, 2)?.envelope_idx).toBe(2)
+  expect(p.db.query('SELECT events FROM main.event_groups WHERE height = 1 AND envelope_idx = 2').get()).toEqual({
+    events: `[[2,${store.eventsBetween(1, 1)[2]!.bodyJson}]]`,
+  })
   p.close()
   store.close()
 })

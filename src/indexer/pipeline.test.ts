@@ -13,6 +13,7 @@ import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { setMeta } from './schema.ts'
 import { symbolLookup } from './symbols.ts'
+import { eventsBetween } from './tables/events.ts'
 import { writeWatermark } from './watermarks.ts'
 
 const MARKETS = [
@@ -69,31 +70,24 @@ describe('pipeline', () => {
     p.close()
   })
 
-  test("ingest gives every event of the block store's groups a row of its own, each body the very text stored", () => {
+  test('the index holds every event of the block store in chain order, each body as stored', () => {
     const { dir, store, tip } = syntheticStore(12)
     const p = new Pipeline({ dataDir: dir, log: () => {} })
     indexAll(p, tip)
-    const rows = p.db
-      .query<
-        {
-          height: number
-          seq: number
-          envelopeIdx: number
-          kind: string
-          subKind: string
-          marketId: number | null
-          account: string | null
-          bodyJson: string
-        },
-        []
-      >(
-        'SELECT height, seq, envelope_idx AS envelopeIdx, kind, sub_kind AS subKind, market_id AS marketId, account, body AS bodyJson FROM main.events ORDER BY height, seq',
-      )
-      .all()
+    const indexed = [...eventsBetween(p.db, 1, tip)].map((e) => ({
+      height: e.height,
+      seq: e.seq,
+      envelopeIdx: e.envelope_idx,
+      kind: e.kind,
+      subKind: e.sub_kind,
+      marketId: e.market_id,
+      account: e.account,
+      bodyJson: JSON.stringify(e.body),
+    }))
     const stored = store.eventsBetween(1, tip)
     // Ten of the twelve blocks hold seven fills each.
     expect(stored).toHaveLength(10 * 7)
-    expect(rows).toEqual(stored)
+    expect(indexed).toEqual(stored)
     p.close()
   })
 

@@ -12,6 +12,7 @@ import { readCounter } from './stages/counters.ts'
 import { deriveBlocks } from './stages/derive.ts'
 import { ingestBlocks } from './stages/ingest.ts'
 import { statsBlocks } from './stages/stats.ts'
+import { groupEventRows, hasEventRows } from './tables/events.ts'
 import { hasTxHashIndex, upgradeFromTxHashIndex } from './tables/tx-runs.ts'
 import { readWatermarks, type Watermarks } from './watermarks.ts'
 
@@ -48,8 +49,9 @@ export class Pipeline {
   private readonly log: LogLine
   private wm: Watermarks
   /**
-   * The index has the tx-hash index of older versions: the first step moves it to runs
-   * (tables/tx-runs.ts), rather than the constructor, so the index reports ready at once.
+   * The index has the tx-hash index or the event rows of older versions: the first step moves them
+   * to runs (tables/tx-runs.ts) and groups (tables/events.ts), rather than the constructor, so the
+   * index reports ready at once; its readers use the older form until then.
    */
   private upgradePending: boolean
 
@@ -58,7 +60,7 @@ export class Pipeline {
     this.refreshMs = options.leaderboardRefreshMs ?? LEADERBOARD_REFRESH_MS_DEFAULT
     this.db = this.openChecked(historyPath(options.dataDir), options.dataDir)
     this.wm = readWatermarks(this.db)
-    this.upgradePending = hasTxHashIndex(this.db)
+    this.upgradePending = hasTxHashIndex(this.db) || hasEventRows(this.db)
   }
 
   /**
@@ -130,6 +132,12 @@ export class Pipeline {
       if (upgradeFromTxHashIndex(this.db))
         this.log(
           `indexer: moved the tx-hash index of ${this.db.filename} to sorted runs in ${Math.round(performance.now() - started)} ms (once, on the first start of this version)`,
+          'info',
+        )
+      const grouping = performance.now()
+      if (groupEventRows(this.db))
+        this.log(
+          `indexer: moved the events of ${this.db.filename} from a row each into a row per envelope in ${Math.round(performance.now() - grouping)} ms (once, on the first start of this version)`,
           'info',
         )
       return { worked: true, candles: [] }

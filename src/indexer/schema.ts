@@ -3,6 +3,7 @@
 // see the last committed transaction while the indexer writes the next one.
 import { Database } from 'bun:sqlite'
 import { join } from 'node:path'
+import { EVENT_GROUPS_SCHEMA } from './tables/events.ts'
 import { TX_RUNS_SCHEMA } from './tables/tx-runs.ts'
 
 /**
@@ -39,9 +40,7 @@ CREATE INDEX IF NOT EXISTS envelopes_signer ON envelopes (signer, height, envelo
 CREATE INDEX IF NOT EXISTS envelopes_kind ON envelopes (action_kind, height, envelope_idx);
 CREATE INDEX IF NOT EXISTS envelopes_market ON envelopes (market_id, height, envelope_idx);
 
-CREATE TABLE IF NOT EXISTS events (
-  height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
-  market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;
+-- The events: event_groups (tables/events.ts).
 
 CREATE TABLE IF NOT EXISTS fills (
   account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, is_taker INTEGER NOT NULL,
@@ -149,6 +148,7 @@ export function openHistoryWriter(path: string): Database {
   db.exec('PRAGMA busy_timeout = 5000')
   db.exec(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`)
   db.exec(SCHEMA)
+  db.exec(EVENT_GROUPS_SCHEMA)
   db.exec(TX_RUNS_SCHEMA)
   return db
 }

@@ -2,7 +2,6 @@
 // positions, referral and rebate events, account events), one module per table, in one
 // transaction with the derive watermark.
 import type { Database } from 'bun:sqlite'
-import { decodeEventBody } from '../../wire/events/index.ts'
 import { DERIVE_MODULES } from '../derive/registry.ts'
 import type { BlockDeriver, DeriveEvent } from '../derive/types.ts'
 import { eventsBetween } from '../tables/events.ts'
@@ -23,8 +22,8 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
       else for (const k of m.subKinds) bySubKind.set(k, [...(bySubKind.get(k) ?? []), d])
     }
     const withEnd = all.filter((d) => d.endBlock !== undefined)
-    // Events stream in chain order (no batch-sized array of rows held); each block ends when the
-    // next one's first event arrives, and blocks without events end too.
+    // Events stream in chain order, a block's at a time (no batch-sized array held); each block
+    // ends when the next one's first event arrives, and blocks without events end too.
     let height = from
     const endBlocksBefore = (next: number) => {
       for (; height < next; height++) for (const d of withEnd) d.endBlock!({ height, timestampMs: times.get(height)! })
@@ -44,7 +43,7 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
         subKind: row.sub_kind,
         marketId: row.market_id,
         account: row.account,
-        body: decodeEventBody(row.body),
+        body: row.body,
       }
       if (targets !== undefined) for (const d of targets) d.event(e)
       for (const d of everyEvent) d.event(e)

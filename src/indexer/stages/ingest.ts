@@ -26,11 +26,9 @@ export function ingestBlocks(db: Database, from: number, to: number): void {
       FROM chain.blocks WHERE height BETWEEN ? AND ?`).run(from, to)
     db.query(`INSERT OR IGNORE INTO main.envelopes SELECT height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status, reason
       FROM chain.envelopes WHERE height BETWEEN ? AND ?`).run(from, to)
-    // The block store keeps an envelope's events as one JSON array of [seq, body] (src/node/event-groups.ts);
-    // here each becomes a row again. `->` gives a body back as the very text that was stored.
-    db.query(`INSERT OR IGNORE INTO main.events SELECT g.height, e.value ->> 0, g.envelope_idx, e.value ->> '$[1].kind',
-        e.value ->> '$[1].sub_kind', e.value ->> '$[1].market_id', e.value ->> '$[1].account', e.value -> 1
-      FROM chain.event_groups g, json_each(g.events) e WHERE g.height BETWEEN ? AND ?`).run(from, to)
+    // The events as the block store keeps them: a row per envelope that raised any (tables/events.ts).
+    db.query(`INSERT OR IGNORE INTO main.event_groups SELECT height, envelope_idx, first_seq, last_seq, events
+      FROM chain.event_groups WHERE height BETWEEN ? AND ?`).run(from, to)
     addCounter(db, 'block_count', fresh.n)
     addCounter(db, 'envelope_total', fresh.envelopes ?? 0)
     writeWatermark(db, 'ingest', to)

@@ -2,10 +2,9 @@
 // (funds, bridge, agents, referrals, triggers, liquidations, admin actions on it). Rows point at
 // the ingested event, which is returned as its EventView.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
-import type { SourceEvent } from '../chain-source.ts'
 import { keysetPage, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'
-import { EVENT_COLUMNS, eventJson } from './events.ts'
+import { eventAt, eventJson } from './events.ts'
 
 export function insertAccountEvent(db: Database, account: string, height: number, seq: number, subKind: string): void {
   db.query('INSERT OR IGNORE INTO account_events VALUES (?, ?, ?, ?)').run(account, height, seq, subKind)
@@ -23,11 +22,10 @@ export function accountEvents(db: Database, f: { account: string; subKind?: stri
     { table: 'account_events', select: 'height, seq', where, params, keys: ['height', 'seq'], order: 'desc' },
     page,
   )
-  const get = db.query<SourceEvent, [number, number]>(`SELECT ${EVENT_COLUMNS} FROM events WHERE height = ? AND seq = ?`)
   const data = []
   for (const row of r.rows) {
-    const e = get.get(row.height, row.seq)
-    if (e !== null) data.push(eventJson(e, symbolOf))
+    const e = eventAt(db, row.height, row.seq)
+    if (e !== undefined) data.push(eventJson(e, symbolOf))
   }
   return { data, page: r.page }
 }

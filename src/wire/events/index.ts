@@ -80,8 +80,14 @@ export const isEventSubKind = (s: string): s is EventSubKind => SUB_KINDS.has(s)
  * every event of every block do no field-by-field validation.
  */
 export function decodeEventBody(json: string): EventBody {
-  const body = JSON.parse(json) as { sub_kind?: unknown }
+  return asEventBody(JSON.parse(json))
+}
+
+/** A parsed stored event body, with the same check as decodeEventBody. */
+export function asEventBody(value: unknown): EventBody {
+  const body = value as { sub_kind?: unknown } | null
   if (typeof body !== 'object' || body === null || typeof body.sub_kind !== 'string' || !SUB_KINDS.has(body.sub_kind)) {
+    const json = JSON.stringify(value) ?? String(value)
     throw new Error(`not an event body of a known sub_kind: ${json.length > 120 ? `${json.slice(0, 120)}…` : json}`)
   }
   return body as EventBody
