@@ -250,14 +250,18 @@ export class BlockStore {
   /** Events of blocks in [from, to], ascending by (height, seq). */
   eventsBetween(from: number, to: number): StoredEvent[] {
     const out: StoredEvent[] = []
-    const block: StoredEvent[] = []
+    let block: StoredEvent[] = []
+    const flush = () => {
+      for (const e of inSeqOrder(block)) out.push(e)
+      block = []
+    }
     for (const g of this.db
       .query<GroupRead, [number, number]>(`${GROUP_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx`)
       .iterate(from, to)) {
-      if (block.length > 0 && block[0]!.height !== g.height) out.push(...inSeqOrder(block.splice(0)))
-      block.push(...eventsOfGroup(g.height, g.envelopeIdx, g.events))
+      if (block.length > 0 && block[0]!.height !== g.height) flush()
+      for (const e of eventsOfGroup(g.height, g.envelopeIdx, g.events)) block.push(e)
     }
-    out.push(...inSeqOrder(block))
+    flush()
     return out
   }
 
