@@ -103,7 +103,7 @@ describe('block store without a tx-hash index', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-// Events in groups (event-groups.ts): an envelope's events in one row, the block's own events
+// Events in groups (wire/event-groups.ts): an envelope's events in one row, the block's own events
 // (begin and end hooks, on either side of the envelopes' in seq order) under its envelope count.
 
 const ALICE = '0x00000000000000000000000000000000000000a1'

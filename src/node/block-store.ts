@@ -1,14 +1,14 @@
 // The block store: blocks, envelopes (with status and reason) and events in SQLite (WAL,
 // synchronous=FULL). A block is committed in one transaction and is durable when commitBlock
 // returns, before any reply or push that depends on it. Events are stored a row per envelope that
-// raised any (event-groups.ts), not a row each.
+// raised any (wire/event-groups.ts), not a row each.
 import { Database, type Statement } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { assert } from '../lib/assert.ts'
+import { eventGroupsOf, eventsOfGroup, inSeqOrder } from '../wire/event-groups.ts'
 import type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
-import { eventGroupsOf, eventsOfGroup, inSeqOrder } from './event-groups.ts'
 
 // The row shapes are declared beside the wire views (the hot feed shares them); the store's users import them from here.
 export type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
@@ -55,7 +55,7 @@ CREATE TABLE IF NOT EXISTS blocks (
   envelope_count INTEGER NOT NULL, event_count INTEGER NOT NULL, state_root TEXT NOT NULL);
 -- No index on tx_hash (see ENVELOPES_COLUMNS).
 CREATE TABLE IF NOT EXISTS envelopes (${ENVELOPES_COLUMNS}) WITHOUT ROWID;
--- A block's events, one row per envelope that raised any (event-groups.ts); the block's own
+-- A block's events, one row per envelope that raised any (wire/event-groups.ts); the block's own
 -- events under its envelope count.
 CREATE TABLE IF NOT EXISTS event_groups (
   height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,

@@ -167,7 +167,7 @@ export class ChainNode {
     if (this.store.rebuiltWithoutTxIndex)
       this.log('block store: rebuilt its envelopes table without the tx-hash index of older stores (getTx reads the history index)')
     if (this.store.groupedLegacyEvents)
-      this.log("block store: moved the events of an older store from a row each into a row per envelope (event_groups)")
+      this.log('block store: moved the events of an older store from a row each into a row per envelope (event_groups)')
     const stored = this.store.getMeta('genesis')
     const genesis: Genesis = stored === undefined ? options.genesis : JSON.parse(stored)
     if (stored !== undefined && stored !== JSON.stringify(options.genesis)) {

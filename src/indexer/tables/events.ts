@@ -1,11 +1,12 @@
 // Table `event_groups`: every chain event of every ingested block (EventView,
 // docs/history-api.md#blocks-envelopes-transactions), kept as the block store keeps them
-// (src/node/event-groups.ts): a row per envelope that raised events, holding them as one JSON array
+// (src/wire/event-groups.ts): a row per envelope that raised events, holding them as one JSON array
 // of [seq, body], and the block's own events (its begin and end hooks) under its envelope count.
 // The ingest stage copies the rows as they are; the derive stage and the readers parse a row once
 // for all its events. Rows of each event made the ingest a row copy and the derive a parse per
 // event, or with the groups a `json_each` per event (docs/performance.md).
 import type { Database } from 'bun:sqlite'
+import { parseEventGroup } from '../../wire/event-groups.ts'
 import { asEventBody, type EventBody } from '../../wire/events/index.ts'
 import type { SymbolOf } from '../symbols.ts'
 
@@ -36,7 +37,7 @@ interface GroupRow {
 
 /** The events of one group row, in seq order; kind, market and account are read from the body, which holds every field of the event. */
 function eventsOfGroup(g: GroupRow): IndexedEvent[] {
-  return (JSON.parse(g.events) as [number, unknown][]).map(([seq, value]) => {
+  return parseEventGroup(g.events).map(([seq, value]) => {
     const body = asEventBody(value)
     const fields = body as { kind: string; market_id?: number | null; account?: string | null }
     return {

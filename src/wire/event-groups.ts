@@ -1,9 +1,10 @@
-// The block store keeps a block's events as groups: the events one envelope raised (or, under the
+// A block's events as the block store (src/node/block-store.ts) and the history index
+// (src/indexer/tables/events.ts) keep them: in groups, the events one envelope raised (or, under the
 // block's envelope count, those the block raised itself in its begin and end hooks) in one row, as
 // one JSON text. A row per event made the store's commit the block thread's largest cost once
 // blocks carried batches: a block of 350 BatchPlaceOrder holds 35,000 events
-// (scripts/bench/block-store.ts --events-per-envelope 100).
-import type { StoredEvent } from '../wire/stored-block.ts'
+// (scripts/bench/block-store.ts --events-per-envelope 100). The index copies the rows as they are.
+import type { StoredEvent } from './stored-block.ts'
 
 /** One group as stored: an envelope's events, its seq range and how many are fills. */
 export interface EventGroupRow {
@@ -21,8 +22,11 @@ export interface EventGroupRow {
   readonly events: string
 }
 
-/** One event of a group's JSON. */
-type GroupedEvent = [seq: number, body: { kind: string; sub_kind: string; market_id?: number | null; account?: string | null }]
+/** One event of a group's JSON: its seq and its body, which holds every field of the event. */
+export type GroupedEvent = [seq: number, body: { kind: string; sub_kind: string; market_id?: number | null; account?: string | null }]
+
+/** The events of a group's JSON text (EventGroupRow.events), in seq order. */
+export const parseEventGroup = (eventsJson: string): GroupedEvent[] => JSON.parse(eventsJson) as GroupedEvent[]
 
 /**
  * A block's events (seq order) in groups, one per envelope that raised any, ordered by envelope
@@ -57,7 +61,7 @@ export function eventGroupsOf(events: readonly StoredEvent[]): EventGroupRow[] {
  * stored, since JSON.stringify wrote it and keeps the key order.
  */
 export function eventsOfGroup(height: number, envelopeIdx: number, eventsJson: string): StoredEvent[] {
-  return (JSON.parse(eventsJson) as GroupedEvent[]).map(([seq, body]) => ({
+  return parseEventGroup(eventsJson).map(([seq, body]) => ({
     height,
     seq,
     envelopeIdx,
