@@ -3,8 +3,8 @@
 // (src/wire/event-groups.ts): a row per envelope that raised events, holding them as one JSON array
 // of [seq, body], and the block's own events (its begin and end hooks) under its envelope count.
 // The ingest stage copies the rows as they are; the derive stage and the readers parse a row once
-// for all its events. Rows of each event made the ingest a row copy and the derive a parse per
-// event, or with the groups a `json_each` per event (docs/performance.md).
+// for all its events. A row per event here cost a row copy at ingest and a body parse per event at
+// derive (and, once the block store kept groups, a `json_each` per event): docs/performance.md.
 import type { Database } from 'bun:sqlite'
 import { parseEventGroup } from '../../wire/event-groups.ts'
 import { asEventBody, type EventBody } from '../../wire/events/index.ts'
