@@ -107,7 +107,7 @@ export const bridgeFlowsModule: DeriveModule = {
         counterparty: f.counterparty,
         externalTx: f.externalTx,
         reason: f.reason,
-        txHash: e.txHash,
+        txHash: e.txHash(),
       })
     },
   }),

@@ -20,7 +20,7 @@ export const fundFlowsModule: DeriveModule = {
         amount: units6(b.amount),
         balanceAfter: units6(b.balance_after),
         marketId: e.marketId,
-        txHash: e.txHash,
+        txHash: e.txHash(),
       })
     },
   }),

@@ -6,11 +6,12 @@ import { DERIVE_MODULES } from '../derive/registry.ts'
 import type { BlockDeriver, DeriveEvent } from '../derive/types.ts'
 import { eventsBetween } from '../tables/events.ts'
 import { writeWatermark } from '../watermarks.ts'
-import { blockRange } from './block-range.ts'
+import { blockTimes, txHashLookup } from './block-range.ts'
 
 /** Derives blocks [from, to] (all ingested) in one transaction. */
 export function deriveBlocks(db: Database, from: number, to: number): void {
-  const { times, txHashes } = blockRange(db, from, to)
+  const times = blockTimes(db, from, to)
+  const txHashOf = txHashLookup(db)
   db.transaction(() => {
     const all: BlockDeriver[] = []
     const bySubKind = new Map<string, BlockDeriver[]>()
@@ -38,7 +39,7 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
         envelopeIdx: row.envelope_idx,
         timestampMs: times.get(row.height)!,
         // An event of the block itself has an envelope_idx no envelope has: no tx hash.
-        txHash: txHashes.get(`${row.height}:${row.envelope_idx}`) ?? null,
+        txHash: () => txHashOf(row.height, row.envelope_idx),
         kind: row.kind,
         subKind: row.sub_kind,
         marketId: row.market_id,
