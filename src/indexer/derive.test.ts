@@ -202,6 +202,8 @@ describe('derive over real chain blocks', () => {
     ])
     expect(bridge[0]).toMatchObject({ reference: String(withdrawalId), external_tx: '0xfeed', counterparty: EXTERNAL })
     expect(bridge[2]).toMatchObject({ reference: '0xdep:1', counterparty: 'arbitrum' })
+    // Each names the transaction that moved the money (every block here holds one).
+    for (const f of [...flows, ...bridge]) expect(f.tx_hash).toBe(ic.store.envelopesOf(f.height as number)[0]!.txHash)
     const referrals = READ_OPS.referralEvents(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
     expect(referrals).toEqual([expect.objectContaining({ role: 'inviter', inviter: ALICE, invitee: BOB, event_type: 'InviterSet' })])
     const rebates = READ_OPS.rebateEvents(ctx, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
