@@ -6,7 +6,7 @@ import { Database, type Statement } from 'bun:sqlite'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { assert } from '../lib/assert.ts'
-import { eventGroupsOf, eventsOfGroup, inSeqOrder } from '../wire/event-groups.ts'
+import { eventGroupsOf, eventsOfGroup, inChainOrder, inSeqOrder } from '../wire/event-groups.ts'
 import type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 
@@ -249,20 +249,10 @@ export class BlockStore {
 
   /** Events of blocks in [from, to], ascending by (height, seq). */
   eventsBetween(from: number, to: number): StoredEvent[] {
-    const out: StoredEvent[] = []
-    let block: StoredEvent[] = []
-    const flush = () => {
-      for (const e of inSeqOrder(block)) out.push(e)
-      block = []
-    }
-    for (const g of this.db
+    const groups = this.db
       .query<GroupRead, [number, number]>(`${GROUP_SELECT} WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx`)
-      .iterate(from, to)) {
-      if (block.length > 0 && block[0]!.height !== g.height) flush()
-      for (const e of eventsOfGroup(g.height, g.envelopeIdx, g.events)) block.push(e)
-    }
-    flush()
-    return out
+      .iterate(from, to)
+    return [...inChainOrder(eventsOfGroups(groups))]
   }
 
   /**
@@ -320,21 +310,20 @@ export class BlockStore {
    * trade rings take the newest of each market from it and stop reading once every market's ring is full.
    */
   *filledEventsNewestFirst(from: number, to: number): IterableIterator<TimedEvent> {
-    const block: TimedEvent[] = []
-    const newestFirst = (events: TimedEvent[]) => events.sort((a, b) => b.seq - a.seq)
-    for (const g of this.db
+    const groups = this.db
       .query<GroupRead & { timestampMs: number }, [number, number]>(
         `SELECT g.height, g.envelope_idx AS envelopeIdx, g.events, b.timestamp_ms AS timestampMs
          FROM event_groups g JOIN blocks b ON b.height = g.height
          WHERE g.height BETWEEN ? AND ? AND g.fills > 0
          ORDER BY g.height DESC, g.envelope_idx DESC`,
       )
-      .iterate(from, to)) {
-      if (block.length > 0 && block[0]!.height !== g.height) yield* newestFirst(block.splice(0))
-      for (const e of eventsOfGroup(g.height, g.envelopeIdx, g.events))
-        if (e.subKind === 'Filled') block.push({ ...e, timestampMs: g.timestampMs })
+      .iterate(from, to)
+    const fills = function* () {
+      for (const g of groups)
+        for (const e of eventsOfGroup(g.height, g.envelopeIdx, g.events))
+          if (e.subKind === 'Filled') yield { ...e, timestampMs: g.timestampMs }
     }
-    yield* newestFirst(block)
+    yield* inChainOrder(fills(), true)
   }
 
   /**
@@ -382,6 +371,10 @@ interface GroupRead {
   readonly events: string
 }
 const GROUP_SELECT = 'SELECT height, envelope_idx AS envelopeIdx, events FROM event_groups'
+
+function* eventsOfGroups(groups: Iterable<GroupRead>): IterableIterator<StoredEvent> {
+  for (const g of groups) yield* eventsOfGroup(g.height, g.envelopeIdx, g.events)
+}
 
 /** An event with its block's time. */
 export type TimedEvent = StoredEvent & { readonly timestampMs: number }

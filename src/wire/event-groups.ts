@@ -56,6 +56,12 @@ export function eventGroupsOf(events: readonly StoredEvent[]): EventGroupRow[] {
     }))
 }
 
+/** The columns of an event that its body holds too: every body carries all of its event's fields. */
+export function eventFields(body: object): { kind: string; subKind: string; marketId: number | null; account: string | null } {
+  const b = body as GroupedEvent[1]
+  return { kind: b.kind, subKind: b.sub_kind, marketId: b.market_id ?? null, account: b.account ?? null }
+}
+
 /**
  * The events of one group, in seq order. A body is written back to JSON text: the same text as
  * stored, since JSON.stringify wrote it and keeps the key order.
@@ -65,15 +71,33 @@ export function eventsOfGroup(height: number, envelopeIdx: number, eventsJson: s
     height,
     seq,
     envelopeIdx,
-    kind: body.kind,
-    subKind: body.sub_kind,
-    marketId: body.market_id ?? null,
-    account: body.account ?? null,
+    ...eventFields(body),
     bodyJson: JSON.stringify(body),
   }))
 }
 
 /** Events of one block's groups in seq order (its begin-hook events sit in the last group, under the envelope count). */
-export function inSeqOrder(events: StoredEvent[]): StoredEvent[] {
+export function inSeqOrder<E extends { readonly seq: number }>(events: E[]): E[] {
   return events.sort((a, b) => a.seq - b.seq)
+}
+
+/**
+ * The events of groups read block by block (ascending or descending heights), in chain order within
+ * each block, seq ascending or, newestFirst, descending: a block's groups come by envelope index,
+ * and its own events (begin and end hooks) sit together in the last one.
+ */
+export function* inChainOrder<E extends { readonly height: number; readonly seq: number }>(
+  events: Iterable<E>,
+  newestFirst = false,
+): IterableIterator<E> {
+  let block: E[] = []
+  const ordered = () => (newestFirst ? block.sort((a, b) => b.seq - a.seq) : inSeqOrder(block))
+  for (const e of events) {
+    if (block.length > 0 && block[0]!.height !== e.height) {
+      yield* ordered()
+      block = []
+    }
+    block.push(e)
+  }
+  yield* ordered()
 }

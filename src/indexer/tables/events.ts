@@ -6,7 +6,7 @@
 // for all its events. A row per event here cost a row copy at ingest and a body parse per event at
 // derive (and, once the block store kept groups, a `json_each` per event): docs/performance.md.
 import type { Database } from 'bun:sqlite'
-import { parseEventGroup } from '../../wire/event-groups.ts'
+import { eventFields, inChainOrder, inSeqOrder, parseEventGroup } from '../../wire/event-groups.ts'
 import { asEventBody, type EventBody } from '../../wire/events/index.ts'
 import type { SymbolOf } from '../symbols.ts'
 
@@ -35,42 +35,29 @@ interface GroupRow {
   readonly events: string
 }
 
-/** The events of one group row, in seq order; kind, market and account are read from the body, which holds every field of the event. */
-function eventsOfGroup(g: GroupRow): IndexedEvent[] {
-  return parseEventGroup(g.events).map(([seq, value]) => {
-    const body = asEventBody(value)
-    const fields = body as { kind: string; market_id?: number | null; account?: string | null }
-    return {
-      height: g.height,
-      seq,
-      envelope_idx: g.envelope_idx,
-      kind: fields.kind,
-      sub_kind: body.sub_kind,
-      market_id: fields.market_id ?? null,
-      account: fields.account ?? null,
-      body,
-    }
-  })
+/** An event of the index from its place and its parsed body (checked as decodeEventBody checks it). */
+function indexedEvent(height: number, seq: number, envelopeIdx: number, value: unknown): IndexedEvent {
+  const body = asEventBody(value)
+  const { kind, subKind, marketId, account } = eventFields(body)
+  return { height, seq, envelope_idx: envelopeIdx, kind, sub_kind: subKind, market_id: marketId, account, body }
 }
 
-/** A block's events in seq order: its begin-hook events sit in the last group, under the envelope count. */
-const inSeqOrder = (events: IndexedEvent[]) => events.sort((a, b) => a.seq - b.seq)
+/** The events of one group row, in seq order. */
+const eventsOfGroup = (g: GroupRow): IndexedEvent[] =>
+  parseEventGroup(g.events).map(([seq, body]) => indexedEvent(g.height, seq, g.envelope_idx, body))
 
 /** Events of blocks [from, to] in chain order (the derive stage's input), a block at a time. */
-export function* eventsBetween(db: Database, from: number, to: number): IterableIterator<IndexedEvent> {
-  let block: IndexedEvent[] = []
-  for (const g of db
+export function eventsBetween(db: Database, from: number, to: number): IterableIterator<IndexedEvent> {
+  const groups = db
     .prepare<GroupRow, [number, number]>(
       'SELECT height, envelope_idx, events FROM event_groups WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx',
     )
-    .iterate(from, to)) {
-    if (block.length > 0 && block[0]!.height !== g.height) {
-      yield* inSeqOrder(block)
-      block = []
-    }
-    for (const e of eventsOfGroup(g)) block.push(e)
-  }
-  yield* inSeqOrder(block)
+    .iterate(from, to)
+  return inChainOrder(eventsOfGroups(groups))
+}
+
+function* eventsOfGroups(groups: Iterable<GroupRow>): IterableIterator<IndexedEvent> {
+  for (const g of groups) yield* eventsOfGroup(g)
 }
 
 export function eventJson(e: IndexedEvent, symbolOf: SymbolOf) {
@@ -159,5 +146,5 @@ function legacyEvents(db: Database, where: string, params: readonly number[]): I
        WHERE ${where} ORDER BY height, seq`,
     )
     .all(...params)
-    .map((r) => eventsOfGroup({ height: r.height, envelope_idx: r.envelope_idx, events: `[[${r.seq},${r.body}]]` })[0]!)
+    .map((r) => indexedEvent(r.height, r.seq, r.envelope_idx, JSON.parse(r.body)))
 }
