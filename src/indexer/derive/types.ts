@@ -11,8 +11,6 @@ export interface DeriveEvent {
   /** The envelope that caused it, or the block's envelope_count for an event of the block itself. */
   readonly envelopeIdx: number
   readonly timestampMs: number
-  /** The envelope's tx hash; null for block-level events. Read from the index when asked (few modules do). */
-  txHash(): string | null
   readonly kind: string
   readonly subKind: string
   readonly marketId: number | null

@@ -1,4 +1,4 @@
-// Block times of a height range and the tx hash of an envelope, read from the ingested tables.
+// Block times of a height range, read from the ingested blocks.
 import type { Database } from 'bun:sqlite'
 import { assert } from '../../lib/assert.ts'
 
@@ -14,15 +14,4 @@ export function blockTimes(db: Database, from: number, to: number): Map<number, 
   }
   assert(times.size === to - from + 1, `blocks ${from}..${to} are not all ingested`)
   return times
-}
-
-/**
- * The tx hash of an envelope, or null for an index no envelope has (a block's own events). Asked
- * per event by the few derive modules that keep it (fund and bridge flows), rather than a map of
- * every envelope of the batch built for all, which took 5% of the CPU of building the index of a
- * capacity run (a profile of scripts/bench/reindex.ts).
- */
-export function txHashLookup(db: Database): (height: number, envelopeIdx: number) => string | null {
-  const get = db.prepare<{ tx_hash: string }, [number, number]>('SELECT tx_hash FROM envelopes WHERE height = ? AND envelope_idx = ?')
-  return (height, envelopeIdx) => get.get(height, envelopeIdx)?.tx_hash ?? null
 }

@@ -6,12 +6,11 @@ import { DERIVE_MODULES } from '../derive/registry.ts'
 import type { BlockDeriver, DeriveEvent } from '../derive/types.ts'
 import { eventsBetween } from '../tables/events.ts'
 import { writeWatermark } from '../watermarks.ts'
-import { blockTimes, txHashLookup } from './block-range.ts'
+import { blockTimes } from './block-range.ts'
 
 /** Derives blocks [from, to] (all ingested) in one transaction. */
 export function deriveBlocks(db: Database, from: number, to: number): void {
   const times = blockTimes(db, from, to)
-  const txHashOf = txHashLookup(db)
   db.transaction(() => {
     const all: BlockDeriver[] = []
     const bySubKind = new Map<string, BlockDeriver[]>()
@@ -38,8 +37,6 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
         seq: row.seq,
         envelopeIdx: row.envelope_idx,
         timestampMs: times.get(row.height)!,
-        // An event of the block itself has an envelope_idx no envelope has: no tx hash.
-        txHash: () => txHashOf(row.height, row.envelope_idx),
         kind: row.kind,
         subKind: row.sub_kind,
         marketId: row.market_id,
