@@ -10,7 +10,7 @@ import { RateLimiter } from '../lib/rate-limit.ts'
 import type { EventBody } from '../wire/events/index.ts'
 import type { Genesis } from '../wire/genesis.ts'
 import { RPC, rpcError } from '../wire/rpc-errors.ts'
-import type { ActionResult } from './action-result.ts'
+import { type ActionResult, acceptedResult } from './action-result.ts'
 import { admitPrepared } from './admission.ts'
 import { type PreparedAction, prepareAdmission } from './admission-prepare.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
@@ -115,6 +115,12 @@ export interface CommittedBlock {
 }
 
 /** A block applied to the state, with what its replies need, before it is stored. */
+/** What onReplies wraps around a block's replies. */
+export interface ReplyBatch {
+  start(): void
+  end(): void
+}
+
 interface ProducedBlock {
   readonly txs: readonly PendingTx[]
   readonly stored: StoredBlock
@@ -139,6 +145,7 @@ export class ChainNode {
   private readonly signerLimiter: RateLimiter
   private readonly listeners: ((block: CommittedBlock) => void)[] = []
   private readonly stopListeners: (() => void)[] = []
+  private readonly replyBatches: ReplyBatch[] = []
   private readonly haltListeners: ((halt: NodeHalt) => void)[] = []
   /** Whether the snapshot is restored and the stored chain replayed. */
   private recovered = false
@@ -405,6 +412,15 @@ export class ChainNode {
     this.stopListeners.push(listener)
   }
 
+  /**
+   * Wraps each block's replies: batch.start() runs before its actions are answered (submitWith's
+   * callbacks) and batch.end() after, before the block is announced. The WebSocket connections
+   * gather a block's reply frames into one write each this way.
+   */
+  onReplies(batch: ReplyBatch): void {
+    this.replyBatches.push(batch)
+  }
+
   /** Subscribes to committed blocks (called after the block is durable). */
   onBlock(listener: (block: CommittedBlock) => void): void {
     this.listeners.push(listener)
@@ -514,9 +530,9 @@ export class ChainNode {
       )
     this.health.halted(code, message, storeDirty)
     const refusal = rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node halted before this action reached a stored block')
-    for (const tx of this.blockTxs) tx.resolve({ status: 'refused', error: refusal })
+    for (const tx of this.blockTxs) this.answer(tx, { status: 'refused', error: refusal })
     this.blockTxs = []
-    for (const tx of this.mempool.drain()) tx.resolve({ status: 'refused', error: refusal })
+    for (const tx of this.mempool.drain()) this.answer(tx, { status: 'refused', error: refusal })
     const halt: NodeHalt = { code, message, storeDirty, error: err }
     for (const listener of this.haltListeners) {
       try {
@@ -538,14 +554,29 @@ export class ChainNode {
    * the mempool in the order of these calls.
    */
   submitPrepared(prepared: PreparedAction): Promise<ActionResult> {
-    if (!this.running)
-      return Promise.resolve({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node is not producing blocks') })
+    return new Promise((resolve) => this.submitWith(prepared, resolve))
+  }
+
+  /**
+   * submitPrepared with a callback instead of a promise: `done` runs at once with a refusal, or,
+   * for an admitted action, inside its block's commit, after the block is durable and before it is
+   * announced (so a reply can leave before the block's pushes; see onReplies). `done` must not
+   * throw: a throw is logged and the block goes on.
+   */
+  submitWith(prepared: PreparedAction, done: (result: ActionResult) => void): void {
+    if (!this.running) {
+      done({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node is not producing blocks') })
+      return
+    }
     const admission = admitPrepared(this.state, prepared, (signer, nonce) => this.mempool.has(signer, nonce))
-    if (!admission.ok) return Promise.resolve({ status: 'refused', error: admission.error })
+    if (!admission.ok) {
+      done({ status: 'refused', error: admission.error })
+      return
+    }
     // Counted on the recovered signer (lowercase), so casing cannot dodge it; refused like any
     // admission refusal, so the nonce stays usable.
     if (!this.signerLimiter.allow(admission.envelope.signer)) {
-      return Promise.resolve({
+      done({
         status: 'refused',
         error: rpcError(
           RPC.limited,
@@ -554,15 +585,23 @@ export class ChainNode {
           { signer: admission.envelope.signer, limit_per_sec: this.signerLimiter.capacity },
         ),
       })
+      return
     }
-    return new Promise((resolve) => {
-      if (!this.mempool.add({ envelope: admission.envelope, resolve })) {
-        resolve({
-          status: 'refused',
-          error: rpcError(RPC.limited, 'MEMPOOL_FULL', `the mempool holds ${this.mempool.capacity} envelopes; retry shortly`),
-        })
-      }
-    })
+    if (!this.mempool.add({ envelope: admission.envelope, resolve: done })) {
+      done({
+        status: 'refused',
+        error: rpcError(RPC.limited, 'MEMPOOL_FULL', `the mempool holds ${this.mempool.capacity} envelopes; retry shortly`),
+      })
+    }
+  }
+
+  /** Tells a pending action its outcome; a throwing callback (a bug of the caller) must not stop the block. */
+  private answer(tx: PendingTx, result: ActionResult): void {
+    try {
+      tx.resolve(result)
+    } catch (err) {
+      this.log(`an action's reply callback threw: ${(err as Error).stack ?? err}`, 'error')
+    }
   }
 
   /** Produces, commits and announces one block from the mempool (empty blocks too); not on a node with a publisher. */
@@ -642,7 +681,12 @@ export class ChainNode {
     this.unstoredHeight = 0
     this.state.lastDigest = stored.header.digest
     this.mempool.release(txs)
-    this.reply(txs, stored, result, bodies)
+    for (const batch of this.replyBatches) batch.start()
+    try {
+      this.reply(txs, stored, result, bodies)
+    } finally {
+      for (const batch of this.replyBatches) batch.end()
+    }
     this.blockTxs = []
     return this.announce({ stored, result, bodies, productionMs: performance.now() - producing })
   }
@@ -680,10 +724,11 @@ export class ChainNode {
       const r = result.envelopes[i]!
       const env = stored.envelopes[i]!
       if (r.status === 'accepted') {
-        const events = stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount).map((e) => eventView(e, symbolOf, bodies[e.seq]))
-        txs[i]!.resolve({ status: 'accepted', tx_hash: env.txHash, height: env.height, envelope_idx: i, events })
+        const own = stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount)
+        const events = own.map((e) => eventView(e, symbolOf, bodies[e.seq]))
+        this.answer(txs[i]!, acceptedResult(env.txHash, env.height, i, own, events, symbolOf))
       } else {
-        txs[i]!.resolve({ status: 'kept-reject', tx_hash: env.txHash, height: env.height, envelope_idx: i, reason: r.reason! })
+        this.answer(txs[i]!, { status: 'kept-reject', tx_hash: env.txHash, height: env.height, envelope_idx: i, reason: r.reason! })
       }
     }
   }
@@ -702,13 +747,13 @@ export class ChainNode {
       }
     }
     for (const tx of this.mempool.drain())
-      tx.resolve({
+      this.answer(tx, {
         status: 'refused',
         error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
       })
     // A block the replicated log was acknowledging: it may be in the chain, so the reply says so.
     for (const tx of this.blockTxs)
-      tx.resolve({
+      this.answer(tx, {
         status: 'refused',
         error: rpcError(
           RPC.limited,

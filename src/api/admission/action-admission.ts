@@ -6,6 +6,7 @@
 // instance per app, so the HTTP and WebSocket actions of one client address share its per-IP budget.
 
 import { RateLimiter } from '../../lib/rate-limit.ts'
+import { actionResultJson } from '../../node/action-result.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { bodyTooLargeReply, type JsonRpcErrorBody, type JsonRpcId, rpcFailure, rpcResult } from '../jsonrpc.ts'
@@ -14,10 +15,19 @@ import { type ActionForwarding, forwardAction, noLeaderRefusal } from './action-
 import { type ActionIntake, actionIntake } from './action-intake.ts'
 import { type AdmissionPool, AdmissionUnavailable } from './admission-pool.ts'
 
+/** The stateless part's outcome for an action to admit. */
+type ActionIntakeAction = Extract<ActionIntake, { kind: 'action' }>
+
 /** A JSON-RPC reply object of /action: a result (accepted, kept reject) or a refusal. */
 export type ActionReplyBody =
   | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: unknown; readonly error?: undefined }
   | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: JsonRpcErrorBody; readonly result?: undefined }
+
+/** The JSON text of a reply object, the result's from the text the node kept (node/action-result.ts). */
+export function actionReplyJson(body: ActionReplyBody): string {
+  if (body.error !== undefined) return JSON.stringify(body)
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(body.id)},"result":${actionResultJson(body.result)}}`
+}
 
 /** What admitting an action's text came to: a reply with its HTTP status, or none (a notification). */
 export type AdmissionOutcome =
@@ -64,7 +74,26 @@ export class ActionAdmission {
   }
 
   /** Admits the JSON-RPC request in text; resolves with its reply once its block commits (or with the refusal). */
-  async admit(text: string, forwarded = false): Promise<AdmissionOutcome> {
+  admit(text: string, forwarded = false): Promise<AdmissionOutcome> {
+    return this.intake(text, forwarded).then((step) =>
+      step.kind === 'prepared' ? new Promise<AdmissionOutcome>((resolve) => this.submit(step.intake, resolve)) : step,
+    )
+  }
+
+  /**
+   * admit with callbacks: `done` gets the outcome, for an admitted action synchronously inside its
+   * block's commit (ChainNode.submitWith), so a WebSocket reply leaves with the block's other
+   * replies and before its pushes; `failed` gets an unexpected error (a bug) before submission.
+   */
+  admitWith(text: string, done: (outcome: AdmissionOutcome) => void, failed: (err: unknown) => void): void {
+    this.intake(text, false).then((step) => (step.kind === 'prepared' ? this.submit(step.intake, done) : done(step)), failed)
+  }
+
+  /** Everything before the node's state is read: forwarding, the stateless part (inline or on an admission thread). */
+  private async intake(
+    text: string,
+    forwarded: boolean,
+  ): Promise<AdmissionOutcome | { readonly kind: 'prepared'; readonly intake: ActionIntakeAction }> {
     const leader = this.forwarding?.()
     if (leader === null || (leader !== undefined && forwarded)) return noLeaderRefusal(text, forwarded)
     if (leader !== undefined) return forwardAction(leader, text)
@@ -91,11 +120,17 @@ export class ActionAdmission {
       return { kind: 'reply', body, status: 200 }
     }
     if (intake.kind === 'no-content') return { kind: 'no-content' }
+    return { kind: 'prepared', intake }
+  }
+
+  /** Hands a prepared action to the node; done gets its reply (none for a notification, HTTP 204). */
+  private submit(intake: ActionIntakeAction, done: (outcome: AdmissionOutcome) => void): void {
     // A notification (no id) is run like any action, and answered with no reply object (HTTP 204).
-    const result = await this.node.submitPrepared(intake.prepared)
-    if (result.status === 'refused') this.metrics.actionRefused(intake.prepared.ok ? intake.prepared.kind : undefined, result.error)
-    if (intake.quiet) return { kind: 'no-content' }
-    if (result.status === 'refused') return { kind: 'reply', body: rpcFailure(intake.id, result.error), status: 200 }
-    return { kind: 'reply', body: rpcResult(intake.id, result), status: 200 }
+    this.node.submitWith(intake.prepared, (result) => {
+      if (result.status === 'refused') this.metrics.actionRefused(intake.prepared.ok ? intake.prepared.kind : undefined, result.error)
+      if (intake.quiet) done({ kind: 'no-content' })
+      else if (result.status === 'refused') done({ kind: 'reply', body: rpcFailure(intake.id, result.error), status: 200 })
+      else done({ kind: 'reply', body: rpcResult(intake.id, result), status: 200 })
+    })
   }
 }

@@ -2,7 +2,7 @@
 // block commits. The admission itself is admission/action-admission.ts, shared with the
 // WebSocket's post frames (docs/websocket.md#posting-actions).
 import type { CidrRange } from '../../lib/cidr.ts'
-import type { ActionAdmission } from '../admission/action-admission.ts'
+import { type ActionAdmission, actionReplyJson } from '../admission/action-admission.ts'
 import { FORWARDED_HEADER } from '../admission/action-forward.ts'
 import { requestClientAddress } from '../client-address.ts'
 import { jsonResponse, noContent } from '../jsonrpc.ts'
@@ -41,7 +41,8 @@ export function actionRoutes(admission: ActionAdmission, trustedProxies: readonl
       const text = await readBodyCapped(request)
       if (text === undefined) return jsonResponse(admission.tooLarge())
       const outcome = await admission.admit(text, request.headers.has(FORWARDED_HEADER))
-      return outcome.kind === 'no-content' ? noContent() : jsonResponse(outcome.body, outcome.status)
+      if (outcome.kind === 'no-content') return noContent()
+      return new Response(actionReplyJson(outcome.body), { status: outcome.status, headers: { 'content-type': 'application/json' } })
     },
   })
 }

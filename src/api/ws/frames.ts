@@ -5,6 +5,7 @@
 import type { BookSnapshot, FeedMarket, HotFeed, QuoteJson } from '../../feed/hot-feed.ts'
 import type { HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock, RecentTrade } from '../../feed/types.ts'
+import { actionResultJson } from '../../node/action-result.ts'
 import { TOPIC_LENGTH_MAX } from './topics.ts'
 
 /** A body's JSON without its opening brace, ready to follow `{"seq":N,"topic":...,`. */
@@ -267,7 +268,7 @@ export function postReplyFrames(
   const head = `"op":"post","id":${JSON.stringify(id)},`
   if (!('result' in reply)) return [`${head}"error":${JSON.stringify(reply.error)}}`]
   const result = reply.result
-  const whole = `${head}"result":${JSON.stringify(result)}}`
+  const whole = `${head}"result":${actionResultJson(result)}}`
   // `{"seq":` and up to 16 digits and a comma.
   const budget = frameBytesMax - 25
   if (whole.length * 3 <= budget || Buffer.byteLength(whole, 'utf8') <= budget) return [whole]

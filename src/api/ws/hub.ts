@@ -347,12 +347,21 @@ export class WsHub {
   /** The pushes of one committed block; `block` and `blocks.live` come last, closing the block. */
   onBlock(delta: BlockDelta): void {
     // Each connection's frames of this block leave together, in one corked write.
-    for (const conn of this.connections) conn.startBatch()
+    this.startBatches()
     try {
       this.pushBlock(delta)
     } finally {
-      for (const conn of this.connections) conn.flushBatch()
+      this.endBatches()
     }
+  }
+
+  /** Holds every connection's frames until endBatches, which sends each connection's in one corked write. */
+  startBatches(): void {
+    for (const conn of this.connections) conn.startBatch()
+  }
+
+  endBatches(): void {
+    for (const conn of this.connections) conn.flushBatch()
   }
 
   private pushBlock(delta: BlockDelta): void {

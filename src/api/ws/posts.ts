@@ -68,24 +68,27 @@ export class WsPosts {
     const text = `{"jsonrpc":"2.0","id":${JSON.stringify(postId)},"method":"action"${action === undefined ? '' : `,"params":${JSON.stringify(action)}`}}`
     conn.postsInFlight++
     const internal = { error: { code: RPC.internalError, message: 'internal error', data: { reason: 'INTERNAL' } } }
-    this.admission
-      .admit(text)
-      .then(
-        (outcome: AdmissionOutcome) =>
+    const answer = (reply: { readonly result: unknown } | { readonly error: unknown }) => {
+      conn.postsInFlight--
+      this.reply(conn, postId, reply)
+    }
+    // Called inside the block's commit for an admitted post (ChainNode.submitWith), so the reply
+    // joins the block's batch of reply frames on this connection (runtime.ts).
+    this.admission.admitWith(
+      text,
+      (outcome: AdmissionOutcome) =>
+        answer(
           outcome.kind === 'no-content'
             ? internal
             : outcome.body.error === undefined
               ? { result: outcome.body.result }
               : { error: outcome.body.error },
-        (err: unknown) => {
-          this.log(`ws post ${String(postId).slice(0, 64)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 'error')
-          return internal
-        },
-      )
-      .then((reply) => {
-        conn.postsInFlight--
-        this.reply(conn, postId, reply)
-      })
+        ),
+      (err: unknown) => {
+        this.log(`ws post ${String(postId).slice(0, 64)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 'error')
+        answer(internal)
+      },
+    )
   }
 
   private reply(conn: WsConnection, id: string | number, reply: { readonly result: unknown } | { readonly error: unknown }): void {

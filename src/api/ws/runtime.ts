@@ -95,6 +95,8 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
       index.onProgress((p) => hub.ingested(p.watermarks.ingest, status(p)))
     },
   }
+  // A block's post replies leave in one write per connection, before the block's pushes.
+  node.onReplies({ start: () => hub.startBatches(), end: () => hub.endBatches() })
   node.onBlock((committed) => {
     try {
       const delta = feed.applyBlock(committed.stored, committed.bodies)
