@@ -49,9 +49,6 @@ export const LIVE_BLOCKS_KEPT = 2_000
 export const CLOSE_IDLE = 1001
 export const CLOSE_TOO_MANY = 1013
 
-/** First characters of the text frames Elysia JSON-parses before the hub sees them: { [ " /. */
-const LOOKS_LIKE_JSON = new Set([0x7b, 0x5b, 0x22, 0x2f])
-
 export class WsHub {
   private readonly connections = new Set<WsConnection>()
   private readonly topics = new Map<string, Topic>()
@@ -154,9 +151,8 @@ export class WsHub {
   }
 
   /**
-   * A client message as Elysia hands it over: a text frame that starts with `{`, `[`, `"` or `/`
-   * already JSON-parsed when it parses (so a JSON string literal arrives as its content), other
-   * text as it came, a binary frame as bytes. post: where a `post` frame goes (ws/posts.ts,
+   * A client message: a text frame's text, a binary frame's bytes (read as UTF-8 text), or a frame
+   * already parsed (tests). post: where a `post` frame goes (ws/posts.ts,
    * docs/websocket.md#posting-actions); without it posting is not offered.
    */
   message(conn: WsConnection, message: unknown, post?: (conn: WsConnection, frame: Readonly<Record<string, unknown>>) => void): void {
@@ -170,9 +166,6 @@ export class WsHub {
         this.error(conn, 'invalid JSON')
         return
       }
-      // Text that still starts like JSON and parses can only be the content of a JSON string
-      // literal (a double-encoded frame): a string, not an object.
-      if (typeof message === 'string' && LOOKS_LIKE_JSON.has(text.charCodeAt(0))) value = text
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.error(conn, 'a frame must be a JSON object with op and topics')

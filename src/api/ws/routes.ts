@@ -1,6 +1,7 @@
 // The unified WebSocket endpoint GET /api/v1/ws (docs/websocket.md#websocket-protocol) on Elysia's
 // native (Bun) WebSocket. Frame size, heartbeat and idle handling are the hub's (see
 // wsServerOptions for the server side).
+import type { ServerWebSocket } from 'bun'
 import { Elysia } from 'elysia'
 import { type CidrRange, clientAddress } from '../../lib/cidr.ts'
 import type { RouteDoc } from '../../lib/openapi.ts'
@@ -37,50 +38,53 @@ export interface WsPostOptions {
   readonly trustedProxies?: readonly CidrRange[]
 }
 
-/** hubOf: the hub, or how to reach it when a connection opens (the app is served before the hub starts). */
+/**
+ * hubOf: the hub, or how to reach it when a connection opens (the app is served before the hub starts).
+ *
+ * The upgrade is Bun's own (server.upgrade), with the connection's handlers as the socket's data:
+ * Elysia's Bun adapter hands every socket event to `ws.data.open/message/...`. Elysia's .ws() would
+ * build a wrapper object with some fifteen bound methods and JSON-parse the frame in an async step
+ * for every message, about 4% of the block thread's time at capacity (scripts/bench/actions.ts);
+ * here the hub gets the frame's text as it came.
+ */
 export function wsRoutes(hubOf: WsHub | (() => WsHub), postOptions?: WsPostOptions) {
   const hub = typeof hubOf === 'function' ? lazyHub(hubOf) : hubOf
-  // Bun hands every event of one connection the same ServerWebSocket object.
-  const connections = new Map<object, WsConnection>()
-  // Elysia wraps the socket for open/message/close/drain and passes it raw to ping/pong.
-  const rawOf = (ws: unknown): object => (ws as { raw?: object }).raw ?? (ws as object)
-  const connOf = (ws: unknown) => connections.get(rawOf(ws))
   const post =
     postOptions === undefined
       ? undefined
       : (conn: WsConnection, frame: Readonly<Record<string, unknown>>) => postOptions.posts.post(conn, frame)
-  return new Elysia().ws(WS_PATH, {
-    open(ws) {
-      const conn = hub.open(rawOf(ws) as unknown as WsTransport)
-      if (conn === undefined) return
-      connections.set(rawOf(ws), conn)
-      // The per-IP limit of posted actions counts the upgrade request's client, as /action does.
-      const peer = (rawOf(ws) as { remoteAddress?: string }).remoteAddress
-      const forwardedFor = (ws as { data?: { request?: Request } }).data?.request?.headers.get('x-forwarded-for')
-      if (peer !== undefined && peer !== '') conn.clientAddress = clientAddress(peer, forwardedFor, postOptions?.trustedProxies ?? [])
-    },
-    message(ws, message) {
-      const conn = connOf(ws)
-      if (conn !== undefined) hub.message(conn, message, post)
-    },
-    drain(ws) {
-      connOf(ws)?.drain()
-    },
-    ping(ws) {
-      const conn = connOf(ws)
-      if (conn !== undefined) hub.activity(conn)
-    },
-    pong(ws) {
-      const conn = connOf(ws)
-      if (conn !== undefined) hub.activity(conn)
-    },
-    close(ws) {
-      const raw = rawOf(ws)
-      const conn = connections.get(raw)
-      if (conn === undefined) return
-      connections.delete(raw)
-      hub.closed(conn)
-    },
+  const handlers = (request: Request) => {
+    let conn: WsConnection | undefined
+    return {
+      open(ws: ServerWebSocket<unknown>) {
+        conn = hub.open(ws as unknown as WsTransport)
+        if (conn === undefined) return
+        // The per-IP limit of posted actions counts the upgrade request's client, as /action does.
+        const peer = ws.remoteAddress
+        if (peer !== '') conn.clientAddress = clientAddress(peer, request.headers.get('x-forwarded-for'), postOptions?.trustedProxies ?? [])
+      },
+      message(_ws: ServerWebSocket<unknown>, message: string | Uint8Array) {
+        if (conn !== undefined) hub.message(conn, message, post)
+      },
+      drain() {
+        conn?.drain()
+      },
+      ping() {
+        if (conn !== undefined) hub.activity(conn)
+      },
+      pong() {
+        if (conn !== undefined) hub.activity(conn)
+      },
+      close() {
+        if (conn === undefined) return
+        hub.closed(conn)
+        conn = undefined
+      },
+    }
+  }
+  return new Elysia().route('WS', WS_PATH, ({ request, server }) => {
+    if (server?.upgrade(request, { data: handlers(request) })) return
+    return new Response('Expected a websocket connection', { status: 400 })
   })
 }
 
