@@ -204,7 +204,7 @@ function build(): void {
   const due = new Map<number, { account: number; market: number; cloid: string }[]>()
   let opIndex = 0
   let txCount = 0
-  const sig = { r: `0x${'11'.repeat(32)}`, s: `0x${'22'.repeat(32)}`, v: 27 }
+  const signatureJson = JSON.stringify({ r: `0x${'11'.repeat(32)}`, s: `0x${'22'.repeat(32)}`, v: 27 })
   const submit = (account: number, action: Record<string, unknown>, kind: string): void => {
     const signer = traders[account]!
     const nonce = nonces[account]!++
@@ -214,7 +214,8 @@ function build(): void {
       kind,
       nonce,
       action,
-      signature: sig,
+      actionJson: JSON.stringify(action),
+      signatureJson,
       recovered: { ok: true, signer, txHash, input: atTheEdge({ signer, nonce, action, txHash }, kind) },
     }
     void node.submitPrepared(prepared).then((r) => {

@@ -36,7 +36,9 @@ export type PreparedAction =
       readonly nonce: number
       /** The action exactly as signed (stored, and hashed into the tx hash). */
       readonly action: Record<string, unknown>
-      readonly signature: WireSignature
+      /** The action's and the signature's JSON as the block store keeps them, made here, off the block thread. */
+      readonly actionJson: string
+      readonly signatureJson: string
       readonly recovered: RecoveredSigner
     }
 
@@ -71,7 +73,15 @@ export function prepareAdmission(params: unknown, network: string): PreparedActi
   if (!checked.ok) return invalidParams(checked.field, checked.message)
   const illFormed = illFormedStringField(payload, `params.action.${kindName}`)
   if (illFormed !== undefined) return invalidParams(illFormed, 'contains a lone UTF-16 surrogate, which has no UTF-8 encoding to sign')
-  return { ok: true, kind: kindName, nonce: p.nonce, action: p.action, signature: p.signature, recovered: recoverSigner(kind, p, network) }
+  return {
+    ok: true,
+    kind: kindName,
+    nonce: p.nonce,
+    action: p.action,
+    actionJson: JSON.stringify(p.action),
+    signatureJson: JSON.stringify(p.signature),
+    recovered: recoverSigner(kind, p, network),
+  }
 }
 
 function recoverSigner(

@@ -16,7 +16,7 @@ import {
 } from '../chain/index.ts'
 import { ACTION_KIND_BY_NAME, type PlaceOrderPayload } from '../wire/actions.ts'
 import { RPC, type RpcError, rpcError } from '../wire/rpc-errors.ts'
-import { invalidParams as invalid, type PreparedAction, prepareAdmission, type WireSignature } from './admission-prepare.ts'
+import { invalidParams as invalid, type PreparedAction, prepareAdmission } from './admission-prepare.ts'
 import { orderShapeError } from './order-admission.ts'
 
 /** An admitted envelope, ready for the mempool. */
@@ -30,7 +30,9 @@ export interface AdmittedEnvelope {
   readonly input: EnvelopeInput
   readonly kind: string
   readonly txHash: string
-  readonly signature: WireSignature
+  /** The action's and the signature's JSON, as stored (made by the stateless part). */
+  readonly actionJson: string
+  readonly signatureJson: string
 }
 
 export type Admission = { readonly ok: true; readonly envelope: AdmittedEnvelope } | { readonly ok: false; readonly error: RpcError }
@@ -99,7 +101,16 @@ export function admitPrepared(state: ChainState, prepared: PreparedAction, isPen
   }
   return {
     ok: true,
-    envelope: { signer, nonce, action, input: recovered.input, kind: kindName, txHash: recovered.txHash, signature: prepared.signature },
+    envelope: {
+      signer,
+      nonce,
+      action,
+      actionJson: prepared.actionJson,
+      signatureJson: prepared.signatureJson,
+      input: recovered.input,
+      kind: kindName,
+      txHash: recovered.txHash,
+    },
   }
 }
 

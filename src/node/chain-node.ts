@@ -642,8 +642,8 @@ export class ChainNode {
         nonce: t.envelope.nonce,
         actionKind: t.envelope.kind,
         marketId: r.marketId,
-        actionJson: JSON.stringify(t.envelope.action),
-        signatureJson: JSON.stringify(t.envelope.signature),
+        actionJson: t.envelope.actionJson,
+        signatureJson: t.envelope.signatureJson,
         status: r.status,
         reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
       }
