@@ -5,8 +5,11 @@
  *
  * Builds a StateHash over `leaves` keys (default 100,000) with ~160-byte values, then measures
  * set() replacing existing values (the common per-block case: subtract old vector, add new one),
- * set() inserting new keys, delete(), and root(). The headline line is the replace rate. The last
- * line compares the two implementations of one leaf's lane update (acc += vector(digest)): the
+ * set() inserting new keys, delete(), and root(). The headline line is the replace rate. Then the
+ * root of a block of a place-and-cancel flow on a fresh StateHash: 200 orders placed, the 200 of
+ * the block before cancelled, 150 signers' nonce leaves and 10 accounts changed, then root() (the
+ * state root's part of a 400-action block at 2,000 actions/s; the leaf vector memo of
+ * state-hash.ts serves the cancels' and the nonces' old vectors). The last line compares the two implementations of one leaf's lane update (acc += vector(digest)): the
  * WebAssembly SIMD one StateHash uses (src/chain/state/lthash-simd.ts) and the JS fallback.
  */
 import { createLaneMixer } from '../../src/chain/state/lthash-simd.ts'
@@ -106,10 +109,35 @@ const jsRate = rate((i) => {
   mixLeafJs(acc, digest, 1)
 })
 
+// A block of the place-and-cancel flow (see the header), on a StateHash of its own.
+const flow = new StateHash()
+const flowValue = (n: number, bytes: number): Uint8Array => values[n % VALUES]!.subarray(0, bytes)
+const signerKey = (s: number) => `n:0x${s.toString(16).padStart(40, '0')}`
+let nextOrder = 1
+let previousOrders: number[] = []
+let flowBlock = 0
+const flowBlockOnce = () => {
+  flowBlock++
+  const placed: number[] = []
+  for (let i = 0; i < 200; i++) {
+    const id = nextOrder++
+    flow.setNumbered(id, `o:1:${id}`, flowValue(id, 60))
+    placed.push(id)
+  }
+  for (const id of previousOrders) flow.deleteNumbered(id)
+  previousOrders = placed
+  for (let s = 0; s < 150; s++) flow.set(signerKey(s), flowValue(s * 7 + flowBlock, 80))
+  for (let a = 0; a < 10; a++) flow.set(`a:0x${a.toString(16).padStart(40, '0')}`, flowValue(a * 13 + flowBlock, 160))
+  flow.root()
+}
+for (let i = 0; i < 20; i++) flowBlockOnce()
+const flowRate = rate(flowBlockOnce)
+
 console.log(`state-hash: ${fmt(replace)} leaf updates/s (set() replacing a value, ${LEAVES} leaves, ${VALUE_BYTES}-byte values)`)
 console.log(`  insert (set of a new key): ${fmt(insert)}/s`)
 console.log(`  delete:                    ${fmt(del)}/s`)
 console.log(`  root() after a change:     ${fmt(rootRate)}/s (includes one replace)`)
+console.log(`  a block of 200 places, 200 cancels, 150 nonces, 10 accounts: ${(1000 / flowRate).toFixed(2)} ms (root included)`)
 console.log(`  initial build of ${LEAVES} leaves: ${(buildMs / 1000).toFixed(2)} s`)
 const us = (r: number): string => (1e6 / r).toFixed(2)
 console.log(`  one leaf vector added: ${mixer === undefined ? 'SIMD unavailable' : `SIMD ${us(simdRate)} us`}, JS ${us(jsRate)} us`)

@@ -70,4 +70,20 @@ describe('lthash-simd', () => {
       expect(Array.from(replaced)).toEqual(reference(Uint16Array.from(reference(start, old, -1)), digest, 1))
     }
   })
+
+  test('addKeeping adds as add does and hands out the leaf vector; subVector of it undoes the add', () => {
+    const mixer = createLaneMixer()!
+    const next = mulberry32(0x5eed)
+    for (let n = 0; n < 50; n++) {
+      const digest = randomBytes(next, 32)
+      const start = new Uint16Array(randomBytes(next, 2048).buffer)
+      const kept = start.slice()
+      const vector = new Uint16Array(1024)
+      mixer.addKeeping(kept, digest, vector)
+      expect(Array.from(kept)).toEqual(reference(start, digest, 1))
+      expect(Array.from(vector)).toEqual(reference(new Uint16Array(1024), digest, 1))
+      mixer.subVector(kept, vector)
+      expect(Array.from(kept)).toEqual(Array.from(start))
+    }
+  })
 })

@@ -31,11 +31,13 @@ const MSG_PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8]
 const ROUNDS = 7
 const OUTPUT_BLOCKS = 32
 
-// Memory layout (one 64 KiB page): the 28 message vectors (4 per round), then the accumulator.
+// Memory layout (one 64 KiB page): the 28 message vectors (4 per round), the accumulator, and one
+// leaf vector (expand writes it, addVector and subVector read it).
 const MSG_OFFSET = 0
 const MSG_VECTORS = ROUNDS * 4
 const ACC_OFFSET = 512
 const ACC_BYTES = 2048
+const VEC_OFFSET = 4096
 
 /**
  * The message vectors as 112 lanes: for round r, vector k (0: column mx, 1: column my, 2: diagonal
@@ -183,12 +185,15 @@ function diagonal(undo: boolean): number[] {
   })
 }
 
+/** What a compression's output block goes to: added to or subtracted from the accumulator, or stored as the leaf vector. */
+type OutputMode = 'add' | 'sub' | 'store'
+
 /**
- * The body of add or sub: for t in 0..31, acc[64 t .. 64 t + 64) ±= compress(IV, message, counter
- * t) as uint16 lanes. (Two or four blocks interleaved per iteration measured slower: the rows
- * spill out of the registers.)
+ * The body of add, sub or expand: for t in 0..31, acc[64 t .. 64 t + 64) ±= compress(IV, message,
+ * counter t) as uint16 lanes, or (expand) the leaf vector's bytes 64 t .. 64 t + 64 = it. (Two or
+ * four blocks interleaved per iteration measured slower: the rows spill out of the registers.)
  */
-function mixBody(subtract: boolean): number[] {
+function mixBody(mode: OutputMode): number[] {
   const iv = (from: number) => op.v128Const(IV.slice(from, from + 4))
   const body: number[] = [...op.i32Const(0), ...op.localSet(T), ...op.loop]
   // The state: cv = IV, then IV[0..3], then (counter_lo = t, counter_hi, block_len, flags).
@@ -204,8 +209,12 @@ function mixBody(subtract: boolean): number[] {
   ]
   body.push(...op.localGet(T), ...op.i32Const(6), ...op.i32Shl, ...op.localSet(ADDR))
   outputs.forEach((value, k) => {
+    if (mode === 'store') {
+      body.push(...op.localGet(ADDR), ...value, ...op.v128Store(VEC_OFFSET + 16 * k))
+      return
+    }
     const offset = ACC_OFFSET + 16 * k
-    body.push(...op.localGet(ADDR), ...op.localGet(ADDR), ...op.v128Load(offset), ...value, ...(subtract ? op.i16x8Sub : op.i16x8Add))
+    body.push(...op.localGet(ADDR), ...op.localGet(ADDR), ...op.v128Load(offset), ...value, ...(mode === 'sub' ? op.i16x8Sub : op.i16x8Add))
     body.push(...op.v128Store(offset))
   })
   body.push(
@@ -221,14 +230,38 @@ function mixBody(subtract: boolean): number[] {
   return body
 }
 
-/** The module's bytes: memory (exported), add() and sub(). */
+/** The body of addVector or subVector: acc ±= the leaf vector, lane-wise, 16 bytes at a time. */
+function vectorBody(subtract: boolean): number[] {
+  return [
+    ...op.i32Const(0),
+    ...op.localSet(ADDR),
+    ...op.loop,
+    ...op.localGet(ADDR),
+    ...op.localGet(ADDR),
+    ...op.v128Load(ACC_OFFSET),
+    ...op.localGet(ADDR),
+    ...op.v128Load(VEC_OFFSET),
+    ...(subtract ? op.i16x8Sub : op.i16x8Add),
+    ...op.v128Store(ACC_OFFSET),
+    ...op.localGet(ADDR),
+    ...op.i32Const(16),
+    ...op.i32Add,
+    ...op.localTee(ADDR),
+    ...op.i32Const(ACC_BYTES),
+    ...op.i32LtU,
+    ...op.brIf(0),
+    ...op.end,
+  ]
+}
+
+/** The module's bytes: memory (exported), add(), sub(), expand(), addVector() and subVector(). */
 export function laneMixerModuleBytes(): Uint8Array {
   const locals = vec([
     [...uleb(2), I32],
     [...uleb(V128_LOCALS), V128],
   ])
-  const code = (subtract: boolean) => {
-    const body = [...locals, ...mixBody(subtract), ...op.end]
+  const code = (instructions: number[]) => {
+    const body = [...locals, ...instructions, ...op.end]
     return [...uleb(body.length), ...body]
   }
   const bytes = [
@@ -241,7 +274,7 @@ export function laneMixerModuleBytes(): Uint8Array {
     0x00,
     0x00,
     ...section(1, vec([[0x60, 0x00, 0x00]])), // type 0: () -> ()
-    ...section(3, vec([[0x00], [0x00]])), // two functions of type 0
+    ...section(3, vec([[0x00], [0x00], [0x00], [0x00], [0x00]])), // five functions of type 0
     ...section(5, vec([[0x00, 0x01]])), // one memory, min 1 page
     ...section(
       7,
@@ -249,9 +282,15 @@ export function laneMixerModuleBytes(): Uint8Array {
         [...name('memory'), 0x02, 0x00],
         [...name('add'), 0x00, 0x00],
         [...name('sub'), 0x00, 0x01],
+        [...name('expand'), 0x00, 0x02],
+        [...name('addVector'), 0x00, 0x03],
+        [...name('subVector'), 0x00, 0x04],
       ]),
     ),
-    ...section(10, vec([code(false), code(true)])),
+    ...section(
+      10,
+      vec([code(mixBody('add')), code(mixBody('sub')), code(mixBody('store')), code(vectorBody(false)), code(vectorBody(true))]),
+    ),
   ]
   return new Uint8Array(bytes)
 }
@@ -262,6 +301,10 @@ export interface LaneMixer {
   sub(acc: Uint16Array, digest: Uint8Array): void
   /** sub(acc, old) then add(acc, digest), with the accumulator copied in and out once. */
   replace(acc: Uint16Array, old: Uint8Array, digest: Uint8Array): void
+  /** add(acc, digest), and the leaf vector (1024 lanes) into vector, for a later subVector. */
+  addKeeping(acc: Uint16Array, digest: Uint8Array, vector: Uint16Array): void
+  /** acc -= vector: the leaf vector of a digest, as addKeeping gave it, without expanding the digest again. */
+  subVector(acc: Uint16Array, vector: Uint16Array): void
 }
 
 /** The SIMD lane mixer, or undefined where it cannot be used (no SIMD, a big-endian host). */
@@ -276,8 +319,12 @@ export function createLaneMixer(): LaneMixer | undefined {
   const memory = instance.exports.memory as WebAssembly.Memory
   const add = instance.exports.add as () => void
   const sub = instance.exports.sub as () => void
+  const expand = instance.exports.expand as () => void
+  const addVector = instance.exports.addVector as () => void
+  const subVector = instance.exports.subVector as () => void
   const words = new Uint32Array(memory.buffer, MSG_OFFSET, MSG_VECTORS * 4)
   const acc = new Uint16Array(memory.buffer, ACC_OFFSET, ACC_BYTES / 2)
+  const leafVector = new Uint16Array(memory.buffer, VEC_OFFSET, ACC_BYTES / 2)
   // The 8 message words, then the 8 zero words, indexed by MESSAGE_LANES.
   const m = new Uint32Array(16)
   /** Writes the 28 message vectors of digest. */
@@ -300,6 +347,20 @@ export function createLaneMixer(): LaneMixer | undefined {
       sub()
       load(digest)
       add()
+      target.set(acc)
+    },
+    addKeeping: (target, digest, vector) => {
+      load(digest)
+      expand()
+      vector.set(leafVector)
+      acc.set(target)
+      addVector()
+      target.set(acc)
+    },
+    subVector: (target, vector) => {
+      leafVector.set(vector)
+      acc.set(target)
+      subVector()
       target.set(acc)
     },
   }

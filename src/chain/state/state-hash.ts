@@ -1626,26 +1626,72 @@ function expandLeaf(d: Uint8Array, out: Uint32Array): void {
 /** The WebAssembly SIMD lane update (lthash-simd.ts), where the host has it; else the JS below. */
 const simd = createLaneMixer()
 
-/** acc += vector(digest), lane-wise mod 2^16. */
+/**
+ * The vectors of recently added leaves, by digest: a bounded memo of the map digest -> vector, so
+ * it changes no result. Replacing or deleting a leaf subtracts the vector of its old digest, and
+ * for the leaves that change most that digest was added not long ago: a signer's nonce leaf (in
+ * every block the signer acts in) and an order cancelled soon after it rested. Its vector is then
+ * taken from here instead of expanding the digest again, which saves one of the two expansions
+ * of such a leaf's life (one of about 3 us against a copy of 2 KB; the state root of a block of
+ * 400 place-or-cancel actions expands about 720 vectors without the memo and 360 with it).
+ * 8,192 vectors of 2 KB: 16 MiB once full.
+ */
+const MEMO_CAPACITY = 8_192
+interface MemoEntry {
+  key: number
+  readonly digest: Uint8Array
+  readonly vector: Uint16Array
+}
+/** The memo's entries in the order they were written; the oldest is overwritten next. */
+const memoRing: MemoEntry[] = []
+let memoNext = 0
+const memoByKey = new Map<number, MemoEntry>()
+
+/** The digest's first 48 bits as a number: the memo's key (an entry is used only when its whole digest matches). */
+const memoKey = (d: Uint8Array): number =>
+  d[0]! + d[1]! * 0x100 + d[2]! * 0x1_0000 + d[3]! * 0x100_0000 + d[4]! * 0x1_0000_0000 + d[5]! * 0x100_0000_0000
+
+/** acc += vector(digest), lane-wise mod 2^16 (and, on the SIMD path, the vector kept in the memo). */
 function addLeaf(acc: Uint16Array, digest: Uint8Array): void {
-  if (simd !== undefined) simd.add(acc, digest)
-  else mixLeafJs(acc, digest, 1)
+  if (simd === undefined) {
+    mixLeafJs(acc, digest, 1)
+    return
+  }
+  let entry = memoRing[memoNext]
+  if (entry === undefined) {
+    entry = { key: 0, digest: new Uint8Array(32), vector: new Uint16Array(LANES) }
+    memoRing[memoNext] = entry
+  } else if (memoByKey.get(entry.key) === entry) {
+    memoByKey.delete(entry.key)
+  }
+  memoNext = (memoNext + 1) % MEMO_CAPACITY
+  simd.addKeeping(acc, digest, entry.vector)
+  entry.digest.set(digest)
+  entry.key = memoKey(digest)
+  memoByKey.set(entry.key, entry)
 }
 
-/** acc -= vector(digest), lane-wise mod 2^16. */
+/** acc -= vector(digest), lane-wise mod 2^16: the memo's vector when it holds this digest's. */
 function subLeaf(acc: Uint16Array, digest: Uint8Array): void {
-  if (simd !== undefined) simd.sub(acc, digest)
-  else mixLeafJs(acc, digest, -1)
+  if (simd === undefined) {
+    mixLeafJs(acc, digest, -1)
+    return
+  }
+  const key = memoKey(digest)
+  const entry = memoByKey.get(key)
+  if (entry !== undefined && equalDigests(entry.digest, digest)) {
+    simd.subVector(acc, entry.vector)
+    // The leaf is gone: its vector is not needed again (a map never holds one leaf twice).
+    memoByKey.delete(key)
+    return
+  }
+  simd.sub(acc, digest)
 }
 
 /** acc += vector(digest) - vector(old): a leaf whose value changed. */
 function replaceLeaf(acc: Uint16Array, old: Uint8Array, digest: Uint8Array): void {
-  if (simd !== undefined) {
-    simd.replace(acc, old, digest)
-    return
-  }
-  mixLeafJs(acc, old, -1)
-  mixLeafJs(acc, digest, 1)
+  subLeaf(acc, old)
+  addLeaf(acc, digest)
 }
 
 /** acc += sign x vector(digest) in JS: expandLeaf, then the lanes (Uint16Array stores wrap). */
