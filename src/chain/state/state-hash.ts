@@ -48,7 +48,8 @@
  * single-chunk path ~1.8 us, noble blake3 ~4.0 us, noble keccak_256 ~12 us.
  *
  * Net cost: inserting a leaf = 1 digest + 1 expansion; replacing a value = 1 digest + 2 expansions
- * (subtract old, add new); deleting = 1 expansion; setting an unchanged value = 1 digest. See
+ * (subtract old, add new); deleting = 1 expansion; setting an unchanged value = 1 digest. The old
+ * vector's expansion is skipped when the vector was added recently (the memo above addLeaf). See
  * scripts/bench/state-hash.ts for leaf updates per second.
  *
  * Pure and deterministic: no clock, randomness, environment, I/O or floating point. Byte order is
