@@ -91,6 +91,38 @@ test('500 posts on one connection from 9 signers: all accepted, each reply carri
   probe.close()
 }, 180_000)
 
+test("a block's post replies come before its pushes on the connection", async () => {
+  const s = signers[1]!
+  const address = s.address.toLowerCase()
+  const probe = await WsProbe.open(node.url)
+  probe.send({ op: 'subscribe', topics: ['block', `orderUpdates.${address}`] })
+  await until(() => probe.frames.some((f) => f.op === 'subscribed'), 30_000, 'subscribed')
+  const base = await nonceOf(rpc, s.address)
+  for (let i = 0; i < 5; i++) probe.send({ op: 'post', id: `p${i}`, action: s.sign(order(`${30_100 + i}.5`), base + i, 'dev').params })
+  const replies = await until(
+    () => {
+      const r = postReplies(probe)
+      return r.size >= 5 && r
+    },
+    60_000,
+    '5 post replies',
+  )
+  for (const reply of replies.values()) {
+    expect(reply.result.status).toBe('accepted')
+    const height = reply.result.height as number
+    const pushes = await until(
+      () => {
+        const own = probe.frames.filter((f) => f.height === height && (f.topic === 'block' || String(f.topic).startsWith('orderUpdates')))
+        return own.length >= 2 && own
+      },
+      30_000,
+      `the pushes of block ${height}`,
+    )
+    for (const push of pushes) expect(reply.seq).toBeLessThan(push.seq)
+  }
+  probe.close()
+}, 120_000)
+
 test('refusals over the WebSocket are the error objects /action gives for the same bodies', async () => {
   const s = signers[0]!
   const base = await nonceOf(rpc, s.address)
