@@ -86,7 +86,23 @@ export class ActionAdmission {
    * replies and before its pushes; `failed` gets an unexpected error (a bug) before submission.
    */
   admitWith(text: string, done: (outcome: AdmissionOutcome) => void, failed: (err: unknown) => void): void {
-    this.intake(text, false).then((step) => (step.kind === 'prepared' ? this.submit(step.intake, done) : done(step)), failed)
+    this.intake(text, false).then((step) => {
+      if (step.kind !== 'prepared') {
+        done(step)
+        return
+      }
+      let answered = false
+      try {
+        this.submit(step.intake, (outcome) => {
+          answered = true
+          done(outcome)
+        })
+      } catch (err) {
+        // A bug in the checks that read state, before any answer: failed, as admit() would reject.
+        if (answered) throw err
+        failed(err)
+      }
+    }, failed)
   }
 
   /** Everything before the node's state is read: forwarding, the stateless part (inline or on an admission thread). */

@@ -1,0 +1,76 @@
+// ActionAdmission's two ways of answering, on a real node: admit() resolves with the reply object
+// once the block commits, admitWith() calls back inside the commit; a refusal is answered at
+// once; and a failure of the node's own checks (a bug) reaches admit()'s rejection and
+// admitWith()'s `failed`, once, never both an answer and a failure.
+import { afterAll, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEV_KEYS } from '../../../test/support/node-process.ts'
+import { Signer } from '../../client/signer.ts'
+import { ChainNode } from '../../node/chain-node.ts'
+import { devGenesis } from '../../node/dev-genesis.ts'
+import { ActionAdmission, type AdmissionOutcome, actionReplyJson } from './action-admission.ts'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'perpd-action-admission-'))
+let clock = 1_700_000_000_000
+const node = new ChainNode({ dataDir, genesis: devGenesis(), blockTimeMs: 200, now: () => (clock += 200), log: () => {} })
+node.startManual()
+afterAll(() => {
+  node.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+const admission = new ActionAdmission(node)
+const signer = new Signer(DEV_KEYS[3]!)
+const body = (nonce: number, id: number | string = nonce) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'action', params: signer.sign({ Noop: {} }, nonce, 'dev').params })
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+test('admit and admitWith answer an action once its block commits, with the same reply text', async () => {
+  const viaPromise = admission.admit(body(1))
+  let viaCallback: AdmissionOutcome | undefined
+  admission.admitWith(
+    body(2),
+    (o) => {
+      viaCallback = o
+    },
+    (err) => {
+      throw err
+    },
+  )
+  await settle()
+  expect(viaCallback).toBeUndefined()
+  node.produceBlock()
+  const a = await viaPromise
+  expect(viaCallback?.kind).toBe('reply')
+  if (a.kind !== 'reply' || viaCallback?.kind !== 'reply') throw new Error('no reply')
+  expect(a.body.result).toMatchObject({ status: 'accepted', height: node.state.height, envelope_idx: 0 })
+  expect(viaCallback.body.result).toMatchObject({ status: 'accepted', height: node.state.height, envelope_idx: 1 })
+  // The reply text is JSON.stringify of the reply object, built from the kept result JSON.
+  expect(actionReplyJson(a.body)).toBe(JSON.stringify(a.body))
+})
+
+test('a refusal is answered without a block', async () => {
+  const outcome = await new Promise<AdmissionOutcome>((resolve, reject) => admission.admitWith(body(1, 'again'), resolve, reject))
+  if (outcome.kind !== 'reply') throw new Error('no reply')
+  expect(outcome.body).toMatchObject({ id: 'again', error: { data: { reason: 'NONCE_REPLAY' } } })
+  expect(actionReplyJson(outcome.body)).toBe(JSON.stringify(outcome.body))
+})
+
+test("a failure in the node's checks goes to admit's rejection and to admitWith's failed, once", async () => {
+  const broken = Object.create(node) as ChainNode
+  broken.submitWith = () => {
+    throw new Error('a bug in the checks')
+  }
+  const brokenAdmission = new ActionAdmission(broken)
+  await expect(brokenAdmission.admit(body(10))).rejects.toThrow('a bug in the checks')
+  const answers: string[] = []
+  brokenAdmission.admitWith(
+    body(11),
+    () => answers.push('done'),
+    (err) => answers.push(`failed: ${(err as Error).message}`),
+  )
+  await settle()
+  await settle()
+  expect(answers).toEqual(['failed: a bug in the checks'])
+})
