@@ -3,24 +3,15 @@
 // and the results reach a callback (ChainNode.submitWith) inside the reply batch, before the
 // block is announced.
 import { afterAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { manualDevNode } from '../../test/support/manual-node.ts'
 import { DEV_KEYS } from '../../test/support/node-process.ts'
 import { Signer } from '../client/signer.ts'
 import { type ActionResult, actionResultJson } from './action-result.ts'
 import { prepareAdmission } from './admission-prepare.ts'
-import { ChainNode } from './chain-node.ts'
-import { devGenesis } from './dev-genesis.ts'
 
-const dataDir = mkdtempSync(join(tmpdir(), 'perpd-action-result-'))
-let clock = 1_700_000_000_000
-const node = new ChainNode({ dataDir, genesis: devGenesis(), blockTimeMs: 200, now: () => (clock += 200), log: () => {} })
-node.startManual()
-afterAll(() => {
-  node.stop()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const manual = manualDevNode('perpd-action-result-')
+const node = manual.node
+afterAll(() => manual.close())
 
 const maker = new Signer(DEV_KEYS[1]!)
 const taker = new Signer(DEV_KEYS[2]!)
@@ -76,9 +67,8 @@ test('submitWith answers inside the reply batch, after the block is stored and b
 
 test("a throwing callback is logged and the block's other actions are still answered", async () => {
   const lines: string[] = []
-  const dir = mkdtempSync(join(tmpdir(), 'perpd-action-result-throw-'))
-  const n = new ChainNode({ dataDir: dir, genesis: devGenesis(), blockTimeMs: 200, now: () => (clock += 200), log: (l) => lines.push(l) })
-  n.startManual()
+  const logged = manualDevNode('perpd-action-result-throw-', (l) => lines.push(l))
+  const n = logged.node
   try {
     n.submitWith(prepareAdmission(maker.sign({ Noop: {} }, 1, 'dev').params, 'dev'), () => {
       throw new Error('a reply bug')
@@ -89,7 +79,6 @@ test("a throwing callback is logged and the block's other actions are still answ
     expect(lines.some((l) => l.includes('a reply bug'))).toBe(true)
     expect(n.state.height).toBe(1)
   } finally {
-    n.stop()
-    rmSync(dir, { recursive: true, force: true })
+    logged.close()
   }
 })

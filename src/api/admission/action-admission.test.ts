@@ -3,23 +3,15 @@
 // once; and a failure of the node's own checks (a bug) reaches admit()'s rejection and
 // admitWith()'s `failed`, once, never both an answer and a failure.
 import { afterAll, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { manualDevNode } from '../../../test/support/manual-node.ts'
 import { DEV_KEYS } from '../../../test/support/node-process.ts'
 import { Signer } from '../../client/signer.ts'
-import { ChainNode } from '../../node/chain-node.ts'
-import { devGenesis } from '../../node/dev-genesis.ts'
+import type { ChainNode } from '../../node/chain-node.ts'
 import { ActionAdmission, type AdmissionOutcome, actionReplyJson } from './action-admission.ts'
 
-const dataDir = mkdtempSync(join(tmpdir(), 'perpd-action-admission-'))
-let clock = 1_700_000_000_000
-const node = new ChainNode({ dataDir, genesis: devGenesis(), blockTimeMs: 200, now: () => (clock += 200), log: () => {} })
-node.startManual()
-afterAll(() => {
-  node.stop()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const manual = manualDevNode('perpd-action-admission-')
+const node = manual.node
+afterAll(() => manual.close())
 const admission = new ActionAdmission(node)
 const signer = new Signer(DEV_KEYS[3]!)
 const body = (nonce: number, id: number | string = nonce) =>
