@@ -114,13 +114,13 @@ export interface CommittedBlock {
   readonly bodies?: readonly EventBody[]
 }
 
-/** A block applied to the state, with what its replies need, before it is stored. */
 /** What onReplies wraps around a block's replies. */
 export interface ReplyBatch {
   start(): void
   end(): void
 }
 
+/** A block applied to the state, with what its replies need, before it is stored. */
 interface ProducedBlock {
   readonly txs: readonly PendingTx[]
   readonly stored: StoredBlock

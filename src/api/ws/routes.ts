@@ -1,5 +1,5 @@
-// The unified WebSocket endpoint GET /api/v1/ws (docs/websocket.md#websocket-protocol) on Elysia's
-// native (Bun) WebSocket. Frame size, heartbeat and idle handling are the hub's (see
+// The unified WebSocket endpoint GET /api/v1/ws (docs/websocket.md#websocket-protocol) on Bun's
+// WebSocket, routed by the Elysia app. Frame size, heartbeat and idle handling are the hub's (see
 // wsServerOptions for the server side).
 import type { ServerWebSocket } from 'bun'
 import { Elysia } from 'elysia'
@@ -44,8 +44,8 @@ export interface WsPostOptions {
  * The upgrade is Bun's own (server.upgrade), with the connection's handlers as the socket's data:
  * Elysia's Bun adapter hands every socket event to `ws.data.open/message/...`. Elysia's .ws() would
  * build a wrapper object with some fifteen bound methods and JSON-parse the frame in an async step
- * for every message, about 4% of the block thread's time at capacity (scripts/bench/actions.ts);
- * here the hub gets the frame's text as it came.
+ * for every message, about 4% of the block thread's time in a CPU profile of the capacity bench
+ * (scripts/bench/actions.ts); here the hub gets the frame's text as it came.
  */
 export function wsRoutes(hubOf: WsHub | (() => WsHub), postOptions?: WsPostOptions) {
   const hub = typeof hubOf === 'function' ? lazyHub(hubOf) : hubOf
