@@ -95,6 +95,7 @@ const rootRate = rate(() => {
 })
 
 const acc = new Uint16Array(1024)
+const vector = new Uint16Array(1024)
 const digest = new Uint8Array(32)
 const mixer = createLaneMixer()
 const simdRate =
@@ -102,7 +103,7 @@ const simdRate =
     ? 0
     : rate((i) => {
         digest[0] = i
-        mixer.add(acc, digest)
+        mixer.addKeeping(acc, digest, vector)
       })
 const jsRate = rate((i) => {
   digest[0] = i

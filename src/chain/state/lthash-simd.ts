@@ -9,9 +9,11 @@
  * (the column step works on the rows, the diagonal step on the rows rotated by 1, 2 and 3 lanes, as
  * BLAKE3's SSE implementation does). The input is one 32-byte block (the digest; message words
  * 8..15 are zero), so the message vectors of the 7 rounds are the same for all 32 output blocks:
- * `load` writes them once per leaf, and the 32 compressions differ only in the counter. The output
- * block is added to (or subtracted from) the accumulator in the module's memory as eight uint16
- * lanes per vector, so nothing is expanded into a buffer first.
+ * `load` writes them once per leaf, and the 32 compressions differ only in the counter. `sub`
+ * subtracts each output block from the accumulator in the module's memory as it comes, eight uint16
+ * lanes per vector; `expand` writes the blocks out as the leaf vector instead, which `addVector`
+ * adds to the accumulator and which state-hash.ts keeps, so that removing the leaf later costs a
+ * `subVector` instead of an expansion.
  *
  * Deterministic like the rest of the chain: integer SIMD has no rounding or platform choice, and
  * WebAssembly memory is little-endian by definition. The accumulator is copied into and out of the
@@ -186,10 +188,10 @@ function diagonal(undo: boolean): number[] {
 }
 
 /** What a compression's output block goes to: added to or subtracted from the accumulator, or stored as the leaf vector. */
-type OutputMode = 'add' | 'sub' | 'store'
+type OutputMode = 'sub' | 'store'
 
 /**
- * The body of add, sub or expand: for t in 0..31, acc[64 t .. 64 t + 64) ±= compress(IV, message,
+ * The body of sub or expand: for t in 0..31, acc[64 t .. 64 t + 64) -= compress(IV, message,
  * counter t) as uint16 lanes, or (expand) the leaf vector's bytes 64 t .. 64 t + 64 = it. (Two or
  * four blocks interleaved per iteration measured slower: the rows spill out of the registers.)
  */
@@ -214,7 +216,7 @@ function mixBody(mode: OutputMode): number[] {
       return
     }
     const offset = ACC_OFFSET + 16 * k
-    body.push(...op.localGet(ADDR), ...op.localGet(ADDR), ...op.v128Load(offset), ...value, ...(mode === 'sub' ? op.i16x8Sub : op.i16x8Add))
+    body.push(...op.localGet(ADDR), ...op.localGet(ADDR), ...op.v128Load(offset), ...value, ...op.i16x8Sub)
     body.push(...op.v128Store(offset))
   })
   body.push(
@@ -254,7 +256,7 @@ function vectorBody(subtract: boolean): number[] {
   ]
 }
 
-/** The module's bytes: memory (exported), add(), sub(), expand(), addVector() and subVector(). */
+/** The module's bytes: memory (exported), sub(), expand(), addVector() and subVector(). */
 export function laneMixerModuleBytes(): Uint8Array {
   const locals = vec([
     [...uleb(2), I32],
@@ -274,34 +276,27 @@ export function laneMixerModuleBytes(): Uint8Array {
     0x00,
     0x00,
     ...section(1, vec([[0x60, 0x00, 0x00]])), // type 0: () -> ()
-    ...section(3, vec([[0x00], [0x00], [0x00], [0x00], [0x00]])), // five functions of type 0
+    ...section(3, vec([[0x00], [0x00], [0x00], [0x00]])), // four functions of type 0
     ...section(5, vec([[0x00, 0x01]])), // one memory, min 1 page
     ...section(
       7,
       vec([
         [...name('memory'), 0x02, 0x00],
-        [...name('add'), 0x00, 0x00],
-        [...name('sub'), 0x00, 0x01],
-        [...name('expand'), 0x00, 0x02],
-        [...name('addVector'), 0x00, 0x03],
-        [...name('subVector'), 0x00, 0x04],
+        [...name('sub'), 0x00, 0x00],
+        [...name('expand'), 0x00, 0x01],
+        [...name('addVector'), 0x00, 0x02],
+        [...name('subVector'), 0x00, 0x03],
       ]),
     ),
-    ...section(
-      10,
-      vec([code(mixBody('add')), code(mixBody('sub')), code(mixBody('store')), code(vectorBody(false)), code(vectorBody(true))]),
-    ),
+    ...section(10, vec([code(mixBody('sub')), code(mixBody('store')), code(vectorBody(false)), code(vectorBody(true))])),
   ]
   return new Uint8Array(bytes)
 }
 
 /** acc ±= the leaf vector of digest, lane-wise mod 2^16. */
 export interface LaneMixer {
-  add(acc: Uint16Array, digest: Uint8Array): void
   sub(acc: Uint16Array, digest: Uint8Array): void
-  /** sub(acc, old) then add(acc, digest), with the accumulator copied in and out once. */
-  replace(acc: Uint16Array, old: Uint8Array, digest: Uint8Array): void
-  /** add(acc, digest), and the leaf vector (1024 lanes) into vector, for a later subVector. */
+  /** acc += the leaf vector of digest, and the vector (1024 lanes) into vector, for a later subVector. */
   addKeeping(acc: Uint16Array, digest: Uint8Array, vector: Uint16Array): void
   /** acc -= vector: the leaf vector of a digest, as addKeeping gave it, without expanding the digest again. */
   subVector(acc: Uint16Array, vector: Uint16Array): void
@@ -317,7 +312,6 @@ export function createLaneMixer(): LaneMixer | undefined {
     return undefined
   }
   const memory = instance.exports.memory as WebAssembly.Memory
-  const add = instance.exports.add as () => void
   const sub = instance.exports.sub as () => void
   const expand = instance.exports.expand as () => void
   const addVector = instance.exports.addVector as () => void
@@ -339,16 +333,7 @@ export function createLaneMixer(): LaneMixer | undefined {
     target.set(acc)
   }
   return {
-    add: (target, digest) => run(add, target, digest),
     sub: (target, digest) => run(sub, target, digest),
-    replace: (target, old, digest) => {
-      acc.set(target)
-      load(old)
-      sub()
-      load(digest)
-      add()
-      target.set(acc)
-    },
     addKeeping: (target, digest, vector) => {
       load(digest)
       expand()
