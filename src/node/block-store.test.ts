@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeLegacyBlockStore } from '../../test/support/legacy-block-store.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
-import { BlockStore, PAGE_BYTES, type StoredBlock, type StoredEvent } from './block-store.ts'
+import { BlockStore, type StoredBlock, type StoredEvent } from './block-store.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -258,37 +258,5 @@ describe('events in groups', () => {
     expect(again.groupedLegacyEvents).toBe(false)
     expectEventReads(again)
     again.close()
-  })
-})
-
-describe('page size', () => {
-  const walCheckpointPages = (store: BlockStore) =>
-    (store as unknown as { db: Database }).db.query<{ wal_autocheckpoint: number }, []>('PRAGMA wal_autocheckpoint').get()!
-      .wal_autocheckpoint
-
-  test('a new store has 64 KiB pages and checkpoints about every 4 MB of WAL', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
-    dirs.push(dir)
-    const store = new BlockStore(dir)
-    expect(store.pageBytes()).toBe(PAGE_BYTES)
-    expect(walCheckpointPages(store)).toBe(Math.ceil(4_096_000 / PAGE_BYTES))
-    for (let h = 1; h <= 3; h++) store.commitBlock(block(h, 500))
-    store.close()
-    const again = new BlockStore(dir)
-    expect(again.pageBytes()).toBe(PAGE_BYTES)
-    expect(again.envelopesOf(2).length).toBe(500)
-    again.close()
-  })
-
-  test('an older store keeps its 4 KiB pages and its blocks, and takes new ones', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
-    dirs.push(dir)
-    writeLegacyBlockStore(dir, [blockWithEvents(1), blockWithEvents(2)])
-    const store = new BlockStore(dir)
-    expect(store.pageBytes()).toBe(4_096)
-    expect(walCheckpointPages(store)).toBe(1_000)
-    store.commitBlock(blockWithEvents(3))
-    expect(store.eventsBetween(1, 3)).toEqual([1, 2, 3].flatMap((h) => blockWithEvents(h).events))
-    store.close()
   })
 })

@@ -68,11 +68,6 @@ CREATE TABLE IF NOT EXISTS audit_events (${AUDIT_EVENT_COLUMNS}) WITHOUT ROWID;
 /** Headers read per query while replaying, so memory stays bounded on long chains. */
 export const REPLAY_BATCH_BLOCKS = 2_000
 
-/** The page size of a new store, bytes (SQLite's largest). */
-export const PAGE_BYTES = 65_536
-/** WAL written between automatic checkpoints, bytes (SQLite's default of 1,000 pages of 4 KiB). */
-const WAL_CHECKPOINT_BYTES = 4_096_000
-
 /**
  * An envelope as replay reads it, positionally: tx hash, signer, nonce, action kind, action JSON,
  * status. Only what applyBlock and the digest check need (not the signature, reason or market),
@@ -105,15 +100,7 @@ export class BlockStore {
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true })
     this.db = new Database(join(dataDir, 'chain.sqlite'), { create: true, strict: true })
-    // A new store's pages are 64 KiB, SQLite's largest: the store is appended to and read in
-    // height order, and a block's commit costs a third less than with 4 KiB pages (fewer pages and
-    // WAL frames per block; scripts/bench/block-store.ts, 14.1 -> 10.2 ms for 1,700 envelopes).
-    // A store created with other pages keeps them: the size is fixed once the file has a page.
-    this.db.exec(`PRAGMA page_size = ${PAGE_BYTES}`)
     this.db.exec('PRAGMA journal_mode = WAL')
-    // About 4 MiB of WAL between checkpoints, whatever the page size (SQLite counts pages, 1,000 by
-    // default), so a checkpoint stays as short as it was with 4 KiB pages.
-    this.db.exec(`PRAGMA wal_autocheckpoint = ${Math.ceil(WAL_CHECKPOINT_BYTES / this.pageBytes())}`)
     // FULL: the WAL is fsynced at every commit, so a committed block survives a power loss.
     this.db.exec('PRAGMA synchronous = FULL')
     this.db.exec(SCHEMA)
@@ -189,11 +176,6 @@ export class BlockStore {
       this.db.exec('DROP TABLE events')
     })()
     this.groupedLegacyEvents = true
-  }
-
-  /** The store's page size: PAGE_BYTES, or an older store's. */
-  pageBytes(): number {
-    return this.db.query<{ page_size: number }, []>('PRAGMA page_size').get()!.page_size
   }
 
   /** Reads a meta value (genesis document, genesis root). */
