@@ -27,7 +27,7 @@ import { atTheEdge } from './edge-envelope.ts'
 import { type HealthProblemCode, NodeHealth, type ReplayProgress } from './health.ts'
 import { Mempool, type PendingTx } from './mempool.ts'
 import { SnapshotStore } from './snapshots.ts'
-import { eventView, storedEventsAndBodies, symbolLookup } from './views.ts'
+import { storedEventsAndBodies, symbolLookup } from './views.ts'
 
 export interface ChainNodeOptions {
   readonly dataDir: string
@@ -724,9 +724,8 @@ export class ChainNode {
       const r = result.envelopes[i]!
       const env = stored.envelopes[i]!
       if (r.status === 'accepted') {
-        const own = stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount)
-        const events = own.map((e) => eventView(e, symbolOf, bodies[e.seq]))
-        this.answer(txs[i]!, acceptedResult(env.txHash, env.height, i, own, events, symbolOf))
+        const events = stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount)
+        this.answer(txs[i]!, acceptedResult(env.txHash, env.height, i, events, bodies, symbolOf))
       } else {
         this.answer(txs[i]!, { status: 'kept-reject', tx_hash: env.txHash, height: env.height, envelope_idx: i, reason: r.reason! })
       }

@@ -65,6 +65,14 @@ export function eventView(e: StoredEvent, symbolOf: SymbolOf, body?: EventBody):
   } as EventView
 }
 
+/**
+ * JSON.stringify(eventView(e, symbolOf)) from the row's bodyJson, which is JSON.stringify of its
+ * body: the same keys in the same order, without serializing the body again.
+ */
+export function eventViewJson(e: StoredEvent, symbolOf: SymbolOf): string {
+  return `{"height":${e.height},"seq":${e.seq},"envelope_idx":${e.envelopeIdx},"kind":${JSON.stringify(e.kind)},"sub_kind":${JSON.stringify(e.subKind)},"market_id":${e.marketId},"symbol":${JSON.stringify(symbolOf(e.marketId))},"account":${JSON.stringify(e.account)},"body":${e.bodyJson}}`
+}
+
 export function envelopeView(e: StoredEnvelope, symbolOf: SymbolOf): EnvelopeView {
   return {
     height: e.height,

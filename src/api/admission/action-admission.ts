@@ -75,9 +75,7 @@ export class ActionAdmission {
 
   /** Admits the JSON-RPC request in text; resolves with its reply once its block commits (or with the refusal). */
   admit(text: string, forwarded = false): Promise<AdmissionOutcome> {
-    return this.intake(text, forwarded).then((step) =>
-      step.kind === 'prepared' ? new Promise<AdmissionOutcome>((resolve) => this.submit(step.intake, resolve)) : step,
-    )
+    return new Promise((resolve, reject) => this.admitWith(text, resolve, reject, forwarded))
   }
 
   /**
@@ -85,8 +83,8 @@ export class ActionAdmission {
    * block's commit (ChainNode.submitWith), so a WebSocket reply leaves with the block's other
    * replies and before its pushes; `failed` gets an unexpected error (a bug) before submission.
    */
-  admitWith(text: string, done: (outcome: AdmissionOutcome) => void, failed: (err: unknown) => void): void {
-    this.intake(text, false).then((step) => {
+  admitWith(text: string, done: (outcome: AdmissionOutcome) => void, failed: (err: unknown) => void, forwarded = false): void {
+    this.intake(text, forwarded).then((step) => {
       if (step.kind !== 'prepared') {
         done(step)
         return

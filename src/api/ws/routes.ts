@@ -44,7 +44,7 @@ export interface WsPostOptions {
  * The upgrade is Bun's own (server.upgrade), with the connection's handlers as the socket's data:
  * Elysia's Bun adapter hands every socket event to `ws.data.open/message/...`. Elysia's .ws() would
  * build a wrapper object with some fifteen bound methods and JSON-parse the frame in an async step
- * for every message, about 4% of the block thread's time in a CPU profile of the capacity bench
+ * for every message, 3.4% of the block thread's time in a CPU profile of the capacity bench
  * (scripts/bench/actions.ts); here the hub gets the frame's text as it came.
  */
 export function wsRoutes(hubOf: WsHub | (() => WsHub), postOptions?: WsPostOptions) {
