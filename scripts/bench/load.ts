@@ -79,6 +79,7 @@ const MARKET = 1 // BTC-USD of the dev genesis: price decimals 1, size decimals 
 const rand = mulberry32Unit(42)
 
 const rpc = new RpcClient(baseUrl, 120_000)
+await untilRecovered(baseUrl)
 const network = (await rpc.query<{ network: string }>('getExchangeConfig')).data.network
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
@@ -525,3 +526,22 @@ if (mode !== 'batch') {
   await Promise.all(masters.map((m) => sendRetrying(m, massCancel({ market_id: MARKET, by: 'Owner' })).catch(() => undefined)))
 }
 process.exit(0)
+
+/**
+ * Waits until the node has recovered (its health probe, GET /api/v1/health, no longer says
+ * "recovering"): a node started a moment ago prints its address before its recovery ends, and its
+ * queries answer RECOVERING until then.
+ */
+async function untilRecovered(base: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs
+  for (;;) {
+    const status = await fetch(`${base}/api/v1/health`).then(
+      async (r) => ((await r.json()) as { status?: string }).status,
+      () => undefined,
+    )
+    if (status !== undefined && status !== 'recovering') return
+    if (performance.now() > deadline)
+      throw new Error(`the node at ${base} did not finish recovering within ${timeoutMs} ms (health: ${status})`)
+    await Bun.sleep(25)
+  }
+}
