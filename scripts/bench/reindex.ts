@@ -6,7 +6,10 @@
 // spends per action of that load, away from the node's other threads. --upgrade then turns the
 // index's events into the row per event of builds before 2026-11-27 and times the move back into
 // groups that the first start of this build does (tables/events.ts groupEventRows).
-//   bun scripts/bench/reindex.ts --data-dir DIR [--upgrade]
+// --blocks-per-step N hands the pipeline the tip N blocks at a time, as a node following its chain
+// does (a block or two per batch at 200 ms blocks: indexer-worker.ts waits 250 ms after a new tip),
+// instead of a catch-up's batches of up to 1,000 blocks; small batches cost more per envelope.
+//   bun scripts/bench/reindex.ts --data-dir DIR [--blocks-per-step N] [--upgrade]
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,10 +25,19 @@ const { values: flags } = parseOptionsOrExit(
       valueName: 'DIR',
       description: "a stopped node's data directory (its chain.sqlite is copied, not changed)",
     },
+    'blocks-per-step': {
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 1_000_000,
+      valueName: 'N',
+      description:
+        'move the tip the pipeline sees N blocks at a time, as when following the chain (0: the whole store at once, as a catch-up)',
+    },
     upgrade: { type: 'boolean', default: false, description: "then time the move of an older index's event rows into groups" },
   }),
   {
-    usage: 'bun scripts/bench/reindex.ts --data-dir DIR [--upgrade]',
+    usage: 'bun scripts/bench/reindex.ts --data-dir DIR [--blocks-per-step N] [--upgrade]',
     summary: "CPU per envelope and per event of building the history index from a node's block store.",
     program: 'bun scripts/bench/reindex.ts',
   },
@@ -45,8 +57,12 @@ try {
   const tip = pipeline.sourceTip()
   const cpu0 = process.cpuUsage()
   const started = performance.now()
+  const perStep = flags['blocks-per-step'] > 0 ? flags['blocks-per-step'] : tip
   let steps = 0
-  while (pipeline.step(tip).worked) steps++
+  for (let seen = Math.min(tip, perStep); ; seen = Math.min(tip, seen + perStep)) {
+    while (pipeline.step(seen).worked) steps++
+    if (seen === tip) break
+  }
   const wallMs = performance.now() - started
   const cpu = process.cpuUsage(cpu0)
   const cpuUs = cpu.user + cpu.system
@@ -57,7 +73,7 @@ try {
     ? count('SELECT SUM(json_array_length(events)) AS n FROM main.event_groups')
     : count('SELECT COUNT(*) AS n FROM main.events')
   console.log(
-    `indexed ${tip} blocks, ${envelopes.toLocaleString('en-US')} envelopes, ${events.toLocaleString('en-US')} events in ${steps} steps: ${(wallMs / 1000).toFixed(1)} s wall, ${(cpuUs / 1e6).toFixed(1)} s CPU; ${(cpuUs / Math.max(1, envelopes)).toFixed(1)} µs CPU per envelope, ${(cpuUs / Math.max(1, events)).toFixed(2)} µs per event`,
+    `indexed ${tip} blocks, ${envelopes.toLocaleString('en-US')} envelopes, ${events.toLocaleString('en-US')} events in ${steps} steps (${flags['blocks-per-step'] > 0 ? `the tip moved ${perStep} blocks at a time` : 'the whole store at once'}): ${(wallMs / 1000).toFixed(1)} s wall, ${(cpuUs / 1e6).toFixed(1)} s CPU; ${(cpuUs / Math.max(1, envelopes)).toFixed(1)} µs CPU per envelope, ${(cpuUs / Math.max(1, events)).toFixed(2)} µs per event`,
   )
   if (flags.upgrade) {
     // The events table of older builds, filled from the groups.
