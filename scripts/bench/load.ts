@@ -535,10 +535,9 @@ process.exit(0)
 async function untilRecovered(base: string, timeoutMs = 60_000): Promise<void> {
   const deadline = performance.now() + timeoutMs
   for (;;) {
-    const status = await fetch(`${base}/api/v1/health`).then(
-      async (r) => ((await r.json()) as { status?: string }).status,
-      () => undefined,
-    )
+    const status = await fetch(`${base}/api/v1/health`)
+      .then(async (r) => ((await r.json()) as { status?: string }).status)
+      .catch(() => undefined)
     if (status !== undefined && status !== 'recovering') return
     if (performance.now() > deadline)
       throw new Error(`the node at ${base} did not finish recovering within ${timeoutMs} ms (health: ${status})`)
