@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BRIDGE, deposit, EXTERNAL, setInviter, settle, transfer, withdraw } from '../../test/support/chain/funds.ts'
+import {
+  BRIDGE,
+  cancelWithdraw,
+  claim,
+  deposit,
+  EXTERNAL,
+  refund,
+  setInviter,
+  settle,
+  transfer,
+  withdraw,
+} from '../../test/support/chain/funds.ts'
 import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode } from '../../test/support/chain/margin.ts'
 import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../../test/support/chain/test-chain.ts'
 import { trig } from '../../test/support/chain/triggers.ts'
@@ -236,6 +247,37 @@ describe('derive over real chain blocks', () => {
     expect(candles).toEqual([expect.objectContaining({ o: '65000', h: '66000', l: '65000', c: '65500', v: '0.31', n: 3 })])
     const stats = READ_OPS.accountStats(ctx, { account: BOB })
     expect(stats).toMatchObject({ fills: 3, taker_fills: 3, maker_fills: 0, volume: '20255', fees: '10.1275', losing_closes: 2 })
+  })
+})
+
+describe('bridge flows of every withdrawal outcome', () => {
+  test('requested, claimed and refunded with the reason; requested and cancelled; each row references its withdrawal', () => {
+    const bc = new IndexedChain()
+    try {
+      bc.send(BRIDGE, deposit(ALICE, '1000', '0xdep:9'))
+      const idOf = (r: { events: readonly { sub_kind: string }[] }) =>
+        (r.events.find((e) => e.sub_kind === 'WithdrawalRequested') as unknown as { withdrawal_id: number }).withdrawal_id
+      const refunded = idOf(bc.send(ALICE, withdraw('100')))
+      bc.send(BRIDGE, claim(refunded))
+      bc.send(BRIDGE, refund(refunded, 'payout rejected'))
+      const cancelled = idOf(bc.send(ALICE, withdraw('50', BOB)))
+      bc.send(ALICE, cancelWithdraw(cancelled))
+      const bp = bc.pipeline()
+      indexAll(bp, bc.tip)
+      const rows = READ_OPS.bridgeFlows({ db: bp.db, symbolOf }, { account: ALICE, page: PAGE }).data as Record<string, unknown>[]
+      const shown = rows.map((r) => [r.direction, r.status, r.amount, r.reference, r.counterparty, r.external_tx, r.reason])
+      expect(shown).toEqual([
+        ['withdraw', 'cancelled', '50', String(cancelled), null, null, null],
+        ['withdraw', 'requested', '50', String(cancelled), BOB.toLowerCase(), null, null],
+        ['withdraw', 'refunded', '100', String(refunded), null, null, 'payout rejected'],
+        ['withdraw', 'claimed', '100', String(refunded), EXTERNAL, null, null],
+        ['withdraw', 'requested', '100', String(refunded), EXTERNAL, null, null],
+        ['deposit', 'credited', '1000', '0xdep:9', null, null, null],
+      ])
+      bp.close()
+    } finally {
+      bc.close()
+    }
   })
 })
 

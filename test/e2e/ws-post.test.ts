@@ -48,6 +48,17 @@ function postReplies(probe: WsProbe, from = 0): Map<unknown, Frame> {
   return out
 }
 
+/** Waits until at least n post replies have arrived; them by id. */
+const repliesOf = (probe: WsProbe, n: number, timeoutMs: number): Promise<Map<unknown, Frame>> =>
+  until(
+    () => {
+      const r = postReplies(probe)
+      return r.size >= n && r
+    },
+    timeoutMs,
+    `${n} post replies`,
+  )
+
 async function postHttp(url: string, params: unknown, id: unknown = 7): Promise<Frame> {
   const r = await fetch(`${url}/api/v1/action`, {
     method: 'POST',
@@ -70,14 +81,7 @@ test('500 posts on one connection from 9 signers: all accepted, each reply carri
     expected.set(id, signed.txHash)
     probe.send({ op: 'post', id, action: signed.params })
   }
-  const replies = await until(
-    () => {
-      const r = postReplies(probe)
-      return r.size >= 500 && r
-    },
-    120_000,
-    '500 post replies',
-  )
+  const replies = await repliesOf(probe, 500, 120_000)
   expect(replies.size).toBe(500)
   for (const [id, txHash] of expected) {
     const f = replies.get(id)!
@@ -99,14 +103,7 @@ test("a block's post replies come before its pushes on the connection", async ()
   await until(() => probe.frames.some((f) => f.op === 'subscribed'), 30_000, 'subscribed')
   const base = await nonceOf(rpc, s.address)
   for (let i = 0; i < 5; i++) probe.send({ op: 'post', id: `p${i}`, action: s.sign(order(`${30_100 + i}.5`), base + i, 'dev').params })
-  const replies = await until(
-    () => {
-      const r = postReplies(probe)
-      return r.size >= 5 && r
-    },
-    60_000,
-    '5 post replies',
-  )
+  const replies = await repliesOf(probe, 5, 60_000)
   for (const reply of replies.values()) {
     expect(reply.result.status).toBe('accepted')
     const height = reply.result.height as number
@@ -211,14 +208,7 @@ test('posts count against the per-IP and per-signer limits, and past 4 in flight
   const bases = await Promise.all(signers.map((s) => nonceOf(lrpc, s.address)))
   for (let i = 0; i < 9; i++)
     probe.send({ op: 'post', id: `f${i}`, action: signers[i]!.sign(cancelOrder({ market_id: 1, order_id: 1 }), bases[i]!, 'dev').params })
-  const first = await until(
-    () => {
-      const r = postReplies(probe)
-      return r.size >= 9 && r
-    },
-    60_000,
-    '9 replies',
-  )
+  const first = await repliesOf(probe, 9, 60_000)
   const reasons = [...first.values()].map((f) => f.error?.data?.reason ?? f.result.status)
   expect(reasons.filter((r) => r === 'TOO_MANY_IN_FLIGHT').length).toBeGreaterThanOrEqual(1)
   expect(reasons.filter((r) => r === 'kept-reject').length).toBeGreaterThanOrEqual(1)

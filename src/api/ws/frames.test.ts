@@ -98,7 +98,7 @@ describe('WsHub split pushes', () => {
     const levels = (side: 'Bid' | 'Ask', by: string) =>
       Array.from({ length: 120 }, (_, i) => ({ by, action: place(BTC, side, String(side === 'Bid' ? 60_000 - i : 70_000 + i), '0.0123') }))
     h.block([...levels('Bid', ALICE), ...levels('Ask', BOB)])
-    hub.message(conn, { op: 'subscribe', topics: ['book.BTC.500'] })
+    hub.message(conn, JSON.stringify({ op: 'subscribe', topics: ['book.BTC.500'] }))
     const snap = frames().slice(1)
     expect(snap.length).toBeGreaterThan(3)
     for (const t of s.texts) expect(bytes(t)).toBeLessThanOrEqual(4_096)
@@ -122,7 +122,7 @@ describe('WsHub split pushes', () => {
 
   test('blocks.live of a big block: envelopes across parts, the header and watermarks in each', () => {
     const { h, hub, s, conn, frames } = setup(8_192)
-    hub.message(conn, { op: 'subscribe', topics: ['blocks.live', 'block'] })
+    hub.message(conn, JSON.stringify({ op: 'subscribe', topics: ['blocks.live', 'block'] }))
     const { delta } = h.block(
       Array.from({ length: 100 }, (_, i) => ({ by: i % 2 === 0 ? ALICE : BOB, action: place(BTC, 'Bid', String(50_000 + i), '0.01') })),
     )
@@ -154,10 +154,13 @@ describe('WsHub split pushes', () => {
   test('replies stay within the frame limit too: a confirmation crammed with rejections, huge topics and ops', () => {
     const { hub, s, conn, frames } = setup(65_536)
     // 9,000 one-character topics fit in one client frame; their rejections would not fit in one reply.
-    hub.message(conn, {
-      op: 'subscribe',
-      topics: [...Array.from({ length: 9_000 }, (_, i) => String.fromCharCode(0x41 + (i % 26))), 'block'],
-    })
+    hub.message(
+      conn,
+      JSON.stringify({
+        op: 'subscribe',
+        topics: [...Array.from({ length: 9_000 }, (_, i) => String.fromCharCode(0x41 + (i % 26))), 'block'],
+      }),
+    )
     const confirmed = frames()[0]!
     expect(confirmed.topics).toEqual(['block'])
     const rejected = confirmed.rejected as string[]
@@ -165,16 +168,16 @@ describe('WsHub split pushes', () => {
     expect(rejected.at(-1)).toBe(
       `0 more topics and ${9_000 - (rejected.length - 1)} more rejections not listed: the frame limit is 65536 bytes`,
     )
-    hub.message(conn, { op: 'subscribe', topics: [{ huge: 'x'.repeat(70_000) }] })
+    hub.message(conn, JSON.stringify({ op: 'subscribe', topics: [{ huge: 'x'.repeat(70_000) }] }))
     expect((frames()[1]!.rejected as string[])[0]!.length).toBeLessThan(200)
-    hub.message(conn, { op: 'y'.repeat(70_000), topics: [] })
+    hub.message(conn, JSON.stringify({ op: 'y'.repeat(70_000), topics: [] }))
     expect((frames()[2]!.message as string).length).toBeLessThan(200)
     for (const t of s.texts) expect(bytes(t)).toBeLessThanOrEqual(65_536)
   })
 
   test('external_quote is pushed every block once there is a quote, with age_ms = block time - source_ts_ms', () => {
     const { h, hub, conn, frames } = setup(65_536)
-    hub.message(conn, { op: 'subscribe', topics: ['external_quote.XAU'] })
+    hub.message(conn, JSON.stringify({ op: 'subscribe', topics: ['external_quote.XAU'] }))
     hub.onBlock(h.block([]).delta)
     expect(frames().filter((f) => f.topic === 'external_quote.XAU')).toEqual([])
     const ts = h.chain.state.timestampMs + 1_000

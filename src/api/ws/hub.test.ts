@@ -76,7 +76,7 @@ describe('WsHub timers', () => {
     const { hub, open, at, logs } = setup({ sendTimeoutMs: 5_000, idleTimeoutMs: 60_000 })
     const a = open()
     a.s.result = -1
-    hub.message(a.conn, { op: 'subscribe', topics: ['block'] })
+    hub.message(a.conn, JSON.stringify({ op: 'subscribe', topics: ['block'] }))
     at(4_000)
     expect(a.s.closed).toBeUndefined()
     at(5_001)
@@ -87,7 +87,7 @@ describe('WsHub timers', () => {
   test('account topics are pushed again on the fallback interval', () => {
     const { hub, open, at } = setup({ accountRefreshMs: 3_000 })
     const a = open()
-    hub.message(a.conn, { op: 'subscribe', topics: [`account.${ALICE}`] })
+    hub.message(a.conn, JSON.stringify({ op: 'subscribe', topics: [`account.${ALICE}`] }))
     expect(a.s.frames.map((f) => f.topic ?? f.op)).toEqual(['subscribed', `account.${ALICE}`])
     at(2_999)
     expect(a.s.frames).toHaveLength(2)
@@ -109,7 +109,7 @@ describe('WsHub blocks', () => {
   test("a block's frames reach each connection in one corked write, in order, with consecutive seq", () => {
     const { h, hub, open } = setup()
     const a = open()
-    hub.message(a.conn, { op: 'subscribe', topics: ['book.BTC', 'trades.BTC', 'block', `orderUpdates.${ALICE}`] })
+    hub.message(a.conn, JSON.stringify({ op: 'subscribe', topics: ['book.BTC', 'trades.BTC', 'block', `orderUpdates.${ALICE}`] }))
     const before = a.s.corks
     const { delta } = h.block([{ by: ALICE, action: place(BTC, 'Bid', '64000', '0.1') }])
     hub.onBlock(delta)
@@ -121,7 +121,7 @@ describe('WsHub blocks', () => {
   test('when the feed is rebuilt every connection gets a gap frame', () => {
     const { h, hub, open } = setup()
     const a = open()
-    hub.message(a.conn, { op: 'subscribe', topics: ['marks'] })
+    hub.message(a.conn, JSON.stringify({ op: 'subscribe', topics: ['marks'] }))
     const feed = new HotFeed(h.source)
     feed.seed()
     hub.replaceFeed(feed)
@@ -131,7 +131,7 @@ describe('WsHub blocks', () => {
   test('blocks.live following the history index: each block once the index has ingested it', () => {
     const { h, hub, open } = setup()
     const a = open()
-    hub.message(a.conn, { op: 'subscribe', topics: ['blocks.live'] })
+    hub.message(a.conn, JSON.stringify({ op: 'subscribe', topics: ['blocks.live'] }))
     hub.followIngest(0)
     for (let i = 0; i < 3; i++) hub.onBlock(h.block([]).delta)
     expect(a.s.frames).toHaveLength(1)

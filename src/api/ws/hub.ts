@@ -151,21 +151,22 @@ export class WsHub {
   }
 
   /**
-   * A client message: a text frame's text, a binary frame's bytes (read as UTF-8 text), or a frame
-   * already parsed (tests). post: where a `post` frame goes (ws/posts.ts,
+   * A client message: a text frame's text, or a binary frame's bytes (read as UTF-8 text). post:
+   * where a `post` frame goes (ws/posts.ts,
    * docs/websocket.md#posting-actions); without it posting is not offered.
    */
-  message(conn: WsConnection, message: unknown, post?: (conn: WsConnection, frame: Readonly<Record<string, unknown>>) => void): void {
+  message(
+    conn: WsConnection,
+    message: string | Uint8Array,
+    post?: (conn: WsConnection, frame: Readonly<Record<string, unknown>>) => void,
+  ): void {
     this.activity(conn)
-    let value = message
-    if (typeof value === 'string' || value instanceof Uint8Array) {
-      const text = typeof value === 'string' ? value : new TextDecoder().decode(value)
-      try {
-        value = JSON.parse(text)
-      } catch {
-        this.error(conn, 'invalid JSON')
-        return
-      }
+    let value: unknown
+    try {
+      value = JSON.parse(typeof message === 'string' ? message : new TextDecoder().decode(message))
+    } catch {
+      this.error(conn, 'invalid JSON')
+      return
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.error(conn, 'a frame must be a JSON object with op and topics')

@@ -25,11 +25,25 @@ const BRIDGE_SUB_KINDS = [
   'WithdrawalRefunded',
 ] as const
 
+/** A withdrawal's row fields: its id is the reference of all its rows. */
+const withdrawal = (
+  status: string,
+  withdrawalId: number,
+  counterparty: string | null,
+  more: { externalTx?: string | null; reason?: string | null } = {},
+): Flow => ({
+  direction: 'withdraw',
+  status,
+  reference: String(withdrawalId),
+  counterparty,
+  externalTx: more.externalTx ?? null,
+  reason: more.reason ?? null,
+})
+
 export const bridgeFlowsModule: DeriveModule = {
   table: 'bridge_flows',
   subKinds: BRIDGE_SUB_KINDS,
   create: (db) => {
-    // A block's own events have an envelope index no envelope has: no tx hash.
     const txHashOf = txHashLookup(db)
     return {
       event(e) {
@@ -47,54 +61,19 @@ export const bridgeFlowsModule: DeriveModule = {
             }
             break
           case 'WithdrawalRequested':
-            f = {
-              direction: 'withdraw',
-              status: 'requested',
-              reference: String(b.withdrawal_id),
-              counterparty: b.destination,
-              externalTx: null,
-              reason: null,
-            }
+            f = withdrawal('requested', b.withdrawal_id, b.destination)
             break
           case 'WithdrawalClaimed':
-            f = {
-              direction: 'withdraw',
-              status: 'claimed',
-              reference: String(b.withdrawal_id),
-              counterparty: b.destination,
-              externalTx: null,
-              reason: null,
-            }
+            f = withdrawal('claimed', b.withdrawal_id, b.destination)
             break
           case 'WithdrawalCancelled':
-            f = {
-              direction: 'withdraw',
-              status: 'cancelled',
-              reference: String(b.withdrawal_id),
-              counterparty: null,
-              externalTx: null,
-              reason: null,
-            }
+            f = withdrawal('cancelled', b.withdrawal_id, null)
             break
           case 'WithdrawalSettled':
-            f = {
-              direction: 'withdraw',
-              status: 'settled',
-              reference: String(b.withdrawal_id),
-              counterparty: b.destination,
-              externalTx: b.external_tx,
-              reason: null,
-            }
+            f = withdrawal('settled', b.withdrawal_id, b.destination, { externalTx: b.external_tx })
             break
           case 'WithdrawalRefunded':
-            f = {
-              direction: 'withdraw',
-              status: 'refunded',
-              reference: String(b.withdrawal_id),
-              counterparty: null,
-              externalTx: null,
-              reason: b.reason,
-            }
+            f = withdrawal('refunded', b.withdrawal_id, null, { reason: b.reason })
             break
           default:
             return

@@ -9,7 +9,6 @@ export const fundFlowsModule: DeriveModule = {
   table: 'fund_flows',
   subKinds: ['BalanceChanged'],
   create: (db) => {
-    // A block's own events have an envelope index no envelope has: no tx hash.
     const txHashOf = txHashLookup(db)
     return {
       event(e) {
