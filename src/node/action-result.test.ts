@@ -78,6 +78,13 @@ test("a throwing callback is logged and the block's other actions are still answ
     expect((await other).status).toBe('accepted')
     expect(lines.some((l) => l.includes('a reply bug'))).toBe(true)
     expect(n.state.height).toBe(1)
+    // A refusal's callback (the nonce again) throws out of neither submitWith nor the node.
+    expect(() =>
+      n.submitWith(prepareAdmission(maker.sign({ Noop: {} }, 1, 'dev').params, 'dev'), () => {
+        throw new Error('a refusal reply bug')
+      }),
+    ).not.toThrow()
+    expect(lines.some((l) => l.includes('a refusal reply bug'))).toBe(true)
   } finally {
     logged.close()
   }

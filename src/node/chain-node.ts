@@ -530,9 +530,9 @@ export class ChainNode {
       )
     this.health.halted(code, message, storeDirty)
     const refusal = rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node halted before this action reached a stored block')
-    for (const tx of this.blockTxs) this.answer(tx, { status: 'refused', error: refusal })
+    for (const tx of this.blockTxs) this.answer(tx.resolve, { status: 'refused', error: refusal })
     this.blockTxs = []
-    for (const tx of this.mempool.drain()) this.answer(tx, { status: 'refused', error: refusal })
+    for (const tx of this.mempool.drain()) this.answer(tx.resolve, { status: 'refused', error: refusal })
     const halt: NodeHalt = { code, message, storeDirty, error: err }
     for (const listener of this.haltListeners) {
       try {
@@ -561,9 +561,10 @@ export class ChainNode {
    * submitPrepared with a callback instead of a promise: `done` runs at once with a refusal, or,
    * for an admitted action, inside its block's commit, after the block is durable and before it is
    * announced (so a reply can leave before the block's pushes; see onReplies). `done` must not
-   * throw: a throw is logged and the block goes on.
+   * throw: a throw is logged, and neither the block nor this call is stopped by it.
    */
-  submitWith(prepared: PreparedAction, done: (result: ActionResult) => void): void {
+  submitWith(prepared: PreparedAction, answer: (result: ActionResult) => void): void {
+    const done = (result: ActionResult) => this.answer(answer, result)
     if (!this.running) {
       done({ status: 'refused', error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node is not producing blocks') })
       return
@@ -587,7 +588,7 @@ export class ChainNode {
       })
       return
     }
-    if (!this.mempool.add({ envelope: admission.envelope, resolve: done })) {
+    if (!this.mempool.add({ envelope: admission.envelope, resolve: answer })) {
       done({
         status: 'refused',
         error: rpcError(RPC.limited, 'MEMPOOL_FULL', `the mempool holds ${this.mempool.capacity} envelopes; retry shortly`),
@@ -595,10 +596,10 @@ export class ChainNode {
     }
   }
 
-  /** Tells a pending action its outcome; a throwing callback (a bug of the caller) must not stop the block. */
-  private answer(tx: PendingTx, result: ActionResult): void {
+  /** Tells an action its outcome; a throwing callback (a bug of the caller) must not stop the block. */
+  private answer(resolve: (result: ActionResult) => void, result: ActionResult): void {
     try {
-      tx.resolve(result)
+      resolve(result)
     } catch (err) {
       this.log(`an action's reply callback threw: ${(err as Error).stack ?? err}`, 'error')
     }
@@ -725,9 +726,9 @@ export class ChainNode {
       const env = stored.envelopes[i]!
       if (r.status === 'accepted') {
         const events = stored.events.slice(r.firstEvent, r.firstEvent + r.eventCount)
-        this.answer(txs[i]!, acceptedResult(env.txHash, env.height, i, events, bodies, symbolOf))
+        this.answer(txs[i]!.resolve, acceptedResult(env.txHash, env.height, i, events, bodies, symbolOf))
       } else {
-        this.answer(txs[i]!, { status: 'kept-reject', tx_hash: env.txHash, height: env.height, envelope_idx: i, reason: r.reason! })
+        this.answer(txs[i]!.resolve, { status: 'kept-reject', tx_hash: env.txHash, height: env.height, envelope_idx: i, reason: r.reason! })
       }
     }
   }
@@ -746,13 +747,13 @@ export class ChainNode {
       }
     }
     for (const tx of this.mempool.drain())
-      this.answer(tx, {
+      this.answer(tx.resolve, {
         status: 'refused',
         error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
       })
     // A block the replicated log was acknowledging: it may be in the chain, so the reply says so.
     for (const tx of this.blockTxs)
-      this.answer(tx, {
+      this.answer(tx.resolve, {
         status: 'refused',
         error: rpcError(
           RPC.limited,

@@ -89,15 +89,11 @@ export class ActionAdmission {
         done(step)
         return
       }
-      let answered = false
+      // A throw here is a bug in the checks that read state, before any answer (the node catches
+      // what done throws): failed, as admit() would reject.
       try {
-        this.submit(step.intake, (outcome) => {
-          answered = true
-          done(outcome)
-        })
+        this.submit(step.intake, done)
       } catch (err) {
-        // A bug in the checks that read state, before any answer: failed, as admit() would reject.
-        if (answered) throw err
         failed(err)
       }
     }, failed)
