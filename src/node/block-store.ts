@@ -83,6 +83,9 @@ export type ReplayEnvelope = readonly [
   status: StoredEnvelope['status'],
 ]
 
+/** How long a statement waits for a lock another connection holds before it fails. */
+const BUSY_TIMEOUT_MS = 5_000
+
 export class BlockStore {
   private readonly db: Database
   private readonly insertBlock: Statement
@@ -103,6 +106,11 @@ export class BlockStore {
     this.db.exec('PRAGMA journal_mode = WAL')
     // FULL: the WAL is fsynced at every commit, so a committed block survives a power loss.
     this.db.exec('PRAGMA synchronous = FULL')
+    // Other connections open this file too (the history index attaches it; an operator's sqlite3
+    // may read it), and SQLite answers a lock one of them holds for a moment with SQLITE_BUSY at
+    // once unless told to wait: a block's commit would fail and halt the node. Seen: the commit
+    // after the history index stopped, in 2 of 15 runs of src/api/methods/get-tx.test.ts (0 of 20 with it).
+    this.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
     this.db.exec(SCHEMA)
     this.dropLegacyTxIndex()
     this.insertBlock = this.db.prepare(
