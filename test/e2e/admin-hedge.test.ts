@@ -239,6 +239,12 @@ describe('hedging on a perpd venue', () => {
     await cycles(4)
     expect((await orders()).total).toBe(before)
     expect((await hedgerStatus()).detail.last_cycle.skipped['XAU-USD']).toContain('emergency halt')
+    // A status read while a cycle waits for the venue's quotes shows the last finished cycle, not
+    // the waiting one's summary with its skipped markets still to be filled in.
+    const held = proxy.holdReplies('getAllBBOs')
+    await held.reached
+    expect((await hedgerStatus()).detail.last_cycle.skipped['XAU-USD']).toContain('emergency halt')
+    held.release()
     accepted(await chainAdmin.send(setEmergencyHalt({ market_id: XAU, halted: false })))
     const sell = await eventually(
       async () => (await orders()).orders.find((o) => o.status === 'filled' && o.sz === '1'),

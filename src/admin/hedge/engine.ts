@@ -124,7 +124,7 @@ export class HedgeEngine {
   }
 
   private async hedge(signal: AbortSignal): Promise<string[]> {
-    const { venue, orders, policies, clock } = this.deps
+    const { orders, clock } = this.deps
     const problems: string[] = []
     const open = this.openAccounts(problems)
     // Settle first, then read positions: an order the venue reports filled is in the positions read
@@ -145,13 +145,32 @@ export class HedgeEngine {
       }
     }
 
-    const enabled = policies.list().filter((p) => p.enabled)
     const summary: CycleSummary = { at_ms: clock(), orders: 0, skipped: {} }
-    this.lastCycle = summary
-    if (enabled.length === 0) return problems
+    try {
+      await this.hedgeMarkets(signal, open, position, positionsComplete, summary, problems)
+    } finally {
+      // Published whole when the cycle ends: a status read while a cycle awaits the venue shows the
+      // last finished cycle, never one whose skipped markets are still being filled in.
+      this.lastCycle = summary
+    }
+    return problems
+  }
+
+  /** The policies' markets of one cycle: each hedged or skipped (with its reason in the summary). */
+  private async hedgeMarkets(
+    signal: AbortSignal,
+    open: Map<string, VenueAccount>,
+    position: Map<string, bigint>,
+    positionsComplete: boolean,
+    summary: CycleSummary,
+    problems: string[],
+  ): Promise<void> {
+    const { venue, orders, policies, clock } = this.deps
+    const enabled = policies.list().filter((p) => p.enabled)
+    if (enabled.length === 0) return
     if (!positionsComplete) {
       problems.push(this.problem('not hedging this cycle: the venue positions of every hedge account could not be read'))
-      return problems
+      return
     }
     const config = policies.config()
     const stats = await readBookBStats(this.deps.rpc, clock)
@@ -265,7 +284,6 @@ export class HedgeEngine {
         problems.push(this.problem(`hedge order ${id}: no reply from ${venue.name} (${errorMessage(err)}); resolved by cloid next cycle`))
       }
     }
-    return problems
   }
 
   private async reconcileNow(actor: string): Promise<ReconcileReport> {
