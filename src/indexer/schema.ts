@@ -141,11 +141,12 @@ const READER_CACHE_KIB = 8_192
 /** Opens the history database for writing (the indexer) and creates what is missing. */
 export function openHistoryWriter(path: string): Database {
   const db = new Database(path, { create: true, strict: true })
+  // Before the journal mode, which takes a lock another connection may hold for a moment.
+  db.exec('PRAGMA busy_timeout = 5000')
   db.exec('PRAGMA journal_mode = WAL')
   // NORMAL: a power loss may drop the last transactions, never tear one; every transaction
   // carries its watermark, so the indexer re-derives what was dropped from the block store.
   db.exec('PRAGMA synchronous = NORMAL')
-  db.exec('PRAGMA busy_timeout = 5000')
   db.exec(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`)
   db.exec(SCHEMA)
   db.exec(EVENT_GROUPS_SCHEMA)

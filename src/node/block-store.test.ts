@@ -5,7 +5,7 @@
 // written with a row per event has them moved into groups when opened.
 import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeLegacyBlockStore } from '../../test/support/legacy-block-store.ts'
@@ -258,5 +258,49 @@ describe('events in groups', () => {
     expect(again.groupedLegacyEvents).toBe(false)
     expectEventReads(again)
     again.close()
+  })
+})
+
+describe('the file between connections', () => {
+  test('close releases the file at once: the WAL is checkpointed and removed, no connection is left to the collector', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-close-'))
+    dirs.push(dir)
+    const store = new BlockStore(dir)
+    store.commitBlock(block(1, 3))
+    expect(store.envelopesOf(1).length).toBe(3)
+    expect(store.replayEnvelopesOf(1).length).toBe(3)
+    store.close()
+    expect(existsSync(join(dir, 'chain.sqlite-wal'))).toBe(false)
+  })
+
+  test('opening waits for a lock another process holds for a moment, instead of failing with SQLITE_BUSY', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-busy-'))
+    dirs.push(dir)
+    const first = new BlockStore(dir)
+    first.commitBlock(block(1, 1))
+    first.close()
+    // Another process takes the file's exclusive lock and keeps it for 500 ms.
+    const holder = Bun.spawn(
+      [
+        process.execPath,
+        '-e',
+        `const { Database } = require('bun:sqlite')
+         const db = new Database(${JSON.stringify(join(dir, 'chain.sqlite'))})
+         db.exec('PRAGMA locking_mode = EXCLUSIVE')
+         db.exec('BEGIN EXCLUSIVE')
+         db.exec('CREATE TABLE held (x)')
+         console.log('locked')
+         Bun.sleepSync(500)
+         db.exec('ROLLBACK')
+         db.close()`,
+      ],
+      { stdout: 'pipe', stderr: 'inherit' },
+    )
+    const reader = holder.stdout.getReader()
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('locked')
+    const store = new BlockStore(dir)
+    expect(store.tipHeight()).toBe(1)
+    store.close()
+    expect(await holder.exited).toBe(0)
   })
 })

@@ -103,14 +103,16 @@ export class BlockStore {
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true })
     this.db = new Database(join(dataDir, 'chain.sqlite'), { create: true, strict: true })
-    this.db.exec('PRAGMA journal_mode = WAL')
-    // FULL: the WAL is fsynced at every commit, so a committed block survives a power loss.
-    this.db.exec('PRAGMA synchronous = FULL')
     // Other connections open this file too (the history index attaches it; an operator's sqlite3
     // may read it), and SQLite answers a lock one of them holds for a moment with SQLITE_BUSY at
     // once unless told to wait: a block's commit would fail and halt the node. Seen: the commit
     // after the history index stopped, in 2 of 15 runs of src/api/methods/get-tx.test.ts (0 of 20 with it).
+    // First of all, since setting the journal mode below takes a lock too: a node started while
+    // the last connection of an earlier one closed (and checkpointed) failed there with SQLITE_BUSY.
     this.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    this.db.exec('PRAGMA journal_mode = WAL')
+    // FULL: the WAL is fsynced at every commit, so a committed block survives a power loss.
+    this.db.exec('PRAGMA synchronous = FULL')
     this.db.exec(SCHEMA)
     this.dropLegacyTxIndex()
     this.insertBlock = this.db.prepare(
@@ -363,7 +365,15 @@ export class BlockStore {
       )
   }
 
+  /**
+   * Closes the file now. bun:sqlite's close leaves a connection with unfinalized statements open
+   * until the collector finalizes them (sqlite3_close_v2); its close then checkpoints the WAL under
+   * an exclusive lock, at a moment nobody chose, against whatever opened the file since (a node
+   * started on this directory by the process that stopped this one).
+   */
   close(): void {
+    for (const statement of [this.insertBlock, this.insertEnvelope, this.insertEventGroup, this.insertAuditEvent, this.replayEnvelopes])
+      statement.finalize()
     this.db.close()
   }
 }

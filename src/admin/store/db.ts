@@ -295,8 +295,9 @@ export class AdminDb {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 })
     const path = join(dataDir, ADMIN_DB_FILE)
     const db = new Database(path, { create: true, strict: true })
-    db.run('PRAGMA journal_mode = WAL')
+    // The busy timeout first: setting the journal mode takes a lock another connection may hold.
     db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    db.run('PRAGMA journal_mode = WAL')
     db.run('PRAGMA foreign_keys = ON')
     // Overwrite freed pages with zeros so a deleted key's sealed bytes do not linger in the file.
     db.run('PRAGMA secure_delete = ON')
