@@ -24,7 +24,7 @@ export const ALLOCATOR_ENV: Readonly<Record<string, string>> = {
 }
 
 /** The command line that starts this same program again: a compiled executable, or bun with its script. */
-export function restartCommand(): string[] {
+function restartCommand(): string[] {
   const compiled = Bun.main.startsWith('/$bunfs/')
   return compiled
     ? [process.execPath, ...process.argv.slice(2)]
@@ -32,7 +32,7 @@ export function restartCommand(): string[] {
 }
 
 /** Whether the environment leaves the allocator's settings to us (the operator set none of them). */
-export function allocatorSettingsMissing(env: NodeJS.ProcessEnv): boolean {
+function allocatorSettingsMissing(env: NodeJS.ProcessEnv): boolean {
   return Object.keys(ALLOCATOR_ENV).every((name) => env[name] === undefined)
 }
 
