@@ -1,4 +1,4 @@
-// perpd, the chain node's program, which src/main.ts loads once the memory allocator's settings are
+// perpd, the chain node's program, which src/main.ts loads once the runtime's memory settings are
 // in place. `perpd --help` lists the options (the table in src/config.ts).
 
 import { resolve } from 'node:path'

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { grantRole } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
-import { ALLOCATOR_ENV } from '../../src/node/allocator-tuning.ts'
+import { MEMORY_ENV } from '../../src/node/memory-settings.ts'
 import { childEnv, type ListeningProcess, PROJECT_ROOT, spawnListeningCommand } from '../support/child-process.ts'
 import { removeDir } from '../support/node-process.ts'
 import { parsePrometheusText, sampleValue } from '../support/prometheus-text.ts'
@@ -146,9 +146,9 @@ describe('compiled perpd and perpd-admin, alone in an empty directory', () => {
     ])
     const url = node.url
     const out = () => node!.output().slice(-2000)
-    // The binary started itself again with the memory allocator's settings (src/node/allocator-tuning.ts).
+    // The binary started itself again with the runtime's memory settings (src/node/memory-settings.ts).
     const environ = readFileSync(`/proc/${node.pid}/environ`, 'latin1').split('\0')
-    for (const [name, value] of Object.entries(ALLOCATOR_ENV)) expect(environ).toContain(`${name}=${value}`)
+    for (const [name, value] of Object.entries(MEMORY_ENV)) expect(environ).toContain(`${name}=${value}`)
     await within(30_000, async () => {
       const res = await fetch(`${url}/api/v1/health`)
       const body = (await res.json()) as { status: string; height: number }

@@ -7,14 +7,14 @@ export const PROJECT_ROOT = join(import.meta.dir, '..', '..')
 
 /**
  * The environment of a child process: this one's without its PERPD_* variables (which configure
- * perpd and perpd-admin, docs/operator.md#configuration) and its MIMALLOC_* variables (the memory
- * allocator's settings, which src/main.ts adds itself when none is set), so a developer's shell
- * cannot change what a test starts; plus `extra`.
+ * perpd and perpd-admin, docs/operator.md#configuration) and its MIMALLOC_* and BUN_JSC_* variables
+ * (the runtime's settings; src/main.ts adds its memory settings itself when none is set), so a
+ * developer's shell cannot change what a test starts; plus `extra`.
  */
 export function childEnv(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [name, value] of Object.entries(process.env))
-    if (value !== undefined && !name.startsWith('PERPD_') && !name.startsWith('MIMALLOC_')) env[name] = value
+    if (value !== undefined && !/^(PERPD_|MIMALLOC_|BUN_JSC_)/.test(name)) env[name] = value
   return { ...env, ...extra }
 }
 

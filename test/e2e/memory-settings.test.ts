@@ -1,12 +1,12 @@
-// src/main.ts starts the node again with the memory allocator's settings (src/node/allocator-tuning.ts,
-// docs/operations.md#the-memory-allocator) before it loads the program: the process that prints its
+// src/main.ts starts the node again with the runtime's memory settings (src/node/memory-settings.ts,
+// docs/operations.md#memory-settings) before it loads the program: the process that prints its
 // address is the one spawned (same PID, same command line) and runs with the settings in its
 // environment; an operator's own value is kept, and then nothing is added. What the settings do to
 // the node's speed is a benchmark's business (docs/performance.md), not this test's.
 import { afterEach, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ALLOCATOR_ENV } from '../../src/node/allocator-tuning.ts'
+import { MEMORY_ENV } from '../../src/node/memory-settings.ts'
 import { type ListeningProcess, PROJECT_ROOT, spawnListeningCommand } from '../support/child-process.ts'
 import { removeDir, tempDataDir } from '../support/node-process.ts'
 
@@ -27,11 +27,10 @@ function environOf(pid: number): Record<string, string> {
   return env
 }
 
-/** The mimalloc variables of an environment. */
-const allocatorVariables = (env: Record<string, string>) =>
-  Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('MIMALLOC_')))
+/** The variables of an environment that MEMORY_ENV names. */
+const memoryVariables = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([k]) => k in MEMORY_ENV))
 
-/** `bun src/main.ts --dev` with `extra` in its environment (childEnv: none of the runner's MIMALLOC_* variables). */
+/** `bun src/main.ts --dev` with `extra` in its environment (childEnv: none of the runner's variables of MEMORY_ENV). */
 async function startWith(extra: Record<string, string>): Promise<{ node: ListeningProcess; command: string[] }> {
   const dir = tempDataDir()
   dirs.push(dir)
@@ -52,10 +51,10 @@ async function startWith(extra: Record<string, string>): Promise<{ node: Listeni
   return { node, command }
 }
 
-describe('the allocator settings', () => {
+describe('the memory settings', () => {
   test('a node started without them runs with them, in the process that was spawned, with its command line', async () => {
     const { node, command } = await startWith({})
-    expect(allocatorVariables(environOf(node.pid))).toEqual({ ...ALLOCATOR_ENV })
+    expect(memoryVariables(environOf(node.pid))).toEqual({ ...MEMORY_ENV })
     expect(
       readFileSync(`/proc/${node.pid}/cmdline`, 'utf8')
         .split('\0')
@@ -67,6 +66,6 @@ describe('the allocator settings', () => {
 
   test("an operator's own value is kept and nothing is added", async () => {
     const { node } = await startWith({ MIMALLOC_PURGE_DELAY: '250' })
-    expect(allocatorVariables(environOf(node.pid))).toEqual({ MIMALLOC_PURGE_DELAY: '250' })
+    expect(memoryVariables(environOf(node.pid))).toEqual({ MIMALLOC_PURGE_DELAY: '250' })
   })
 })
