@@ -21,6 +21,8 @@
  * packing, applyBlock, the root and digest checks.
  * With --dir DIR a second run on the same flags reuses the chain built there (no build, no commit
  * breakdown).
+ * The bench runs under the node's memory settings (src/node/memory-settings.ts), as a node replays
+ * at its start: it starts itself again with them unless its environment sets any.
  */
 import { mkdirSync, rmSync } from 'node:fs'
 import { feedRuntime } from '../../src/api/ws/runtime.ts'
@@ -34,9 +36,12 @@ import { BlockStore, REPLAY_BATCH_BLOCKS, type StoredBlock } from '../../src/nod
 import { ChainNode, type CommittedBlock } from '../../src/node/chain-node.ts'
 import { devGenesis } from '../../src/node/dev-genesis.ts'
 import { atTheEdge } from '../../src/node/edge-envelope.ts'
+import { applyMemorySettings } from '../../src/node/memory-settings.ts'
 import { eventView, storedEventsAndBodies, symbolLookup } from '../../src/node/views.ts'
 import type { Genesis } from '../../src/wire/genesis.ts'
 import { fastTempDir } from '../../test/support/stored-chain.ts'
+
+applyMemorySettings()
 
 const { values: flags } = parseOptionsOrExit(
   process.argv.slice(2),
