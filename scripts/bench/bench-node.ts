@@ -79,3 +79,21 @@ export async function startBenchNode(opts: {
   await stop('SIGKILL')
   throw new Error(`the node did not start: ${text.slice(-3_000)}`)
 }
+
+/**
+ * Waits until the node has recovered (its health probe, GET /api/v1/health, no longer says
+ * "recovering"): a node started a moment ago prints its address before its recovery ends, and its
+ * queries answer RECOVERING until then.
+ */
+export async function untilRecovered(base: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs
+  for (;;) {
+    const status = await fetch(`${base}/api/v1/health`)
+      .then(async (r) => ((await r.json()) as { status?: string }).status)
+      .catch(() => undefined)
+    if (status !== undefined && status !== 'recovering') return
+    if (performance.now() > deadline)
+      throw new Error(`the node at ${base} did not finish recovering within ${timeoutMs} ms (health: ${status})`)
+    await Bun.sleep(25)
+  }
+}

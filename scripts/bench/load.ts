@@ -33,6 +33,7 @@ import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { mulberry32Unit } from '../../src/lib/prng.ts'
 import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
 import { addressOfPrivateKey } from '../../src/wire/signing.ts'
+import { untilRecovered } from './bench-node.ts'
 import { type SignJob, signBodies, signingLibrary } from './bench-sign.ts'
 import { AGENTS_MAX, LOAD_OPTIONS, WINDOW } from './load-options.ts'
 import { type CpuSample, cpuBetween, describeCpu, sampleCpu } from './proc-cpu.ts'
@@ -526,21 +527,3 @@ if (mode !== 'batch') {
   await Promise.all(masters.map((m) => sendRetrying(m, massCancel({ market_id: MARKET, by: 'Owner' })).catch(() => undefined)))
 }
 process.exit(0)
-
-/**
- * Waits until the node has recovered (its health probe, GET /api/v1/health, no longer says
- * "recovering"): a node started a moment ago prints its address before its recovery ends, and its
- * queries answer RECOVERING until then.
- */
-async function untilRecovered(base: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs
-  for (;;) {
-    const status = await fetch(`${base}/api/v1/health`)
-      .then(async (r) => ((await r.json()) as { status?: string }).status)
-      .catch(() => undefined)
-    if (status !== undefined && status !== 'recovering') return
-    if (performance.now() > deadline)
-      throw new Error(`the node at ${base} did not finish recovering within ${timeoutMs} ms (health: ${status})`)
-    await Bun.sleep(25)
-  }
-}

@@ -15,7 +15,7 @@ import { connect } from '@nats-io/transport-node'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { heightOf } from '../../src/node/replication/chain-stream.ts'
 import { startNatsServer } from '../../test/support/nats-server.ts'
-import { type BenchNode, startBenchNode } from './bench-node.ts'
+import { type BenchNode, startBenchNode, untilRecovered } from './bench-node.ts'
 import { percentile } from './stats.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
@@ -52,7 +52,7 @@ const nodes: BenchNode[] = []
 async function startNode(args: readonly string[]): Promise<BenchNode> {
   const node = await startBenchNode({ args, blockTimeMs: flags['block-time-ms'], dirPrefix: 'perpd-bench-repl-' })
   nodes.push(node)
-  await until(async () => (await health(node.url)).status !== 'recovering')
+  await untilRecovered(node.url)
   return node
 }
 

@@ -88,6 +88,8 @@ const BUSY_TIMEOUT_MS = 5_000
 
 export class BlockStore {
   private readonly db: Database
+  /** Every statement made with prepare(), for close. */
+  private readonly prepared: Statement[] = []
   private readonly insertBlock: Statement
   private readonly insertEnvelope: Statement
   private readonly insertEventGroup: Statement
@@ -115,17 +117,17 @@ export class BlockStore {
     this.db.exec('PRAGMA synchronous = FULL')
     this.db.exec(SCHEMA)
     this.dropLegacyTxIndex()
-    this.insertBlock = this.db.prepare(
+    this.insertBlock = this.prepare(
       'INSERT INTO blocks VALUES ($height, $parent, $digest, $timestampMs, $envelopeCount, $eventCount, $stateRoot)',
     )
-    this.insertEnvelope = this.db.prepare(
+    this.insertEnvelope = this.prepare(
       'INSERT INTO envelopes VALUES ($height, $envelopeIdx, $txHash, $signer, $nonce, $actionKind, $marketId, $actionJson, $signatureJson, $status, $reasonJson)',
     )
-    this.insertEventGroup = this.db.prepare('INSERT INTO event_groups VALUES ($height, $envelopeIdx, $firstSeq, $lastSeq, $fills, $events)')
-    this.insertAuditEvent = this.db.prepare(
+    this.insertEventGroup = this.prepare('INSERT INTO event_groups VALUES ($height, $envelopeIdx, $firstSeq, $lastSeq, $fills, $events)')
+    this.insertAuditEvent = this.prepare(
       'INSERT INTO audit_events VALUES ($height, $seq, $envelopeIdx, $kind, $subKind, $marketId, $account, $bodyJson)',
     )
-    this.replayEnvelopes = this.db.prepare(
+    this.replayEnvelopes = this.prepare(
       'SELECT tx_hash, signer, nonce, action_kind, action, status FROM envelopes WHERE height = ? ORDER BY envelope_idx',
     )
     this.commitTx = this.db.transaction((block: StoredBlock) => {
@@ -372,9 +374,15 @@ export class BlockStore {
    * started on this directory by the process that stopped this one).
    */
   close(): void {
-    for (const statement of [this.insertBlock, this.insertEnvelope, this.insertEventGroup, this.insertAuditEvent, this.replayEnvelopes])
-      statement.finalize()
+    for (const statement of this.prepared) statement.finalize()
     this.db.close()
+  }
+
+  /** A statement kept for the store's life; close finalizes it. */
+  private prepare(sql: string): Statement {
+    const statement = this.db.prepare(sql)
+    this.prepared.push(statement)
+    return statement
   }
 }
 

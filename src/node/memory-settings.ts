@@ -13,7 +13,7 @@
 //   ahead of use; it took 0.07-0.09 cores at capacity, all the time. It is off here.
 // Together (bun scripts/bench/actions.ts --transport ws, alternated with the node before them):
 // at capacity medians of 260 → 220 µs CPU per action and 6,140 → 6,766 actions/s; with 50-order
-// batches 74 → 51 µs per order.
+// batches 73-74 → 50-52 µs per order.
 //
 // Both read their settings from the environment once, when the process starts, so they cannot be
 // set from JavaScript: src/main.ts, before it loads the node's program, replaces the process with
