@@ -60,6 +60,19 @@ const schemaNames = (dir: string, type: string, table?: string) => {
 }
 const indexesOfEnvelopes = (dir: string) => schemaNames(dir, 'index', 'envelopes')
 
+/** The indexes of the envelopes table that hold tx_hash (its primary key's own index does not). */
+const txHashIndexes = (dir: string) => {
+  const db = new Database(join(dir, 'chain.sqlite'), { readonly: true })
+  const holding = indexesOfEnvelopes(dir).filter((name) =>
+    db
+      .query<{ name: string }, [string]>('SELECT name FROM pragma_index_info(?)')
+      .all(name)
+      .some((c) => c.name === 'tx_hash'),
+  )
+  db.close()
+  return holding
+}
+
 describe('block store without a tx-hash index', () => {
   test('a new store has none, and finds a hash in the blocks after a height', () => {
     const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
@@ -72,7 +85,7 @@ describe('block store without a tx-hash index', () => {
     expect(store.envelopeAt(2, 1)?.txHash).toBe(hash(201))
     expect(store.envelopeAt(2, 9)).toBeUndefined()
     store.close()
-    expect(indexesOfEnvelopes(dir).filter((n) => n.startsWith('sqlite_autoindex'))).toEqual([])
+    expect(txHashIndexes(dir)).toEqual([])
   })
 
   test('an older store with the UNIQUE index is rebuilt without it, its rows kept, once', () => {
@@ -91,7 +104,7 @@ describe('block store without a tx-hash index', () => {
       `INSERT INTO envelopes VALUES (1, 1, '${hash(101)}', '0xaa', 2, 'CancelAll', NULL, '{"CancelAll":{}}', '{}', 'kept-reject', '{"code":"X"}')`,
     )
     raw.close()
-    expect(indexesOfEnvelopes(older).some((n) => n.startsWith('sqlite_autoindex'))).toBe(true)
+    expect(txHashIndexes(older)).not.toEqual([])
 
     const reopened = new BlockStore(older)
     expect(reopened.rebuiltWithoutTxIndex).toBe(true)
@@ -101,7 +114,7 @@ describe('block store without a tx-hash index', () => {
     ])
     expect(reopened.envelopeInBlocksAfter(hash(101), 0)?.nonce).toBe(2)
     reopened.close()
-    expect(indexesOfEnvelopes(older).filter((n) => n.startsWith('sqlite_autoindex'))).toEqual([])
+    expect(txHashIndexes(older)).toEqual([])
     const again = new BlockStore(older)
     expect(again.rebuiltWithoutTxIndex).toBe(false)
     again.close()
@@ -302,5 +315,87 @@ describe('the file between connections', () => {
     expect(store.tipHeight()).toBe(1)
     store.close()
     expect(await holder.exited).toBe(0)
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// The file's layout (block-store.ts PAGE_SIZE_BYTES): 16 KiB pages and rowid tables for the large
+// rows in a new store; a store made before keeps its 4 KiB pages and WITHOUT ROWID tables.
+
+/** The page size and, for envelopes and event_groups, whether each is a WITHOUT ROWID table. */
+function layoutOf(dir: string): { pageSize: number; withoutRowid: Record<string, boolean> } {
+  const db = new Database(join(dir, 'chain.sqlite'), { readonly: true })
+  const pageSize = db.query<{ page_size: number }, []>('PRAGMA page_size').get()!.page_size
+  const withoutRowid: Record<string, boolean> = {}
+  for (const table of ['envelopes', 'event_groups']) {
+    const sql = db.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)!.sql
+    withoutRowid[table] = /WITHOUT ROWID/i.test(sql)
+  }
+  db.close()
+  return { pageSize, withoutRowid }
+}
+
+/** A block of one 50-order batch: an envelope with a 5 KB action and 100 events (about 20 KB of JSON). */
+function batchBlock(height: number): StoredBlock {
+  const base = block(height, 1)
+  const orders = Array.from({ length: 50 }, (_, i) => ({ market_id: 1, side: 'Bid', price: `${55_000 + i}.5`, qty: '0.001', tif: 'Ioc' }))
+  const events = Array.from({ length: 100 }, (_, seq) =>
+    event(height, seq, 0, 'Exec', seq % 2 === 0 ? 'OrderAccepted' : 'OrderDone', 1, ALICE, {
+      order_id: height * 1_000 + (seq >> 1),
+      pad: 'x'.repeat(100),
+    }),
+  )
+  return {
+    header: { ...base.header, eventCount: events.length },
+    envelopes: [{ ...base.envelopes[0]!, actionKind: 'BatchPlaceOrder', actionJson: JSON.stringify({ BatchPlaceOrder: { orders } }) }],
+    events,
+  }
+}
+
+describe("the file's layout", () => {
+  test('a new store has 16 KiB pages and keeps envelopes and event groups in rowid tables; a batch block reads back as committed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-layout-'))
+    dirs.push(dir)
+    const store = new BlockStore(dir)
+    const b = batchBlock(1)
+    store.commitBlock(b)
+    expect(store.envelopesOf(1)).toEqual(b.envelopes)
+    expect(store.eventsBetween(1, 1)).toEqual(b.events)
+    store.close()
+    expect(layoutOf(dir)).toEqual({ pageSize: 16_384, withoutRowid: { envelopes: false, event_groups: false } })
+  })
+
+  test('a store made with 4 KiB pages and WITHOUT ROWID tables keeps them, and commits and reads blocks as before', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-layout-'))
+    dirs.push(dir)
+    // The schema of stores made before the layout changed (2026-11-27), with SQLite's default page size.
+    const raw = new Database(join(dir, 'chain.sqlite'), { create: true })
+    raw.exec('PRAGMA journal_mode = WAL')
+    raw.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE blocks (
+  height INTEGER PRIMARY KEY, parent TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, timestamp_ms INTEGER NOT NULL,
+  envelope_count INTEGER NOT NULL, event_count INTEGER NOT NULL, state_root TEXT NOT NULL);
+CREATE TABLE envelopes (
+  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL, signer TEXT NOT NULL,
+  nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL, signature TEXT NOT NULL,
+  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+CREATE TABLE event_groups (
+  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+  fills INTEGER NOT NULL, events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+CREATE TABLE audit_events (
+  height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
+  market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;`)
+    raw.close()
+    const before = layoutOf(dir)
+    expect(before).toEqual({ pageSize: 4_096, withoutRowid: { envelopes: true, event_groups: true } })
+
+    const store = new BlockStore(dir)
+    const blocks = [batchBlock(1), blockWithEvents(2)]
+    for (const b of blocks) store.commitBlock(b)
+    expect(store.tipHeight()).toBe(2)
+    expect(store.envelopesBetween(1, 2)).toEqual(blocks.flatMap((b) => b.envelopes))
+    expect(store.eventsBetween(1, 2)).toEqual(blocks.flatMap((b) => b.events))
+    store.close()
+    expect(layoutOf(dir)).toEqual(before)
   })
 })

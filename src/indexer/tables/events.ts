@@ -13,7 +13,7 @@ import type { SymbolOf } from '../symbols.ts'
 export const EVENT_GROUPS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS event_groups (
   height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
-  events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+  events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx));
 `
 
 /** An event of the index with its body parsed. */
