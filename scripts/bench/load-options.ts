@@ -40,6 +40,14 @@ export const LOAD_OPTIONS = defineOptions({
     description: 'capacity and batch: requests in flight, spread over the agents (at most 32 per agent)',
   },
   rate: { type: 'integer', default: 2_000, min: 1, max: 1_000_000, description: 'open: actions offered per second' },
+  'max-tx-per-block': {
+    type: 'integer',
+    default: 5_000,
+    min: 0,
+    max: 100_000,
+    description:
+      "raise the node's max_tx_per_block to this (AmendExchangeConfig by dev account #0, the Admin) when it is lower; 0 leaves it. The dev genesis has 2,000, which caps a closed loop at 10,000 actions/s with 200 ms blocks",
+  },
   'batch-size': { type: 'integer', default: 50, min: 1, max: 50, description: 'batch: orders per BatchPlaceOrder' },
   agents: {
     type: 'integer',

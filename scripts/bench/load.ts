@@ -24,7 +24,7 @@
 // Fetch is capped at BUN_CONFIG_MAX_HTTP_REQUESTS requests at once, read when fetch is first used,
 // so without it in the environment the script runs itself again with it set.
 import { availableParallelism, loadavg } from 'node:os'
-import { batchPlaceOrder, cancelOrder, massCancel, placeOrder, registerAgent } from '../../src/client/actions.ts'
+import { amendExchangeConfig, batchPlaceOrder, cancelOrder, massCancel, placeOrder, registerAgent } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
 import { RpcCallError, RpcClient } from '../../src/client/rpc-client.ts'
 import { bytesToHex } from '../../src/lib/hex.ts'
@@ -141,6 +141,20 @@ await Promise.all(
     )
   }),
 )
+// The dev genesis's 2,000 envelopes per block cap 200 ms blocks at 10,000 actions/s: the figure would
+// measure the setting, not the node. The operator's way to change it on a running chain.
+const maxTxWanted = flags['max-tx-per-block']
+const maxTxBefore = (await rpc.query<{ max_tx_per_block: number }>('getExchangeConfig')).data.max_tx_per_block
+if (maxTxWanted > maxTxBefore) {
+  const reply = await sendRetrying(masters[0]!, () => amendExchangeConfig({ max_tx_per_block: maxTxWanted }))
+  if (reply.status !== 'accepted') throw new Error(`AmendExchangeConfig: ${reply.reason.code} ${reply.reason.message}`)
+  console.log(
+    `max_tx_per_block: ${fmt(maxTxBefore)} -> ${fmt(maxTxWanted)} (AmendExchangeConfig by dev account #0; --max-tx-per-block 0 leaves it)`,
+  )
+} else {
+  console.log(`max_tx_per_block: ${fmt(maxTxBefore)}`)
+}
+
 const firstNonce = await Promise.all(
   agents.map(async (a) => (await rpc.query<{ nonce: number }>('getNonce', { address: a.address })).data.nonce),
 )
