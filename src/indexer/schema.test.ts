@@ -1,6 +1,7 @@
 // The history database's file layout (schema.ts PAGE_SIZE_BYTES): a new one has 16 KiB pages and
 // keeps its copies of the block store's large rows (envelopes, event groups) in rowid tables; one
-// made before with SQLite's 4 KiB pages keeps them when opened again.
+// made before with SQLite's 4 KiB pages keeps them when opened again. An index whose order_events
+// rows carry an open mark loses the mark and its index when opened, its rows kept.
 import { Database } from 'bun:sqlite'
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -41,4 +42,75 @@ test('a history database made with 4 KiB pages keeps them when opened again', ()
   const db = openHistoryWriter(path)
   expect(layoutOf(db).pageSize).toBe(4_096)
   db.close()
+})
+
+test('order_events rows made with an open mark lose the mark and its index when opened, their other fields kept, once', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'perpd-history-layout-'))
+  dirs.push(dir)
+  const path = join(dir, 'history.sqlite')
+  // The table and index as an index made before 2026-11-27 has them.
+  const older = new Database(path, { create: true })
+  older.exec(`CREATE TABLE order_events (
+  owner TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
+  order_id INTEGER NOT NULL, market_id INTEGER NOT NULL, event_type TEXT NOT NULL, side TEXT, price TEXT, qty TEXT,
+  remaining TEXT, reason TEXT, client_order_id TEXT, trigger_id INTEGER, open INTEGER NOT NULL,
+  PRIMARY KEY (owner, height, seq)) WITHOUT ROWID;
+CREATE INDEX order_events_order ON order_events (order_id);
+CREATE INDEX order_events_closed ON order_events (owner, open, height, seq);
+INSERT INTO order_events VALUES ('0xaa', 5, 1, 1000, 7, 1, 'Accepted', 'Bid', '100.0', '1.0', NULL, NULL, 'c-7', NULL, 0);
+INSERT INTO order_events VALUES ('0xaa', 6, 2, 1200, 7, 1, 'Done', NULL, NULL, NULL, '0', 'Filled', 'c-7', 3, 0);`)
+  older.close()
+
+  const columns = (db: Database) =>
+    db
+      .query<{ name: string }, []>("SELECT name FROM pragma_table_info('order_events')")
+      .all()
+      .map((c) => c.name)
+  const indexes = (db: Database) =>
+    db
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'order_events' ORDER BY name")
+      .all()
+      .map((c) => c.name)
+  const db = openHistoryWriter(path)
+  expect(columns(db)).not.toContain('open')
+  expect(indexes(db)).toEqual(['order_events_order'])
+  expect(db.query('SELECT * FROM order_events ORDER BY height').all()).toEqual([
+    {
+      owner: '0xaa',
+      height: 5,
+      seq: 1,
+      timestamp_ms: 1000,
+      order_id: 7,
+      market_id: 1,
+      event_type: 'Accepted',
+      side: 'Bid',
+      price: '100.0',
+      qty: '1.0',
+      remaining: null,
+      reason: null,
+      client_order_id: 'c-7',
+      trigger_id: null,
+    },
+    {
+      owner: '0xaa',
+      height: 6,
+      seq: 2,
+      timestamp_ms: 1200,
+      order_id: 7,
+      market_id: 1,
+      event_type: 'Done',
+      side: null,
+      price: null,
+      qty: null,
+      remaining: '0',
+      reason: 'Filled',
+      client_order_id: 'c-7',
+      trigger_id: 3,
+    },
+  ])
+  db.close()
+  // A second open finds nothing to do.
+  const again = openHistoryWriter(path)
+  expect(columns(again)).not.toContain('open')
+  again.close()
 })

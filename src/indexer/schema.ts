@@ -63,10 +63,9 @@ CREATE INDEX IF NOT EXISTS trades_market ON trades (market_id, height, seq);
 CREATE TABLE IF NOT EXISTS order_events (
   owner TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
   order_id INTEGER NOT NULL, market_id INTEGER NOT NULL, event_type TEXT NOT NULL, side TEXT, price TEXT, qty TEXT,
-  remaining TEXT, reason TEXT, client_order_id TEXT, trigger_id INTEGER, open INTEGER NOT NULL,
+  remaining TEXT, reason TEXT, client_order_id TEXT, trigger_id INTEGER,
   PRIMARY KEY (owner, height, seq)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS order_events_order ON order_events (order_id);
-CREATE INDEX IF NOT EXISTS order_events_closed ON order_events (owner, open, height, seq);
 
 CREATE TABLE IF NOT EXISTS orders (
   order_id INTEGER PRIMARY KEY, owner TEXT NOT NULL, market_id INTEGER NOT NULL, side TEXT, price TEXT, qty TEXT,
@@ -74,6 +73,8 @@ CREATE TABLE IF NOT EXISTS orders (
   remaining TEXT, filled TEXT, placed_height INTEGER, placed_timestamp_ms INTEGER, closed_height INTEGER,
   closed_timestamp_ms INTEGER, last_height INTEGER NOT NULL, last_seq INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS orders_client_id ON orders (owner, market_id, client_order_id, order_id);
+-- An owner's open orders: what the default order history leaves out (tables/order-events.ts).
+CREATE INDEX IF NOT EXISTS orders_open ON orders (owner, order_id) WHERE status = 'open';
 
 CREATE TABLE IF NOT EXISTS fund_flows (
   account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
@@ -164,7 +165,23 @@ export function openHistoryWriter(path: string): Database {
   db.exec(SCHEMA)
   db.exec(EVENT_GROUPS_SCHEMA)
   db.exec(TX_RUNS_SCHEMA)
+  dropOrderEventsOpen(db)
   return db
+}
+
+/**
+ * An index made before 2026-11-27 marks each order_events row open or closed (`open`, with an
+ * index on it) and updated an order's earlier rows when it closed; the default order history now
+ * leaves out the orders the archive holds open instead (tables/order-events.ts). Drops the column
+ * and its index, once, in one transaction: SQLite rewrites the table to drop a column.
+ */
+function dropOrderEventsOpen(db: Database): void {
+  const hasOpen = db.query<{ name: string }, []>("SELECT name FROM pragma_table_info('order_events') WHERE name = 'open'").get()
+  if (hasOpen === null) return
+  db.transaction(() => {
+    db.exec('DROP INDEX IF EXISTS order_events_closed')
+    db.exec('ALTER TABLE order_events DROP COLUMN open')
+  })()
 }
 
 /** Opens the history database read-only (the readers; they never block the writer in WAL). */

@@ -3,12 +3,11 @@
 // from OrderAccepted, OrderResting, OrderDone, OrderExpired, and the trigger origin of promoted
 // orders from TriggerActivated.
 //
-// The batch's order_events rows are written at its end, sorted by their key, and the rows of an
-// order that closes within the batch are written closed: only rows of earlier batches are updated
-// when their order closes (an IOC order, or one placed and cancelled a block later, costs two row
-// inserts instead of two inserts and two updates of each index that holds `open`).
+// The batch's order_events rows are written at its end, sorted by their key. A row is never
+// changed when its order closes (tables/order-events.ts says how the default list leaves out open
+// orders); a TriggerActivated after its order's first rows sets their trigger id.
 
-import { insertOrderEvent, markOrderClosed, type OrderEventInsert, setOrderTrigger } from '../tables/order-events.ts'
+import { insertOrderEvent, type OrderEventInsert, setOrderTrigger } from '../tables/order-events.ts'
 import { archiveAccepted, archiveClosed, archiveResting, archiveTriggerOrigin, orderTags } from '../tables/orders.ts'
 import type { DeriveEvent, DeriveModule } from './types.ts'
 
@@ -66,7 +65,6 @@ export const ordersModule: DeriveModule = {
               reason: null,
               clientOrderId,
               triggerId: orderTags(db, orderId)?.trigger_id ?? null,
-              open: true,
             })
             return
           }
@@ -82,7 +80,6 @@ export const ordersModule: DeriveModule = {
               reason: null,
               clientOrderId: b.client_order_id ?? null,
               triggerId: orderTags(db, orderId)?.trigger_id ?? null,
-              open: true,
             })
             return
           }
@@ -114,10 +111,7 @@ export const ordersModule: DeriveModule = {
               reason,
               clientOrderId: clientOrderId ?? tags?.client_order_id ?? null,
               triggerId: tags?.trigger_id ?? null,
-              open: false,
             })
-            for (const row of rowsOfOrder.get(orderId) ?? []) row.open = false
-            markOrderClosed(db, orderId)
             return
           }
           case 'TriggerActivated': {
