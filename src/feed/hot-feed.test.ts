@@ -130,6 +130,38 @@ describe('hot feed', () => {
     h.expectBooksMatchChain()
   })
 
+  test('per-account rows only for the accounts someone watches; the books and trades whatever is watched', () => {
+    const watching = (addresses: readonly string[], accounts: boolean) => ({
+      accounts: () => accounts,
+      orderUpdates: (a: string) => addresses.includes(a),
+      triggerUpdates: (a: string) => addresses.includes(a),
+      userFills: (a: string) => addresses.includes(a),
+    })
+    const watched = new FeedHarness()
+    const all = new FeedHarness()
+    const maker = [{ by: ALICE, action: place(BTC, 'Bid', '65000', '0.5', { cloid: 'maker-1' }) }]
+    const taker = [{ by: BOB, action: place(BTC, 'Ask', '64000', '0.2', { tif: 'Ioc', cloid: 'taker-1' }) }]
+
+    const nobody = watched.block(maker, { interest: watching([], false) }).delta
+    const everyone = all.block(maker).delta
+    expect([nobody.orderUpdates.size, nobody.triggerUpdates.size, nobody.userFills.size, nobody.touched.size]).toEqual([0, 0, 0, 0])
+    expect(everyone.orderUpdates.get(ALICE)!.length).toBeGreaterThan(0)
+    expect(everyone.touched.has(ALICE)).toBe(true)
+
+    // Only Bob watched, with an account topic somewhere: his rows are the unfiltered ones, Alice's are left out.
+    const bobOnly = watched.block(taker, { interest: watching([BOB], true) }).delta
+    const unfiltered = all.block(taker).delta
+    expect(bobOnly.orderUpdates.get(BOB)).toEqual(unfiltered.orderUpdates.get(BOB))
+    expect(bobOnly.userFills.get(BOB)).toEqual(unfiltered.userFills.get(BOB))
+    expect(bobOnly.orderUpdates.has(ALICE)).toBe(false)
+    // A fill's rows come for both sides once either side is watched (the maker's row names its client id).
+    expect(bobOnly.userFills.get(ALICE)).toEqual(unfiltered.userFills.get(ALICE))
+    expect([...bobOnly.touched].sort()).toEqual([...unfiltered.touched].sort())
+    expect(bobOnly.trades).toEqual(unfiltered.trades)
+    expect(watched.feed.orderbook(watched.feed.resolve('btc')!, 50)).toEqual(all.feed.orderbook(all.feed.resolve('btc')!, 50))
+    watched.expectBooksMatchChain()
+  })
+
   test('resting rows carry reduce_only and client_order_id; a cancel is done with reason Cancelled', () => {
     const h = new FeedHarness()
     const { delta } = h.block([{ by: ALICE, action: place(ETH, 'Ask', '3600', '1', { cloid: 'c-9' }) }])

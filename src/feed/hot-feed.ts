@@ -87,6 +87,20 @@ export interface FeedMarket {
 }
 
 /** What a block changed, for the WebSocket hub. */
+/**
+ * Whose per-account pushes anyone would be sent (the WebSocket hub's address topics). The rows of
+ * accounts no one watches are left out of a block's delta: under 50-order batches they were about
+ * a tenth of the block thread (each event's body scanned for addresses, an order update row per
+ * event), for pushes that went nowhere.
+ */
+export interface AccountInterest {
+  /** Whether anyone watches an account topic: else touched accounts are not gathered. */
+  accounts(): boolean
+  orderUpdates(address: string): boolean
+  triggerUpdates(address: string): boolean
+  userFills(address: string): boolean
+}
+
 export interface BlockDelta {
   readonly block: FeedBlock
   readonly height: number
@@ -106,7 +120,7 @@ export interface BlockDelta {
   readonly userFills: Map<string, UserFillRow[]>
   readonly orderUpdates: Map<string, OrderUpdateRow[]>
   readonly triggerUpdates: Map<string, TriggerUpdateRow[]>
-  /** Accounts the block touched: signers and every address its events name. */
+  /** Accounts the block touched: signers and every address its events name (none when no one watches an account topic). */
   readonly touched: Set<string>
 }
 
@@ -221,9 +235,10 @@ export class HotFeed {
   /**
    * Applies a committed block and reports what changed. Blocks at or below the seed are skipped.
    * bodies: its events' bodies as objects (index i is block.events[i]'s), when the producer has
-   * them (ChainNode's CommittedBlock); else each bodyJson is parsed here.
+   * them (ChainNode's CommittedBlock); else each bodyJson is parsed here. interest: whose
+   * per-account rows to make (all without it).
    */
-  applyBlock(block: FeedBlock, bodies?: readonly EventBody[]): BlockDelta | undefined {
+  applyBlock(block: FeedBlock, bodies?: readonly EventBody[], interest?: AccountInterest): BlockDelta | undefined {
     const { height, timestampMs } = block.header
     if (height <= this.height) return undefined
     assert(height === this.height + 1, `hot feed at ${this.height} got block ${height}`)
@@ -253,7 +268,8 @@ export class HotFeed {
       triggerUpdates: new Map(),
       touched: new Set(),
     }
-    for (const env of block.envelopes) delta.touched.add(env.signer)
+    const gatherTouched = interest === undefined || interest.accounts()
+    if (gatherTouched) for (const env of block.envelopes) delta.touched.add(env.signer)
     const versions = new Map<number, number>()
     for (const m of this.markets.values()) versions.set(m.marketId, m.book.version)
     /** client_order_id of orders accepted in this block (a taker's own id for its fill rows). */
@@ -269,10 +285,10 @@ export class HotFeed {
         account: stored.account,
         body: bodies?.[i] ?? decodeEventBody(stored.bodyJson),
       }
-      touchedAddresses(e, delta.touched)
+      if (gatherTouched) touchedAddresses(e, delta.touched)
       const m = e.marketId === null ? undefined : this.markets.get(e.marketId)
       if (m === undefined) continue
-      this.applyEvent(m, e, block, delta, acceptedCloids)
+      this.applyEvent(m, e, block, delta, acceptedCloids, interest)
     }
     for (const m of this.markets.values()) {
       if (m.row.open_orders !== m.book.orderCount) this.resyncBook(m)
@@ -294,7 +310,14 @@ export class HotFeed {
     return delta
   }
 
-  private applyEvent(m: FeedMarket, e: ParsedEvent, block: FeedBlock, delta: BlockDelta, acceptedCloids: Map<number, string | null>): void {
+  private applyEvent(
+    m: FeedMarket,
+    e: ParsedEvent,
+    block: FeedBlock,
+    delta: BlockDelta,
+    acceptedCloids: Map<number, string | null>,
+    interest: AccountInterest | undefined,
+  ): void {
     const b = e.body
     const { height, timestampMs } = block.header
     const px = m.row.price_decimals
@@ -327,23 +350,33 @@ export class HotFeed {
       case 'Filled': {
         // A match moves the maker's remainder (Filled is the only event that reports one).
         const makerId = b.maker_order_id
-        const makerCloid = m.book.get(makerId)?.clientOrderId ?? null
+        const wantFills = interest === undefined || interest.userFills(b.taker) || interest.userFills(b.maker)
+        // Read before setRemaining, which takes a filled maker off the book.
+        const makerCloid = wantFills ? (m.book.get(makerId)?.clientOrderId ?? null) : null
         m.book.setRemaining(makerId, toUnits(b.maker_remaining, sz))
         this.recordTrade(m, e, b, height, timestampMs, delta)
-        const takerId = b.taker_order_id
-        const rows = fillRows(e, b, height, timestampMs, m.symbol, {
-          taker: acceptedCloids.get(takerId) ?? m.book.get(takerId)?.clientOrderId ?? null,
-          maker: makerCloid,
-        })
-        pushTo(delta.userFills, b.taker, rows.taker)
-        pushTo(delta.userFills, b.maker, rows.maker)
+        if (wantFills) {
+          const takerId = b.taker_order_id
+          const rows = fillRows(e, b, height, timestampMs, m.symbol, {
+            taker: acceptedCloids.get(takerId) ?? m.book.get(takerId)?.clientOrderId ?? null,
+            maker: makerCloid,
+          })
+          pushTo(delta.userFills, b.taker, rows.taker)
+          pushTo(delta.userFills, b.maker, rows.maker)
+        }
         break
       }
     }
-    const update = orderUpdateRow(e, height, m.symbol)
-    if (update !== undefined && e.account !== null) pushTo(delta.orderUpdates, e.account, update)
-    const trigger = triggerUpdateRow(e, height, m.symbol)
-    if (trigger !== undefined && e.account !== null) pushTo(delta.triggerUpdates, e.account, trigger)
+    const account = e.account
+    if (account === null) return
+    if (interest === undefined || interest.orderUpdates(account)) {
+      const update = orderUpdateRow(e, height, m.symbol)
+      if (update !== undefined) pushTo(delta.orderUpdates, account, update)
+    }
+    if (interest === undefined || interest.triggerUpdates(account)) {
+      const trigger = triggerUpdateRow(e, height, m.symbol)
+      if (trigger !== undefined) pushTo(delta.triggerUpdates, account, trigger)
+    }
   }
 
   /**

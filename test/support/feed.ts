@@ -4,7 +4,7 @@
 import { expect } from 'bun:test'
 import { nodeFeedSource } from '../../src/api/ws/node-feed-source.ts'
 import { applyBlock, type BlockResult } from '../../src/chain/index.ts'
-import { type BlockDelta, HotFeed } from '../../src/feed/hot-feed.ts'
+import { type AccountInterest, type BlockDelta, HotFeed } from '../../src/feed/hot-feed.ts'
 import type { FeedBlock, FeedEnvelope } from '../../src/feed/types.ts'
 import { fromUnits } from '../../src/feed/units.ts'
 import { storedEvents } from '../../src/node/views.ts'
@@ -32,7 +32,7 @@ export class FeedHarness {
   /** Applies a block of transactions to the chain, then its stored form to the feed. */
   block(
     txs: readonly Tx[],
-    opts: { timestampMs?: number; hide?: (subKind: string) => boolean } = {},
+    opts: { timestampMs?: number; hide?: (subKind: string) => boolean; interest?: AccountInterest } = {},
   ): { result: BlockResult; delta: BlockDelta } {
     const { timestampMs } = opts
     const envelopes = txs.map((t) => this.chain.envelope(t))
@@ -72,7 +72,7 @@ export class FeedHarness {
       events,
     }
     this.wallMs += 1_000
-    const delta = this.feed.applyBlock(block)
+    const delta = this.feed.applyBlock(block, undefined, opts.interest)
     if (delta === undefined) throw new Error('the feed skipped a block')
     return { result, delta }
   }

@@ -5,7 +5,7 @@
 // subscriber gets its snapshot right after the confirmation, before any later push (everything runs
 // on one thread, between blocks).
 
-import type { BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
+import type { AccountInterest, BlockDelta, FeedMarket, HotFeed } from '../../feed/hot-feed.ts'
 import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock } from '../../feed/types.ts'
 import { createLogger, type LogLine, logLine } from '../../lib/log.ts'
@@ -64,6 +64,14 @@ export class WsHub {
   private readonly recentBlocks = new Map<number, FeedBlock>()
   /** The last block pushed on blocks.live (or skipped). */
   private liveThrough = 0
+
+  /** The accounts whose pushes someone here would be sent: the hot feed makes only their rows. */
+  readonly accountInterest: AccountInterest = {
+    accounts: () => (this.byType.get('account')?.size ?? 0) > 0,
+    orderUpdates: (address) => this.topics.has(`orderUpdates:${address}`),
+    triggerUpdates: (address) => this.topics.has(`triggerUpdates:${address}`),
+    userFills: (address) => this.topics.has(`userFills:${address}`),
+  }
 
   constructor(
     private feed: HotFeed,

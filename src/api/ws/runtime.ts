@@ -99,7 +99,7 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
   node.onReplies({ start: () => hub.startBatches(), end: () => hub.endBatches() })
   node.onBlock((committed) => {
     try {
-      const delta = feed.applyBlock(committed.stored, committed.bodies)
+      const delta = feed.applyBlock(committed.stored, committed.bodies, hub.accountInterest)
       if (delta !== undefined) hub.onBlock(delta)
       if (committed.stored.header.height % DAY_STATE_SAVE_EVERY_BLOCKS === 0) save()
     } catch (err) {
