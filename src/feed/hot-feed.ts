@@ -86,7 +86,6 @@ export interface FeedMarket {
   readonly snapshots: Map<number, BookSnapshot>
 }
 
-/** What a block changed, for the WebSocket hub. */
 /**
  * Whose per-account pushes anyone would be sent (the WebSocket hub's address topics). The rows of
  * accounts no one watches are left out of a block's delta: under 50-order batches they were about
@@ -101,6 +100,7 @@ export interface AccountInterest {
   userFills(address: string): boolean
 }
 
+/** What a block changed, for the WebSocket hub. */
 export interface BlockDelta {
   readonly block: FeedBlock
   readonly height: number

@@ -48,7 +48,7 @@ test('order_events rows made with an open mark lose the mark and its index when 
   const dir = mkdtempSync(join(tmpdir(), 'perpd-history-layout-'))
   dirs.push(dir)
   const path = join(dir, 'history.sqlite')
-  // The table and index as an index made before 2026-11-27 has them.
+  // The table and index as builds of 2026-11-27 and earlier made them.
   const older = new Database(path, { create: true })
   older.exec(`CREATE TABLE order_events (
   owner TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,

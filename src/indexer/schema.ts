@@ -170,8 +170,8 @@ export function openHistoryWriter(path: string): Database {
 }
 
 /**
- * An index made before 2026-11-27 marks each order_events row open or closed (`open`, with an
- * index on it) and updated an order's earlier rows when it closed; the default order history now
+ * An index made by a build of 2026-11-27 or earlier marks each order_events row open or closed
+ * (`open`, with an index on it) and updated an order's earlier rows when it closed; the default order history now
  * leaves out the orders the archive holds open instead (tables/order-events.ts). Drops the column
  * and its index, once, in one transaction: SQLite rewrites the table to drop a column.
  */
