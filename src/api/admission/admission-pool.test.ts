@@ -2,7 +2,7 @@
 // (AdmissionUnavailable, HTTP 503 on the route) and is replaced, never leaving one hanging.
 import { afterAll, expect, test } from 'bun:test'
 import { DEV_KEYS } from '../../../test/support/node-process.ts'
-import { placeOrder } from '../../client/actions.ts'
+import { batchModify, batchPlaceOrder, cancelOrder, placeOrder, registerAgent } from '../../client/actions.ts'
 import { Signer } from '../../client/signer.ts'
 import { actionIntake } from './action-intake.ts'
 import { AdmissionPool, AdmissionUnavailable } from './admission-pool.ts'
@@ -23,6 +23,10 @@ const body = (nonce: number, id: number | undefined = nonce) =>
     ).params,
   })
 
+/** The /action body of any signed action. */
+const bodyOf = (action: Record<string, unknown>, nonce: number) =>
+  JSON.stringify({ jsonrpc: '2.0', id: nonce, method: 'action', params: signer.sign(action, nonce, 'dev').params })
+
 test('a thread gives the inline intake, as structured clone carries it (the envelope is its own payload)', async () => {
   const texts = [
     body(0),
@@ -32,11 +36,44 @@ test('a thread gives the inline intake, as structured clone carries it (the enve
     '{"jsonrpc":"2.0","id":1,"method":"nope"}',
     '{"jsonrpc":"2.0","id":1,"method":"action","params":{}}',
     body(2).replace(/"r":"0x[0-9a-f]+"/, '"r":"0x1"'),
+    // Every busy kind's envelope shape, optional fields given and left out, and a user-signed kind.
+    bodyOf(
+      placeOrder({
+        market_id: 2,
+        side: 'Ask',
+        price: '3500.25',
+        qty: '1.5',
+        tif: 'PostOnly',
+        reduce_only: true,
+        client_order_id: 'c-1',
+        expires_at_ms: 1_900_000_000_000,
+      }),
+      10,
+    ),
+    bodyOf(
+      batchPlaceOrder([
+        { market_id: 1, side: 'Bid', price: '30000', qty: '0.01', tif: 'Ioc', reduce_only: false },
+        { market_id: 1, side: 'Ask', price: '90000.5', qty: '0.02', tif: 'Gtc', reduce_only: false, client_order_id: 'b-2' },
+      ]),
+      11,
+    ),
+    bodyOf(
+      batchModify([
+        { market_id: 1, client_order_id: 'c-1', price: '30001' },
+        { market_id: 1, order_id: 7, qty: '0.5' },
+      ]),
+      12,
+    ),
+    bodyOf(cancelOrder({ market_id: 1, client_order_id: 'c-1' }), 13),
+    bodyOf(
+      registerAgent({ network: 'dev', nonce: 14, agent: '0x00000000000000000000000000000000000000a1', role: 'Trader', name: 'bot' }),
+      14,
+    ),
   ]
   for (const text of texts) {
     const inline = actionIntake(text, 'dev')
     const threaded = await pool.intake(text)
-    expect(threaded).toEqual(inline)
+    expect(threaded).toStrictEqual(inline)
   }
   const threaded = await pool.intake(body(3))
   if (threaded.kind !== 'action' || !threaded.prepared.ok || !threaded.prepared.recovered.ok) throw new Error(JSON.stringify(threaded))
