@@ -164,7 +164,7 @@ export const NODE_OPTIONS = defineOptions({
     min: 0,
     max: 256,
     valueName: 'N',
-    defaultText: 'one per core, at least 1',
+    defaultText: 'one per core, 1 to 8',
     description:
       'Worker threads that parse, validate and recover the signer of /action requests off the block thread (0: on the block thread)',
   },

@@ -38,19 +38,26 @@ export const REPLY_BATCH_MAX = 16
 export class AdmissionUnavailable extends Error {}
 
 /**
- * The default --admission-threads: one per core, at least 1. The block thread and the history
- * index's thread need a core too, but admission is the busiest stage (a signature recovery per
- * action), and a thread fewer than the cores left CPU idle under load while its one thread waited
- * its turn: on two cores, with the load generator beside the node, capacity over WebSocket did
- * 8,199, 9,080 and 8,610 actions/s with one thread against 9,375, 8,596 and 10,138 with two (runs
- * alternated; the node used 1.55-1.58 cores against 1.75-1.77), and the p50 at 2,000 actions/s
- * did not move (116.4-118.9 ms either way).
+ * The default --admission-threads: one per core, at least 1 and at most DEFAULT_THREADS_MAX. The
+ * block thread and the history index's thread need a core too, but admission is the busiest stage
+ * (a signature recovery per action), and a thread fewer than the cores left CPU idle under load
+ * while its one thread waited its turn: on two cores, with the load generator beside the node,
+ * capacity over WebSocket did 8,199, 9,080 and 8,610 actions/s with one thread against 9,375,
+ * 8,596 and 10,138 with two (runs alternated; the node used 1.55-1.58 cores against 1.75-1.77), and
+ * the p50 at 2,000 actions/s did not move (116.4-118.9 ms either way).
  */
 export function defaultAdmissionThreads(): number {
   const cores =
     typeof navigator !== 'undefined' && navigator.hardwareConcurrency > 0 ? navigator.hardwareConcurrency : availableParallelism()
-  return Math.max(1, cores)
+  return Math.min(DEFAULT_THREADS_MAX, Math.max(1, cores))
 }
+
+/**
+ * No more admission threads by default than the block thread can keep busy: it takes about 40 µs
+ * per action (25,000 actions/s), an admission thread about 80-95 µs (docs/performance.md), so
+ * three already keep up with it; each thread holds about 17 MiB. --admission-threads sets more.
+ */
+const DEFAULT_THREADS_MAX = 8
 
 /**
  * The worker file: beside this module when run from source; in a compiled binary an entrypoint of
