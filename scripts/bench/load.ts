@@ -483,6 +483,11 @@ sending = false
 const node1 = nodePid === undefined ? undefined : sampleCpu(nodePid)
 const generatorCpu = process.cpuUsage(generatorCpu0)
 const h1 = await heightAt()
+// How far the history index (its derive stage) trails the tip as the timed section ends: a figure
+// the node sustains keeps it within a block or two.
+const historyAtEnd = await fetch(`${baseUrl}/api/v1/status`)
+  .then((r) => (r.ok ? (r.json() as Promise<{ node_tip?: number; derive_watermark?: number | null }>) : undefined))
+  .catch(() => undefined)
 // Let what is in flight land, so the node is idle when this returns (bounded).
 const drainUntil = performance.now() + 30_000
 while (inFlightTotal > 0 && performance.now() < drainUntil) await Bun.sleep(20)
@@ -519,8 +524,12 @@ console.log(
   `  /action latency${mode === 'open' ? ' from when due' : ''}: p50 ${pct(50)} ms, p90 ${pct(90)} ms, p99 ${pct(99)} ms, max ${latencies.length === 0 ? 'NaN' : latencies[latencies.length - 1]!.toFixed(1)} ms`,
 )
 const blocks = h1 - h0
+const historyLag =
+  historyAtEnd?.node_tip === undefined || historyAtEnd.derive_watermark == null
+    ? 'the history index did not say how far behind it is'
+    : `the history index ${fmt(historyAtEnd.node_tip - historyAtEnd.derive_watermark)} blocks behind at the end`
 console.log(
-  `  blocks: ${blocks} in the timed section (${blocks > 0 ? fmt(actionsDone / blocks) : 0} actions per block), after ${warmupSeconds} s of warm-up`,
+  `  blocks: ${blocks} in the timed section (${blocks > 0 ? fmt(actionsDone / blocks) : 0} actions per block), after ${warmupSeconds} s of warm-up; ${historyLag}`,
 )
 if (node0 !== undefined && node1 !== undefined) {
   const units = mode === 'batch' ? counts.orders : actionsDone
