@@ -18,7 +18,8 @@ import {
   withdraw,
 } from '../../test/support/chain/funds.ts'
 import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode } from '../../test/support/chain/margin.ts'
-import { ADMIN, ALICE, BOB, BTC, cancel, place } from '../../test/support/chain/test-chain.ts'
+import { batchModify } from '../../test/support/chain/orders.ts'
+import { ADMIN, ALICE, BOB, BTC, CAROL, cancel, cancelByCloid, place, Rng } from '../../test/support/chain/test-chain.ts'
 import { trig } from '../../test/support/chain/triggers.ts'
 import { DERIVED_TABLES, IndexedChain, indexAll, tableRows } from '../../test/support/history.ts'
 import { Pipeline } from './pipeline.ts'
@@ -367,6 +368,76 @@ describe('orders promoted from triggers', () => {
       all.close()
     } finally {
       tc.close()
+    }
+  })
+})
+
+describe('the order archive of a batch (tables/orders.ts OrderArchiveBatch)', () => {
+  test('orders placed, amended, filled and closed in one batch or across batches: the same tables however the blocks are batched', () => {
+    // A seeded mix on one market: resting orders, IOC takers that fill them, amends (a re-accept
+    // and a resize), cancels by id and by client id. Indexed three ways: the whole chain as one
+    // batch (every order new to its batch), a block a batch, and three blocks a batch.
+    const ic = new IndexedChain()
+    const rng = new Rng(2026_11_27)
+    const traders = [ALICE, BOB, CAROL]
+    const resting: { by: string; id: number; cloid: string }[] = []
+    try {
+      for (let block = 0; block < 60; block++) {
+        const by = traders[rng.int(traders.length)]!
+        const roll = rng.int(100)
+        if (roll < 40 || resting.length === 0) {
+          const bid = rng.chance(50)
+          const cloid = `o-${block}`
+          const r = ic.send(
+            by,
+            place(BTC, bid ? 'Bid' : 'Ask', String(bid ? 64_000 + rng.int(900) : 65_100 + rng.int(900)), '0.01', { cloid }),
+          )
+          const accepted = r.events.find((e) => e.sub_kind === 'OrderAccepted') as { order_id: number } | undefined
+          if (accepted !== undefined) resting.push({ by, id: accepted.order_id, cloid })
+        } else if (roll < 60) {
+          // A taker through the book: fills makers, maybe several, the rest expires (IOC).
+          const bid = rng.chance(50)
+          ic.send(
+            by,
+            place(BTC, bid ? 'Bid' : 'Ask', bid ? '66000' : '63000', String(0.005 + rng.int(4) * 0.01), {
+              tif: 'Ioc',
+              cloid: `t-${block}`,
+            }),
+          )
+        } else if (roll < 75) {
+          const o = resting[rng.int(resting.length)]!
+          ic.send(o.by, batchModify({ market_id: BTC, order_id: o.id, qty: '0.02' }))
+        } else if (roll < 88) {
+          const o = resting.splice(rng.int(resting.length), 1)[0]!
+          ic.send(o.by, cancel(BTC, o.id))
+        } else {
+          const o = resting.splice(rng.int(resting.length), 1)[0]!
+          ic.send(o.by, cancelByCloid(BTC, o.cloid))
+        }
+      }
+      const tables = (stepBlocks: number) => {
+        const dir = mkdtempSync(join(tmpdir(), 'perpd-derive-archive-'))
+        try {
+          for (const suffix of ['', '-wal'])
+            if (existsSync(join(ic.dir, `chain.sqlite${suffix}`)))
+              copyFileSync(join(ic.dir, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
+          const p = new Pipeline({ dataDir: dir, log: () => {} })
+          for (let h = stepBlocks; h < ic.tip + stepBlocks; h += stepBlocks) indexAll(p, Math.min(h, ic.tip))
+          const rows = Object.fromEntries(DERIVED_TABLES.map((t) => [t, tableRows(p, t)]))
+          p.close()
+          return rows
+        } finally {
+          rmSync(dir, { recursive: true, force: true })
+        }
+      }
+      const whole = tables(ic.tip)
+      expect((whole.orders as unknown[]).length).toBeGreaterThan(20)
+      expect((whole.fills as unknown[]).length).toBeGreaterThan(10)
+      expect((whole.orders as { status: string }[]).some((o) => o.status === 'open')).toBe(true)
+      expect(tables(1)).toEqual(whole)
+      expect(tables(3)).toEqual(whole)
+    } finally {
+      ic.close()
     }
   })
 })

@@ -3,13 +3,13 @@
 
 import type { Database } from 'bun:sqlite'
 import { type FillInsert, insertFill, noteAccountMarket } from '../tables/fills.ts'
-import { orderTags } from '../tables/orders.ts'
+import type { OrderArchiveBatch } from '../tables/orders.ts'
 import { insertTrade } from '../tables/trades.ts'
 import { positionAction, realizedPnlPct } from './fill-math.ts'
 import { filledNumbers } from './filled.ts'
 import type { BlockDeriver, DeriveEvent, DeriveModule } from './types.ts'
 
-function fillsDeriver(db: Database): BlockDeriver {
+function fillsDeriver(db: Database, archive: OrderArchiveBatch): BlockDeriver {
   // Fill rows are written at the end of the batch in key order: the table is clustered by
   // (account, market), so sorted inserts touch each account's leaf pages once per batch instead of
   // once per fill, which is most of the cost of deriving fills.
@@ -49,7 +49,7 @@ function fillsDeriver(db: Database): BlockDeriver {
         const orderId = isTaker ? b.taker_order_id : b.maker_order_id
         const before = isTaker ? f.takerBefore : f.makerBefore
         const realizedPnl = isTaker ? f.takerPnl : f.makerPnl
-        const tags = orderTags(db, orderId)
+        const tags = archive.tags(orderId)
         note(account, f.marketId)
         rows.push({
           account,
@@ -87,4 +87,4 @@ function compareFillKeys(a: FillInsert, b: FillInsert): number {
   return a.marketId - b.marketId || a.height - b.height || a.seq - b.seq || Number(a.isTaker) - Number(b.isTaker)
 }
 
-export const fillsModule: DeriveModule = { table: 'fills', subKinds: ['Filled'], create: fillsDeriver }
+export const fillsModule: DeriveModule = { table: 'fills', subKinds: ['Filled'], create: (db, batch) => fillsDeriver(db, batch.orders) }

@@ -8,13 +8,12 @@
 // orders); a TriggerActivated after its order's first rows sets their trigger id.
 
 import { insertOrderEvent, type OrderEventInsert, setOrderTrigger } from '../tables/order-events.ts'
-import { archiveAccepted, archiveClosed, archiveResting, archiveTriggerOrigin, orderTags } from '../tables/orders.ts'
 import type { DeriveEvent, DeriveModule } from './types.ts'
 
 export const ordersModule: DeriveModule = {
   table: 'order_events',
   subKinds: ['OrderAccepted', 'OrderResting', 'OrderDone', 'OrderExpired', 'TriggerActivated'],
-  create: (db) => {
+  create: (db, { orders: archive }) => {
     const rows: OrderEventInsert[] = []
     const rowsOfOrder = new Map<number, OrderEventInsert[]>()
     const add = (row: OrderEventInsert) => {
@@ -41,7 +40,7 @@ export const ordersModule: DeriveModule = {
         switch (b.sub_kind) {
           case 'OrderAccepted': {
             const clientOrderId = b.client_order_id ?? null
-            archiveAccepted(db, {
+            archive.accepted({
               orderId,
               owner,
               marketId,
@@ -64,12 +63,12 @@ export const ordersModule: DeriveModule = {
               remaining: null,
               reason: null,
               clientOrderId,
-              triggerId: orderTags(db, orderId)?.trigger_id ?? null,
+              triggerId: archive.tags(orderId)?.trigger_id ?? null,
             })
             return
           }
           case 'OrderResting': {
-            archiveResting(db, { orderId, owner, marketId, remaining: b.remaining, height: e.height, seq: e.seq })
+            archive.resting({ orderId, owner, marketId, remaining: b.remaining, height: e.height, seq: e.seq })
             add({
               ...base,
               eventType: 'Resting',
@@ -79,7 +78,7 @@ export const ordersModule: DeriveModule = {
               remaining: null,
               reason: null,
               clientOrderId: b.client_order_id ?? null,
-              triggerId: orderTags(db, orderId)?.trigger_id ?? null,
+              triggerId: archive.tags(orderId)?.trigger_id ?? null,
             })
             return
           }
@@ -88,7 +87,7 @@ export const ordersModule: DeriveModule = {
             const clientOrderId = b.client_order_id ?? null
             const reason = b.reason
             const remaining = b.remaining
-            archiveClosed(db, {
+            archive.closed({
               orderId,
               owner,
               marketId,
@@ -100,7 +99,7 @@ export const ordersModule: DeriveModule = {
               seq: e.seq,
               timestampMs: e.timestampMs,
             })
-            const tags = orderTags(db, orderId)
+            const tags = archive.tags(orderId)
             add({
               ...base,
               eventType: b.sub_kind === 'OrderDone' ? 'Done' : 'Expired',
@@ -116,7 +115,7 @@ export const ordersModule: DeriveModule = {
           }
           case 'TriggerActivated': {
             const triggerId = b.trigger_id
-            archiveTriggerOrigin(db, { orderId, owner, marketId, triggerId, height: e.height, seq: e.seq })
+            archive.triggerOrigin({ orderId, owner, marketId, triggerId, height: e.height, seq: e.seq })
             for (const row of rowsOfOrder.get(orderId) ?? []) row.triggerId ??= triggerId
             setOrderTrigger(db, orderId, triggerId)
             return

@@ -3,6 +3,7 @@
 // chain is one new module (or one more sub_kind of an existing one) in derive/registry.ts.
 import type { Database } from 'bun:sqlite'
 import type { EventBody } from '../../wire/events/index.ts'
+import type { OrderArchiveBatch } from '../tables/orders.ts'
 
 /** An ingested event with what its block and envelope add. Switch on body.sub_kind to read its fields. */
 export interface DeriveEvent {
@@ -35,10 +36,15 @@ export interface BlockDeriver {
   endBatch?(): void
 }
 
+/** What the modules of one batch share: the order archive's writes and reads (tables/orders.ts). */
+export interface DeriveBatch {
+  readonly orders: OrderArchiveBatch
+}
+
 export interface DeriveModule {
   /** The table the module writes. */
   readonly table: string
   /** Event sub_kinds it reads; '*' reads every event. */
   readonly subKinds: readonly string[] | '*'
-  readonly create: (db: Database) => BlockDeriver
+  readonly create: (db: Database, batch: DeriveBatch) => BlockDeriver
 }

@@ -3,8 +3,9 @@
 // transaction with the derive watermark.
 import type { Database } from 'bun:sqlite'
 import { DERIVE_MODULES } from '../derive/registry.ts'
-import type { BlockDeriver, DeriveEvent } from '../derive/types.ts'
+import type { BlockDeriver, DeriveBatch, DeriveEvent } from '../derive/types.ts'
 import { eventsBetween } from '../tables/events.ts'
+import { OrderArchiveBatch } from '../tables/orders.ts'
 import { writeWatermark } from '../watermarks.ts'
 import { blockTimes } from './block-range.ts'
 
@@ -12,11 +13,12 @@ import { blockTimes } from './block-range.ts'
 export function deriveBlocks(db: Database, from: number, to: number): void {
   const times = blockTimes(db, from, to)
   db.transaction(() => {
+    const batch: DeriveBatch = { orders: new OrderArchiveBatch(db) }
     const all: BlockDeriver[] = []
     const bySubKind = new Map<string, BlockDeriver[]>()
     const everyEvent: BlockDeriver[] = []
     for (const m of DERIVE_MODULES) {
-      const d = m.create(db)
+      const d = m.create(db, batch)
       all.push(d)
       if (m.subKinds === '*') everyEvent.push(d)
       else for (const k of m.subKinds) bySubKind.set(k, [...(bySubKind.get(k) ?? []), d])
@@ -48,6 +50,7 @@ export function deriveBlocks(db: Database, from: number, to: number): void {
     }
     endBlocksBefore(to + 1)
     for (const d of all) d.endBatch?.()
+    batch.orders.flush()
     writeWatermark(db, 'derive', to)
   })()
 }
