@@ -186,6 +186,7 @@ export class OrderArchiveBatch {
     this.archivedMax = db.query<{ m: number | null }, []>('SELECT MAX(order_id) AS m FROM orders').get()?.m ?? 0
   }
 
+  /** The order's row in memory; undefined: new to the batch, no event yet; null: in the archive before it, through the upserts. */
   private freshRow(orderId: number): OrderArchiveRow | undefined | null {
     return orderId > this.archivedMax ? this.fresh.get(orderId) : null
   }
