@@ -184,6 +184,13 @@ describe.if(ready)('bridge and liquidator runners', () => {
       10_000,
       'the liquidation',
     )
+    // The position is gone once the block commits; the runner counts it once the reply to its
+    // action reaches it, a moment later (seen in CI: submitted 1, liquidated 0 right after).
+    await eventually(
+      async () => (((await status('liquidator')).status.detail as { liquidated?: number }).liquidated === 1 ? true : undefined),
+      10_000,
+      "the runner's count of it",
+    )
     expect((await status('liquidator')).status.detail).toMatchObject({ liquidated: 1, failed: 0 })
     expect(admin.output()).toContain(`LiquidatePosition ${trader.address} market ${XAU}: liquidated`)
   }, 30_000)
