@@ -214,6 +214,12 @@ describe.if(ready)('bridge and liquidator runners', () => {
     expect((await chainAdmin.send(setSettlementPaused({ paused: false }))).status).toBe('accepted')
     await eventually(async () => ((await pending()) === 0 ? true : undefined), 10_000, 'the settlement')
     expect(Number((await account(trader.address)).balance)).toBeCloseTo(before - 50, 6)
+    // As for the liquidation: the runner counts the settlement once its reply reaches it.
+    await eventually(
+      async () => (((await status('bridge_withdraw')).status.detail as { settled?: number }).settled === 1 ? true : undefined),
+      10_000,
+      "the runner's count of it",
+    )
     expect((await status('bridge_withdraw')).status.detail).toMatchObject({ settlement_paused: false, settled: 1 })
   }, 30_000)
 
