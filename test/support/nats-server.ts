@@ -117,21 +117,37 @@ export async function startNatsServer(): Promise<NatsServerProcess> {
   return server
 }
 
-/** Three nats-servers with JetStream routed into one cluster on 127.0.0.1; resolves once its meta leader is elected. */
+/** A free port is chosen before the server binds it; the cluster's own route connections may take it meanwhile. */
+const CLUSTER_START_ATTEMPTS = 3
+
+/**
+ * Three nats-servers with JetStream routed into one cluster on 127.0.0.1; resolves once its meta
+ * leader is elected. A server that finds its port taken (seen in CI: an outgoing route connection
+ * of another server of the cluster got the port as its own, between freePort and the bind) stops
+ * the attempt, and the cluster starts again on new ports.
+ */
 export async function startNatsCluster(): Promise<NatsServerProcess[]> {
-  const ports = [await freePort(), await freePort(), await freePort()]
-  const clusterPorts = [await freePort(), await freePort(), await freePort()]
-  const routes = clusterPorts.map((p) => `nats://127.0.0.1:${p}`).join(',')
-  const servers = ports.map((port, i) =>
-    launch({
-      name: `n${i + 1}`,
-      port,
-      storeDir: mkdtempSync(join(tmpdir(), 'perpd-nats-')),
-      extraArgs: ['--cluster_name', 'perpd-test', '--cluster', `nats://127.0.0.1:${clusterPorts[i]}`, '--routes', routes],
-    }),
-  )
-  const all = () => servers.map((s) => s.output()).join('\n')
-  await waitFor(() => servers.every((s) => /Server is ready/.test(s.output())), 'the NATS cluster did not start', all)
-  await waitFor(() => /JetStream cluster new metadata leader/.test(all()), 'the NATS cluster elected no JetStream meta leader', all)
-  return servers
+  for (let attempt = 1; ; attempt++) {
+    const ports = [await freePort(), await freePort(), await freePort()]
+    const clusterPorts = [await freePort(), await freePort(), await freePort()]
+    const routes = clusterPorts.map((p) => `nats://127.0.0.1:${p}`).join(',')
+    const servers = ports.map((port, i) =>
+      launch({
+        name: `n${i + 1}`,
+        port,
+        storeDir: mkdtempSync(join(tmpdir(), 'perpd-nats-')),
+        extraArgs: ['--cluster_name', 'perpd-test', '--cluster', `nats://127.0.0.1:${clusterPorts[i]}`, '--routes', routes],
+      }),
+    )
+    const all = () => servers.map((s) => s.output()).join('\n')
+    const portTaken = () => /address already in use/.test(all())
+    await waitFor(() => portTaken() || servers.every((s) => /Server is ready/.test(s.output())), 'the NATS cluster did not start', all)
+    if (portTaken()) {
+      await Promise.all(servers.map((s) => s.remove()))
+      if (attempt < CLUSTER_START_ATTEMPTS) continue
+      throw new Error(`the NATS cluster found a port taken ${CLUSTER_START_ATTEMPTS} times:\n${all().slice(-4_000)}`)
+    }
+    await waitFor(() => /JetStream cluster new metadata leader/.test(all()), 'the NATS cluster elected no JetStream meta leader', all)
+    return servers
+  }
 }
