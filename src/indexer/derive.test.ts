@@ -2,9 +2,6 @@
 // orders exactly as docs/history-api.md#fills-and-orders shows them, and the flows, positions,
 // referral, rebate and account event tables from the funds and margin events.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   BRIDGE,
   cancelWithdraw,
@@ -21,8 +18,8 @@ import { LIQ, liquidate, marginChain, moveMark, updateLeverage, updateMarginMode
 import { batchModify } from '../../test/support/chain/orders.ts'
 import { ADMIN, ALICE, BOB, BTC, CAROL, cancel, cancelByCloid, place, Rng } from '../../test/support/chain/test-chain.ts'
 import { trig } from '../../test/support/chain/triggers.ts'
-import { DERIVED_TABLES, IndexedChain, indexAll, tableRows } from '../../test/support/history.ts'
-import { Pipeline } from './pipeline.ts'
+import { DERIVED_TABLES, IndexedChain, indexAll, tableRows, withIndexedCopy } from '../../test/support/history.ts'
+import type { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { symbolLookup } from './symbols.ts'
 
@@ -71,20 +68,10 @@ describe('derive over real chain blocks', () => {
 
   test('one block per batch gives the tables of one batch: orders closed in the batch that placed them or in a later one', () => {
     // The cancelled bid rests for four blocks: one batch closes it where it was placed, block by block it closes later.
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-derive-batches-'))
-    try {
-      for (const suffix of ['', '-wal']) {
-        if (existsSync(join(ic.dir, `chain.sqlite${suffix}`)))
-          copyFileSync(join(ic.dir, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
-      }
-      const one = new Pipeline({ dataDir: dir, log: () => {} })
-      for (let h = 1; h <= ic.tip; h++) indexAll(one, h)
+    withIndexedCopy(ic.dir, ic.tip, 1, (one) => {
       for (const table of DERIVED_TABLES) expect({ table, rows: tableRows(one, table) }).toEqual({ table, rows: tableRows(p, table) })
       expect(tableRows(one, 'order_events').length).toBeGreaterThan(10)
-      one.close()
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    })
   })
 
   test('fills: a taker and a maker row per fill with the exact FillRecord fields', () => {
@@ -340,18 +327,9 @@ describe('orders promoted from triggers', () => {
       const all = tc.pipeline()
       indexAll(all, tc.tip)
       // The same tables from a second index built block by block.
-      const dir = mkdtempSync(join(tmpdir(), 'perpd-derive-triggers-'))
-      try {
-        for (const suffix of ['', '-wal'])
-          if (existsSync(join(tc.dir, `chain.sqlite${suffix}`)))
-            copyFileSync(join(tc.dir, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
-        const one = new Pipeline({ dataDir: dir, log: () => {} })
-        for (let h = 1; h <= tc.tip; h++) indexAll(one, h)
+      withIndexedCopy(tc.dir, tc.tip, 1, (one) => {
         for (const table of DERIVED_TABLES) expect({ table, rows: tableRows(one, table) }).toEqual({ table, rows: tableRows(all, table) })
-        one.close()
-      } finally {
-        rmSync(dir, { recursive: true, force: true })
-      }
+      })
       const rows = all.db
         .query<{ client_order_id: string; event_type: string; trigger_id: number | null }, []>(
           "SELECT client_order_id, event_type, trigger_id FROM order_events WHERE client_order_id = 'stop-ask' ORDER BY height, seq",
@@ -415,21 +393,8 @@ describe('the order archive of a batch (tables/orders.ts OrderArchiveBatch)', ()
           ic.send(o.by, cancelByCloid(BTC, o.cloid))
         }
       }
-      const tables = (stepBlocks: number) => {
-        const dir = mkdtempSync(join(tmpdir(), 'perpd-derive-archive-'))
-        try {
-          for (const suffix of ['', '-wal'])
-            if (existsSync(join(ic.dir, `chain.sqlite${suffix}`)))
-              copyFileSync(join(ic.dir, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
-          const p = new Pipeline({ dataDir: dir, log: () => {} })
-          for (let h = stepBlocks; h < ic.tip + stepBlocks; h += stepBlocks) indexAll(p, Math.min(h, ic.tip))
-          const rows = Object.fromEntries(DERIVED_TABLES.map((t) => [t, tableRows(p, t)]))
-          p.close()
-          return rows
-        } finally {
-          rmSync(dir, { recursive: true, force: true })
-        }
-      }
+      const tables = (blocksPerStep: number) =>
+        withIndexedCopy(ic.dir, ic.tip, blocksPerStep, (p) => Object.fromEntries(DERIVED_TABLES.map((t) => [t, tableRows(p, t)])))
       const whole = tables(ic.tip)
       expect((whole.orders as unknown[]).length).toBeGreaterThan(20)
       expect((whole.fills as unknown[]).length).toBeGreaterThan(10)

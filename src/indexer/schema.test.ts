@@ -14,6 +14,20 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
+/** A history database path in a new temporary directory, and a database an older build made there from `sql`. */
+function historyFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'perpd-history-layout-'))
+  dirs.push(dir)
+  return join(dir, 'history.sqlite')
+}
+function olderDatabase(sql: string): string {
+  const path = historyFile()
+  const older = new Database(path, { create: true })
+  older.exec(sql)
+  older.close()
+  return path
+}
+
 function layoutOf(db: Database) {
   const sqlOf = (table: string) =>
     db.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)!.sql
@@ -24,33 +38,21 @@ function layoutOf(db: Database) {
 }
 
 test('a new history database has 16 KiB pages, envelopes and event groups in rowid tables, the per-account tables clustered', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'perpd-history-layout-'))
-  dirs.push(dir)
-  const db = openHistoryWriter(join(dir, 'history.sqlite'))
+  const db = openHistoryWriter(historyFile())
   expect(layoutOf(db)).toEqual({ pageSize: 16_384, withoutRowid: { envelopes: false, event_groups: false, order_events: true } })
   db.close()
 })
 
 test('a history database made with 4 KiB pages keeps them when opened again', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'perpd-history-layout-'))
-  dirs.push(dir)
-  const path = join(dir, 'history.sqlite')
-  const older = new Database(path, { create: true })
-  older.exec('PRAGMA journal_mode = WAL')
-  older.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
-  older.close()
+  const path = olderDatabase('PRAGMA journal_mode = WAL; CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
   const db = openHistoryWriter(path)
   expect(layoutOf(db).pageSize).toBe(4_096)
   db.close()
 })
 
 test('order_events rows made with an open mark lose the mark and its index when opened, their other fields kept, once', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'perpd-history-layout-'))
-  dirs.push(dir)
-  const path = join(dir, 'history.sqlite')
   // The table and index as builds of 2026-11-27 and earlier made them.
-  const older = new Database(path, { create: true })
-  older.exec(`CREATE TABLE order_events (
+  const path = olderDatabase(`CREATE TABLE order_events (
   owner TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, timestamp_ms INTEGER NOT NULL,
   order_id INTEGER NOT NULL, market_id INTEGER NOT NULL, event_type TEXT NOT NULL, side TEXT, price TEXT, qty TEXT,
   remaining TEXT, reason TEXT, client_order_id TEXT, trigger_id INTEGER, open INTEGER NOT NULL,
@@ -59,7 +61,6 @@ CREATE INDEX order_events_order ON order_events (order_id);
 CREATE INDEX order_events_closed ON order_events (owner, open, height, seq);
 INSERT INTO order_events VALUES ('0xaa', 5, 1, 1000, 7, 1, 'Accepted', 'Bid', '100.0', '1.0', NULL, NULL, 'c-7', NULL, 0);
 INSERT INTO order_events VALUES ('0xaa', 6, 2, 1200, 7, 1, 'Done', NULL, NULL, NULL, '0', 'Filled', 'c-7', 3, 0);`)
-  older.close()
 
   const columns = (db: Database) =>
     db

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeLegacyBlockStore } from '../../test/support/legacy-block-store.ts'
+import { WITHOUT_ROWID_GROUPS_SCHEMA, writeLegacyBlockStore } from '../../test/support/legacy-block-store.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 import { BlockStore, type StoredBlock, type StoredEvent } from './block-store.ts'
 
@@ -368,23 +368,10 @@ describe("the file's layout", () => {
   test('a store made with 4 KiB pages and WITHOUT ROWID tables keeps them, and commits and reads blocks as before', () => {
     const dir = mkdtempSync(join(tmpdir(), 'perpd-store-layout-'))
     dirs.push(dir)
-    // The schema of stores made before the layout changed (2026-11-27), with SQLite's default page size.
+    // A store made before the layout changed, in SQLite's default page size.
     const raw = new Database(join(dir, 'chain.sqlite'), { create: true })
     raw.exec('PRAGMA journal_mode = WAL')
-    raw.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE blocks (
-  height INTEGER PRIMARY KEY, parent TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, timestamp_ms INTEGER NOT NULL,
-  envelope_count INTEGER NOT NULL, event_count INTEGER NOT NULL, state_root TEXT NOT NULL);
-CREATE TABLE envelopes (
-  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL, signer TEXT NOT NULL,
-  nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL, signature TEXT NOT NULL,
-  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
-CREATE TABLE event_groups (
-  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
-  fills INTEGER NOT NULL, events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
-CREATE TABLE audit_events (
-  height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
-  market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;`)
+    raw.exec(WITHOUT_ROWID_GROUPS_SCHEMA)
     raw.close()
     const before = layoutOf(dir)
     expect(before).toEqual({ pageSize: 4_096, withoutRowid: { envelopes: true, event_groups: true } })

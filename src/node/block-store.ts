@@ -92,8 +92,8 @@ const BUSY_TIMEOUT_MS = 5_000
  * 100 events) as rowid tables rather than WITHOUT ROWID: a WITHOUT ROWID table is a B-tree of keys,
  * which keeps at most about a quarter of a page of a row on the page and chains the rest through
  * overflow pages, while a rowid table keeps a row up to a whole page. A block of the batch load
- * (350 envelopes, 35,000 events) committed in about 50 ms of CPU before and about 20 after, and a
- * block of 2,000 single orders in 15 against 8 (scripts/bench/block-store.ts). A store made
+ * (350 envelopes, 35,000 events) committed in 44-50 ms of CPU before and 30-37 after, and a block
+ * of 2,000 single orders in 15 against 11-12 (scripts/bench/block-store.ts). A store made
  * before this keeps its 4 KiB pages and its tables (SQLite changes a page size only by rewriting
  * the file): it works as before, at the old speed.
  */

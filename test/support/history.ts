@@ -1,7 +1,7 @@
 // Test helpers of the history index: a real chain (chain/test-chain.ts TestChain) whose blocks
 // are committed to a real block store exactly as the node stores them (node/views.ts
 // storedEvents), and a pipeline over that store. Test-only: nothing in the node imports this module.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BlockResult, EnvelopeInput } from '../../src/chain/index.ts'
@@ -91,6 +91,28 @@ export class IndexedChain {
 /** Runs the pipeline until every stage reaches `tip`. */
 export function indexAll(p: Pipeline, tip: number): void {
   while (!p.caughtUp(tip)) p.step(tip)
+}
+
+/**
+ * A second index over a copy of the block store in sourceDir, built the tip `blocksPerStep` blocks
+ * at a time (1: a block a batch, as a node following its chain), handed to `read` and then removed.
+ */
+export function withIndexedCopy<T>(sourceDir: string, tip: number, blocksPerStep: number, read: (p: Pipeline) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'perpd-history-copy-'))
+  try {
+    for (const suffix of ['', '-wal'])
+      if (existsSync(join(sourceDir, `chain.sqlite${suffix}`)))
+        copyFileSync(join(sourceDir, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
+    const p = new Pipeline({ dataDir: dir, log: () => {} })
+    try {
+      for (let h = blocksPerStep; h < tip + blocksPerStep; h += blocksPerStep) indexAll(p, Math.min(h, tip))
+      return read(p)
+    } finally {
+      p.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** Every row of a table in primary-key order, for comparing two indexes. */

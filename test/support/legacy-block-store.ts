@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { StoredBlock } from '../../src/node/block-store.ts'
 
-const LEGACY_SCHEMA = `
+/** The tables every store before 2026-11-27's layout change had, in SQLite's 4 KiB pages. */
+const OLDER_BLOCKS_AND_ENVELOPES = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE blocks (
   height INTEGER PRIMARY KEY, parent TEXT NOT NULL, digest TEXT NOT NULL UNIQUE, timestamp_ms INTEGER NOT NULL,
@@ -14,7 +15,21 @@ CREATE TABLE blocks (
 CREATE TABLE envelopes (
   height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL, signer TEXT NOT NULL,
   nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL, signature TEXT NOT NULL,
-  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;`
+
+/**
+ * The schema of a store with events in groups but from before 16 KiB pages and rowid tables
+ * (src/node/block-store.ts PAGE_SIZE_BYTES): what BlockStore must open and keep as it is.
+ */
+export const WITHOUT_ROWID_GROUPS_SCHEMA = `${OLDER_BLOCKS_AND_ENVELOPES}
+CREATE TABLE event_groups (
+  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+  fills INTEGER NOT NULL, events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx)) WITHOUT ROWID;
+CREATE TABLE audit_events (
+  height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
+  market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;`
+
+const LEGACY_SCHEMA = `${OLDER_BLOCKS_AND_ENVELOPES}
 CREATE TABLE events (
   height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
   market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID;

@@ -219,72 +219,78 @@ export class OrderArchiveBatch {
     return row
   }
 
-  accepted(o: Parameters<typeof archiveAccepted>[1]): void {
+  /**
+   * One event of an order: through its upsert when the order is in the archive already; else on
+   * the row in memory, as that upsert would change it: `insert` fills a new row, `update` the row
+   * an event newer than its last one changes (also right after `insert`), and the last event moves
+   * to this one. forward false: the upsert changes the row whatever its age and leaves its last event.
+   */
+  private write<O extends { orderId: number; owner: string; marketId: number; height: number; seq: number }>(
+    o: O,
+    upsert: (db: Database, o: O) => void,
+    insertStatus: string,
+    update: (row: OrderArchiveRow, inserted: boolean) => void,
+    forward = true,
+  ): void {
     const found = this.freshRow(o.orderId)
     if (found === null) {
-      archiveAccepted(this.db, o)
+      upsert(this.db, o)
       return
     }
-    if (found !== undefined && !isNewer(found, o.height, o.seq)) return
-    const row = found ?? this.insertRow(o.orderId, o.owner, o.marketId, 'open', o.height, o.seq)
-    if (found === undefined) row.filled = '0'
-    row.side = o.side
-    row.price = o.price
-    row.qty = o.qty
-    row.tif = o.tif
-    row.reduce_only = o.reduceOnly === null ? null : o.reduceOnly ? 1 : 0
-    row.client_order_id = o.clientOrderId
-    row.status = 'open'
-    row.remaining = o.qty
-    row.placed_height ??= o.height
-    row.placed_timestamp_ms ??= o.timestampMs
+    if (found !== undefined && forward && !isNewer(found, o.height, o.seq)) return
+    const row = found ?? this.insertRow(o.orderId, o.owner, o.marketId, insertStatus, o.height, o.seq)
+    update(row, found === undefined)
+    if (!forward) return
     row.last_height = o.height
     row.last_seq = o.seq
+  }
+
+  accepted(o: Parameters<typeof archiveAccepted>[1]): void {
+    this.write(o, archiveAccepted, 'open', (row, inserted) => {
+      // filled: set by the insert only.
+      if (inserted) row.filled = '0'
+      row.side = o.side
+      row.price = o.price
+      row.qty = o.qty
+      row.tif = o.tif
+      row.reduce_only = o.reduceOnly === null ? null : o.reduceOnly ? 1 : 0
+      row.client_order_id = o.clientOrderId
+      row.status = 'open'
+      row.remaining = o.qty
+      row.placed_height ??= o.height
+      row.placed_timestamp_ms ??= o.timestampMs
+    })
   }
 
   resting(o: Parameters<typeof archiveResting>[1]): void {
-    const found = this.freshRow(o.orderId)
-    if (found === null) {
-      archiveResting(this.db, o)
-      return
-    }
-    if (found !== undefined && !isNewer(found, o.height, o.seq)) return
-    const row = found ?? this.insertRow(o.orderId, o.owner, o.marketId, 'open', o.height, o.seq)
-    row.status = 'open'
-    row.remaining = o.remaining
-    row.last_height = o.height
-    row.last_seq = o.seq
+    this.write(o, archiveResting, 'open', (row) => {
+      row.status = 'open'
+      row.remaining = o.remaining
+    })
   }
 
   closed(o: Parameters<typeof archiveClosed>[1]): void {
-    const found = this.freshRow(o.orderId)
-    if (found === null) {
-      archiveClosed(this.db, o)
-      return
-    }
-    if (found !== undefined && !isNewer(found, o.height, o.seq)) return
-    const row = found ?? this.insertRow(o.orderId, o.owner, o.marketId, 'closed', o.height, o.seq)
-    if (found === undefined) row.client_order_id = o.clientOrderId
-    else row.client_order_id ??= o.clientOrderId
-    row.status = 'closed'
-    row.close_reason = o.reason
-    row.remaining = o.remaining
-    row.filled = o.filled ?? row.filled
-    row.closed_height = o.height
-    row.closed_timestamp_ms = o.timestampMs
-    row.last_height = o.height
-    row.last_seq = o.seq
+    this.write(o, archiveClosed, 'closed', (row) => {
+      row.client_order_id ??= o.clientOrderId
+      row.status = 'closed'
+      row.close_reason = o.reason
+      row.remaining = o.remaining
+      row.filled = o.filled ?? row.filled
+      row.closed_height = o.height
+      row.closed_timestamp_ms = o.timestampMs
+    })
   }
 
   triggerOrigin(o: Parameters<typeof archiveTriggerOrigin>[1]): void {
-    const found = this.freshRow(o.orderId)
-    if (found === null) {
-      archiveTriggerOrigin(this.db, o)
-      return
-    }
-    // Its upsert sets the trigger whatever the row's age.
-    const row = found ?? this.insertRow(o.orderId, o.owner, o.marketId, 'open', o.height, o.seq)
-    row.trigger_id = o.triggerId
+    this.write(
+      o,
+      archiveTriggerOrigin,
+      'open',
+      (row) => {
+        row.trigger_id = o.triggerId
+      },
+      false,
+    )
   }
 
   /** orderTags, of the batch's orders too. */
