@@ -3,9 +3,9 @@
 // until it reaches the store's tip, and prints its CPU per envelope and per event. Run a node under
 // load first (scripts/bench/actions.ts with a --url node of your own, or the node's own
 // --data-dir), stop it, and point this at its data directory: it measures what the indexer thread
-// spends per action of that load, away from the node's other threads. --upgrade then turns the
-// index's events into the row per event of builds before 2026-11-27 and times the move back into
-// groups that the first start of this build does (tables/events.ts groupEventRows).
+// spends per action of that load, away from the node's other threads. --upgrade then gives the
+// index the copies of the block store's actions and events that earlier builds
+// kept, and times their drop, which the first start of this build does (schema.ts dropBlockStoreCopies).
 // --blocks-per-step N hands the pipeline the tip N blocks at a time, as a node following its chain
 // does (a block or two per batch at 200 ms blocks: indexer-worker.ts waits 250 ms after a new tip),
 // instead of a catch-up's batches of up to 1,000 blocks; small batches cost more per envelope.
@@ -14,7 +14,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Pipeline } from '../../src/indexer/pipeline.ts'
-import { groupEventRows } from '../../src/indexer/tables/events.ts'
+import { dropBlockStoreCopies } from '../../src/indexer/schema.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 
 const { values: flags } = parseOptionsOrExit(
@@ -34,7 +34,7 @@ const { values: flags } = parseOptionsOrExit(
       description:
         'move the tip the pipeline sees N blocks at a time, as when following the chain (0: the whole store at once, as a catch-up)',
     },
-    upgrade: { type: 'boolean', default: false, description: "then time the move of an older index's event rows into groups" },
+    upgrade: { type: 'boolean', default: false, description: "then time the drop of an older index's copies of actions and events" },
   }),
   {
     usage: 'bun scripts/bench/reindex.ts --data-dir DIR [--blocks-per-step N] [--upgrade]',
@@ -68,29 +68,29 @@ try {
   const cpuUs = cpu.user + cpu.system
   const count = (sql: string) => pipeline.db.query<{ n: number | null }, []>(sql).get()!.n ?? 0
   const envelopes = count('SELECT COUNT(*) AS n FROM main.envelopes')
-  // An index of a build before 2026-11-27 kept a row per event.
-  const events = pipeline.db.query("SELECT 1 FROM main.sqlite_master WHERE name = 'event_groups'").get()
-    ? count('SELECT SUM(json_array_length(events)) AS n FROM main.event_groups')
-    : count('SELECT COUNT(*) AS n FROM main.events')
+  // The events stay in the block store (src/indexer/tables/events.ts).
+  const events = count('SELECT SUM(json_array_length(events)) AS n FROM chain.event_groups')
   console.log(
     `indexed ${tip} blocks, ${envelopes.toLocaleString('en-US')} envelopes, ${events.toLocaleString('en-US')} events in ${steps} steps (${flags['blocks-per-step'] > 0 ? `the tip moved ${perStep} blocks at a time` : 'the whole store at once'}): ${(wallMs / 1000).toFixed(1)} s wall, ${(cpuUs / 1e6).toFixed(1)} s CPU; ${(cpuUs / Math.max(1, envelopes)).toFixed(1)} µs CPU per envelope, ${(cpuUs / Math.max(1, events)).toFixed(2)} µs per event`,
   )
   if (flags.upgrade) {
-    // The events table of older builds, filled from the groups.
+    // The copies an index of an earlier build held, made again from the block store.
     const db = pipeline.db
-    db.exec(`CREATE TABLE main.events (
-      height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
-      market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID`)
-    db.exec(`INSERT INTO main.events SELECT g.height, e.value ->> 0, g.envelope_idx, e.value ->> '$[1].kind', e.value ->> '$[1].sub_kind',
-      e.value ->> '$[1].market_id', e.value ->> '$[1].account', e.value -> 1 FROM main.event_groups g, json_each(g.events) e`)
-    db.exec('DELETE FROM main.event_groups')
+    db.exec(`CREATE TABLE main.event_groups (
+      height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+      events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx))`)
+    db.exec('INSERT INTO main.event_groups SELECT height, envelope_idx, first_seq, last_seq, events FROM chain.event_groups')
+    db.exec(`ALTER TABLE main.envelopes ADD COLUMN action TEXT NOT NULL DEFAULT ''`)
+    db.exec('ALTER TABLE main.envelopes ADD COLUMN reason TEXT')
+    db.exec(`UPDATE main.envelopes SET (action, reason) = (SELECT c.action, c.reason FROM chain.envelopes c
+      WHERE c.height = envelopes.height AND c.envelope_idx = envelopes.envelope_idx)`)
     const upgradeCpu0 = process.cpuUsage()
     const upgradeStarted = performance.now()
-    groupEventRows(db)
+    dropBlockStoreCopies(db)
     const upgradeMs = performance.now() - upgradeStarted
     const upgradeCpu = process.cpuUsage(upgradeCpu0)
     console.log(
-      `moved ${events.toLocaleString('en-US')} event rows into groups in ${(upgradeMs / 1000).toFixed(1)} s wall, ${((upgradeCpu.user + upgradeCpu.system) / 1e6).toFixed(1)} s CPU: ${((upgradeMs / Math.max(1, events)) * 1000).toFixed(2)} s per million events`,
+      `dropped the copies of ${envelopes.toLocaleString('en-US')} envelopes' actions and ${events.toLocaleString('en-US')} events in ${(upgradeMs / 1000).toFixed(1)} s wall, ${((upgradeCpu.user + upgradeCpu.system) / 1e6).toFixed(1)} s CPU: ${((upgradeMs / Math.max(1, envelopes)) * 1000).toFixed(2)} s per million envelopes`,
     )
   }
   pipeline.close()

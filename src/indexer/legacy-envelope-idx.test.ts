@@ -1,8 +1,8 @@
 // Events of a block itself carry the block's envelope_count as envelope_idx. Block stores and history
 // indexes written before that hold NULL there: they read as the envelope count, through the block
 // store (getTx, getBlock, the audit log, the feed's seeding: its rows get the count when they move
-// into event groups) and through the index (REST): ingested from such a store, or held as NULL in
-// an older index's event rows, which its readers use until the first step moves them into groups.
+// into event groups) and through the index (REST), which reads the events from the block store;
+// an older index's copies of them (where the halt's envelope_idx may be NULL) are dropped.
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,8 +13,9 @@ import { BlockStore, type StoredEvent } from '../node/block-store.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
+import { hasBlockStoreCopies } from './schema.ts'
 import { symbolLookup } from './symbols.ts'
-import { eventAt, hasEventRows } from './tables/events.ts'
+import { eventAt } from './tables/events.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -127,12 +128,13 @@ test('the block store reads a NULL envelope_idx as the envelope count; the audit
   store.close()
 })
 
-test('the history index reads it as the envelope count: ingested now, and from the rows of an older index before and after they move into groups', () => {
+test('the history index reads it as the envelope count, from the block store; an older index drops its copies of the events and actions at its first step', () => {
   const { dir, store } = legacyStore()
   const page = { offset: 0, limit: 10, cursor: undefined, includeTotal: false }
   const read = (p: Pipeline) =>
     READ_OPS.blockEvents({ db: p.db, symbolOf }, { height: 1, page })!.data.map((e) => [e.sub_kind, e.envelope_idx])
-  const txEvents = (p: Pipeline) => READ_OPS.tx({ db: p.db, symbolOf }, { hash: `0x${'1'.padStart(64, '0')}` })!.events.map((e) => e.seq)
+  const tx = (p: Pipeline) => READ_OPS.tx({ db: p.db, symbolOf }, { hash: `0x${'1'.padStart(64, '0')}` })!
+  const listed = (p: Pipeline) => READ_OPS.envelopes({ db: p.db, symbolOf }, { filter: { signer: SIGNER }, page }).data
   const expected = [
     ['Rejected', 0],
     ['Rejected', 1],
@@ -140,14 +142,20 @@ test('the history index reads it as the envelope count: ingested now, and from t
   ]
   const first = new Pipeline({ dataDir: dir, log: () => {} })
   indexAll(first, 1)
-  expect(first.db.query('SELECT envelope_idx FROM main.event_groups WHERE height = 1 ORDER BY envelope_idx').values()).toEqual([
-    [0],
-    [1],
-    [2],
-  ])
   expect(read(first)).toEqual(expected)
+  expect(eventAt(first.db, 1, 2)?.envelope_idx).toBe(2)
+  const txBefore = tx(first)
+  expect(txBefore.events.map((e) => e.seq)).toEqual([0])
+  expect(txBefore.action).toEqual({ CancelOrder: { market_id: 1, order_id: 9 } })
+  const listedBefore = listed(first)
+  expect(listedBefore.map((e) => [e.envelope_idx, e.action])).toEqual([
+    [1, { CancelOrder: { market_id: 1, order_id: 9 } }],
+    [0, { CancelOrder: { market_id: 1, order_id: 9 } }],
+  ])
+  expect(hasBlockStoreCopies(first.db)).toBe(false)
 
-  // The index as a build before 2026-11-27 wrote it: a row per event, the halt's envelope_idx NULL.
+  // The copies an index of an earlier build held: the events a row each (the
+  // halt's envelope_idx NULL) or in groups, and each envelope's action and reason.
   first.db.exec(`CREATE TABLE main.events (
     height INTEGER NOT NULL, seq INTEGER NOT NULL, envelope_idx INTEGER, kind TEXT NOT NULL, sub_kind TEXT NOT NULL,
     market_id INTEGER, account TEXT, body TEXT NOT NULL, PRIMARY KEY (height, seq)) WITHOUT ROWID`)
@@ -155,24 +163,31 @@ test('the history index reads it as the envelope count: ingested now, and from t
     first.db
       .query('INSERT INTO main.events VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(e.height, e.seq, e.kind === 'Ops' ? null : e.envelopeIdx, e.kind, e.subKind, e.marketId, e.account, e.bodyJson)
-  first.db.exec('DELETE FROM main.event_groups')
+  first.db.exec(`CREATE TABLE main.event_groups (
+    height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
+    events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx))`)
+  first.db.exec('INSERT INTO main.event_groups SELECT height, envelope_idx, first_seq, last_seq, events FROM chain.event_groups')
+  first.db.exec(`ALTER TABLE main.envelopes ADD COLUMN action TEXT NOT NULL DEFAULT '{}'`)
+  first.db.exec('ALTER TABLE main.envelopes ADD COLUMN reason TEXT')
   first.close()
 
   const p = new Pipeline({ dataDir: dir, log: () => {} })
-  // Before its first step the readers read the rows.
-  expect(hasEventRows(p.db)).toBe(true)
-  expect(read(p)).toEqual(expected)
-  expect(txEvents(p)).toEqual([0])
-  expect(eventAt(p.db, 1, 2)?.envelope_idx).toBe(2)
-  // The first step moves them into groups.
+  expect(hasBlockStoreCopies(p.db)).toBe(true)
+  // Before its first step, and after it, the readers read the block store's rows.
+  const check = () => {
+    expect(read(p)).toEqual(expected)
+    expect(tx(p)).toEqual(txBefore)
+    expect(listed(p)).toEqual(listedBefore)
+    expect(eventAt(p.db, 1, 2)?.envelope_idx).toBe(2)
+  }
+  check()
   indexAll(p, 1)
-  expect(hasEventRows(p.db)).toBe(false)
-  expect(read(p)).toEqual(expected)
-  expect(txEvents(p)).toEqual([0])
-  expect(eventAt(p.db, 1, 2)?.envelope_idx).toBe(2)
-  expect(p.db.query('SELECT events FROM main.event_groups WHERE height = 1 AND envelope_idx = 2').get()).toEqual({
-    events: `[[2,${store.eventsBetween(1, 1)[2]!.bodyJson}]]`,
-  })
+  expect(hasBlockStoreCopies(p.db)).toBe(false)
+  expect(p.db.query("SELECT name FROM main.sqlite_master WHERE name IN ('events', 'event_groups')").all()).toEqual([])
+  expect(p.db.query("SELECT name FROM pragma_table_info('envelopes', 'main') WHERE name IN ('action', 'reason')").all()).toEqual([])
+  check()
+  // Indexing goes on without the dropped columns.
+  expect(p.db.query('SELECT COUNT(*) AS n FROM main.envelopes').get()).toEqual({ n: 2 })
   p.close()
   store.close()
 })

@@ -6,13 +6,12 @@ import { existsSync, rmSync } from 'node:fs'
 import { assert } from '../lib/assert.ts'
 import { createLogger, type LogLine, logLine } from '../lib/log.ts'
 import { attachChain, chainBlocks, chainMeta, chainTip } from './chain-source.ts'
-import { getMeta, historyPath, INDEX_VERSION, openHistoryWriter, setMeta } from './schema.ts'
+import { dropBlockStoreCopies, getMeta, hasBlockStoreCopies, historyPath, INDEX_VERSION, openHistoryWriter, setMeta } from './schema.ts'
 import { type CandleUpdate, candleBlocks } from './stages/candle.ts'
 import { readCounter } from './stages/counters.ts'
 import { deriveBlocks } from './stages/derive.ts'
 import { ingestBlocks } from './stages/ingest.ts'
 import { statsBlocks } from './stages/stats.ts'
-import { groupEventRows, hasEventRows } from './tables/events.ts'
 import { hasTxHashIndex, upgradeFromTxHashIndex } from './tables/tx-runs.ts'
 import { readWatermarks, type Watermarks } from './watermarks.ts'
 
@@ -60,7 +59,7 @@ export class Pipeline {
     this.refreshMs = options.leaderboardRefreshMs ?? LEADERBOARD_REFRESH_MS_DEFAULT
     this.db = this.openChecked(historyPath(options.dataDir), options.dataDir)
     this.wm = readWatermarks(this.db)
-    this.upgradePending = hasTxHashIndex(this.db) || hasEventRows(this.db)
+    this.upgradePending = hasTxHashIndex(this.db) || hasBlockStoreCopies(this.db)
   }
 
   /**
@@ -134,10 +133,10 @@ export class Pipeline {
           `indexer: moved the tx-hash index of ${this.db.filename} to sorted runs in ${Math.round(performance.now() - started)} ms (once, on the first start of this version)`,
           'info',
         )
-      const grouping = performance.now()
-      if (groupEventRows(this.db))
+      const dropping = performance.now()
+      if (dropBlockStoreCopies(this.db))
         this.log(
-          `indexer: moved the events of ${this.db.filename} from a row each into a row per envelope in ${Math.round(performance.now() - grouping)} ms (once, on the first start of this version)`,
+          `indexer: dropped the copies of the block store's actions and events from ${this.db.filename} in ${Math.round(performance.now() - dropping)} ms (once, on the first start of this version; VACUUM it while the node is stopped to give the space back to the file system)`,
           'info',
         )
       return { worked: true, candles: [] }

@@ -1,5 +1,5 @@
-// The history database's file layout (schema.ts PAGE_SIZE_BYTES): a new one has 16 KiB pages and
-// keeps its copies of the block store's large rows (envelopes, event groups) in rowid tables; one
+// The history database's file layout (schema.ts PAGE_SIZE_BYTES): a new one has 16 KiB pages, its
+// envelopes in a rowid table and no copy of the block store's events; one
 // made before with SQLite's 4 KiB pages keeps them when opened again. An index whose order_events
 // rows carry an open mark loses the mark and its index when opened, its rows kept.
 import { Database } from 'bun:sqlite'
@@ -33,13 +33,14 @@ function layoutOf(db: Database) {
     db.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)!.sql
   return {
     pageSize: db.query<{ page_size: number }, []>('PRAGMA page_size').get()!.page_size,
-    withoutRowid: Object.fromEntries(['envelopes', 'event_groups', 'order_events'].map((t) => [t, /WITHOUT ROWID/i.test(sqlOf(t))])),
+    withoutRowid: Object.fromEntries(['envelopes', 'order_events'].map((t) => [t, /WITHOUT ROWID/i.test(sqlOf(t))])),
+    eventTables: db.query("SELECT name FROM sqlite_master WHERE name IN ('events', 'event_groups')").all(),
   }
 }
 
-test('a new history database has 16 KiB pages, envelopes and event groups in rowid tables, the per-account tables clustered', () => {
+test('a new history database has 16 KiB pages, envelopes in a rowid table, the per-account tables clustered, no event table', () => {
   const db = openHistoryWriter(historyFile())
-  expect(layoutOf(db)).toEqual({ pageSize: 16_384, withoutRowid: { envelopes: false, event_groups: false, order_events: true } })
+  expect(layoutOf(db)).toEqual({ pageSize: 16_384, withoutRowid: { envelopes: false, order_events: true }, eventTables: [] })
   db.close()
 })
 

@@ -2,8 +2,8 @@
 // way both the indexer (the one writer) and the readers open it. WAL lets readers on other threads
 // see the last committed transaction while the indexer writes the next one.
 import { Database } from 'bun:sqlite'
-import { join } from 'node:path'
-import { EVENT_GROUPS_SCHEMA } from './tables/events.ts'
+import { dirname, join } from 'node:path'
+import { attachChain } from './chain-source.ts'
 import { TX_RUNS_SCHEMA } from './tables/tx-runs.ts'
 
 /**
@@ -22,8 +22,10 @@ export const historyPath = (dataDir: string) => join(dataDir, HISTORY_FILE)
 // starting with it), so a page of one account's rows is one contiguous range of the B-tree. The
 // fill table, the largest, has no secondary index at all: it is clustered by (account, market),
 // and an account's page across markets merges one range per market it traded (account_markets).
-// The copies of the block store's large rows (envelopes here, event_groups in tables/events.ts)
-// are rowid tables instead, in 16 KiB pages: see PAGE_SIZE_BYTES.
+// The envelopes table is a rowid table, in 16 KiB pages (PAGE_SIZE_BYTES). It keeps what the
+// envelope lists filter and page on; an envelope's action and reason, and every event, are read
+// from the block store (attached as `chain`, chain-source.ts) instead of copied here
+// (tables/envelopes.ts, tables/events.ts).
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS watermarks (stage TEXT PRIMARY KEY, height INTEGER NOT NULL);
@@ -35,14 +37,14 @@ CREATE INDEX IF NOT EXISTS blocks_digest ON blocks (digest);
 
 CREATE TABLE IF NOT EXISTS envelopes (
   height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL, signer TEXT NOT NULL,
-  nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, action TEXT NOT NULL,
-  status TEXT NOT NULL, reason TEXT, PRIMARY KEY (height, envelope_idx));
+  nonce INTEGER NOT NULL, action_kind TEXT NOT NULL, market_id INTEGER, status TEXT NOT NULL,
+  PRIMARY KEY (height, envelope_idx));
 -- No index on tx_hash: its lookup is tx_runs and tx_keys (tables/tx-runs.ts).
 CREATE INDEX IF NOT EXISTS envelopes_signer ON envelopes (signer, height, envelope_idx);
 CREATE INDEX IF NOT EXISTS envelopes_kind ON envelopes (action_kind, height, envelope_idx);
 CREATE INDEX IF NOT EXISTS envelopes_market ON envelopes (market_id, height, envelope_idx);
 
--- The events: event_groups (tables/events.ts).
+-- The events: read from the block store's event_groups (tables/events.ts).
 
 CREATE TABLE IF NOT EXISTS fills (
   account TEXT NOT NULL, height INTEGER NOT NULL, seq INTEGER NOT NULL, is_taker INTEGER NOT NULL,
@@ -163,7 +165,6 @@ export function openHistoryWriter(path: string): Database {
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec(`PRAGMA cache_size = -${WRITER_CACHE_KIB}`)
   db.exec(SCHEMA)
-  db.exec(EVENT_GROUPS_SCHEMA)
   db.exec(TX_RUNS_SCHEMA)
   dropOrderEventsOpen(db)
   return db
@@ -184,12 +185,48 @@ function dropOrderEventsOpen(db: Database): void {
   })()
 }
 
-/** Opens the history database read-only (the readers; they never block the writer in WAL). */
+/**
+ * Opens the history database read-only (the readers; they never block the writer in WAL), with the
+ * block store beside it attached as `chain`, read-only too: envelopes' actions and the events are
+ * read from there.
+ */
 export function openHistoryReader(path: string): Database {
   const db = new Database(path, { readonly: true, strict: true })
   db.exec('PRAGMA busy_timeout = 5000')
   db.exec(`PRAGMA cache_size = -${READER_CACHE_KIB}`)
+  attachChain(db, dirname(path))
   return db
+}
+
+/**
+ * An index made by an earlier build copied every envelope's action and reason and
+ * every event group from the block store (and, before that, held the events a row each in
+ * `events`). Drops the copies, once: the table drops free their pages for the index's next rows,
+ * and dropping the two columns rewrites the envelopes table. Returns whether there was anything to drop.
+ */
+export function dropBlockStoreCopies(db: Database): boolean {
+  if (!hasBlockStoreCopies(db)) return false
+  db.transaction(() => {
+    db.exec('DROP TABLE IF EXISTS main.events')
+    db.exec('DROP TABLE IF EXISTS main.event_groups')
+    for (const column of ['action', 'reason'])
+      if (hasColumn(db, 'envelopes', column)) db.exec(`ALTER TABLE main.envelopes DROP COLUMN ${column}`)
+  })()
+  return true
+}
+
+/** Whether the index holds copies of the block store's rows that dropBlockStoreCopies drops. */
+export function hasBlockStoreCopies(db: Database): boolean {
+  const tables = db
+    .query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name IN ('events', 'event_groups')")
+    .all()
+  return tables.length > 0 || hasColumn(db, 'envelopes', 'action')
+}
+
+function hasColumn(db: Database, table: string, column: string): boolean {
+  return (
+    db.query<{ name: string }, [string, string]>("SELECT name FROM pragma_table_info(?, 'main') WHERE name = ?").get(table, column) !== null
+  )
 }
 
 export function getMeta(db: Database, key: string): string | undefined {

@@ -1,6 +1,7 @@
-// Stage 1, ingest: copies committed blocks, envelopes and events from the block store (attached as
-// `chain`) into the history database inside SQLite, with the tx-hash run of the batch's envelopes
-// (tables/tx-runs.ts), the counters /status reports and the ingest watermark, in one transaction.
+// Stage 1, ingest: copies committed block headers and the envelopes' keys and filter fields from the
+// block store (attached as `chain`) into the history database inside SQLite, with the tx-hash run of
+// the batch's envelopes (tables/tx-runs.ts), the counters /status reports and the ingest watermark,
+// in one transaction. Actions and events are not copied: readers take them from the block store.
 import type { Database } from 'bun:sqlite'
 import { assert } from '../../lib/assert.ts'
 import { addTxRun } from '../tables/tx-runs.ts'
@@ -24,11 +25,11 @@ export function ingestBlocks(db: Database, from: number, to: number): void {
     addTxRun(db, from, to)
     db.query(`INSERT OR IGNORE INTO main.blocks SELECT height, parent, digest, timestamp_ms, envelope_count, event_count, state_root
       FROM chain.blocks WHERE height BETWEEN ? AND ?`).run(from, to)
-    db.query(`INSERT OR IGNORE INTO main.envelopes SELECT height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status, reason
+    // What the envelope lists filter and page on; the actions and the events stay in the block
+    // store, where the readers find them (tables/envelopes.ts, tables/events.ts).
+    db.query(`INSERT OR IGNORE INTO main.envelopes (height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, status)
+      SELECT height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, status
       FROM chain.envelopes WHERE height BETWEEN ? AND ?`).run(from, to)
-    // The events as the block store keeps them: a row per envelope that raised any (tables/events.ts).
-    db.query(`INSERT OR IGNORE INTO main.event_groups SELECT height, envelope_idx, first_seq, last_seq, events
-      FROM chain.event_groups WHERE height BETWEEN ? AND ?`).run(from, to)
     addCounter(db, 'block_count', fresh.n)
     addCounter(db, 'envelope_total', fresh.envelopes ?? 0)
     writeWatermark(db, 'ingest', to)

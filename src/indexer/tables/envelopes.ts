@@ -1,5 +1,6 @@
 // Table `envelopes`: every signed transaction of every ingested block (EnvelopeView,
-// docs/history-api.md#blocks-envelopes-transactions).
+// docs/history-api.md#blocks-envelopes-transactions), with the fields its lists filter and page on.
+// Its action and reason are read from the block store's row (attached as `chain`), not copied.
 import type { Database, SQLQueryBindings } from 'bun:sqlite'
 import { keysetPage, type PageRequest } from '../paging.ts'
 import type { SymbolOf } from '../symbols.ts'
@@ -14,11 +15,17 @@ interface EnvelopeRow {
   status: string
   action_kind: string
   market_id: number | null
+}
+
+/** An envelope's action and reason, as the block store keeps them (JSON). */
+interface ActionRow {
   action: string
   reason: string | null
 }
 
-const SELECT = 'height, envelope_idx, tx_hash, signer, nonce, status, action_kind, market_id, action, reason'
+const SELECT = 'height, envelope_idx, tx_hash, signer, nonce, status, action_kind, market_id'
+const SELECT_WITH_ACTION = `e.height, e.envelope_idx, e.tx_hash, e.signer, e.nonce, e.status, e.action_kind, e.market_id, c.action, c.reason
+  FROM envelopes e JOIN chain.envelopes c ON c.height = e.height AND c.envelope_idx = e.envelope_idx`
 
 /**
  * The tx hash of an envelope, or null for an index no envelope has (a block's own events): for the
@@ -31,8 +38,8 @@ export function txHashLookup(db: Database): (height: number, envelopeIdx: number
   return (height, envelopeIdx) => get.get(height, envelopeIdx)?.tx_hash ?? null
 }
 
-/** The EnvelopeView of a row; symbol is resolved now. */
-export function envelopeJson(r: EnvelopeRow, symbolOf: SymbolOf) {
+/** The EnvelopeView of a row and its action; symbol is resolved now. */
+export function envelopeJson(r: EnvelopeRow & ActionRow, symbolOf: SymbolOf) {
   return {
     height: r.height,
     envelope_idx: r.envelope_idx,
@@ -50,7 +57,7 @@ export function envelopeJson(r: EnvelopeRow, symbolOf: SymbolOf) {
 
 export function envelopesOfBlock(db: Database, height: number, symbolOf: SymbolOf) {
   return db
-    .query<EnvelopeRow, [number]>(`SELECT ${SELECT} FROM envelopes WHERE height = ? ORDER BY envelope_idx`)
+    .query<EnvelopeRow & ActionRow, [number]>(`SELECT ${SELECT_WITH_ACTION} WHERE e.height = ? ORDER BY e.envelope_idx`)
     .all(height)
     .map((r) => envelopeJson(r, symbolOf))
 }
@@ -59,7 +66,7 @@ export function envelopeByHash(db: Database, txHash: string, symbolOf: SymbolOf)
   const at = txLocation(db, txHash)
   if (at === null) return undefined
   const r = db
-    .query<EnvelopeRow, [number, number]>(`SELECT ${SELECT} FROM envelopes WHERE height = ? AND envelope_idx = ?`)
+    .query<EnvelopeRow & ActionRow, [number, number]>(`SELECT ${SELECT_WITH_ACTION} WHERE e.height = ? AND e.envelope_idx = ?`)
     .get(at.height, at.envelope_idx)
   return r === null ? undefined : envelopeJson(r, symbolOf)
 }
@@ -117,7 +124,14 @@ export function listEnvelopes(db: Database, f: EnvelopeFilter, page: PageRequest
     },
     page,
   )
-  return { data: r.rows.map((row) => envelopeJson(row, symbolOf)), page: r.page }
+  const actionOf = db.query<ActionRow, [number, number]>('SELECT action, reason FROM chain.envelopes WHERE height = ? AND envelope_idx = ?')
+  const data = r.rows.map((row) => {
+    const action = actionOf.get(row.height, row.envelope_idx)
+    // The block store holds every envelope the index has: a missing row is a broken data directory.
+    if (action === null) throw new Error(`envelope ${row.height}/${row.envelope_idx} is in the history index but not in the block store`)
+    return envelopeJson({ ...row, ...action }, symbolOf)
+  })
+  return { data, page: r.page }
 }
 
 /** Envelopes signed by `signer` in blocks [fromHeight, toHeight] (the rate-limit view). */

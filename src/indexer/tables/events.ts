@@ -1,20 +1,15 @@
-// Table `event_groups`: every chain event of every ingested block (EventView,
-// docs/history-api.md#blocks-envelopes-transactions), kept as the block store keeps them
-// (src/wire/event-groups.ts): a row per envelope that raised events, holding them as one JSON array
-// of [seq, body], and the block's own events (its begin and end hooks) under its envelope count.
-// The ingest stage copies the rows as they are; the derive stage and the readers parse a row once
-// for all its events. A row per event here cost a row copy at ingest and a body parse per event at
-// derive (and, once the block store kept groups, a `json_each` per event): docs/performance.md.
+// The events of ingested blocks (EventView, docs/history-api.md#blocks-envelopes-transactions), read
+// where the block store keeps them: its event_groups (src/wire/event-groups.ts), attached to every
+// history connection as `chain` (chain-source.ts). A row there holds the events one envelope raised
+// as one JSON array of [seq, body] (the block's own events, from its begin and end hooks, under its
+// envelope count); the derive stage and the readers parse a row once for all its events. The index
+// keeps no copy: the copy doubled the index's size and was 13% of its CPU under 50-order batches
+// (docs/performance.md). Which events a reader returns is decided by the index's own rows (its
+// blocks, envelopes and account_events), so a block the index has not reached yet is not shown.
 import type { Database } from 'bun:sqlite'
 import { eventFields, inChainOrder, inSeqOrder, parseEventGroup } from '../../wire/event-groups.ts'
 import { asEventBody, type EventBody } from '../../wire/events/index.ts'
 import type { SymbolOf } from '../symbols.ts'
-
-export const EVENT_GROUPS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS event_groups (
-  height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
-  events TEXT NOT NULL, PRIMARY KEY (height, envelope_idx));
-`
 
 /** An event of the index with its body parsed. */
 export interface IndexedEvent {
@@ -50,7 +45,7 @@ const eventsOfGroup = (g: GroupRow): IndexedEvent[] =>
 export function eventsBetween(db: Database, from: number, to: number): IterableIterator<IndexedEvent> {
   const groups = db
     .prepare<GroupRow, [number, number]>(
-      'SELECT height, envelope_idx, events FROM event_groups WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx',
+      'SELECT height, envelope_idx, events FROM chain.event_groups WHERE height BETWEEN ? AND ? ORDER BY height, envelope_idx',
     )
     .iterate(from, to)
   return inChainOrder(eventsOfGroups(groups))
@@ -80,71 +75,30 @@ export function eventsOfBlock(db: Database, height: number, offset: number, limi
   const events: IndexedEvent[] = []
   for (const g of db
     .query<GroupRow, [number, number, number]>(
-      'SELECT height, envelope_idx, events FROM event_groups WHERE height = ? AND last_seq >= ? AND first_seq < ?',
+      'SELECT height, envelope_idx, events FROM chain.event_groups WHERE height = ? AND last_seq >= ? AND first_seq < ?',
     )
     .iterate(height, offset, end)) {
     for (const e of eventsOfGroup(g)) if (e.seq >= offset && e.seq < end) events.push(e)
   }
-  const found =
-    events.length > 0 ? inSeqOrder(events) : (legacyEvents(db, 'height = ? AND seq >= ? AND seq < ?', [height, offset, end]) ?? [])
-  return found.map((e) => eventJson(e, symbolOf))
+  return inSeqOrder(events).map((e) => eventJson(e, symbolOf))
 }
 
 export function eventsOfEnvelope(db: Database, height: number, envelopeIdx: number, symbolOf: SymbolOf) {
   const g = db
-    .query<GroupRow, [number, number]>('SELECT height, envelope_idx, events FROM event_groups WHERE height = ? AND envelope_idx = ?')
+    .query<GroupRow, [number, number]>('SELECT height, envelope_idx, events FROM chain.event_groups WHERE height = ? AND envelope_idx = ?')
     .get(height, envelopeIdx)
-  const found = g !== null ? eventsOfGroup(g) : (legacyEvents(db, 'height = ? AND envelope_idx = ?', [height, envelopeIdx]) ?? [])
-  return found.map((e) => eventJson(e, symbolOf))
+  return g === null ? [] : eventsOfGroup(g).map((e) => eventJson(e, symbolOf))
 }
 
 /** The event at (height, seq): the groups whose seq range holds it are its envelope's and, spanning the block, the block's own. */
 export function eventAt(db: Database, height: number, seq: number): IndexedEvent | undefined {
   for (const g of db
     .query<GroupRow, [number, number, number]>(
-      'SELECT height, envelope_idx, events FROM event_groups WHERE height = ? AND first_seq <= ? AND last_seq >= ?',
+      'SELECT height, envelope_idx, events FROM chain.event_groups WHERE height = ? AND first_seq <= ? AND last_seq >= ?',
     )
     .iterate(height, seq, seq)) {
     const found = eventsOfGroup(g).find((e) => e.seq === seq)
     if (found !== undefined) return found
   }
-  return legacyEvents(db, 'height = ? AND seq = ?', [height, seq])?.[0]
-}
-
-/** Whether the index still holds the `events` table of a build before 2026-11-27, a row per event. */
-export function hasEventRows(db: Database): boolean {
-  return db.query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name = 'events'").get() !== null
-}
-
-/**
- * Moves an older index's event rows into groups, in one statement, once (the pipeline's first
- * step). The oldest rows hold NULL as the envelope_idx of a block's own events: they get the
- * block's envelope count. json() writes each body back as the same text (JSON.stringify wrote it).
- */
-export function groupEventRows(db: Database): boolean {
-  if (!hasEventRows(db)) return false
-  db.transaction(() => {
-    db.exec(`INSERT OR IGNORE INTO main.event_groups
-      SELECT e.height, COALESCE(e.envelope_idx, b.envelope_count) AS idx, MIN(e.seq), MAX(e.seq),
-        json_group_array(json_array(e.seq, json(e.body)) ORDER BY e.seq)
-      FROM main.events e JOIN main.blocks b ON b.height = e.height
-      GROUP BY e.height, idx`)
-    db.exec('DROP TABLE main.events')
-  })()
-  return true
-}
-
-/**
- * Until groupEventRows has run (the first step after an upgrade), the readers find an older
- * index's events in its rows: those matching `where`, in chain order, or undefined without them.
- */
-function legacyEvents(db: Database, where: string, params: readonly number[]): IndexedEvent[] | undefined {
-  if (!hasEventRows(db)) return undefined
-  return db
-    .query<{ height: number; seq: number; envelope_idx: number; body: string }, number[]>(
-      `SELECT height, seq, envelope_idx, body FROM (SELECT height, seq, COALESCE(envelope_idx, (SELECT envelope_count FROM blocks b WHERE b.height = events.height)) AS envelope_idx, body FROM events)
-       WHERE ${where} ORDER BY height, seq`,
-    )
-    .all(...params)
-    .map((r) => indexedEvent(r.height, r.seq, r.envelope_idx, JSON.parse(r.body)))
+  return undefined
 }

@@ -40,8 +40,8 @@ function ingest(db: Database, height: number, hashes: readonly string[]): void {
     db.query("INSERT INTO main.blocks VALUES (?, '0x00', ?, 0, ?, 0, '0x00')").run(height, `0x${height}`, hashes.length)
     for (const [i, hash] of hashes.entries()) {
       db.query(
-        `INSERT INTO main.envelopes (height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status)
-        VALUES (?, ?, ?, '0x01', ?, 'PlaceOrder', 1, '{}', 'accepted')`,
+        `INSERT INTO main.envelopes (height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, status)
+        VALUES (?, ?, ?, '0x01', ?, 'PlaceOrder', 1, 'accepted')`,
       ).run(height, i, hash.toLowerCase(), i)
     }
   })()
@@ -130,8 +130,8 @@ test('an index written with an index on envelopes.tx_hash answers from it until 
   ingest(db, 1, [hashOf(1), hashOf(2)])
   // An older node maintained only the index: the rows it added are in no run.
   db.query(
-    `INSERT INTO main.envelopes (height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, action, status)
-    VALUES (2, 0, ?, '0x01', 0, 'PlaceOrder', 1, '{}', 'accepted')`,
+    `INSERT INTO main.envelopes (height, envelope_idx, tx_hash, signer, nonce, action_kind, market_id, status)
+    VALUES (2, 0, ?, '0x01', 0, 'PlaceOrder', 1, 'accepted')`,
   ).run(hashOf(3))
   expect(db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM tx_keys').get()!.n).toBe(2)
   // Until the move, a hash the runs miss is looked up in the older index.
