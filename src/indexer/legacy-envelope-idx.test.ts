@@ -13,7 +13,7 @@ import { BlockStore, type StoredEvent } from '../node/block-store.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
-import { hasBlockStoreCopies } from './schema.ts'
+import { getMeta, hasBlockStoreCopies, INDEX_VERSION, setMeta } from './schema.ts'
 import { symbolLookup } from './symbols.ts'
 import { eventAt } from './tables/events.ts'
 
@@ -169,10 +169,15 @@ test('the history index reads it as the envelope count, from the block store; an
   first.db.exec('INSERT INTO main.event_groups SELECT height, envelope_idx, first_seq, last_seq, events FROM chain.event_groups')
   first.db.exec(`ALTER TABLE main.envelopes ADD COLUMN action TEXT NOT NULL DEFAULT '{}'`)
   first.db.exec('ALTER TABLE main.envelopes ADD COLUMN reason TEXT')
+  setMeta(first.db, 'index_version', '1')
   first.close()
 
+  // Opened in place (not rebuilt: its rows answer before the first step), as version 2, which a
+  // build of version 1 would rebuild rather than misread.
   const p = new Pipeline({ dataDir: dir, log: () => {} })
   expect(hasBlockStoreCopies(p.db)).toBe(true)
+  expect(getMeta(p.db, 'index_version')).toBe(INDEX_VERSION)
+  expect(INDEX_VERSION).toBe('2')
   // Before its first step, and after it, the readers read the block store's rows.
   const check = () => {
     expect(read(p)).toEqual(expected)

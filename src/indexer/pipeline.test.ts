@@ -142,7 +142,7 @@ describe('pipeline', () => {
     store.close()
   })
 
-  test('a history file of another chain, or ahead of the block store, is rebuilt', () => {
+  test('a history file of another chain or of an index version this build does not upgrade is rebuilt', () => {
     const { dir, tip } = syntheticStore(12)
     const p = new Pipeline({ dataDir: dir, log: () => {} })
     indexAll(p, tip)
@@ -155,7 +155,16 @@ describe('pipeline', () => {
     expect(lines.join('\n')).toContain('another chain')
     indexAll(rebuilt, tip)
     expect(snapshot(rebuilt)).toEqual(expected)
+    // An index version this build neither writes nor upgrades (a later build's): rebuilt too.
+    setMeta(rebuilt.db, 'index_version', '3')
     rebuilt.close()
+    lines.length = 0
+    const again = new Pipeline({ dataDir: dir, log: (l) => lines.push(l) })
+    expect(again.watermarks.ingest).toBe(0)
+    expect(lines.join('\n')).toContain('index version 3, this node writes 2')
+    indexAll(again, tip)
+    expect(snapshot(again)).toEqual(expected)
+    again.close()
   })
 
   test('cursor paging returns every fill row of an account exactly once, newest first', () => {

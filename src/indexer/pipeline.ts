@@ -6,7 +6,16 @@ import { existsSync, rmSync } from 'node:fs'
 import { assert } from '../lib/assert.ts'
 import { createLogger, type LogLine, logLine } from '../lib/log.ts'
 import { attachChain, chainBlocks, chainMeta, chainTip } from './chain-source.ts'
-import { dropBlockStoreCopies, getMeta, hasBlockStoreCopies, historyPath, INDEX_VERSION, openHistoryWriter, setMeta } from './schema.ts'
+import {
+  dropBlockStoreCopies,
+  getMeta,
+  hasBlockStoreCopies,
+  historyPath,
+  INDEX_VERSION,
+  openHistoryWriter,
+  setMeta,
+  UPGRADABLE_INDEX_VERSIONS,
+} from './schema.ts'
 import { type CandleUpdate, candleBlocks } from './stages/candle.ts'
 import { readCounter } from './stages/counters.ts'
 import { deriveBlocks } from './stages/derive.ts'
@@ -86,7 +95,8 @@ export class Pipeline {
     const version = getMeta(db, 'index_version')
     const wm = readWatermarks(db)
     if (version === undefined) return wm.ingest === 0 ? undefined : 'no index version'
-    if (version !== INDEX_VERSION) return `index version ${version}, this node writes ${INDEX_VERSION}`
+    if (version !== INDEX_VERSION && !UPGRADABLE_INDEX_VERSIONS.has(version))
+      return `index version ${version}, this node writes ${INDEX_VERSION}`
     if (getMeta(db, 'genesis_root') !== (chainMeta(db, 'genesis_root') ?? '')) return 'it indexes another chain (genesis root differs)'
     if (wm.ingest > 0) {
       const mine = db.query<{ digest: string }, [number]>('SELECT digest FROM main.blocks WHERE height = ?').get(wm.ingest)?.digest

@@ -8,9 +8,15 @@ import { TX_RUNS_SCHEMA } from './tables/tx-runs.ts'
 
 /**
  * Version of the derived tables' layout and meaning. A database written by another version is
- * rebuilt from the block store (the index is derived data; the block store is the source).
+ * rebuilt from the block store (the index is derived data; the block store is the source), but for
+ * the versions in UPGRADABLE_INDEX_VERSIONS, which this build changes in place. Version 2 keeps no
+ * copy of the block store's actions and events (dropBlockStoreCopies); a build that writes
+ * version 1 rebuilds an index of version 2 instead of failing on the columns it lacks.
  */
-export const INDEX_VERSION = '1'
+export const INDEX_VERSION = '2'
+
+/** Index versions this build opens and upgrades in place (pipeline.ts): 1, by dropBlockStoreCopies. */
+export const UPGRADABLE_INDEX_VERSIONS: ReadonlySet<string> = new Set(['1'])
 
 export const HISTORY_FILE = 'history.sqlite'
 

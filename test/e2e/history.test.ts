@@ -373,7 +373,7 @@ describe('status and stats', () => {
     expect(s.block_count).toBe(s.watermark!)
     expect(s.envelope_total).toBe(5)
     expect(s.derive_lag_blocks).toBe(s.watermark! - s.derive_watermark!)
-    expect(s.derive_index_version).toBe('1')
+    expect(s.derive_index_version).toBe('2')
     expect(s.hot_feed).toEqual({
       native_ready: expect.any(Boolean),
       ext_ready: expect.any(Boolean),
