@@ -44,6 +44,8 @@ const hl = startHyperliquidServer({
     ['xyz:GOLD', 'commodities'],
   ],
 })
+// The browser first: without Chromium the file fails before it starts processes that nothing would stop.
+const browser = await browserForFile()
 const node = await startNode()
 const admin = await startAdmin({ nodeUrl: node.url, args: ['--venue', 'hl:testnet', '--hl-api-url', hl.url] })
 afterAll(async () => {
@@ -53,7 +55,6 @@ afterAll(async () => {
   removeAdminFiles(admin)
   removeDir(node.dataDir)
 })
-const browser = await browserForFile()
 /** How long a screen may take to show what the test waits for (generous: the machine may be loaded). */
 const UI_TIMEOUT_MS = 45_000
 /** How long one test may take. */

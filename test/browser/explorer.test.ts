@@ -12,8 +12,9 @@ import { browserForFile, openPage, saveScreenshot } from '../support/browser.ts'
 import { accepted, startDevNodeForFile } from '../support/dev-node.ts'
 import { until } from '../support/poll.ts'
 
-const dev = await startDevNodeForFile()
+// The browser first: without Chromium the file fails before it starts a node that nothing would stop.
 const browser = await browserForFile()
+const dev = await startDevNodeForFile()
 const url = dev.node.url
 
 /** How long the page may take to show what the node already has. */
