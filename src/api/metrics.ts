@@ -61,6 +61,9 @@ const ROUTE_FAMILIES: ReadonlyMap<string, string> = new Map([
 
 const SNAPSHOT_FILE = /^state-\d{12}\.snap$/
 
+/** perpd_block_phase_seconds' buckets: a phase of a small block takes well under a millisecond. */
+const PHASE_BUCKETS_SECONDS: readonly number[] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
+
 export class NodeMetrics {
   readonly registry = new Registry()
   private history: HistoryIndex | undefined
@@ -70,8 +73,17 @@ export class NodeMetrics {
     ['kind', 'outcome', 'reason'],
   )
   private readonly blockSeconds = this.registry
-    .histogram('perpd_block_production_seconds', 'time to apply a block and commit it to the block store')
+    .histogram(
+      'perpd_block_production_seconds',
+      'time to produce a block until it is announced: apply, commit (after the replicated log), answer its actions',
+    )
     .labels()
+  private readonly blockPhaseSeconds = this.registry.histogram(
+    'perpd_block_phase_seconds',
+    'where the time of a block this node produced went: apply (the engine), state_root, rows (envelopes, event JSON, digest), replicate (the replicated log, --nats only), commit (the block store with its fsync), replies, announce (feed, pushes, history index)',
+    ['phase'],
+    PHASE_BUCKETS_SECONDS,
+  )
   private readonly httpRequests = this.registry.counter('perpd_http_requests_total', 'HTTP requests answered, by route family and status', [
     'route_family',
     'status',
@@ -141,6 +153,25 @@ export class NodeMetrics {
         if (replication !== undefined) set(undefined, replication.last_verified_height)
       },
     )
+    const phase = (name: string) => this.blockPhaseSeconds.labels(name)
+    const [apply, stateRoot, rows, replicate, commit, replies, announce] = [
+      'apply',
+      'state_root',
+      'rows',
+      'replicate',
+      'commit',
+      'replies',
+      'announce',
+    ].map(phase) as [HistogramChild, HistogramChild, HistogramChild, HistogramChild, HistogramChild, HistogramChild, HistogramChild]
+    node.onBlockPhases((p) => {
+      apply.observe(p.applyMs / 1000)
+      stateRoot.observe(p.stateRootMs / 1000)
+      rows.observe(p.rowsMs / 1000)
+      if (p.replicateMs !== undefined) replicate.observe(p.replicateMs / 1000)
+      commit.observe(p.commitMs / 1000)
+      replies.observe(p.repliesMs / 1000)
+      announce.observe(p.announceMs / 1000)
+    })
     node.onBlock(({ stored, result, productionMs }) => {
       this.blockSeconds.observe(productionMs / 1000)
       for (let i = 0; i < stored.envelopes.length; i++) {

@@ -2,7 +2,15 @@
 // the state; everything downstream sees committed blocks through onBlock listeners. It never ends
 // the process: a block it cannot produce or store halts it, and its owner hears of it (onHalt) and
 // decides when to exit (docs/operations.md#health).
-import { applyBlock, type BlockInput, type BlockResult, type ChainState, createGenesisState } from '../chain/index.ts'
+import {
+  applyBlock,
+  type BlockInput,
+  type BlockResult,
+  type ChainState,
+  commitStateRoot,
+  createGenesisState,
+  executeBlock,
+} from '../chain/index.ts'
 import { assert } from '../lib/assert.ts'
 import { bytesToHex } from '../lib/hex.ts'
 import { createLogger, type LogLine, logLine } from '../lib/log.ts'
@@ -114,6 +122,28 @@ export interface CommittedBlock {
   readonly bodies?: readonly EventBody[]
 }
 
+/**
+ * Where the time of a block this node produced went, phase by phase, in ms (the /metrics histogram
+ * perpd_block_phase_seconds, docs/operator.md#metrics). An action's reply waits for every phase up
+ * to `replies`: with 200 ms blocks, its latency is the wait for the next block plus these.
+ */
+export interface BlockPhases {
+  /** The block's hooks and envelopes applied to the state (the engine, executeBlock). */
+  readonly applyMs: number
+  /** The changed state leaves folded into the state root. */
+  readonly stateRootMs: number
+  /** The block's rows made: its envelopes, its events' JSON, its digest. */
+  readonly rowsMs: number
+  /** The replicated log's acknowledgement, on a node that publishes its blocks (--nats); else undefined. */
+  readonly replicateMs: number | undefined
+  /** The block store's transaction, with its fsync. */
+  readonly commitMs: number
+  /** The block's actions answered: their results made and the reply frames written. */
+  readonly repliesMs: number
+  /** The onBlock listeners (hot feed, WebSocket pushes, history index, metrics), and a snapshot when one is due. */
+  readonly announceMs: number
+}
+
 /** What onReplies wraps around a block's replies. */
 export interface ReplyBatch {
   start(): void
@@ -128,6 +158,10 @@ interface ProducedBlock {
   readonly bodies: readonly EventBody[]
   /** performance.now() when its production started. */
   readonly producing: number
+  /** The phases so far (apply, state root, rows). */
+  readonly applyMs: number
+  readonly stateRootMs: number
+  readonly rowsMs: number
 }
 
 /** Envelopes waiting at most, as a multiple of max_tx_per_block. */
@@ -147,6 +181,7 @@ export class ChainNode {
   private readonly stopListeners: (() => void)[] = []
   private readonly replyBatches: ReplyBatch[] = []
   private readonly haltListeners: ((halt: NodeHalt) => void)[] = []
+  private readonly phaseListeners: ((phases: BlockPhases) => void)[] = []
   /** Whether the snapshot is restored and the stored chain replayed. */
   private recovered = false
   /** Height of a block applied to the state but not (yet) in the store; 0: none. */
@@ -426,6 +461,11 @@ export class ChainNode {
     this.listeners.push(listener)
   }
 
+  /** Tells listener where the time of each block this node produces went, once it is announced. */
+  onBlockPhases(listener: (phases: BlockPhases) => void): void {
+    this.phaseListeners.push(listener)
+  }
+
   /**
    * Runs listener once block production stops for good (an assertion, or a block the store would
    * not take): the owner logs it, keeps the probes answering for a moment, and exits.
@@ -608,17 +648,18 @@ export class ChainNode {
   /** Produces, commits and announces one block from the mempool (empty blocks too); not on a node with a publisher. */
   produceBlock(): CommittedBlock {
     assert(this.publisher === undefined, 'a node that publishes its blocks produces them on its clock (produceAndPublish)')
-    return this.commitProduced(this.applyNextBlock())
+    return this.commitProduced(this.applyNextBlock(), undefined)
   }
 
   /** Produces a block, has the publisher append it to the replicated log, then commits and announces it. */
   private async produceAndPublish(publisher: BlockPublisher): Promise<void> {
     const produced = this.applyNextBlock()
+    const publishing = performance.now()
     await publisher(produced.stored)
     // Stopped while the log was acknowledging it: the store is closed; the block is in the log,
     // and the next start takes it from there (stop() told the waiting actions).
     if (this.stopped) return
-    this.commitProduced(produced)
+    this.commitProduced(produced, performance.now() - publishing)
   }
 
   /** Applies the next block from the mempool to the state; it is neither stored nor announced yet. */
@@ -631,7 +672,11 @@ export class ChainNode {
     const input: BlockInput = { height, timestampMs, envelopes: txs.map((t) => t.envelope.input) }
     // From here until the block is in the store, a failure leaves the state ahead of the store.
     this.unstoredHeight = height
-    const result = applyBlock(this.state, input)
+    // applyBlock in its two parts, timed apart (BlockPhases).
+    const executed = executeBlock(this.state, input)
+    const applied = performance.now()
+    const result: BlockResult = { ...executed, stateRoot: commitStateRoot(this.state) }
+    const rooted = performance.now()
     const stateRoot = bytesToHex(result.stateRoot)
     const envelopes: StoredEnvelope[] = txs.map((t, i) => {
       const r = result.envelopes[i]!
@@ -671,14 +716,26 @@ export class ChainNode {
       envelopes,
       events,
     }
-    return { txs, stored, result, bodies, producing }
+    return {
+      txs,
+      stored,
+      result,
+      bodies,
+      producing,
+      applyMs: applied - producing,
+      stateRootMs: rooted - applied,
+      rowsMs: performance.now() - rooted,
+    }
   }
 
   /** Stores a produced block, answers its actions and announces it. */
-  private commitProduced({ txs, stored, result, bodies, producing }: ProducedBlock): CommittedBlock {
+  private commitProduced(produced: ProducedBlock, replicateMs: number | undefined): CommittedBlock {
+    const { txs, stored, result, bodies, producing } = produced
+    const committing = performance.now()
     this.storing = true
     this.store.commitBlock(stored)
     this.storing = false
+    const answering = performance.now()
     this.unstoredHeight = 0
     this.state.lastDigest = stored.header.digest
     this.mempool.release(txs)
@@ -689,7 +746,21 @@ export class ChainNode {
       for (const batch of this.replyBatches) batch.end()
     }
     this.blockTxs = []
-    return this.announce({ stored, result, bodies, productionMs: performance.now() - producing })
+    const announcing = performance.now()
+    const committed = this.announce({ stored, result, bodies, productionMs: announcing - producing })
+    if (this.phaseListeners.length > 0) {
+      const phases: BlockPhases = {
+        applyMs: produced.applyMs,
+        stateRootMs: produced.stateRootMs,
+        rowsMs: produced.rowsMs,
+        replicateMs,
+        commitMs: answering - committing,
+        repliesMs: announcing - answering,
+        announceMs: performance.now() - announcing,
+      }
+      for (const listener of this.phaseListeners) listener(phases)
+    }
+    return committed
   }
 
   /** Tells the listeners of a stored block, and snapshots the state when one is due. */

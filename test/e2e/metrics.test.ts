@@ -83,6 +83,16 @@ describe('GET /metrics', () => {
     ).toEqual(['candle', 'derive', 'ingest', 'stats'])
     expect(m.get('perpd_block_production_seconds')!.type).toBe('histogram')
     expect(m.get('perpd_actions_total')!.type).toBe('counter')
+    // Every produced block's phases: each counted once a block, and together within its production
+    // time (they are its parts, on the same clock); no replicated log here, so no replicate time.
+    expect(m.get('perpd_block_phase_seconds')!.type).toBe('histogram')
+    const blocks = sampleValue(m, 'perpd_block_production_seconds_count')!
+    const produced = ['apply', 'state_root', 'rows', 'commit', 'replies']
+    for (const phase of [...produced, 'announce']) expect(sampleValue(m, 'perpd_block_phase_seconds_count', { phase })).toBe(blocks)
+    expect(sampleValue(m, 'perpd_block_phase_seconds_count', { phase: 'replicate' })).toBe(0)
+    const phaseSeconds = produced.reduce((sum, phase) => sum + sampleValue(m, 'perpd_block_phase_seconds_sum', { phase })!, 0)
+    expect(phaseSeconds).toBeGreaterThan(0)
+    expect(phaseSeconds).toBeLessThanOrEqual(sampleValue(m, 'perpd_block_production_seconds_sum')! + 1e-9)
 
     // Counters only grow: a second scrape after another block.
     const height = sampleValue(m, 'perpd_block_height')!

@@ -78,6 +78,16 @@ describe('a leader and two followers', () => {
     const lh = await healthOf(leader.url)
     expect(lh.replication).toMatchObject({ role: 'leader', leader_url: leader.url })
     expect(lh.replication!.stream).toMatch(/^PERPD_dev_[0-9a-f]{16}$/)
+    // The leader waits for the log's acknowledgement of each block it produces: its replicate phase.
+    const leaderMetrics = await until(
+      'the leader has produced a block',
+      async () => parsePrometheusText(await (await fetch(`${leader.url}/metrics`)).text()),
+      (m) => (sampleValue(m, 'perpd_block_phase_seconds_count', { phase: 'replicate' }) ?? 0) > 0,
+      30_000,
+    )
+    expect(sampleValue(leaderMetrics, 'perpd_block_phase_seconds_count', { phase: 'replicate' })).toBe(
+      sampleValue(leaderMetrics, 'perpd_block_phase_seconds_count', { phase: 'commit' }),
+    )
     for (const f of followers) {
       const h = await until(
         'the follower knows the leader',
