@@ -35,6 +35,7 @@ import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
 import { addressOfPrivateKey } from '../../src/wire/signing.ts'
 import { untilRecovered } from './bench-node.ts'
 import { type SignJob, signBodies, signingLibrary } from './bench-sign.ts'
+import { describeBlockPhases, readBlockPhases } from './block-phases.ts'
 import { AGENTS_MAX, LOAD_OPTIONS, WINDOW } from './load-options.ts'
 import { type CpuSample, cpuBetween, describeCpu, sampleCpu } from './proc-cpu.ts'
 import { percentile } from './stats.ts'
@@ -474,6 +475,7 @@ if (exhaustedAt !== undefined) {
   process.exit(1)
 }
 const h0 = await heightAt()
+const phases0 = await readBlockPhases(baseUrl)
 const generatorCpu0 = process.cpuUsage()
 const node0: CpuSample | undefined = nodePid === undefined ? undefined : sampleCpu(nodePid)
 tStart = performance.now()
@@ -483,6 +485,7 @@ sending = false
 const node1 = nodePid === undefined ? undefined : sampleCpu(nodePid)
 const generatorCpu = process.cpuUsage(generatorCpu0)
 const h1 = await heightAt()
+const phases1 = await readBlockPhases(baseUrl)
 // How far the history index (its derive stage) trails the tip as the timed section ends: a figure
 // the node sustains keeps it within a block or two.
 const historyAtEnd = await fetch(`${baseUrl}/api/v1/status`)
@@ -531,6 +534,8 @@ const historyLag =
 console.log(
   `  blocks: ${blocks} in the timed section (${blocks > 0 ? fmt(actionsDone / blocks) : 0} actions per block), after ${warmupSeconds} s of warm-up; ${historyLag}`,
 )
+if (phases0 !== undefined && phases1 !== undefined)
+  console.log(`  where a block's time went (perpd_block_phase_seconds, means): ${describeBlockPhases(phases0, phases1)}`)
 if (node0 !== undefined && node1 !== undefined) {
   const units = mode === 'batch' ? counts.orders : actionsDone
   console.log(`  ${describeCpu('node', cpuBetween(node0, node1), units, mode === 'batch' ? 'order' : 'action')}`)
