@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import packageJson from '../package.json' with { type: 'json' }
-import { defaultAdmissionThreads } from './api/admission/admission-pool.ts'
+import { defaultAdmissionThreads, INLINE_PER_TURN_DEFAULT } from './api/admission/admission-pool.ts'
 import { INDEXER_LAG_BLOCKS_DEFAULT, INDEXER_LAG_MS_DEFAULT } from './api/health-monitor.ts'
 import { parseWsLimits, WS_LIMITS_DEFAULT, type WsLimits } from './api/ws/limits.ts'
 import { type CidrRange, parseCidrList } from './lib/cidr.ts'
@@ -55,6 +55,8 @@ export interface NodeConfig {
   readonly trustedProxies: readonly CidrRange[]
   /** Admission threads of /action (src/api/admission/admission-pool.ts); 0: admission on the block thread. */
   readonly admissionThreads: number
+  /** --admission-inline: bodies a turn admitted on the block thread while the admission threads are idle. */
+  readonly admissionInline: number
   /** --dev runs the development quoter of its external-peg markets unless --no-dev-quoter (node/dev-quoter.ts). */
   readonly devQuoter: boolean
   /** A replicated chain on NATS JetStream (docs/replication.md); undefined: a node alone. */
@@ -167,6 +169,15 @@ export const NODE_OPTIONS = defineOptions({
     defaultText: 'one per core, 1 to 8',
     description:
       'Worker threads that parse, validate and recover the signer of /action requests off the block thread (0: on the block thread)',
+  },
+  'admission-inline': {
+    type: 'integer',
+    default: INLINE_PER_TURN_DEFAULT,
+    min: 0,
+    max: 1_000,
+    valueName: 'N',
+    description:
+      'while the admission threads are idle, up to N /action requests a turn of the event loop are admitted on the block thread instead, which costs less CPU at moderate rates (0: always on the threads)',
   },
   nats: {
     type: 'string',
@@ -461,6 +472,7 @@ export function parseNodeArgs(argv: readonly string[], env?: Readonly<Record<str
     healthIndexerLagMs: values['health-indexer-lag-ms'],
     haltExitDelayMs: values['halt-exit-delay-ms'],
     admissionThreads: values['admission-threads'] ?? defaultAdmissionThreads(),
+    admissionInline: values['admission-inline'],
     log: logSettingsFrom(values),
     replication,
   }

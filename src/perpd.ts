@@ -75,7 +75,7 @@ const node = new ChainNode({
 // is the stored chain's, which the node read from its data directory.
 const admissionPool =
   config.admissionThreads > 0
-    ? new AdmissionPool(config.admissionThreads, node.state.params.network, logLine(createLogger('admission')))
+    ? new AdmissionPool(config.admissionThreads, node.state.params.network, logLine(createLogger('admission')), config.admissionInline)
     : undefined
 const replication =
   nats === undefined || replicationConfig === undefined

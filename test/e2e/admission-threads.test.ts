@@ -9,7 +9,8 @@ import { Signer } from '../../src/client/signer.ts'
 import { DEV_KEYS, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 
 const inline = await startNode({ extraArgs: ['--admission-threads', '0'] })
-const threaded = await startNode({ extraArgs: ['--admission-threads', '2'] })
+// Every body on a thread: by default an idle node admits a lone request on the block thread.
+const threaded = await startNode({ extraArgs: ['--admission-threads', '2', '--admission-inline', '0'] })
 afterAll(async () => {
   for (const n of [inline, threaded]) {
     await n.stop()

@@ -140,9 +140,12 @@ describe('compiled perpd and perpd-admin, alone in an empty directory', () => {
       '0',
       '--block-time-ms',
       '50',
-      // One admission Worker even on one core, so the accepted action went through that entrypoint.
+      // One admission Worker even on one core, and every body sent to it (not admitted on the block
+      // thread while it is idle), so the accepted action went through that entrypoint.
       '--admission-threads',
       '1',
+      '--admission-inline',
+      '0',
     ])
     const url = node.url
     const out = () => node!.output().slice(-2000)

@@ -8,6 +8,7 @@ import { DEV_KEYS } from '../../../test/support/node-process.ts'
 import { Signer } from '../../client/signer.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
 import { ActionAdmission, type AdmissionOutcome, actionReplyJson } from './action-admission.ts'
+import { AdmissionPool } from './admission-pool.ts'
 
 const manual = manualDevNode('perpd-action-admission-')
 const node = manual.node
@@ -65,4 +66,26 @@ test("a failure in the node's checks goes to admit's rejection and to admitWith'
   await settle()
   await settle()
   expect(answers).toEqual(['failed: a bug in the checks'])
+})
+
+test('with an admission thread, actions sent in one turn enter the block in the order they came, those admitted here and those on the thread alike', async () => {
+  // One thread: with several, the threads' answers interleave (envelopes enter the mempool in the
+  // order their answers come back, admission-pool.ts); what is admitted here comes first either way.
+  const pool = new AdmissionPool(1, 'dev', () => {}, 3)
+  try {
+    const pooled = new ActionAdmission(node, 0, pool)
+    await new Promise((resolve) => setImmediate(resolve))
+    const nonces = Array.from({ length: 12 }, (_, i) => 20 + i)
+    const replies = nonces.map((n) => pooled.admit(body(n)))
+    expect(pool.inlineTotal).toBe(3)
+    // Every answer in hand (the nine on the thread too) before the block.
+    while (pool.inFlight > 0) await settle()
+    await settle()
+    node.produceBlock()
+    const outcomes = await Promise.all(replies)
+    const places = outcomes.map((o) => (o.kind === 'reply' ? (o.body.result as { envelope_idx: number }).envelope_idx : -1))
+    expect(places).toEqual(nonces.map((_, i) => i))
+  } finally {
+    pool.stop()
+  }
 })

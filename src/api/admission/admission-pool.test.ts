@@ -1,5 +1,7 @@
 // The admission threads give what the inline path gives, and a thread that dies fails its requests
-// (AdmissionUnavailable, HTTP 503 on the route) and is replaced, never leaving one hanging.
+// (AdmissionUnavailable, HTTP 503 on the route) and is replaced, never leaving one hanging. A pool
+// that admits on the calling thread while idle does so for the first bodies of a turn only, and
+// never while a thread holds a body.
 import { afterAll, expect, test } from 'bun:test'
 import { DEV_KEYS } from '../../../test/support/node-process.ts'
 import { batchModify, batchPlaceOrder, cancelOrder, placeOrder, registerAgent } from '../../client/actions.ts'
@@ -7,8 +9,15 @@ import { Signer } from '../../client/signer.ts'
 import { actionIntake } from './action-intake.ts'
 import { AdmissionPool, AdmissionUnavailable } from './admission-pool.ts'
 
-const pool = new AdmissionPool(2, 'dev')
-afterAll(() => pool.stop())
+/** Every body on a thread (--admission-inline 0), so these tests cover the threads. */
+const pool = new AdmissionPool(2, 'dev', () => {}, 0)
+/** Up to four bodies a turn on the calling thread while its one thread is idle. */
+const mixed = new AdmissionPool(1, 'dev', () => {}, 4)
+afterAll(() => {
+  pool.stop()
+  mixed.stop()
+})
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 const signer = new Signer(DEV_KEYS[1]!)
 const body = (nonce: number, id: number | undefined = nonce) =>
@@ -126,3 +135,28 @@ test('a thread that dies fails the requests it held with AdmissionUnavailable, a
   }
   expect(pool.restarts).toBeGreaterThanOrEqual(1)
 }, 60_000)
+
+test("an idle pool admits a turn's first bodies on the calling thread and sends the rest to its thread, each with its own answer", async () => {
+  expect(pool.inlineTotal).toBe(0)
+  await nextTurn()
+  const before = mixed.inlineTotal
+  // A lone body: admitted here, answered as the inline intake.
+  expect(await mixed.intake(body(6_000))).toStrictEqual(actionIntake(body(6_000), 'dev'))
+  expect(mixed.inlineTotal).toBe(before + 1)
+  await nextTurn()
+  // Ten in one turn: four here, six on the thread; while those wait, the next turn's go there too.
+  const texts = Array.from({ length: 10 }, (_, i) => body(6_100 + i))
+  const burst = texts.map((t) => mixed.intake(t))
+  expect(mixed.inlineTotal).toBe(before + 5)
+  expect(mixed.inFlight).toBe(6)
+  await nextTurn()
+  expect(mixed.inFlight).toBeGreaterThan(0)
+  const late = mixed.intake(body(6_200))
+  expect(mixed.inlineTotal).toBe(before + 5)
+  expect(await Promise.all(burst)).toEqual(texts.map((t) => actionIntake(t, 'dev')))
+  expect(await late).toEqual(actionIntake(body(6_200), 'dev'))
+  // Idle again: the next turn's first body is admitted here once more.
+  await nextTurn()
+  await mixed.intake(body(6_300))
+  expect(mixed.inlineTotal).toBe(before + 6)
+})
