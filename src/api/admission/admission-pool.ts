@@ -3,8 +3,9 @@
 // hashes, decimal packing) off the block thread. The block thread reads the body, applies the
 // per-IP limit, sends the body's text to the least busy thread, and runs the stateful part
 // (ChainNode.submitPrepared) when the answer comes back, so envelopes enter the mempool in the
-// order their answers arrive. A thread that dies is restarted; the requests it held fail with
-// AdmissionUnavailable (HTTP 503), never hang.
+// order their answers arrive. While the threads hold nothing, a turn's first bodies are admitted
+// on the block thread instead (intake, --admission-inline). A thread that dies is restarted; the
+// requests it held fail with AdmissionUnavailable (HTTP 503), never hang.
 //
 // Bodies travel in batches: those that arrive in one turn of the event loop go to a thread as one
 // message, and it answers in messages of up to REPLY_BATCH_MAX, because each message between
