@@ -1,8 +1,10 @@
-// The indexer's read-only view of the chain block store (chain.sqlite, written by node/block-store.ts
-// on the main thread), attached to the history connection as schema `chain` so ingest copies rows
-// with INSERT ... SELECT inside SQLite. Committed blocks are read from here both while catching up
-// after a restart and while following the tip, so both are the same code path. Nothing here writes
-// to `chain`: every statement of the indexer names its target table in `main`.
+// The history index's read-only view of the chain block store (chain.sqlite, written by
+// node/block-store.ts on the main thread), attached to its connections as schema `chain`: the
+// indexer's, so ingest copies rows with INSERT ... SELECT inside SQLite and derive reads the events
+// there, and the readers', which take actions and events from it (schema.ts openHistoryReader).
+// Committed blocks are read from here both while catching up after a restart and while following
+// the tip, so both are the same code path. Nothing here writes to `chain`: every statement of the
+// indexer names its target table in `main`.
 import type { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'

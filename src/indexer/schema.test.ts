@@ -1,13 +1,15 @@
 // The history database's file layout (schema.ts PAGE_SIZE_BYTES): a new one has 16 KiB pages, its
-// envelopes in a rowid table and no copy of the block store's events; one
-// made before with SQLite's 4 KiB pages keeps them when opened again. An index whose order_events
-// rows carry an open mark loses the mark and its index when opened, its rows kept.
+// envelopes in a rowid table and no copy of the block store's events; one made before with
+// SQLite's 4 KiB pages keeps them when opened again. An index whose order_events rows carry an open
+// mark loses the mark and its index when opened, its rows kept. A reader sees the block store
+// beside it, read-only.
 import { Database } from 'bun:sqlite'
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openHistoryWriter } from './schema.ts'
+import { BlockStore } from '../node/block-store.ts'
+import { openHistoryReader, openHistoryWriter } from './schema.ts'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -115,4 +117,15 @@ INSERT INTO order_events VALUES ('0xaa', 6, 2, 1200, 7, 1, 'Done', NULL, NULL, N
   const again = openHistoryWriter(path)
   expect(columns(again)).not.toContain('open')
   again.close()
+})
+
+test('a reader sees the block store beside the index, read-only', () => {
+  const path = historyFile()
+  const store = new BlockStore(join(path, '..'))
+  openHistoryWriter(path).close()
+  const reader = openHistoryReader(path)
+  expect(reader.query('SELECT COUNT(*) AS n FROM chain.blocks').get()).toEqual({ n: 0 })
+  expect(() => reader.exec("INSERT INTO chain.meta (key, value) VALUES ('x', 'y')")).toThrow(/readonly/)
+  reader.close()
+  store.close()
 })
