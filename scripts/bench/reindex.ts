@@ -10,12 +10,13 @@
 // does (a block or two per batch at 200 ms blocks: indexer-worker.ts waits 250 ms after a new tip),
 // instead of a catch-up's batches of up to 1,000 blocks; small batches cost more per envelope.
 //   bun scripts/bench/reindex.ts --data-dir DIR [--blocks-per-step N] [--upgrade]
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Pipeline } from '../../src/indexer/pipeline.ts'
 import { dropBlockStoreCopies } from '../../src/indexer/schema.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
+import { copyBlockStoreFiles } from '../../src/node/block-store.ts'
 
 const { values: flags } = parseOptionsOrExit(
   process.argv.slice(2),
@@ -50,9 +51,7 @@ if (source === undefined || !existsSync(join(source, 'chain.sqlite'))) {
 
 const dir = mkdtempSync(join(tmpdir(), 'perpd-bench-reindex-'))
 try {
-  for (const suffix of ['', '-wal'])
-    if (existsSync(join(source, `chain.sqlite${suffix}`)))
-      copyFileSync(join(source, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
+  copyBlockStoreFiles(source, dir)
   const pipeline = new Pipeline({ dataDir: dir, log: () => {} })
   const tip = pipeline.sourceTip()
   const cpu0 = process.cpuUsage()

@@ -8,7 +8,7 @@ import { Elysia } from 'elysia'
 import type { HistoryIndex } from '../indexer/history-index.ts'
 import { type HistogramChild, Registry, routeFamily, type Sample } from '../lib/metrics.ts'
 import type { RouteDoc } from '../lib/openapi.ts'
-import type { ChainNode } from '../node/chain-node.ts'
+import type { BlockPhases, ChainNode } from '../node/chain-node.ts'
 import type { HealthStatus, ReplicationHealth } from '../node/health.ts'
 import { existingFeedRuntime } from './ws/runtime.ts'
 
@@ -60,6 +60,17 @@ const ROUTE_FAMILIES: ReadonlyMap<string, string> = new Map([
 ])
 
 const SNAPSHOT_FILE = /^state-\d{12}\.snap$/
+
+/** perpd_block_phase_seconds' phase label of each field of BlockPhases. */
+const PHASE_LABELS: Readonly<Record<keyof BlockPhases, string>> = {
+  applyMs: 'apply',
+  stateRootMs: 'state_root',
+  rowsMs: 'rows',
+  replicateMs: 'replicate',
+  commitMs: 'commit',
+  repliesMs: 'replies',
+  announceMs: 'announce',
+}
 
 /** perpd_block_phase_seconds' buckets: a phase of a small block takes well under a millisecond. */
 const PHASE_BUCKETS_SECONDS: readonly number[] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
@@ -153,24 +164,15 @@ export class NodeMetrics {
         if (replication !== undefined) set(undefined, replication.last_verified_height)
       },
     )
-    const phase = (name: string) => this.blockPhaseSeconds.labels(name)
-    const [apply, stateRoot, rows, replicate, commit, replies, announce] = [
-      'apply',
-      'state_root',
-      'rows',
-      'replicate',
-      'commit',
-      'replies',
-      'announce',
-    ].map(phase) as [HistogramChild, HistogramChild, HistogramChild, HistogramChild, HistogramChild, HistogramChild, HistogramChild]
+    // Every phase's series exists from the start (replicate stays at 0 on a node without --nats).
+    const phases = Object.entries(PHASE_LABELS).map(
+      ([field, label]) => [field as keyof BlockPhases, this.blockPhaseSeconds.labels(label)] as const,
+    )
     node.onBlockPhases((p) => {
-      apply.observe(p.applyMs / 1000)
-      stateRoot.observe(p.stateRootMs / 1000)
-      rows.observe(p.rowsMs / 1000)
-      if (p.replicateMs !== undefined) replicate.observe(p.replicateMs / 1000)
-      commit.observe(p.commitMs / 1000)
-      replies.observe(p.repliesMs / 1000)
-      announce.observe(p.announceMs / 1000)
+      for (const [field, series] of phases) {
+        const ms = p[field]
+        if (ms !== undefined) series.observe(ms / 1000)
+      }
     })
     node.onBlock(({ stored, result, productionMs }) => {
       this.blockSeconds.observe(productionMs / 1000)

@@ -8,6 +8,7 @@
 import type { Database } from 'bun:sqlite'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { BLOCK_STORE_FILE } from '../wire/stored-block.ts'
 
 export interface SourceBlock {
   height: number
@@ -21,7 +22,7 @@ export interface SourceBlock {
 
 /** Attaches the node's block store to the history connection as `chain`. */
 export function attachChain(db: Database, dataDir: string): void {
-  const path = join(dataDir, 'chain.sqlite')
+  const path = join(dataDir, BLOCK_STORE_FILE)
   if (!existsSync(path)) throw new Error(`no block store at ${path}`)
   db.exec(`ATTACH DATABASE '${path.replaceAll("'", "''")}' AS chain`)
 }

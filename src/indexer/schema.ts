@@ -183,8 +183,7 @@ export function openHistoryWriter(path: string): Database {
  * and its index, once, in one transaction: SQLite rewrites the table to drop a column.
  */
 function dropOrderEventsOpen(db: Database): void {
-  const hasOpen = db.query<{ name: string }, []>("SELECT name FROM pragma_table_info('order_events') WHERE name = 'open'").get()
-  if (hasOpen === null) return
+  if (!hasColumn(db, 'order_events', 'open')) return
   db.transaction(() => {
     db.exec('DROP INDEX IF EXISTS order_events_closed')
     db.exec('ALTER TABLE order_events DROP COLUMN open')

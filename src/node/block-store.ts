@@ -3,15 +3,26 @@
 // returns, before any reply or push that depends on it. Events are stored a row per envelope that
 // raised any (wire/event-groups.ts), not a row each.
 import { Database, type Statement } from 'bun:sqlite'
-import { mkdirSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { assert } from '../lib/assert.ts'
 import { eventGroupsOf, eventsOfGroup, inChainOrder, inSeqOrder } from '../wire/event-groups.ts'
-import type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
+import { BLOCK_STORE_FILE, type StoredBlock, type StoredBlockHeader, type StoredEnvelope, type StoredEvent } from '../wire/stored-block.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 
 // The row shapes are declared beside the wire views (the hot feed shares them); the store's users import them from here.
 export type { StoredBlock, StoredBlockHeader, StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
+
+/**
+ * Copies the block store of dataDir, which nothing writes meanwhile, to toDir: its file and its
+ * WAL (for the history index built over a copy: benchmarks and tests).
+ */
+export function copyBlockStoreFiles(dataDir: string, toDir: string): void {
+  for (const suffix of ['', '-wal']) {
+    const from = join(dataDir, BLOCK_STORE_FILE + suffix)
+    if (existsSync(from)) copyFileSync(from, join(toDir, BLOCK_STORE_FILE + suffix))
+  }
+}
 
 /** An Ops event with its block time and the signer of its envelope (BLOCK_PRODUCER_SIGNER for block-level events). */
 export interface AuditEventRow extends StoredEvent {
@@ -117,7 +128,7 @@ export class BlockStore {
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true })
-    this.db = new Database(join(dataDir, 'chain.sqlite'), { create: true, strict: true })
+    this.db = new Database(join(dataDir, BLOCK_STORE_FILE), { create: true, strict: true })
     // Other connections open this file too (the history index attaches it; an operator's sqlite3
     // may read it), and SQLite answers a lock one of them holds for a moment with SQLITE_BUSY at
     // once unless told to wait: a block's commit would fail and halt the node. Seen: the commit

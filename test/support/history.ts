@@ -1,13 +1,13 @@
 // Test helpers of the history index: a real chain (chain/test-chain.ts TestChain) whose blocks
 // are committed to a real block store exactly as the node stores them (node/views.ts
 // storedEvents), and a pipeline over that store. Test-only: nothing in the node imports this module.
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BlockResult, EnvelopeInput } from '../../src/chain/index.ts'
 import { Pipeline } from '../../src/indexer/pipeline.ts'
 import { bytesToHex } from '../../src/lib/hex.ts'
-import { BlockStore, type StoredEnvelope } from '../../src/node/block-store.ts'
+import { BlockStore, copyBlockStoreFiles, type StoredEnvelope } from '../../src/node/block-store.ts'
 import { storedEvents } from '../../src/node/views.ts'
 import { TestChain, type Tx } from './chain/test-chain.ts'
 
@@ -100,9 +100,7 @@ export function indexAll(p: Pipeline, tip: number): void {
 export function withIndexedCopy<T>(sourceDir: string, tip: number, blocksPerStep: number, read: (p: Pipeline) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'perpd-history-copy-'))
   try {
-    for (const suffix of ['', '-wal'])
-      if (existsSync(join(sourceDir, `chain.sqlite${suffix}`)))
-        copyFileSync(join(sourceDir, `chain.sqlite${suffix}`), join(dir, `chain.sqlite${suffix}`))
+    copyBlockStoreFiles(sourceDir, dir)
     const p = new Pipeline({ dataDir: dir, log: () => {} })
     try {
       for (let h = blocksPerStep; h < tip + blocksPerStep; h += blocksPerStep) indexAll(p, Math.min(h, tip))

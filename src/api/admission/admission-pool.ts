@@ -149,9 +149,9 @@ export class AdmissionPool {
    * Runs the stateless part of /action on a body's text: on the least busy thread, or here while
    * the threads hold nothing, for the first inlinePerTurn bodies of a turn of the event loop. At a
    * moderate rate the actions arrive one or two a turn, and the message to a thread, its wake-up
-   * and the answer back cost more than the admission itself: the node spent 317 µs CPU per action
-   * at 2,000 actions/s with every body on the threads and 229-241 µs with this, 201-215 → 181-189
-   * at 5,000/s, the p50s and the capacity unchanged (alternated runs, docs/performance.md). Under
+   * and the answer back cost more than the admission itself: the node's CPU per action went from
+   * 334 to 233-244 µs at 2,000 actions/s and from 198-216 to 175-193 µs at 5,000/s, the p50s and
+   * the capacity unchanged (alternated runs, docs/performance.md). Under
    * load the threads always hold something, so every body goes to them. Order is kept: a body
    * admitted here is answered before the next one is read, and none is while earlier ones wait.
    */
@@ -159,11 +159,8 @@ export class AdmissionPool {
     if (this.inlineThisTurn < this.inlinePerTurnMax && this.inFlight === 0 && !this.stopped) {
       if (this.inlineThisTurn++ === 0) setImmediate(this.endTurn)
       this.inlineTotal++
-      try {
-        return Promise.resolve(actionIntake(text, this.network))
-      } catch (err) {
-        return Promise.reject(err)
-      }
+      // A throw (a bug) rejects, as a thread's error answer does.
+      return new Promise((resolve) => resolve(actionIntake(text, this.network)))
     }
     const thread = this.pick()
     if (thread === undefined) {
