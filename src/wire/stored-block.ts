@@ -2,10 +2,10 @@
 // history index): header, envelopes with status and reason, and events with their EventView body
 // as JSON text. Declared here, beside the wire views, so the node and the feed share one shape.
 
-/** A block header: its place in the chain, time, counts and state root. */
 /** The block store's file in a data directory (its -wal and -shm beside it): node/block-store.ts writes it, the history index attaches it. */
 export const BLOCK_STORE_FILE = 'chain.sqlite'
 
+/** A block header: its place in the chain, time, counts and state root. */
 export interface StoredBlockHeader {
   readonly height: number
   readonly parent: string
