@@ -38,6 +38,7 @@ import { type SignJob, signBodies, signingLibrary } from './bench-sign.ts'
 import { describeBlockPhases, readBlockPhases } from './block-phases.ts'
 import { AGENTS_MAX, LOAD_OPTIONS, WINDOW } from './load-options.ts'
 import { type CpuSample, cpuBetween, describeCpu, sampleCpu } from './proc-cpu.ts'
+import { measureRecovery } from './recovery-cost.ts'
 import { percentile } from './stats.ts'
 
 const OPTIONS = defineOptions({
@@ -264,6 +265,12 @@ jobs.length = 0
 const totalSteps = stepsPerAgent * agentCount
 console.log(
   `signed ${fmt(totalSteps)} actions (${mode === 'batch' ? `${fmt(totalSteps * flags['batch-size'])} orders, ` : ''}${stepsPerAgent} per agent) in ${((performance.now() - signStarted) / 1000).toFixed(1)} s with ${signingLibrary} on ${flags['sign-workers']} Worker threads (not timed)`,
+)
+// Measured while the node idles, before the load: a yardstick for this machine (recovery-cost.ts).
+const recovery = measureRecovery()
+const cores = availableParallelism()
+console.log(
+  `one signature recovery as the node admits an action: ${recovery.micros.toFixed(1)} µs (${recovery.library}, on this thread while the node idles; not timed)`,
 )
 
 // ---- The timed section ----
@@ -509,6 +516,11 @@ const actionsDone = counts.accepted + counts.keptReject
 if (mode === 'capacity') {
   console.log(
     `capacity: ${fmt(counts.accepted / elapsed)} actions/s accepted over ${flags.transport === 'ws' ? `${flags['ws-connections']} WebSocket connections` : 'HTTP'} (${tally}); closed loop, ${fmt(perAgentInFlight * agentCount)} in flight (${agentCount} agents x ${perAgentInFlight}), each a PlaceOrder then its CancelOrder by client id`,
+  )
+  // Every action is one recovery at least: the cores could admit no more even doing nothing else.
+  const ceiling = (cores * 1e6) / recovery.micros
+  console.log(
+    `  against the recoveries alone: ${cores} cores / ${recovery.micros.toFixed(1)} µs = ${fmt(ceiling)} actions/s if they did nothing else (this generator shares them); this figure is ${((100 * actionsDone) / elapsed / ceiling).toFixed(0)}% of it`,
   )
 } else if (mode === 'open') {
   sendLag.sort((a, b) => a - b)

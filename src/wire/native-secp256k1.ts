@@ -1,8 +1,9 @@
 // libsecp256k1 through the prebuilt N-API addon of the npm `secp256k1` package, for public-key
 // recovery on the admission hot path: about 0.13 ms per recovery against about 0.6-0.9 ms for
-// @noble/curves on this machine (scripts/bench/recover.ts). The addon is required by a static
-// path so `bun build --compile` embeds it in the executable; where it is not available (another
-// platform), callers fall back to noble, which gives identical results (signing.test.ts checks).
+// @noble/curves on this machine (scripts/bench/admission.ts times it alone). The addon is
+// required by a static path so `bun build --compile` embeds it in the executable; where it is not
+// available (another platform), callers fall back to noble, which gives identical results
+// (signing.test.ts checks).
 
 /** The addon's recovery entry point: writes the 65-byte uncompressed key, returns 0 on success. */
 interface Secp256k1Addon {
