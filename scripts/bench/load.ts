@@ -520,7 +520,7 @@ if (mode === 'capacity') {
   // Every action is one recovery at least: the cores could admit no more even doing nothing else.
   const ceiling = (cores * 1e6) / recovery.micros
   console.log(
-    `  against the recoveries alone: ${cores} cores / ${recovery.micros.toFixed(1)} µs = ${fmt(ceiling)} actions/s if they did nothing else (this generator shares them); this figure is ${((100 * actionsDone) / elapsed / ceiling).toFixed(0)}% of it`,
+    `  against the recoveries alone: ${cores} cores / ${recovery.micros.toFixed(1)} µs = ${fmt(ceiling)} actions/s if they did nothing else (this generator shares them); this figure is ${((100 * counts.accepted) / elapsed / ceiling).toFixed(0)}% of it`,
   )
 } else if (mode === 'open') {
   sendLag.sort((a, b) => a - b)
