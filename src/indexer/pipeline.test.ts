@@ -1,7 +1,8 @@
 // The pipeline's guarantees: one transaction per stage batch with its watermark, so a block indexed
 // twice changes nothing; the same tables whatever the batching; a restart (or a stop) mid-way
 // catches up from the block store with no row missing or doubled; a history file of another chain
-// or ahead of the block store is rebuilt.
+// or ahead of the block store is rebuilt; an envelope the block store lacks is an error, not a gap.
+import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +10,7 @@ import { join } from 'node:path'
 import { DERIVED_TABLES, indexAll, tableRows } from '../../test/support/history.ts'
 import { SyntheticChain } from '../../test/support/synthetic-chain.ts'
 import { BlockStore } from '../node/block-store.ts'
+import { BLOCK_STORE_FILE } from '../wire/stored-block.ts'
 import { Pipeline } from './pipeline.ts'
 import { READ_OPS } from './read/ops.ts'
 import { setMeta } from './schema.ts'
@@ -219,6 +221,65 @@ describe('pipeline', () => {
     expect(board.meta).toMatchObject({ source: 'snapshot', as_of_height: tip, metric: 'volume', period: 'all' })
     const top = READ_OPS.accountStats(ctx, { account: board.data[0]!.account })
     expect(top.volume).toBe(board.data[0]!.value)
+    p.close()
+  })
+  test('an envelope the index has and the block store lacks is an error on every envelope read, not a gap', () => {
+    const { dir, store, tip } = syntheticStore(6)
+    // The synthetic blocks have no envelopes: one more block with one.
+    const parent = store.header(tip)!
+    const height = tip + 1
+    store.commitBlock({
+      header: {
+        height,
+        parent: parent.digest,
+        digest: `0x${'d'.repeat(64)}`,
+        timestampMs: parent.timestampMs + 20_000,
+        envelopeCount: 1,
+        eventCount: 0,
+        stateRoot: `0x${'0'.repeat(64)}`,
+      },
+      envelopes: [
+        {
+          height,
+          envelopeIdx: 0,
+          txHash: `0x${'e'.repeat(64)}`,
+          signer: ACCOUNTS[0]!,
+          nonce: 0,
+          actionKind: 'CancelOrder',
+          marketId: 1,
+          actionJson: '{"CancelOrder":{"market_id":1,"order_id":9}}',
+          signatureJson: '{}',
+          status: 'kept-reject',
+          reasonJson: '{"code":"OrderNotFound","message":"no order 9"}',
+        },
+      ],
+      events: [],
+    })
+    const p = new Pipeline({ dataDir: dir, log: () => {} })
+    indexAll(p, height)
+    const ctx = { db: p.db, symbolOf }
+    const page = { offset: 0, limit: 100, cursor: undefined, includeTotal: false }
+    const lost = p.db
+      .query<{ height: number; envelope_idx: number; tx_hash: string }, []>(
+        'SELECT height, envelope_idx, tx_hash FROM main.envelopes ORDER BY height, envelope_idx LIMIT 1',
+      )
+      .get()!
+    const reads = [
+      () => READ_OPS.envelopes(ctx, { filter: {}, page }),
+      () => READ_OPS.blockEnvelopes(ctx, { height: lost.height }),
+      () => READ_OPS.tx(ctx, { hash: lost.tx_hash }),
+    ]
+    expect(READ_OPS.envelopes(ctx, { filter: {}, page }).data.map((e) => e.action)).toEqual([
+      { CancelOrder: { market_id: 1, order_id: 9 } },
+    ])
+    expect(READ_OPS.blockEnvelopes(ctx, { height })!.map((e) => e.reason)).toEqual([{ code: 'OrderNotFound', message: 'no order 9' }])
+    expect(READ_OPS.tx(ctx, { hash: lost.tx_hash })!.tx_hash).toBe(lost.tx_hash)
+    // A block store replaced or damaged under the index (the node writes it; this stands in).
+    const chain = new Database(join(dir, BLOCK_STORE_FILE))
+    chain.query('DELETE FROM envelopes WHERE height = ? AND envelope_idx = ?').run(lost.height, lost.envelope_idx)
+    chain.close()
+    for (const read of reads)
+      expect(read).toThrow(`envelope ${lost.height}/${lost.envelope_idx} is in the history index but not in the block store`)
     p.close()
   })
 })

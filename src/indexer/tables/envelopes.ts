@@ -17,15 +17,18 @@ interface EnvelopeRow {
   market_id: number | null
 }
 
-/** An envelope's action and reason, as the block store keeps them (JSON). */
+/** An envelope's action and reason, as the block store keeps them (JSON); action null: the block store has no such row. */
 interface ActionRow {
-  action: string
+  action: string | null
   reason: string | null
 }
 
+/** What an envelope the block store lacks reads as (envelopeJson refuses it). */
+const NO_ACTION: ActionRow = { action: null, reason: null }
+
 const SELECT = 'height, envelope_idx, tx_hash, signer, nonce, status, action_kind, market_id'
 const SELECT_WITH_ACTION = `e.height, e.envelope_idx, e.tx_hash, e.signer, e.nonce, e.status, e.action_kind, e.market_id, c.action, c.reason
-  FROM envelopes e JOIN chain.envelopes c ON c.height = e.height AND c.envelope_idx = e.envelope_idx`
+  FROM envelopes e LEFT JOIN chain.envelopes c ON c.height = e.height AND c.envelope_idx = e.envelope_idx`
 
 /**
  * The tx hash of an envelope, or null for an index no envelope has (a block's own events): for the
@@ -40,6 +43,8 @@ export function txHashLookup(db: Database): (height: number, envelopeIdx: number
 
 /** The EnvelopeView of a row and its action; symbol is resolved now. */
 export function envelopeJson(r: EnvelopeRow & ActionRow, symbolOf: SymbolOf) {
+  // The block store holds every envelope the index has: a missing row is a broken data directory.
+  if (r.action === null) throw new Error(`envelope ${r.height}/${r.envelope_idx} is in the history index but not in the block store`)
   return {
     height: r.height,
     envelope_idx: r.envelope_idx,
@@ -125,12 +130,7 @@ export function listEnvelopes(db: Database, f: EnvelopeFilter, page: PageRequest
     page,
   )
   const actionOf = db.query<ActionRow, [number, number]>('SELECT action, reason FROM chain.envelopes WHERE height = ? AND envelope_idx = ?')
-  const data = r.rows.map((row) => {
-    const action = actionOf.get(row.height, row.envelope_idx)
-    // The block store holds every envelope the index has: a missing row is a broken data directory.
-    if (action === null) throw new Error(`envelope ${row.height}/${row.envelope_idx} is in the history index but not in the block store`)
-    return envelopeJson({ ...row, ...action }, symbolOf)
-  })
+  const data = r.rows.map((row) => envelopeJson({ ...row, ...(actionOf.get(row.height, row.envelope_idx) ?? NO_ACTION) }, symbolOf))
   return { data, page: r.page }
 }
 
