@@ -1,19 +1,24 @@
 /**
  * The LtHash lane update (state-hash.ts) in WebAssembly SIMD: acc ±= BLAKE3-XOF(digest, 2048 bytes)
- * as 1024 uint16 lanes, bit for bit what `expandLeaf` plus the JS lane loop compute, in about a
- * third of the time (2.9-3.3 us against 7.3-10 us per leaf on the dev box; the last line of
- * scripts/bench/state-hash.ts). A block's state-root commit is mostly these updates.
+ * as 1024 uint16 lanes, bit for bit what `expandLeaf` plus the JS lane loop compute, in about half
+ * the time (2.4-2.7 us against 4.8-5.7 us per leaf on the 2-core development machine, 2026-11-27;
+ * the last line of scripts/bench/state-hash.ts). A block's state-root commit is mostly these updates.
  *
  * The module is built here, byte by byte, from the BLAKE3 definition (no binary is shipped and no
- * toolchain is needed): one compression per output block with the 4x4 state held as four i32x4 rows
- * (the column step works on the rows, the diagonal step on the rows rotated by 1, 2 and 3 lanes, as
- * BLAKE3's SSE implementation does). The input is one 32-byte block (the digest; message words
- * 8..15 are zero), so the message vectors of the 7 rounds are the same for all 32 output blocks:
- * `load` writes them once per leaf, and the 32 compressions differ only in the counter. `sub`
- * subtracts each output block from the accumulator in the module's memory as it comes, eight uint16
- * lanes per vector; `expand` writes the blocks out as the leaf vector instead, which `addVector`
- * adds to the accumulator and which state-hash.ts keeps, so that removing the leaf later costs a
- * `subVector` instead of an expansion.
+ * toolchain is needed). The 32 output blocks are 32 compressions of one input, the 32-byte digest
+ * (message words 8..15 zero), that differ only in their counter, so they run four at a time: each
+ * of the 16 state words is one i32x4 vector whose lane j belongs to counter t + j, the message
+ * words are splatted (the zero words add nothing and are left out), and each group of four output
+ * words is transposed back into block order at the end. A compression per vector of four rows (the
+ * column step on the rows, the diagonal step on the rows rotated by 1, 2 and 3 lanes, as BLAKE3's
+ * SSE code does for one block) added a leaf vector in 2.90-3.05 us against 2.44-2.72 this way
+ * (scripts/bench/state-hash.ts, three alternated runs on the 2-core development machine,
+ * 2026-11-27); interleaving the four G functions of a step took 3.8-4.0 us (their sixteen vectors
+ * and the temporaries spill out of the registers). `load` writes
+ * the message once per leaf. `sub` subtracts each output block from the accumulator in the
+ * module's memory as it comes; `expand` writes the blocks out as the leaf vector instead, which
+ * `addVector` adds to the accumulator and which state-hash.ts keeps, so that removing the leaf
+ * later costs a `subVector` instead of an expansion.
  *
  * Deterministic like the rest of the chain: integer SIMD has no rounding or platform choice, and
  * WebAssembly memory is little-endian by definition. The accumulator is copied into and out of the
@@ -33,29 +38,13 @@ const MSG_PERMUTATION = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8]
 const ROUNDS = 7
 const OUTPUT_BLOCKS = 32
 
-// Memory layout (one 64 KiB page): the 28 message vectors (4 per round), the accumulator, and one
-// leaf vector (expand writes it, addVector and subVector read it).
+// Memory layout (one 64 KiB page): the 8 message words, each splatted to a vector, the
+// accumulator, and one leaf vector (expand writes it, addVector and subVector read it).
 const MSG_OFFSET = 0
-const MSG_VECTORS = ROUNDS * 4
+const MSG_WORDS = 8
 const ACC_OFFSET = 512
 const ACC_BYTES = 2048
 const VEC_OFFSET = 4096
-
-/**
- * The message vectors as 112 lanes: for round r, vector k (0: column mx, 1: column my, 2: diagonal
- * mx, 3: diagonal my) and lane j, at 16 r + 4 k + j, the message word the lane takes (>= 8: one of
- * the zero words).
- */
-const MESSAGE_LANES: Uint8Array = (() => {
-  const out: number[] = []
-  let idx = Array.from({ length: 16 }, (_, i) => i)
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const from of [0, 1, 8, 9]) out.push(idx[from]!, idx[from + 2]!, idx[from + 4]!, idx[from + 6]!)
-    const prev = idx
-    idx = MSG_PERMUTATION.map((p) => prev[p]!)
-  }
-  return Uint8Array.from(out)
-})()
 
 // --- a minimal WebAssembly binary writer ---
 
@@ -109,6 +98,7 @@ const op = {
   ],
   shuffle: (lanes: readonly number[]) => [0xfd, ...uleb(0x0d), ...lanes],
   i32x4ReplaceLane: (lane: number) => [0xfd, ...uleb(0x1c), lane],
+  i32x4Splat: [0xfd, ...uleb(0x11)],
   v128Or: [0xfd, ...uleb(0x50)],
   v128Xor: [0xfd, ...uleb(0x51)],
   i16x8Add: [0xfd, ...uleb(0x8e)],
@@ -118,17 +108,17 @@ const op = {
   i32x4Add: [0xfd, ...uleb(0xae)],
 }
 
-/** Byte shuffles: rotate each 32-bit lane right by 16 or 8 bits; rotate the four lanes left by n. */
+/** Byte shuffles: rotate each 32-bit lane right by 16 or 8 bits. */
 const ROTR16 = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13]
 const ROTR8 = [1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12]
-const lanesLeft = (n: number): number[] => Array.from({ length: 16 }, (_, i) => (i + 4 * n) % 16)
 
-// Locals: the block counter t and an address (i32); the four rows of the state (v128).
+// Locals: the block counter t and an address (i32); the 16 state words (v128: word k of four
+// compressions, one per lane) and four for the output's transpose.
 const T = 0
 const ADDR = 1
-const [R0, R1, R2, R3] = [2, 3, 4, 5] as const
-const ROWS = [R0, R1, R2, R3] as const
-const V128_LOCALS = 4
+const V = Array.from({ length: 16 }, (_, k) => 2 + k)
+const X = [18, 19, 20, 21] as const
+const V128_LOCALS = 20
 
 /** x = x rotated right by n bits, lane-wise (x a local). */
 function rotr(x: number, n: number): number[] {
@@ -150,78 +140,99 @@ function rotr(x: number, n: number): number[] {
 /** x = x (op) y for two locals. */
 const combine = (x: number, y: number, instr: number[]): number[] => [...op.localGet(x), ...op.localGet(y), ...instr, ...op.localSet(x)]
 
-/** a = a + b + message vector m. */
-const addMessage = (a: number, b: number, m: number): number[] => [
-  ...op.localGet(a),
-  ...op.localGet(b),
-  ...op.i32x4Add,
-  ...op.i32Const(0),
-  ...op.v128Load(MSG_OFFSET + 16 * m),
-  ...op.i32x4Add,
-  ...op.localSet(a),
-]
-
-/** The G function on the four rows at once (one G per column, or per diagonal once rotated). */
-function g(mx: number, my: number): number[] {
-  return [
-    ...addMessage(R0, R1, mx),
-    ...combine(R3, R0, op.v128Xor),
-    ...rotr(R3, 16),
-    ...combine(R2, R3, op.i32x4Add),
-    ...combine(R1, R2, op.v128Xor),
-    ...rotr(R1, 12),
-    ...addMessage(R0, R1, my),
-    ...combine(R3, R0, op.v128Xor),
-    ...rotr(R3, 8),
-    ...combine(R2, R3, op.i32x4Add),
-    ...combine(R1, R2, op.v128Xor),
-    ...rotr(R1, 7),
-  ]
-}
-
-/** Rotates rows 1..3 left by 1, 2, 3 lanes (diagonalize) or by 3, 2, 1 (undo). */
-function diagonal(undo: boolean): number[] {
-  return [1, 2, 3].flatMap((r) => {
-    const x = ROWS[r]!
-    return [...op.localGet(x), ...op.localGet(x), ...op.shuffle(lanesLeft(undo ? 4 - r : r)), ...op.localSet(x)]
-  })
-}
-
 /** What a compression's output block goes to: added to or subtracted from the accumulator, or stored as the leaf vector. */
 type OutputMode = 'sub' | 'store'
 
+/** i32 lanes 0..3 of a and b interleaved: unpack low (a0 b0 a1 b1) or high (a2 b2 a3 b3). */
+const UNPACK_LO = [0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23]
+const UNPACK_HI = [8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31]
+/** The low or high 64 bits of a, then those of b. */
+const HALVES_LO = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]
+const HALVES_HI = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31]
+
+/** a = a + b (+ the message word w splatted, unless it is one of the zero words 8..15). */
+function addWord(a: number, b: number, w: number): number[] {
+  const out = [...op.localGet(a), ...op.localGet(b), ...op.i32x4Add]
+  if (w < 8) out.push(...op.i32Const(0), ...op.v128Load(MSG_OFFSET + 16 * w), ...op.i32x4Add)
+  return [...out, ...op.localSet(a)]
+}
+
+/** BLAKE3's G on state words a, b, c, d of the four compressions at once. */
+function g4(a: number, b: number, c: number, d: number, mx: number, my: number): number[] {
+  return [
+    ...addWord(a, b, mx),
+    ...combine(d, a, op.v128Xor),
+    ...rotr(d, 16),
+    ...combine(c, d, op.i32x4Add),
+    ...combine(b, c, op.v128Xor),
+    ...rotr(b, 12),
+    ...addWord(a, b, my),
+    ...combine(d, a, op.v128Xor),
+    ...rotr(d, 8),
+    ...combine(c, d, op.i32x4Add),
+    ...combine(b, c, op.v128Xor),
+    ...rotr(b, 7),
+  ]
+}
+
 /**
- * The body of sub or expand: for t in 0..31, acc[64 t .. 64 t + 64) -= compress(IV, message,
- * counter t) as uint16 lanes, or (expand) the leaf vector's bytes 64 t .. 64 t + 64 = it. (Two or
- * four blocks interleaved per iteration measured slower: the rows spill out of the registers.)
+ * The body of sub or expand, four output blocks at a time: for t in 0, 4, .., 28 the compressions
+ * of counters t..t+3 run side by side, lane j of every vector belonging to counter t+j, then each
+ * group of four output words is transposed back into block order.
  */
 function mixBody(mode: OutputMode): number[] {
-  const iv = (from: number) => op.v128Const(IV.slice(from, from + 4))
+  const splat = (w: number) => op.v128Const([w, w, w, w])
   const body: number[] = [...op.i32Const(0), ...op.localSet(T), ...op.loop]
-  // The state: cv = IV, then IV[0..3], then (counter_lo = t, counter_hi, block_len, flags).
-  body.push(...iv(0), ...op.localSet(R0), ...iv(4), ...op.localSet(R1), ...iv(0), ...op.localSet(R2))
-  body.push(...op.v128Const([0, 0, BLOCK_LEN, ROOT_CHUNK_FLAGS]), ...op.localGet(T), ...op.i32x4ReplaceLane(0), ...op.localSet(R3))
-  for (let r = 0; r < ROUNDS; r++) body.push(...g(4 * r, 4 * r + 1), ...diagonal(false), ...g(4 * r + 2, 4 * r + 3), ...diagonal(true))
-  // Output words 0..7 = v[i] ^ v[i+8]; words 8..15 = v[i+8] ^ cv[i]; into the accumulator at 64 t.
-  const outputs: number[][] = [
-    [...op.localGet(R0), ...op.localGet(R2), ...op.v128Xor],
-    [...op.localGet(R1), ...op.localGet(R3), ...op.v128Xor],
-    [...op.localGet(R2), ...iv(0), ...op.v128Xor],
-    [...op.localGet(R3), ...iv(4), ...op.v128Xor],
-  ]
+  for (let k = 0; k < 8; k++) body.push(...splat(IV[k]!), ...op.localSet(V[k]!))
+  for (let k = 0; k < 4; k++) body.push(...splat(IV[k]!), ...op.localSet(V[8 + k]!))
+  body.push(...op.localGet(T), ...op.i32x4Splat, ...op.v128Const([0, 1, 2, 3]), ...op.i32x4Add, ...op.localSet(V[12]!))
+  body.push(...splat(0), ...op.localSet(V[13]!), ...splat(BLOCK_LEN), ...op.localSet(V[14]!))
+  body.push(...splat(ROOT_CHUNK_FLAGS), ...op.localSet(V[15]!))
+  let idx = Array.from({ length: 16 }, (_, i) => i)
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let i = 0; i < 4; i++) body.push(...g4(V[i]!, V[4 + i]!, V[8 + i]!, V[12 + i]!, idx[2 * i]!, idx[2 * i + 1]!))
+    for (let i = 0; i < 4; i++)
+      body.push(...g4(V[i]!, V[4 + ((i + 1) % 4)]!, V[8 + ((i + 2) % 4)]!, V[12 + ((i + 3) % 4)]!, idx[8 + 2 * i]!, idx[9 + 2 * i]!))
+    const prev = idx
+    idx = MSG_PERMUTATION.map((p) => prev[p]!)
+  }
+  // Output words 0..7 = v[i] ^ v[i+8]; words 8..15 = v[i+8] ^ cv[i] (cv = IV).
+  for (let i = 0; i < 8; i++) body.push(...combine(V[i]!, V[i + 8]!, op.v128Xor))
+  for (let i = 0; i < 8; i++) body.push(...op.localGet(V[i + 8]!), ...splat(IV[i]!), ...op.v128Xor, ...op.localSet(V[i + 8]!))
   body.push(...op.localGet(T), ...op.i32Const(6), ...op.i32Shl, ...op.localSet(ADDR))
-  outputs.forEach((value, k) => {
-    if (mode === 'store') {
-      body.push(...op.localGet(ADDR), ...value, ...op.v128Store(VEC_OFFSET + 16 * k))
-      return
-    }
-    const offset = ACC_OFFSET + 16 * k
-    body.push(...op.localGet(ADDR), ...op.localGet(ADDR), ...op.v128Load(offset), ...value, ...op.i16x8Sub)
-    body.push(...op.v128Store(offset))
-  })
+  for (let grp = 0; grp < 4; grp++) {
+    const [a, b, c, d] = [V[4 * grp]!, V[4 * grp + 1]!, V[4 * grp + 2]!, V[4 * grp + 3]!]
+    const pair = (x: number, y: number, lanes: number[], into: number) => [
+      ...op.localGet(x),
+      ...op.localGet(y),
+      ...op.shuffle(lanes),
+      ...op.localSet(into),
+    ]
+    body.push(
+      ...pair(a, b, UNPACK_LO, X[0]),
+      ...pair(c, d, UNPACK_LO, X[1]),
+      ...pair(a, b, UNPACK_HI, X[2]),
+      ...pair(c, d, UNPACK_HI, X[3]),
+    )
+    const blocks: [number, number, number[]][] = [
+      [X[0], X[1], HALVES_LO],
+      [X[0], X[1], HALVES_HI],
+      [X[2], X[3], HALVES_LO],
+      [X[2], X[3], HALVES_HI],
+    ]
+    blocks.forEach(([x, y, lanes], j) => {
+      const value = [...op.localGet(x), ...op.localGet(y), ...op.shuffle(lanes)]
+      if (mode === 'store') {
+        body.push(...op.localGet(ADDR), ...value, ...op.v128Store(VEC_OFFSET + 64 * j + 16 * grp))
+        return
+      }
+      const offset = ACC_OFFSET + 64 * j + 16 * grp
+      body.push(...op.localGet(ADDR), ...op.localGet(ADDR), ...op.v128Load(offset), ...value, ...op.i16x8Sub, ...op.v128Store(offset))
+    })
+  }
   body.push(
     ...op.localGet(T),
-    ...op.i32Const(1),
+    ...op.i32Const(4),
     ...op.i32Add,
     ...op.localTee(T),
     ...op.i32Const(OUTPUT_BLOCKS),
@@ -316,15 +327,18 @@ export function createLaneMixer(): LaneMixer | undefined {
   const expand = instance.exports.expand as () => void
   const addVector = instance.exports.addVector as () => void
   const subVector = instance.exports.subVector as () => void
-  const words = new Uint32Array(memory.buffer, MSG_OFFSET, MSG_VECTORS * 4)
+  const words = new Uint32Array(memory.buffer, MSG_OFFSET, MSG_WORDS * 4)
   const acc = new Uint16Array(memory.buffer, ACC_OFFSET, ACC_BYTES / 2)
   const leafVector = new Uint16Array(memory.buffer, VEC_OFFSET, ACC_BYTES / 2)
-  // The 8 message words, then the 8 zero words, indexed by MESSAGE_LANES.
-  const m = new Uint32Array(16)
-  /** Writes the 28 message vectors of digest. */
+  /** Writes the digest's 8 message words, each to the four lanes of its vector. */
   const load = (d: Uint8Array) => {
-    for (let i = 0; i < 8; i++) m[i] = d[4 * i]! | (d[4 * i + 1]! << 8) | (d[4 * i + 2]! << 16) | (d[4 * i + 3]! << 24)
-    for (let i = 0; i < MESSAGE_LANES.length; i++) words[i] = m[MESSAGE_LANES[i]!]!
+    for (let i = 0; i < MSG_WORDS; i++) {
+      const word = d[4 * i]! | (d[4 * i + 1]! << 8) | (d[4 * i + 2]! << 16) | (d[4 * i + 3]! << 24)
+      words[4 * i] = word
+      words[4 * i + 1] = word
+      words[4 * i + 2] = word
+      words[4 * i + 3] = word
+    }
   }
   const run = (f: () => void, target: Uint16Array, digest: Uint8Array) => {
     load(digest)

@@ -40,7 +40,7 @@
  * comes from the unrolling and from skipping the generic chunk/tree/XOF bookkeeping (a semi-unrolled
  * loop over rounds measured ~100-125k/s). One expansion costs ~5-6 us, the 1024-lane add ~1 us.
  * Where WebAssembly SIMD is available (Bun's JavaScriptCore has it), expansion and add run there
- * instead (lthash-simd.ts, about 3 us for both); the JS path stays as the fallback and the
+ * instead (lthash-simd.ts, about 2.5 us for both); the JS path stays as the fallback and the
  * reference its tests compare against.
  *
  * The leaf digest uses the same unrolled compression for encodings of up to one BLAKE3 chunk
