@@ -1,7 +1,7 @@
 // The JSON text the block producer keeps on an accepted result (action-result.ts) must be exactly
 // what JSON.stringify makes of the result, since /action and the WebSocket send it in its place;
-// and the results reach a callback (ChainNode.submitWith) inside the reply batch, before the
-// block is announced.
+// and the results reach a callback (ChainNode.submitWith) inside the reply batches, a hundred at a
+// time, before the block is announced.
 import { afterAll, expect, test } from 'bun:test'
 import { manualDevNode } from '../../test/support/manual-node.ts'
 import { DEV_KEYS } from '../../test/support/node-process.ts'
@@ -63,6 +63,25 @@ test('submitWith answers inside the reply batch, after the block is stored and b
     refused = r
   })
   expect(refused).toMatchObject({ status: 'refused', error: { data: { reason: 'NONCE_REPLAY' } } })
+})
+
+test("a block's replies come in reply batches of a hundred, all before it is announced", () => {
+  const chunked = manualDevNode('perpd-action-result-chunks-')
+  const n = chunked.node
+  try {
+    const log: string[] = []
+    n.onReplies({ start: () => log.push('start'), end: () => log.push('end') })
+    n.onBlock(() => log.push('announce'))
+    // 250 actions: 25 each from the ten development accounts.
+    for (const key of DEV_KEYS)
+      for (let nonce = 1; nonce <= 25; nonce++)
+        n.submitWith(prepareAdmission(new Signer(key).sign({ Noop: {} }, nonce, 'dev').params, 'dev'), (r) => log.push(r.status))
+    n.produceBlock()
+    const accepted = (count: number) => Array<string>(count).fill('accepted')
+    expect(log).toEqual(['start', ...accepted(100), 'end', 'start', ...accepted(100), 'end', 'start', ...accepted(50), 'end', 'announce'])
+  } finally {
+    chunked.close()
+  }
 })
 
 test("a throwing callback is logged and the block's other actions are still answered", async () => {

@@ -95,7 +95,8 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
       index.onProgress((p) => hub.ingested(p.watermarks.ingest, status(p)))
     },
   }
-  // A block's post replies leave in one write per connection, before the block's pushes.
+  // A block's post replies leave in one write per connection per chunk of the block's replies
+  // (ChainNode.onReplies), before the block's pushes.
   node.onReplies({ start: () => hub.startBatches(), end: () => hub.endBatches() })
   node.onBlock((committed) => {
     try {
