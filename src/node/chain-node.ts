@@ -167,9 +167,10 @@ interface ProducedBlock {
 /**
  * A block's replies leave in chunks of this many (the onReplies batches end and start again), so
  * the first do not wait while the rest are built: building them took 2.6-3.3 ms for a block of
- * 400 and 16-24 ms for one of 2,000. Against one write per connection per block, alternated: p50
- * at 2,000 actions/s 118.5 → 116.3 ms (medians of three runs), at 5,000/s 131.9 → 130.3 ms with
- * its p99 232-658 → 227-233 ms (four runs), capacity unchanged (docs/performance.md, eighth session).
+ * 400 and 16-24 ms for one of 2,000. Against one write per connection per block, alternated
+ * (medians of seven and nine runs): at 2,000 actions/s p50 118.5 → 117.3 ms, p99 217.6 → 215.4;
+ * at 5,000/s p50 132.0 → 131.8, p99 235.6 → 232.6; capacity unchanged (docs/performance.md, eighth
+ * session). Small, and free: the CPU per action did not move.
  */
 const REPLY_CHUNK = 100
 /** Envelopes waiting at most, as a multiple of max_tx_per_block. */

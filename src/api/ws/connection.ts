@@ -30,6 +30,29 @@ export interface HeldTopic {
   readonly sub: Subscription
 }
 
+/**
+ * Batching shared by a hub's connections (WsHub.startBatches): while it is active a connection's
+ * frames wait, and the connections that have some are listed, so that ending a batch visits those
+ * alone. A block's replies end and start a batch every hundred replies (ChainNode.onReplies), which
+ * must not cost a visit to each of thousands of subscribed connections that have nothing.
+ */
+export class BatchScope {
+  active = false
+  /** Connections holding frames of the current batch, each once. */
+  readonly holding: WsConnection[] = []
+
+  start(): void {
+    this.active = true
+  }
+
+  /** Sends every holding connection's frames, each in one corked write. */
+  end(): void {
+    this.active = false
+    const holding = this.holding.splice(0)
+    for (const conn of holding) conn.flushBatch()
+  }
+}
+
 let nextConnectionId = 1
 
 export class WsConnection {
@@ -49,7 +72,7 @@ export class WsConnection {
   clientAddress = 'unknown'
   /** Posted actions without a reply yet (docs/websocket.md#posting-actions). */
   postsInFlight = 0
-  /** Frames of the block being pushed, sent together at flushBatch (one socket write). */
+  /** Its frames of the scope's batch (a block's replies or pushes), sent together at flushBatch (one socket write). */
   private batch: ((seq: number) => string)[] | undefined
   private readonly outbox: string[] = []
   private outboxHead = 0
@@ -59,6 +82,7 @@ export class WsConnection {
     readonly transport: WsTransport,
     private readonly limits: WsLimits,
     private readonly now: () => number,
+    private readonly scope: BatchScope = new BatchScope(),
   ) {
     this.lastActivityMs = now()
   }
@@ -74,12 +98,12 @@ export class WsConnection {
       this.batch.push(build)
       return
     }
+    if (this.scope.active) {
+      this.batch = [build]
+      this.scope.holding.push(this)
+      return
+    }
     this.put(build)
-  }
-
-  /** From now on frames wait for flushBatch (the hub batches each block's pushes). */
-  startBatch(): void {
-    this.batch ??= []
   }
 
   /** Sends the batched frames in order, corked into one write when the socket can. */

@@ -1,11 +1,12 @@
 // WsHub on a fake clock and scripted sockets: the timers (heartbeat, idle timeout, slow consumer,
-// account fallback), the connection limit, one corked write per connection per block, and the gap
+// account fallback), the connection limit, one corked write per connection per block (only the
+// connections with frames visited), and the gap
 // frame every connection gets when the feed had to be rebuilt.
 import { describe, expect, test } from 'bun:test'
 import { ALICE, BTC, place } from '../../../test/support/chain/test-chain.ts'
 import { FeedHarness } from '../../../test/support/feed.ts'
 import { HotFeed } from '../../feed/hot-feed.ts'
-import type { WsTransport } from './connection.ts'
+import { WsConnection, type WsTransport } from './connection.ts'
 import { CLOSE_IDLE, CLOSE_TOO_MANY, WsHub } from './hub.ts'
 import { WS_LIMITS_DEFAULT } from './limits.ts'
 
@@ -116,6 +117,36 @@ describe('WsHub blocks', () => {
     expect(a.s.corks).toBe(before + 1)
     expect(a.s.frames.map((f) => f.topic ?? f.op)).toEqual(['subscribed', 'book.BTC', 'book.BTC', `orderUpdates.${ALICE}`, 'block'])
     expect(a.s.frames.map((f) => f.seq)).toEqual([1, 2, 3, 4, 5])
+  })
+
+  test('a batch holds frames until it ends and visits only the connections that have some', () => {
+    const { hub, open } = setup()
+    const idle = Array.from({ length: 500 }, () => open())
+    const busy = open()
+    hub.message(busy.conn, JSON.stringify({ op: 'subscribe', topics: ['marks'] }))
+    const framesBefore = busy.s.frames.length
+    const flushed: unknown[] = []
+    const flushBatch = WsConnection.prototype.flushBatch
+    WsConnection.prototype.flushBatch = function (this: WsConnection) {
+      flushed.push(this)
+      flushBatch.call(this)
+    }
+    try {
+      hub.startBatches()
+      busy.conn.deliverRest('"op":"test","n":1}')
+      busy.conn.deliverRest('"op":"test","n":2}')
+      expect(busy.s.frames.length).toBe(framesBefore)
+      hub.endBatches()
+    } finally {
+      WsConnection.prototype.flushBatch = flushBatch
+    }
+    expect(flushed).toEqual([busy.conn])
+    expect(busy.s.frames.slice(framesBefore).map((f) => f.n)).toEqual([1, 2])
+    expect(busy.s.corks).toBe(1)
+    for (const { s } of idle) expect(s.corks).toBe(0)
+    // Outside a batch a frame goes out at once.
+    busy.conn.deliverRest('"op":"test","n":3}')
+    expect(busy.s.frames.at(-1)?.n).toBe(3)
   })
 
   test('when the feed is rebuilt every connection gets a gap frame', () => {

@@ -10,7 +10,7 @@ import type { FeedSource, HistoryStatus } from '../../feed/source.ts'
 import type { FeedBlock } from '../../feed/types.ts'
 import { createLogger, type LogLine, logLine } from '../../lib/log.ts'
 import { CANDLE_INTERVALS } from '../../wire/candles.ts'
-import { type HeldTopic, WsConnection, type WsTransport } from './connection.ts'
+import { BatchScope, type HeldTopic, WsConnection, type WsTransport } from './connection.ts'
 import {
   accountBody,
   bboBody,
@@ -51,6 +51,8 @@ export const CLOSE_TOO_MANY = 1013
 
 export class WsHub {
   private readonly connections = new Set<WsConnection>()
+  /** The batch every connection's frames wait in during a block's replies and pushes. */
+  private readonly batches = new BatchScope()
   private readonly topics = new Map<string, Topic>()
   private readonly byType = new Map<TopicType, Map<string, Topic>>()
   private readonly now: () => number
@@ -138,7 +140,7 @@ export class WsHub {
       transport.close(CLOSE_TOO_MANY, `too many connections (${this.limits.connectionsMax})`)
       return undefined
     }
-    const conn = new WsConnection(transport, this.limits, this.now)
+    const conn = new WsConnection(transport, this.limits, this.now, this.batches)
     this.connections.add(conn)
     return conn
   }
@@ -359,11 +361,11 @@ export class WsHub {
 
   /** Holds every connection's frames until endBatches, which sends each connection's in one corked write. */
   startBatches(): void {
-    for (const conn of this.connections) conn.startBatch()
+    this.batches.start()
   }
 
   endBatches(): void {
-    for (const conn of this.connections) conn.flushBatch()
+    this.batches.end()
   }
 
   private pushBlock(delta: BlockDelta): void {
@@ -466,7 +468,7 @@ export class WsHub {
     const from = this.liveThrough + 1
     this.liveThrough = watermark
     const topic = this.topics.get('blocks.live')
-    for (const conn of this.connections) conn.startBatch()
+    this.startBatches()
     try {
       // Bounded by the blocks kept: older ones were dropped while the index lagged.
       let lost = false
@@ -481,7 +483,7 @@ export class WsHub {
         for (const conn of topic.subscribers.keys()) conn.signalGap()
       }
     } finally {
-      for (const conn of this.connections) conn.flushBatch()
+      this.endBatches()
     }
     for (const h of this.recentBlocks.keys()) if (h <= watermark) this.recentBlocks.delete(h)
   }
