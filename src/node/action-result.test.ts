@@ -84,6 +84,33 @@ test("a block's replies come in reply batches of a hundred, all before it is ann
   }
 })
 
+test("a reply batch that throws between chunks is logged, and the block's actions are all answered and it is announced", () => {
+  const lines: string[] = []
+  const chunked = manualDevNode('perpd-action-result-chunk-throw-', (l) => lines.push(l))
+  const n = chunked.node
+  try {
+    let ends = 0
+    n.onReplies({
+      start: () => {},
+      end: () => {
+        if (++ends === 1) throw new Error('a batch bug')
+      },
+    })
+    let announced = 0
+    n.onBlock(() => announced++)
+    let answered = 0
+    for (const key of DEV_KEYS.slice(0, 5))
+      for (let nonce = 1; nonce <= 30; nonce++)
+        n.submitWith(prepareAdmission(new Signer(key).sign({ Noop: {} }, nonce, 'dev').params, 'dev'), () => answered++)
+    n.produceBlock()
+    expect(answered).toBe(150)
+    expect(announced).toBe(1)
+    expect(lines.some((l) => l.includes('a batch bug'))).toBe(true)
+  } finally {
+    chunked.close()
+  }
+})
+
 test("a throwing callback is logged and the block's other actions are still answered", async () => {
   const lines: string[] = []
   const logged = manualDevNode('perpd-action-result-throw-', (l) => lines.push(l))

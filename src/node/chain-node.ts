@@ -798,14 +798,26 @@ export class ChainNode {
     }
   }
 
+  /**
+   * Ends the reply batches and starts them again (REPLY_CHUNK). A throwing batch (a bug of its
+   * owner) is logged: the block's other actions must still be answered and the block announced.
+   */
+  private sendReplyChunk(): void {
+    for (const batch of this.replyBatches) {
+      try {
+        batch.end()
+        batch.start()
+      } catch (err) {
+        this.log(`a reply batch threw: ${(err as Error).stack ?? err}`, 'error')
+      }
+    }
+  }
+
   /** bodies: the events' body objects, stored.events[i]'s bodyJson parsed (views.ts storedEventsAndBodies). */
   private reply(txs: readonly PendingTx[], stored: StoredBlock, result: BlockResult, bodies: readonly EventBody[]): void {
     const symbolOf = symbolLookup(this.state)
     for (let i = 0; i < txs.length; i++) {
-      if (i > 0 && i % REPLY_CHUNK === 0) {
-        for (const batch of this.replyBatches) batch.end()
-        for (const batch of this.replyBatches) batch.start()
-      }
+      if (i > 0 && i % REPLY_CHUNK === 0) this.sendReplyChunk()
       const r = result.envelopes[i]!
       const env = stored.envelopes[i]!
       if (r.status === 'accepted') {

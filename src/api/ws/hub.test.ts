@@ -1,7 +1,7 @@
 // WsHub on a fake clock and scripted sockets: the timers (heartbeat, idle timeout, slow consumer,
-// account fallback), the connection limit, one corked write per connection per block (only the
-// connections with frames visited), and the gap
-// frame every connection gets when the feed had to be rebuilt.
+// account fallback), the connection limit, one corked write per connection per block (visiting
+// only the connections with frames), and the gap frame every connection gets when the feed had to
+// be rebuilt.
 import { describe, expect, test } from 'bun:test'
 import { ALICE, BTC, place } from '../../../test/support/chain/test-chain.ts'
 import { FeedHarness } from '../../../test/support/feed.ts'
