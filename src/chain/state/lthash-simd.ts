@@ -14,11 +14,11 @@
  * SSE code does for one block) added a leaf vector in 2.90-3.05 us against 2.44-2.72 this way
  * (scripts/bench/state-hash.ts, three alternated runs on the 2-core development machine,
  * 2026-11-27); interleaving the four G functions of a step took 3.8-4.0 us (their sixteen vectors
- * and the temporaries spill out of the registers). `load` writes
- * the message once per leaf. `sub` subtracts each output block from the accumulator in the
- * module's memory as it comes; `expand` writes the blocks out as the leaf vector instead, which
- * `addVector` adds to the accumulator and which state-hash.ts keeps, so that removing the leaf
- * later costs a `subVector` instead of an expansion.
+ * and the temporaries spill out of the registers). `load` writes the message once per leaf. `sub`
+ * subtracts each output block from the accumulator in the module's memory as it comes; `expand`
+ * writes the blocks out as the leaf vector instead, which `addVector` adds to the accumulator and
+ * which state-hash.ts keeps, so that removing the leaf later costs a `subVector` instead of an
+ * expansion.
  *
  * Deterministic like the rest of the chain: integer SIMD has no rounding or platform choice, and
  * WebAssembly memory is little-endian by definition. The accumulator is copied into and out of the
