@@ -22,6 +22,7 @@ import {
 } from './config.ts'
 import type { HistoryIndex } from './indexer/history-index.ts'
 import { keccakWasmReady } from './lib/keccak.ts'
+import { cannotListenMessage } from './lib/listen-error.ts'
 import { configureLogging, createLogger, errorMessage, logLine, logSettingsFrom } from './lib/log.ts'
 import { configJson, configText, readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
@@ -111,7 +112,8 @@ function finish(code: number): void {
   if (finishing) return
   finishing = true
   monitor?.stop()
-  void app.stop()
+  // Not bound yet when the port could not be: Elysia's stop throws then.
+  if (app.server) void app.stop()
   admissionPool?.stop()
   // A leader gives its lease up first, so a standby takes over without waiting for it to expire.
   const replicationStopped = replication?.stop() ?? Promise.resolve()
@@ -146,7 +148,14 @@ process.on('SIGTERM', () => shutdown('SIGTERM'))
 
 // The port is bound before the stored chain is replayed: meanwhile the probes say recovering and
 // every other route answers 503 (docs/operations.md#health).
-app.listen({ hostname: config.host, port: config.port })
+try {
+  app.listen({ hostname: config.host, port: config.port })
+} catch (err) {
+  log.error(cannotListenMessage(config.host, config.port, err))
+  finish(1)
+  // finish exits once the node and its threads have stopped; nothing below may run meanwhile.
+  await new Promise<never>(() => {})
+}
 log.info(`perpd ${genesis.network} network, data ${config.dataDir}, block time ${config.blockTimeMs} ms`, {
   network: genesis.network,
   data_dir: config.dataDir,

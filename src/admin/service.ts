@@ -6,6 +6,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { RpcClient } from '../client/rpc-client.ts'
+import { cannotListenMessage } from '../lib/listen-error.ts'
 import type { Logger } from '../lib/log.ts'
 import { RateLimiter } from '../lib/rate-limit.ts'
 import { ChallengeBook } from './auth/challenges.ts'
@@ -208,7 +209,11 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
     },
   )
   // development: false, whatever NODE_ENV says: the console is bundled once and served minified, without hot reloading.
-  app.listen({ hostname: config.host, port: config.port, development: false, ...(tls === undefined ? {} : { tls }) })
+  try {
+    app.listen({ hostname: config.host, port: config.port, development: false, ...(tls === undefined ? {} : { tls }) })
+  } catch (err) {
+    throw new StartRefused(cannotListenMessage(config.host, config.port, err))
+  }
   const url = `${tls === undefined ? 'http' : 'https'}://${config.host}:${app.server!.port}`
   onListening(url)
   if (kek.created)

@@ -1,6 +1,10 @@
 // Both binaries' command lines as an operator meets them: --help and --version answer on stdout and
-// exit 0, a command line that cannot be used says why on stderr and exits 2.
+// exit 0, a command line that cannot be used says why on stderr and exits 2, a port that cannot be
+// bound is named on stderr and exits 1.
 import { describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { runScript } from '../support/child-process.ts'
 
@@ -50,6 +54,45 @@ describe('perpd', () => {
     const range = await run('src/main.ts', ['--dev', '--block-time-ms', '5'])
     expect(range.code).toBe(2)
     expect(range.stderr).toContain('--block-time-ms must be an integer from 10 to 60000, got 5')
+  })
+})
+
+describe('a port another process holds', () => {
+  test('perpd and perpd-admin say so in one line on stderr, without a stack, and exit 1', async () => {
+    const holder = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('') })
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-port-held-'))
+    try {
+      const want = `cannot listen on 127.0.0.1:${holder.port}: the address is in use`
+      const node = await run('src/main.ts', [
+        '--dev',
+        '--no-dev-quoter',
+        '--data-dir',
+        join(dir, 'node'),
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(holder.port),
+      ])
+      const admin = await run('src/admin.ts', [
+        '--data-dir',
+        join(dir, 'admin'),
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(holder.port),
+        '--node-url',
+        'http://127.0.0.1:9',
+      ])
+      for (const r of [node, admin]) {
+        expect(r.code).toBe(1)
+        expect(r.stderr).toContain(want)
+        expect(r.stderr).not.toContain('    at ')
+        expect(r.stdout).not.toContain('listening on')
+      }
+    } finally {
+      holder.stop(true)
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
