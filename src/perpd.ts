@@ -26,6 +26,7 @@ import { cannotListenMessage } from './lib/listen-error.ts'
 import { configureLogging, createLogger, errorMessage, logLine, logSettingsFrom } from './lib/log.ts'
 import { configJson, configText, readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
+import { DataDirInUse, type DataDirLock, lockDataDir } from './node/data-dir-lock.ts'
 import { printDevBanner } from './node/dev-banner.ts'
 import { devGenesis } from './node/dev-genesis.ts'
 import { startDevQuoter } from './node/dev-quoter.ts'
@@ -44,6 +45,20 @@ if (argv[0] !== undefined && argv[0] !== 'start' && NODE_SUBCOMMAND_WORDS.includ
 const config = readCommandLine(() => parseNodeArgs(argv[0] === 'start' ? argv.slice(1) : argv))
 configureLogging(config.log)
 const log = createLogger('perpd')
+
+// One node per data directory, locked before anything there is opened; the lock is held until the
+// process ends (node/data-dir-lock.ts).
+const dataDirLock = takeDataDirLock()
+
+function takeDataDirLock(): DataDirLock {
+  try {
+    return lockDataDir(config.dataDir, process.pid)
+  } catch (err) {
+    if (!(err instanceof DataDirInUse)) throw err
+    log.error(err.message)
+    process.exit(1)
+  }
+}
 
 /** Exit codes besides 0 (stopped by a signal) and 2 (a command line that cannot be used); docs/operations.md#exit-codes. */
 const EXIT_HALTED = 70
@@ -122,7 +137,10 @@ function finish(code: number): void {
   } catch (err) {
     log.error(`stopping the node: ${errorMessage(err)}`)
   }
-  void Promise.all([history?.stop() ?? Promise.resolve(), replicationStopped]).finally(() => process.exit(code))
+  void Promise.all([history?.stop() ?? Promise.resolve(), replicationStopped]).finally(() => {
+    dataDirLock.release()
+    process.exit(code)
+  })
 }
 
 // Block production stopped for good (an assertion, or a block the store would not take): the probes
