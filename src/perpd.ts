@@ -21,12 +21,12 @@ import {
   validateGenesis,
 } from './config.ts'
 import type { HistoryIndex } from './indexer/history-index.ts'
+import { DataDirInUse, type DataDirLock, lockDataDir } from './lib/data-dir-lock.ts'
 import { keccakWasmReady } from './lib/keccak.ts'
 import { cannotListenMessage } from './lib/listen-error.ts'
 import { configureLogging, createLogger, errorMessage, logLine, logSettingsFrom } from './lib/log.ts'
 import { configJson, configText, readCommandLine } from './lib/options.ts'
 import { ChainNode } from './node/chain-node.ts'
-import { DataDirInUse, type DataDirLock, lockDataDir } from './node/data-dir-lock.ts'
 import { printDevBanner } from './node/dev-banner.ts'
 import { devGenesis } from './node/dev-genesis.ts'
 import { startDevQuoter } from './node/dev-quoter.ts'
@@ -47,12 +47,12 @@ configureLogging(config.log)
 const log = createLogger('perpd')
 
 // One node per data directory, locked before anything there is opened; the lock is held until the
-// process ends (node/data-dir-lock.ts).
+// process ends (lib/data-dir-lock.ts).
 const dataDirLock = takeDataDirLock()
 
 function takeDataDirLock(): DataDirLock {
   try {
-    return lockDataDir(config.dataDir, process.pid)
+    return lockDataDir(config.dataDir, 'perpd')
   } catch (err) {
     if (!(err instanceof DataDirInUse)) throw err
     log.error(err.message)

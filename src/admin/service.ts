@@ -6,6 +6,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { RpcClient } from '../client/rpc-client.ts'
+import { DataDirInUse, type DataDirLock, lockDataDir } from '../lib/data-dir-lock.ts'
 import { cannotListenMessage } from '../lib/listen-error.ts'
 import type { Logger } from '../lib/log.ts'
 import { RateLimiter } from '../lib/rate-limit.ts'
@@ -79,6 +80,8 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
   const clock = Date.now
   const tls = config.tls === undefined ? undefined : readTls(config.tls)
   const { kek } = prepareDataDir({ dataDir: config.dataDir, kekFile: config.kekFile, dev: config.dev, log })
+  // One service per data directory (lib/data-dir-lock.ts): a second would run the runners with the same keys.
+  const lock = lockAdminDataDir(config.dataDir)
   const db = AdminDb.open(config.dataDir)
   checkDatabaseFileModes(config.dataDir)
   const keys = new KeyStore(db, kek, clock)
@@ -247,7 +250,18 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
       await supervisor.stopAll()
       db.close()
       rmSync(pidFile, { force: true })
+      lock.release()
     },
+  }
+}
+
+/** The data directory's lock, or the refusal to start when another service holds it. */
+function lockAdminDataDir(dataDir: string): DataDirLock {
+  try {
+    return lockDataDir(dataDir, 'perpd-admin')
+  } catch (err) {
+    if (err instanceof DataDirInUse) throw new StartRefused(err.message)
+    throw err
   }
 }
 

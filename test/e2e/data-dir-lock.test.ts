@@ -1,6 +1,7 @@
-// One node per data directory (src/node/data-dir-lock.ts): a second perpd on a directory a running
-// node holds is refused with a message and exit 1, before it opens anything there, and the running
-// node goes on; the lock goes with its holder, SIGKILL included.
+// One running process per data directory (src/lib/data-dir-lock.ts): a second perpd on a directory
+// a running node holds is refused with a message and exit 1, before it opens anything there, and
+// the running node goes on; the lock goes with its holder, SIGKILL included. The same for
+// perpd-admin.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -48,4 +49,23 @@ test('a second node on a held data directory is refused; the first goes on; the 
   } finally {
     if (!firstStopped) await first.stop()
   }
+}, 60_000)
+
+test('a second admin service on a held data directory is refused; the first goes on', async () => {
+  const adminDir = join(dir, 'admin')
+  const adminArgs = ['--data-dir', adminDir, '--host', '127.0.0.1', '--port', '0', '--node-url', 'http://127.0.0.1:9']
+  const first = await spawnListening('first admin', 'src/admin.ts', adminArgs)
+  try {
+    const second = await runScript('src/admin.ts', adminArgs)
+    expect(second.code).toBe(1)
+    expect(second.stderr).toContain(`the data directory ${adminDir} is in use by another running perpd-admin`)
+    expect(second.stdout).not.toContain('listening on')
+    // The first still answers.
+    expect(await (await fetch(`${first.url}/api/health`)).json()).toMatchObject({ ok: true })
+  } finally {
+    expect(await first.stop()).toBe(0)
+  }
+  // Stopped, it gave the lock up: another starts.
+  const third = await spawnListening('third admin', 'src/admin.ts', adminArgs)
+  expect(await third.stop()).toBe(0)
 }, 60_000)
