@@ -41,7 +41,25 @@ const config = readCommandLine(() => parseAdminArgs(command === 'serve' ? argv.s
 configureLogging(config.log)
 const log = createLogger('admin')
 
-let service: AdminService
+// The signal handlers come first: a SIGTERM while the service starts (it prints its address before
+// its runners start) stops it cleanly once started, instead of ending the process mid-start.
+let service: AdminService | undefined
+let stopSignal: string | undefined
+async function shutdown(signal: string) {
+  if (stopSignal !== undefined) {
+    // A second signal while it still starts (a start that hangs): give up at once.
+    if (service === undefined) process.exit(1)
+    return
+  }
+  stopSignal = signal
+  if (service === undefined) return // still starting: stopped as soon as it has started
+  log.info(`${signal}: stopping`)
+  await service.stop()
+  process.exit(0)
+}
+process.on('SIGINT', () => void shutdown('SIGINT'))
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+
 try {
   // The line tests and scripts wait for (test/support/child-process.ts), once the port is bound.
   service = await startAdminService(config, log, (url) => log.info(`listening on ${url}`, { url }))
@@ -53,14 +71,8 @@ try {
   }
   throw err
 }
-
-let stopping = false
-async function shutdown(signal: string) {
-  if (stopping) return
-  stopping = true
-  log.info(`${signal}: stopping`)
+if (stopSignal !== undefined) {
+  log.info(`${stopSignal}: stopping (it came while the service started)`)
   await service.stop()
   process.exit(0)
 }
-process.on('SIGINT', () => void shutdown('SIGINT'))
-process.on('SIGTERM', () => void shutdown('SIGTERM'))

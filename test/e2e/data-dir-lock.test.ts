@@ -1,7 +1,7 @@
 // One running process per data directory (src/lib/data-dir-lock.ts): a second perpd on a directory
 // a running node holds is refused with a message and exit 1, before it opens anything there, and
 // the running node goes on; the lock goes with its holder, SIGKILL included. The same for
-// perpd-admin.
+// perpd-admin, which also stops cleanly when told to while it starts.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -71,5 +71,15 @@ test('a second admin service on a held data directory is refused; the first goes
     expect(await (await fetch(`${third.url}/api/health`)).json()).toMatchObject({ ok: true })
   } finally {
     await third.stop()
+  }
+}, 60_000)
+
+test('an admin service stopped the moment it prints its address still stops cleanly (exit 0) and gives its lock up', async () => {
+  // It prints its address before its runners start; a SIGTERM then used to end it mid-start (143).
+  const adminDir = join(dir, 'admin-stopped-at-start')
+  const adminArgs = ['--data-dir', adminDir, '--host', '127.0.0.1', '--port', '0', '--node-url', 'http://127.0.0.1:9']
+  for (let i = 0; i < 4; i++) {
+    const admin = await spawnListening(`admin ${i}`, 'src/admin.ts', adminArgs)
+    expect(await admin.stop()).toBe(0)
   }
 }, 60_000)
