@@ -2,7 +2,7 @@
 // key, sessions, runners and the HTTP app; starts the components of the stored bindings; serves
 // (over TLS with --tls-cert / --tls-key).
 
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { RpcClient } from '../client/rpc-client.ts'
@@ -79,9 +79,10 @@ export interface AdminService {
 export async function startAdminService(config: AdminConfig, log: Logger, onListening: (url: string) => void): Promise<AdminService> {
   const clock = Date.now
   const tls = config.tls === undefined ? undefined : readTls(config.tls)
-  const { kek } = prepareDataDir({ dataDir: config.dataDir, kekFile: config.kekFile, dev: config.dev, log })
-  // One service per data directory (lib/data-dir-lock.ts): a second would run the runners with the same keys.
+  // One service per data directory (lib/data-dir-lock.ts): a second would run the runners with the
+  // same keys. Taken first, before the directory's key or database is created or opened.
   const lock = lockAdminDataDir(config.dataDir)
+  const { kek } = prepareDataDir({ dataDir: config.dataDir, kekFile: config.kekFile, dev: config.dev, log })
   const db = AdminDb.open(config.dataDir)
   checkDatabaseFileModes(config.dataDir)
   const keys = new KeyStore(db, kek, clock)
@@ -255,10 +256,14 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
   }
 }
 
-/** The data directory's lock, or the refusal to start when another service holds it. */
+/**
+ * The data directory's lock (a missing directory is created 0700, as prepareDataDir would), or the
+ * refusal to start when another service holds it.
+ */
 function lockAdminDataDir(dataDir: string): DataDirLock {
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new StartRefused(`--data-dir ${dataDir} is not a directory`)
   try {
-    return lockDataDir(dataDir, 'perpd-admin')
+    return lockDataDir(dataDir, 'perpd-admin', 0o700)
   } catch (err) {
     if (err instanceof DataDirInUse) throw new StartRefused(err.message)
     throw err

@@ -26,9 +26,12 @@ export interface DataDirLock {
 /** The programs that lock their data directory; the lock file is named after the program. */
 export type LockingProgram = 'perpd' | 'perpd-admin'
 
-/** Takes dataDir's lock for program, or throws DataDirInUse when another process holds it. */
-export function lockDataDir(dataDir: string, program: LockingProgram): DataDirLock {
-  mkdirSync(dataDir, { recursive: true })
+/**
+ * Takes dataDir's lock for program, or throws DataDirInUse when another process holds it. A missing
+ * directory is created, with directoryMode when given (the admin service's is 0700).
+ */
+export function lockDataDir(dataDir: string, program: LockingProgram, directoryMode?: number): DataDirLock {
+  mkdirSync(dataDir, { recursive: true, ...(directoryMode === undefined ? {} : { mode: directoryMode }) })
   const path = join(dataDir, `${program}.lock`)
   const db = new Database(path, { create: true })
   try {
