@@ -2,7 +2,7 @@
 // key, sessions, runners and the HTTP app; starts the components of the stored bindings; serves
 // (over TLS with --tls-cert / --tls-key).
 
-import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import packageJson from '../../package.json' with { type: 'json' }
 import { RpcClient } from '../client/rpc-client.ts'
@@ -45,7 +45,7 @@ import { StartRefused } from './start-refused.ts'
 import { appendAudit, verifyAuditChain } from './store/audit.ts'
 import { BindingStore, SERVICE_NAMES } from './store/bindings.ts'
 import { BridgeStore } from './store/bridge-store.ts'
-import { checkDatabaseFileModes, prepareDataDir } from './store/data-dir.ts'
+import { checkDatabaseFileModes, ensureDataDirectory, prepareDataDir } from './store/data-dir.ts'
 import { AdminDb } from './store/db.ts'
 import { ADMIN_PID_FILE } from './store/kek-rotation.ts'
 import { KeyStore } from './store/key-store.ts'
@@ -256,14 +256,11 @@ export async function startAdminService(config: AdminConfig, log: Logger, onList
   }
 }
 
-/**
- * The data directory's lock (a missing directory is created 0700, as prepareDataDir would), or the
- * refusal to start when another service holds it.
- */
+/** The data directory's lock (the directory made as prepareDataDir makes it), or the refusal to start when another service holds it. */
 function lockAdminDataDir(dataDir: string): DataDirLock {
-  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) throw new StartRefused(`--data-dir ${dataDir} is not a directory`)
+  ensureDataDirectory(dataDir)
   try {
-    return lockDataDir(dataDir, 'perpd-admin', 0o700)
+    return lockDataDir(dataDir, 'perpd-admin')
   } catch (err) {
     if (err instanceof DataDirInUse) throw new StartRefused(err.message)
     throw err

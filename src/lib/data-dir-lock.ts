@@ -5,8 +5,8 @@
 // directory's lock first, before it opens or upgrades anything there, and a second one is refused
 // with a message instead.
 //
-// The lock is SQLite's own: a small database, DIR/PROGRAM.lock, written once in exclusive locking
-// mode, which keeps its write lock until the connection closes. The operating system drops the
+// The lock is SQLite's own: a small database, DIR/PROGRAM.lock, locked for writing once in exclusive
+// locking mode, which keeps that lock until the connection closes. The operating system drops the
 // lock when the process ends however it ends (SIGKILL included), so a crash leaves no stale lock
 // to clean up. The `perpd` subcommands that only read a directory (replay, status) take no lock.
 import { Database } from 'bun:sqlite'
@@ -26,12 +26,9 @@ export interface DataDirLock {
 /** The programs that lock their data directory; the lock file is named after the program. */
 export type LockingProgram = 'perpd' | 'perpd-admin'
 
-/**
- * Takes dataDir's lock for program, or throws DataDirInUse when another process holds it. A missing
- * directory is created, with directoryMode when given (the admin service's is 0700).
- */
-export function lockDataDir(dataDir: string, program: LockingProgram, directoryMode?: number): DataDirLock {
-  mkdirSync(dataDir, { recursive: true, ...(directoryMode === undefined ? {} : { mode: directoryMode }) })
+/** Takes dataDir's lock for program (creating the directory when missing), or throws DataDirInUse when another process holds it. */
+export function lockDataDir(dataDir: string, program: LockingProgram): DataDirLock {
+  mkdirSync(dataDir, { recursive: true })
   const path = join(dataDir, `${program}.lock`)
   const db = new Database(path, { create: true })
   try {
@@ -39,12 +36,8 @@ export function lockDataDir(dataDir: string, program: LockingProgram, directoryM
     // No waiting: a lock that is held stays held as long as its process runs.
     db.exec('PRAGMA busy_timeout = 0')
     db.exec('PRAGMA locking_mode = EXCLUSIVE')
-    // A write takes the exclusive lock, which exclusive locking mode then never releases.
-    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)')
-    db.transaction(() => {
-      db.exec('DELETE FROM holder')
-      db.query('INSERT INTO holder (pid) VALUES (?)').run(process.pid)
-    })()
+    // BEGIN EXCLUSIVE takes the write lock, which exclusive locking mode keeps after the COMMIT.
+    db.exec('BEGIN EXCLUSIVE; COMMIT')
   } catch (err) {
     db.close()
     if ((err as { code?: unknown }).code === 'SQLITE_BUSY')

@@ -61,18 +61,23 @@ export interface PreparedDataDir {
   readonly dbExisted: boolean
 }
 
-/**
- * Makes the data directory ready for AdminDb.open and loads (or, for a new database only, creates)
- * the KEK. Throws StartRefused (or KekError) with what to do when something cannot be used.
- */
-export function prepareDataDir(p: { dataDir: string; kekFile: string; dev: boolean; log: Logger }): PreparedDataDir {
-  const { dataDir, kekFile, dev, log } = p
+/** Creates the data directory (mode 0700) when it is missing; refuses a path that is not a directory. */
+export function ensureDataDirectory(dataDir: string): void {
   if (!existsSync(dataDir)) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 })
     chmodSync(dataDir, 0o700)
   } else if (!statSync(dataDir).isDirectory()) {
     throw new StartRefused(`--data-dir ${dataDir} is not a directory`)
   }
+}
+
+/**
+ * Makes the data directory ready for AdminDb.open and loads (or, for a new database only, creates)
+ * the KEK. Throws StartRefused (or KekError) with what to do when something cannot be used.
+ */
+export function prepareDataDir(p: { dataDir: string; kekFile: string; dev: boolean; log: Logger }): PreparedDataDir {
+  const { dataDir, kekFile, dev, log } = p
+  ensureDataDirectory(dataDir)
   checkMode(dataDir, 0o700, dev, log)
 
   if (!dev && isInside(kekFile, dataDir)) {

@@ -157,23 +157,21 @@ function addWord(a: number, b: number, w: number): number[] {
   return [...out, ...op.localSet(a)]
 }
 
+/** Half of BLAKE3's G: a += b + m; d = (d ^ a) >>> rd; c += d; b = (b ^ c) >>> rb. */
+const halfG = (a: number, b: number, c: number, d: number, m: number, rd: number, rb: number): number[] => [
+  ...addWord(a, b, m),
+  ...combine(d, a, op.v128Xor),
+  ...rotr(d, rd),
+  ...combine(c, d, op.i32x4Add),
+  ...combine(b, c, op.v128Xor),
+  ...rotr(b, rb),
+]
+
 /** BLAKE3's G on state words a, b, c, d of the four compressions at once. */
-function g4(a: number, b: number, c: number, d: number, mx: number, my: number): number[] {
-  return [
-    ...addWord(a, b, mx),
-    ...combine(d, a, op.v128Xor),
-    ...rotr(d, 16),
-    ...combine(c, d, op.i32x4Add),
-    ...combine(b, c, op.v128Xor),
-    ...rotr(b, 12),
-    ...addWord(a, b, my),
-    ...combine(d, a, op.v128Xor),
-    ...rotr(d, 8),
-    ...combine(c, d, op.i32x4Add),
-    ...combine(b, c, op.v128Xor),
-    ...rotr(b, 7),
-  ]
-}
+const g4 = (a: number, b: number, c: number, d: number, mx: number, my: number): number[] => [
+  ...halfG(a, b, c, d, mx, 16, 12),
+  ...halfG(a, b, c, d, my, 8, 7),
+]
 
 /**
  * The body of sub or expand, four output blocks at a time: for t in 0, 4, .., 28 the compressions
