@@ -57,6 +57,8 @@ export interface NodeConfig {
   readonly admissionThreads: number
   /** --admission-inline: bodies a turn admitted on the block thread while the admission threads are idle. */
   readonly admissionInline: number
+  /** The roots of produced blocks on a thread of their own (node/state-root-thread.ts) unless --no-state-root-thread. */
+  readonly stateRootThread: boolean
   /** --dev runs the development quoter of its external-peg markets unless --no-dev-quoter (node/dev-quoter.ts). */
   readonly devQuoter: boolean
   /** A replicated chain on NATS JetStream (docs/replication.md); undefined: a node alone. */
@@ -178,6 +180,11 @@ export const NODE_OPTIONS = defineOptions({
     valueName: 'N',
     description:
       'while the admission threads are idle, up to N /action requests a turn of the event loop are admitted on the block thread instead, which costs less CPU at moderate rates (0: always on the threads)',
+  },
+  'no-state-root-thread': {
+    type: 'boolean',
+    description:
+      "compute the state root of each block on the block thread instead of a thread of its own (which works on it while the block's rows are written)",
   },
   nats: {
     type: 'string',
@@ -473,6 +480,7 @@ export function parseNodeArgs(argv: readonly string[], env?: Readonly<Record<str
     haltExitDelayMs: values['halt-exit-delay-ms'],
     admissionThreads: values['admission-threads'] ?? defaultAdmissionThreads(),
     admissionInline: values['admission-inline'],
+    stateRootThread: !values['no-state-root-thread'],
     log: logSettingsFrom(values),
     replication,
   }

@@ -85,6 +85,7 @@ const node = new ChainNode({
   blockTimeMs: config.blockTimeMs,
   signerRatePerSec: config.rateLimitSignerPerSec,
   snapshotEveryBlocks: config.snapshotEveryBlocks,
+  stateRootThread: config.stateRootThread,
   deferRecovery: true,
 })
 // The admission threads run the stateless part of /action off this (the block) thread; the network

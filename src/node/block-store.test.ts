@@ -228,6 +228,40 @@ function expectEventReads(store: BlockStore): void {
   expect(store.auditEvents(everyAuditEvent(null))[0]!.bodyJson).toBe(two.events[6]!.bodyJson)
 }
 
+describe('a block written in two steps (beginBlock, then finishBlock or abortBlock)', () => {
+  test('finishBlock commits the rows with the header; abortBlock leaves the store as it was; one block at a time', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
+    dirs.push(dir)
+    const store = new BlockStore(dir)
+    store.commitBlock(block(1, 2))
+    const second = block(2, 3)
+    store.beginBlock(second.envelopes, second.events)
+    expect(() => store.beginBlock(second.envelopes, second.events)).toThrow(/being written already/)
+    store.finishBlock(second)
+    expect(store.tipHeight()).toBe(2)
+    expect(store.envelopesOf(2).map((e) => e.txHash)).toEqual(second.envelopes.map((e) => e.txHash))
+
+    const third = block(3, 2)
+    store.beginBlock(third.envelopes, third.events)
+    store.abortBlock()
+    expect(store.tipHeight()).toBe(2)
+    expect(store.envelopesOf(3)).toEqual([])
+    expect(() => store.finishBlock(third)).toThrow(/without beginBlock/)
+    store.abortBlock() // nothing open: nothing to do
+    // A header the store refuses (a height it holds) rolls the rows back with it.
+    const again = block(2, 1)
+    store.beginBlock(
+      again.envelopes.map((e) => ({ ...e, height: 9 })),
+      again.events,
+    )
+    expect(() => store.finishBlock(again)).toThrow()
+    expect(store.envelopesOf(9)).toEqual([])
+    store.commitBlock(third)
+    expect(store.tipHeight()).toBe(3)
+    store.close()
+  })
+})
+
 describe('events in groups', () => {
   test('a row per envelope that raised events: every read gives the events as they were committed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))

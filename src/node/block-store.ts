@@ -158,9 +158,7 @@ export class BlockStore {
     )
     this.commitTx = this.db.transaction((block: StoredBlock) => {
       this.insertBlock.run(block.header as never)
-      for (const e of block.envelopes) this.insertEnvelope.run(e as never)
-      for (const g of eventGroupsOf(block.events)) this.insertEventGroup.run(g as never)
-      for (const e of block.events) if (e.kind === 'Ops') this.insertAuditEvent.run(e as never)
+      this.insertBody(block.envelopes, block.events)
     })
     this.commitManyTx = this.db.transaction((blocks: readonly StoredBlock[]) => {
       for (const block of blocks) this.commitTx(block)
@@ -231,6 +229,49 @@ export class BlockStore {
     assert(block.header.envelopeCount === block.envelopes.length, 'envelope count mismatch')
     assert(block.header.eventCount === block.events.length, 'event count mismatch')
     this.commitTx(block)
+  }
+
+  /**
+   * commitBlock in two steps, for a block whose header is not known yet when its rows are (the
+   * node's state root is computed on another thread meanwhile): this opens the transaction and
+   * inserts the envelopes and events; finishBlock adds the header and commits, abortBlock rolls it
+   * back. Nothing else may use the store in between (all of it runs in one task of the block thread).
+   */
+  beginBlock(envelopes: readonly StoredEnvelope[], events: readonly StoredEvent[]): void {
+    assert(!this.db.inTransaction, 'a block is being written already')
+    this.db.exec('BEGIN')
+    try {
+      this.insertBody(envelopes, events)
+    } catch (err) {
+      this.abortBlock()
+      throw err
+    }
+  }
+
+  /** Ends what beginBlock started: the header is inserted and the block committed (durable on return). */
+  finishBlock(block: StoredBlock): void {
+    assert(this.db.inTransaction, 'finishBlock without beginBlock')
+    assert(block.header.envelopeCount === block.envelopes.length, 'envelope count mismatch')
+    assert(block.header.eventCount === block.events.length, 'event count mismatch')
+    try {
+      this.insertBlock.run(block.header as never)
+      this.db.exec('COMMIT')
+    } catch (err) {
+      this.abortBlock()
+      throw err
+    }
+  }
+
+  /** Rolls back a block beginBlock started and finishBlock did not commit (nothing when none is open). */
+  abortBlock(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK')
+  }
+
+  /** A block's envelope and event rows, inside the caller's transaction. */
+  private insertBody(envelopes: readonly StoredEnvelope[], events: readonly StoredEvent[]): void {
+    for (const e of envelopes) this.insertEnvelope.run(e as never)
+    for (const g of eventGroupsOf(events)) this.insertEventGroup.run(g as never)
+    for (const e of events) if (e.kind === 'Ops') this.insertAuditEvent.run(e as never)
   }
 
   /**

@@ -35,12 +35,18 @@ import { atTheEdge } from './edge-envelope.ts'
 import { type HealthProblemCode, NodeHealth, type ReplayProgress } from './health.ts'
 import { Mempool, type PendingTx } from './mempool.ts'
 import { SnapshotStore } from './snapshots.ts'
+import { StateRootThread } from './state-root-thread.ts'
 import { storedEventsAndBodies, symbolLookup } from './views.ts'
 
 export interface ChainNodeOptions {
   readonly dataDir: string
   readonly genesis: Genesis
   readonly blockTimeMs: number
+  /**
+   * Compute the roots of the blocks this node produces on a thread of its own (state-root-thread.ts)
+   * once it starts producing; default false (the root on the block thread).
+   */
+  readonly stateRootThread?: boolean
   /** Actions per second one signer may send (default 20, docs/limits.md#action-rate-limits); 0 or absent disables. */
   readonly signerRatePerSec?: number
   /** Wall clock in ms; injected so tests can drive time. */
@@ -130,13 +136,16 @@ export interface CommittedBlock {
 export interface BlockPhases {
   /** The block's hooks and envelopes applied to the state (the engine, executeBlock). */
   readonly applyMs: number
-  /** The changed state leaves folded into the state root. */
+  /**
+   * The state root, this thread's part: the changed leaves encoded and the wait for the state-root
+   * thread's root (the thread works meanwhile), or the whole fold without that thread.
+   */
   readonly stateRootMs: number
   /** The block's rows made: its envelopes, its events' JSON, its digest. */
   readonly rowsMs: number
   /** The replicated log's acknowledgement, on a node that publishes its blocks (--nats); else undefined. */
   readonly replicateMs: number | undefined
-  /** The block store's transaction, with its fsync. */
+  /** The block store's transaction, with its fsync (and the rows inserted while the root is computed). */
   readonly commitMs: number
   /** The block's actions answered: their results made and the reply frames written. */
   readonly repliesMs: number
@@ -162,6 +171,8 @@ interface ProducedBlock {
   readonly applyMs: number
   readonly stateRootMs: number
   readonly rowsMs: number
+  /** The rows inserted before the header (applyNextBlock's insertRows), else undefined. */
+  readonly insertedMs: number | undefined
 }
 
 /**
@@ -209,6 +220,8 @@ export class ChainNode {
   private snapshotHeight = 0
   /** Set on a leader of a replicated chain: blocks are stored and announced once it resolves. */
   private publisher: BlockPublisher | undefined
+  /** Holds the state's hash once this node produces blocks, with the stateRootThread option. */
+  private rootThread: StateRootThread | undefined
 
   constructor(private readonly options: ChainNodeOptions) {
     this.now = options.now ?? Date.now
@@ -504,6 +517,7 @@ export class ChainNode {
   /** Accepts actions without the block clock: blocks come from calling produceBlock (tests, benchmarks). */
   startManual(): void {
     assert(this.recovered, 'start the node after recover()')
+    this.startRootThread()
     this.running = true
     this.health.ready()
   }
@@ -512,10 +526,16 @@ export class ChainNode {
   start(): void {
     if (this.running) return
     assert(this.recovered, 'start the node after recover()')
+    this.startRootThread()
     this.running = true
     this.health.ready()
     this.nextBlockDueMs = performance.now()
     this.schedule()
+  }
+
+  /** Moves the state's hash to the state-root thread (stateRootThread option), once: only blocks this node produces use it. */
+  private startRootThread(): void {
+    if (this.options.stateRootThread === true && this.rootThread === undefined) this.rootThread = new StateRootThread(this.state)
   }
 
   /** performance.now() at which the next block is due: blocks start every blockTimeMs, however long
@@ -556,6 +576,7 @@ export class ChainNode {
    */
   private halt(err: unknown): void {
     if (this.stopped) return
+    this.abortStoring()
     this.running = false
     if (this.timer !== undefined) clearTimeout(this.timer)
     const storeDirty = this.unstoredHeight > 0
@@ -657,12 +678,29 @@ export class ChainNode {
   /** Produces, commits and announces one block from the mempool (empty blocks too); not on a node with a publisher. */
   produceBlock(): CommittedBlock {
     assert(this.publisher === undefined, 'a node that publishes its blocks produces them on its clock (produceAndPublish)')
-    return this.commitProduced(this.applyNextBlock(), undefined)
+    let produced: ProducedBlock
+    try {
+      produced = this.applyNextBlock(true)
+    } catch (err) {
+      this.abortStoring()
+      throw err
+    }
+    return this.commitProduced(produced, undefined)
+  }
+
+  /** Rolls back the rows of a block that failed before its commit (its own failure is the lesser one). */
+  private abortStoring(): void {
+    try {
+      this.store.abortBlock()
+    } catch (err) {
+      this.log(`rolling back a failed block's rows: ${(err as Error).message}`, 'warn')
+    }
   }
 
   /** Produces a block, has the publisher append it to the replicated log, then commits and announces it. */
   private async produceAndPublish(publisher: BlockPublisher): Promise<void> {
-    const produced = this.applyNextBlock()
+    // Its rows wait for the log's acknowledgement outside a transaction: other tasks run meanwhile.
+    const produced = this.applyNextBlock(false)
     const publishing = performance.now()
     await publisher(produced.stored)
     // Stopped while the log was acknowledging it: the store is closed; the block is in the log,
@@ -671,8 +709,12 @@ export class ChainNode {
     this.commitProduced(produced, performance.now() - publishing)
   }
 
-  /** Applies the next block from the mempool to the state; it is neither stored nor announced yet. */
-  private applyNextBlock(): ProducedBlock {
+  /**
+   * Applies the next block from the mempool to the state; it is neither stored nor announced yet.
+   * With insertRows, its envelopes and events are inserted into the block store (beginBlock) while
+   * the state-root thread works on its root, and commitProduced commits them with the header.
+   */
+  private applyNextBlock(insertRows: boolean): ProducedBlock {
     const producing = performance.now()
     const txs = this.mempool.take(this.state.params.maxTxPerBlock)
     this.blockTxs = txs
@@ -681,14 +723,17 @@ export class ChainNode {
     const input: BlockInput = { height, timestampMs, envelopes: txs.map((t) => t.envelope.input) }
     // From here until the block is in the store, a failure leaves the state ahead of the store.
     this.unstoredHeight = height
-    // applyBlock in its two parts, timed apart (BlockPhases).
+    // applyBlock in its two parts, timed apart (BlockPhases). With a state-root thread, the root is
+    // computed there while this thread builds the block's rows.
     const executed = executeBlock(this.state, input)
     const applied = performance.now()
-    const result: BlockResult = { ...executed, stateRoot: commitStateRoot(this.state) }
-    const rooted = performance.now()
-    const stateRoot = bytesToHex(result.stateRoot)
+    const rootThread = this.rootThread
+    let root: Uint8Array | undefined
+    if (rootThread === undefined) root = commitStateRoot(this.state)
+    else rootThread.fold(this.state)
+    const folded = performance.now()
     const envelopes: StoredEnvelope[] = txs.map((t, i) => {
-      const r = result.envelopes[i]!
+      const r = executed.envelopes[i]!
       return {
         height,
         envelopeIdx: i,
@@ -703,7 +748,18 @@ export class ChainNode {
         reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
       }
     })
-    const { events, bodies } = storedEventsAndBodies(this.state, height, result)
+    const { events, bodies } = storedEventsAndBodies(this.state, height, executed)
+    const rowsBuilt = performance.now()
+    if (insertRows) {
+      this.storing = true
+      this.store.beginBlock(envelopes, events)
+      this.storing = false
+    }
+    const inserted = performance.now()
+    root ??= rootThread!.waitRoot()
+    const rooted = performance.now()
+    const result: BlockResult = { ...executed, stateRoot: root }
+    const stateRoot = bytesToHex(root)
     const digest = blockDigest({
       height,
       parent: this.state.lastDigest,
@@ -732,8 +788,10 @@ export class ChainNode {
       bodies,
       producing,
       applyMs: applied - producing,
-      stateRootMs: rooted - applied,
-      rowsMs: performance.now() - rooted,
+      // This thread's part: the leaves encoded (and, without the thread, folded), then the wait.
+      stateRootMs: folded - applied + (rooted - inserted),
+      rowsMs: rowsBuilt - folded + (performance.now() - rooted),
+      insertedMs: insertRows ? inserted - rowsBuilt : undefined,
     }
   }
 
@@ -742,7 +800,8 @@ export class ChainNode {
     const { txs, stored, result, bodies, producing } = produced
     const committing = performance.now()
     this.storing = true
-    this.store.commitBlock(stored)
+    if (produced.insertedMs === undefined) this.store.commitBlock(stored)
+    else this.store.finishBlock(stored)
     this.storing = false
     const answering = performance.now()
     this.unstoredHeight = 0
@@ -763,7 +822,7 @@ export class ChainNode {
         stateRootMs: produced.stateRootMs,
         rowsMs: produced.rowsMs,
         replicateMs,
-        commitMs: answering - committing,
+        commitMs: answering - committing + (produced.insertedMs ?? 0),
         repliesMs: announcing - answering,
         announceMs: performance.now() - announcing,
       }
@@ -858,6 +917,7 @@ export class ChainNode {
         ),
       })
     this.blockTxs = []
+    this.rootThread?.stop()
     // The next start then replays nothing. The state is the last committed block's (or, stopped
     // while recovering, the last replayed one's): no block is being applied. Not after a halt that
     // left the state ahead of the store: that state is in no stored block.

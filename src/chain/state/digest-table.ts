@@ -17,6 +17,18 @@ const DIGEST_BYTES = 32
 /** 2^32, to split a safe integer into exact 32-bit halves. */
 const TWO_POW_32 = 4_294_967_296
 
+/** A DigestTable as plain data, which a structured clone carries to another thread. */
+export interface DigestTableContents {
+  readonly keys: Float64Array<ArrayBuffer>
+  readonly cells: Int32Array<ArrayBuffer>
+  readonly mask: number
+  readonly shift: number
+  readonly slab: Uint8Array<ArrayBuffer>
+  readonly cellsUsed: number
+  readonly freeCells: number[]
+  readonly size: number
+}
+
 export class DigestTable {
   /** Table slot -> id, EMPTY_KEY when free. Capacity a power of two, at most half full. */
   private keys = new Float64Array(INITIAL_CAPACITY).fill(EMPTY_KEY)
@@ -100,6 +112,18 @@ export class DigestTable {
     }
     keys[hole] = EMPTY_KEY
     this.size -= 1
+  }
+
+  /** The table's arrays and counters as plain data (given away, not copied: the table is not used after). */
+  contents(): DigestTableContents {
+    const { keys, cells, mask, shift, slab, cellsUsed, freeCells, size } = this
+    return { keys, cells, mask, shift, slab, cellsUsed, freeCells, size }
+  }
+
+  /** The table whose contents() these are. */
+  static fromContents(c: DigestTableContents): DigestTable {
+    // The contents are the table's own fields under their own names.
+    return Object.assign(new DigestTable(), c)
   }
 
   /** A copy sharing nothing with this table. */

@@ -299,3 +299,35 @@ describe('StateHash', () => {
     expect(hex(new StateHash().root())).toBe('aeffb38c06e111d84216396baefeb7fed397f303d5cb84a33f1e8b485c4a22da')
   })
 })
+
+describe('StateHash handed to another thread', () => {
+  test('fromContents(detach()) goes on from the same root through a structured clone; the detached hash refuses every use', () => {
+    const next = prng(7)
+    const a = new StateHash()
+    const twin = new StateHash()
+    for (let i = 0; i < 200; i++) {
+      const value = randomBytes(next, 20)
+      a.set(`k${i}`, value)
+      twin.set(`k${i}`, value)
+      a.setNumbered(i, `o:${i}`, value)
+      twin.setNumbered(i, `o:${i}`, value)
+    }
+    const root = bytesToHex(a.root())
+    // What postMessage does to the contents on their way to a thread.
+    const moved = StateHash.fromContents(structuredClone(a.detach()))
+    expect(bytesToHex(moved.root())).toBe(root)
+    expect(moved.leafCount).toBe(400)
+    for (let i = 0; i < 200; i += 3) {
+      const value = randomBytes(next, 20)
+      moved.set(`k${i}`, value)
+      twin.set(`k${i}`, value)
+      moved.deleteNumbered(i)
+      twin.deleteNumbered(i)
+    }
+    expect(bytesToHex(moved.root())).toBe(bytesToHex(twin.root()))
+    expect(() => a.root()).toThrow(/handed to another thread/)
+    expect(() => a.set('k1', new Uint8Array(1))).toThrow(/handed to another thread/)
+    expect(() => a.deleteNumbered(1)).toThrow(/handed to another thread/)
+    expect(() => a.detach()).toThrow(/handed to another thread/)
+  })
+})

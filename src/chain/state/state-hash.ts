@@ -58,7 +58,7 @@
  */
 import { blake3 } from '@noble/hashes/blake3.js'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import { DigestTable } from './digest-table.ts'
+import { DigestTable, type DigestTableContents } from './digest-table.ts'
 import { createLaneMixer } from './lthash-simd.ts'
 
 /** Number of uint16 lanes in a leaf vector / the accumulator. */
@@ -1650,6 +1650,13 @@ const memoRing: MemoEntry[] = []
 let memoNext = 0
 const memoByKey = new Map<number, MemoEntry>()
 
+/** Empties the memo (it is a cache: nothing changes but the memory it holds). */
+function clearMemo(): void {
+  memoRing.length = 0
+  memoByKey.clear()
+  memoNext = 0
+}
+
 /** The digest's first 48 bits as a number: the memo's key (an entry is used only when its whole digest matches). */
 const memoKey = (d: Uint8Array): number =>
   d[0]! + d[1]! * 0x100 + d[2]! * 0x1_0000 + d[3]! * 0x100_0000 + d[4]! * 0x1_0000_0000 + d[5]! * 0x100_0000_0000
@@ -1724,6 +1731,19 @@ function rootOf(acc: Uint16Array): Uint8Array {
   return keccak_256(b)
 }
 
+/**
+ * A StateHash as plain data, to hand it to another thread (detach there, fromContents here): the
+ * accumulator and every leaf digest; the memo of vectors is a cache and stays behind.
+ */
+export interface StateHashContents {
+  readonly acc: Uint16Array<ArrayBuffer>
+  /** The unnumbered leaves' keys, ... */
+  readonly keys: string[]
+  /** ... and their digests, 32 bytes each in the keys' order. */
+  readonly digests: Uint8Array<ArrayBuffer>
+  readonly numbered: DigestTableContents
+}
+
 /** Incremental commitment to a key -> value map. */
 export class StateHash {
   /** Lane-wise sum mod 2^16 of the vectors of all leaves. */
@@ -1737,9 +1757,45 @@ export class StateHash {
   private numbered = new DigestTable()
   /** Root of the current accumulator, or undefined when it must be recomputed. */
   private cachedRoot: Uint8Array | undefined
+  /** Set by detach(): the hash lives elsewhere now, and using this one would give a wrong root. */
+  private detached = false
+
+  /** The hash's contents for another thread; this hash refuses every use from now on. */
+  detach(): StateHashContents {
+    this.usable()
+    const keys = [...this.leaves.keys()]
+    const digests = new Uint8Array(keys.length * 32)
+    let at = 0
+    for (const digest of this.leaves.values()) {
+      digests.set(digest, at)
+      at += 32
+    }
+    const contents = { acc: this.acc, keys, digests, numbered: this.numbered.contents() }
+    // The thread the hash goes to keeps a memo of its own; this one's 16 MiB would only be held.
+    clearMemo()
+    this.detached = true
+    this.leaves = new Map()
+    this.numbered = new DigestTable()
+    this.acc = new Uint16Array(LANES)
+    return contents
+  }
+
+  /** The hash another one's detach() gave away. */
+  static fromContents(c: StateHashContents): StateHash {
+    const hash = new StateHash()
+    hash.acc = c.acc
+    for (let i = 0; i < c.keys.length; i++) hash.leaves.set(c.keys[i]!, c.digests.slice(i * 32, i * 32 + 32))
+    hash.numbered = DigestTable.fromContents(c.numbered)
+    return hash
+  }
+
+  private usable(): void {
+    if (this.detached) throw new Error('StateHash: this hash was handed to another thread (detach)')
+  }
 
   /** Sets the leaf for key to value (canonical bytes); replaces any previous leaf for key. */
   set(key: string, value: Uint8Array): void {
+    this.usable()
     const digest = leafDigest(key, value)
     const old = this.leaves.get(key)
     if (old === undefined) addLeaf(this.acc, digest)
@@ -1752,6 +1808,7 @@ export class StateHash {
 
   /** Removes the leaf for key if present. */
   delete(key: string): void {
+    this.usable()
     const old = this.leaves.get(key)
     if (old === undefined) return
     subLeaf(this.acc, old)
@@ -1760,6 +1817,7 @@ export class StateHash {
   }
 
   has(key: string): boolean {
+    this.usable()
     return this.leaves.has(key)
   }
 
@@ -1770,6 +1828,7 @@ export class StateHash {
    * the caller keeps a family of leaves (the orders: id = order id) wholly on this path.
    */
   setNumbered(id: number, key: string, value: Uint8Array): void {
+    this.usable()
     const digest = leafDigest(key, value)
     const table = this.numbered
     const slot = table.find(id)
@@ -1788,6 +1847,7 @@ export class StateHash {
 
   /** Removes the numbered leaf `id` if present. */
   deleteNumbered(id: number): void {
+    this.usable()
     const table = this.numbered
     const slot = table.find(id)
     if (slot < 0) return
@@ -1799,21 +1859,25 @@ export class StateHash {
   }
 
   hasNumbered(id: number): boolean {
+    this.usable()
     return this.numbered.has(id)
   }
 
   get leafCount(): number {
+    this.usable()
     return this.leaves.size + this.numbered.size
   }
 
   /** 32-byte root over all leaves (a fresh copy on every call). */
   root(): Uint8Array {
+    this.usable()
     this.cachedRoot ??= rootOf(this.acc)
     return this.cachedRoot.slice()
   }
 
   /** Copies the accumulator and leaf digests (for snapshots/tests). */
   clone(): StateHash {
+    this.usable()
     const c = new StateHash()
     c.acc.set(this.acc)
     c.leaves = new Map(this.leaves)

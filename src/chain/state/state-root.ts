@@ -166,36 +166,55 @@ export function encodeLeaf(state: ChainState, key: string): Uint8Array | undefin
   }
 }
 
-function commitKey(state: ChainState, key: string): void {
-  const bytes = encodeLeaf(state, key)
-  if (bytes === undefined) state.hash.delete(key)
-  else state.hash.set(key, bytes)
+/**
+ * Where a block's changed leaves go: the state's own hash (commitStateRoot), or a record of them
+ * for a hash another thread holds (leaf-changes.ts; the node's state-root thread). StateHash is one.
+ */
+export interface LeafSink {
+  set(key: string, value: Uint8Array): void
+  delete(key: string): void
+  setNumbered(id: number, key: string, value: Uint8Array): void
+  deleteNumbered(id: number): void
 }
 
-/** Folds the dirty leaves into the incremental hash and returns the new root. */
-export function commitStateRoot(state: ChainState): Uint8Array {
-  for (const key of state.dirty) commitKey(state, key)
+function commitKey(state: ChainState, sink: LeafSink, key: string): void {
+  const bytes = encodeLeaf(state, key)
+  if (bytes === undefined) sink.delete(key)
+  else sink.set(key, bytes)
+}
+
+/**
+ * Hands the leaves the block changed to sink (their canonical bytes, or their removal) and clears
+ * the marks: the block's part of the root, which sink folds in. Each dirty leaf is encoded once.
+ */
+export function foldDirtyLeaves(state: ChainState, sink: LeafSink): void {
+  for (const key of state.dirty) commitKey(state, sink, key)
   state.dirty.clear()
   // By key, not by object: a position that went flat is gone from the state, and its leaf with it.
-  for (const leaf of state.dirtyLeaves) commitKey(state, leaf.leafKey)
+  for (const leaf of state.dirtyLeaves) commitKey(state, sink, leaf.leafKey)
   state.dirtyLeaves.length = 0
   for (const o of state.dirtyOrders) {
-    if (state.books.get(o.marketId)?.get(o.id) === o) state.hash.setNumbered(o.id, orderKey(o.marketId, o.id), encodeOrder(o))
+    if (state.books.get(o.marketId)?.get(o.id) === o) sink.setNumbered(o.id, orderKey(o.marketId, o.id), encodeOrder(o))
     // Gone from its book: a no-op when the order rested and left within this block (no leaf yet).
-    else state.hash.deleteNumbered(o.id)
+    else sink.deleteNumbered(o.id)
   }
   state.dirtyOrders.length = 0
   for (const t of state.dirtyTriggers) {
     if (state.triggers.triggers.get(t.id) === t) {
       t.leafKey ??= triggerKey(t.id)
-      commitKey(state, t.leafKey)
+      commitKey(state, sink, t.leafKey)
     } else if (t.leafKey !== undefined) {
-      state.hash.delete(t.leafKey)
+      sink.delete(t.leafKey)
     }
     // Otherwise the trigger was placed and ended within this block: its leaf never entered the root.
   }
   state.dirtyTriggers.length = 0
   state.rootSeq++
+}
+
+/** Folds the dirty leaves into the incremental hash and returns the new root. */
+export function commitStateRoot(state: ChainState): Uint8Array {
+  foldDirtyLeaves(state, state.hash)
   return state.hash.root()
 }
 

@@ -1,0 +1,137 @@
+// The roots of produced blocks on the state-root thread: every header's root is the state's, as a
+// from-scratch recomputation gives it and as a replay from genesis checks it; a failing thread stops
+// the block before it is stored, with what went wrong.
+import { afterEach, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEV_KEYS } from '../../test/support/node-process.ts'
+import { createGenesisState, fullStateRoot, type LeafSink } from '../chain/index.ts'
+import { Signer } from '../client/signer.ts'
+import { bytesToHex } from '../lib/hex.ts'
+import { ChainNode, type ChainNodeOptions } from './chain-node.ts'
+import { devGenesis } from './dev-genesis.ts'
+import { RING_BYTES, StateRootThread } from './state-root-thread.ts'
+
+const dirs: string[] = []
+const nodes: ChainNode[] = []
+afterEach(() => {
+  for (const node of nodes.splice(0)) node.stop()
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+function startNode(overrides: Partial<ChainNodeOptions> = {}): ChainNode {
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'perpd-root-thread-'))
+  if (overrides.dataDir === undefined) dirs.push(dataDir)
+  let clock = 1_700_000_000_000
+  const node = new ChainNode({ dataDir, genesis: devGenesis(), blockTimeMs: 200, now: () => (clock += 200), log: () => {}, ...overrides })
+  nodes.push(node)
+  node.startManual()
+  return node
+}
+
+/** Blocks of orders that rest, cross, fill and are cancelled, from three dev accounts. */
+function trade(node: ChainNode, blocks: number, check: (node: ChainNode) => void): void {
+  const signers = [1, 2, 3].map((k) => new Signer(DEV_KEYS[k]!))
+  const nonces = signers.map((s) => node.state.nonces.get(s.address)?.floor ?? 0)
+  const send = (k: number, action: Record<string, unknown>) => void node.submit(signers[k]!.sign(action, nonces[k]!++, 'dev').params)
+  for (let b = 0; b < blocks; b++) {
+    const h = node.state.height
+    for (let i = 0; i < 5; i++) {
+      send(0, {
+        PlaceOrder: {
+          market_id: 1,
+          side: 'Bid',
+          price: String(64_000 + ((h + i) % 9)),
+          qty: '0.01',
+          tif: 'Gtc',
+          reduce_only: false,
+          client_order_id: `b${h}-${i}`,
+        },
+      })
+      send(1, {
+        PlaceOrder: { market_id: 1, side: 'Ask', price: String(64_003 + ((h + i) % 7)), qty: '0.004', tif: 'Gtc', reduce_only: false },
+      })
+    }
+    send(2, { PlaceOrder: { market_id: 1, side: 'Ask', price: '63000', qty: '0.02', tif: 'Ioc', reduce_only: false } })
+    if (h > 0) send(0, { CancelOrder: { market_id: 1, client_order_id: `b${h - 1}-2` } })
+    node.produceBlock()
+    check(node)
+  }
+}
+
+describe('the state-root thread', () => {
+  test("every produced block's root is the state's; a replay from genesis reaches each of them", () => {
+    const node = startNode({ stateRootThread: true })
+    let fills = 0
+    node.onBlock((block) => {
+      fills += block.stored.events.filter((e) => e.subKind === 'Filled').length
+    })
+    trade(node, 25, (n) => expect(n.store.header(n.state.height)!.stateRoot).toBe(bytesToHex(fullStateRoot(n.state))))
+    expect(node.state.height).toBe(25)
+    expect(fills).toBeGreaterThan(0)
+    // Only the thread holds the hash now.
+    expect(() => node.state.hash.root()).toThrow(/handed to another thread/)
+    const tip = node.store.header(25)!
+    node.stop()
+    // The constructor replays every stored block and checks its root and digest (a mismatch throws).
+    const replayed = startNode({ dataDir: node.dataDir })
+    expect(replayed.state.height).toBe(25)
+    expect(bytesToHex(fullStateRoot(replayed.state))).toBe(tip.stateRoot)
+    expect(replayed.state.lastDigest).toBe(tip.digest)
+  })
+
+  test('the same blocks give the same roots with the thread and without it', () => {
+    const threaded = startNode({ stateRootThread: true })
+    const inline = startNode()
+    trade(threaded, 12, () => {})
+    trade(inline, 12, () => {})
+    for (let h = 1; h <= 12; h++) expect(threaded.store.header(h)!.digest).toBe(inline.store.header(h)!.digest)
+  })
+
+  test("a thread that fails stops the block before it is stored, with the thread's reason", () => {
+    const node = startNode({ stateRootThread: true })
+    trade(node, 2, () => {})
+    // Bytes no writer makes: the thread refuses them and says so to the next wait.
+    const thread = (node as unknown as { rootThread: { send(records: Uint8Array): void } }).rootThread
+    thread.send(new Uint8Array([9]))
+    expect(() => trade(node, 1, () => {})).toThrow(/the state-root thread failed: leaf changes: unknown record 9 at byte 0/)
+    // The block's rows were rolled back with it: the store ends at the last good block.
+    expect(node.store.tipHeight()).toBe(2)
+    expect(node.store.envelopesOf(3)).toEqual([])
+  })
+
+  test('changes larger than the ring: chunks wrap around it, wait for room, and one beyond its size goes apart; the same root', () => {
+    const { state } = createGenesisState(devGenesis())
+    const twin = createGenesisState(devGenesis()).state.hash
+    const thread = new StateRootThread(state)
+    const value = new Uint8Array(200)
+    const write = (sink: LeafSink, round: number) => {
+      // About 9 MB of records in 40 KB chunks: two laps of the 4 MiB ring and more.
+      for (let i = 0; i < 40_000; i++) {
+        value[0] = i & 0xff
+        value[1] = round
+        sink.setNumbered(1_000_000 + i, `o:1:${1_000_000 + i}`, value)
+        if (i % 3 === 0) sink.set(`n:0x${i.toString(16).padStart(40, '0')}`, value)
+      }
+      if (round === 1) sink.set('big', new Uint8Array(RING_BYTES + 1).fill(7))
+      for (let i = 0; i < 40_000; i += 2) sink.deleteNumbered(1_000_000 + i)
+    }
+    for (let round = 0; round < 2; round++) {
+      thread.foldChanges((sink) => write(sink, round))
+      write(twin, round)
+      expect(bytesToHex(thread.waitRoot())).toBe(bytesToHex(twin.root()))
+    }
+    thread.stop()
+  })
+
+  test('a thread of its own: the state it was given keeps no usable hash; stop ends the thread', () => {
+    const { state, stateRoot } = createGenesisState(devGenesis())
+    const thread = new StateRootThread(state)
+    expect(() => state.hash.root()).toThrow(/handed to another thread/)
+    // A block that changed nothing: the root is the genesis one.
+    thread.fold(state)
+    expect(bytesToHex(thread.waitRoot())).toBe(bytesToHex(stateRoot))
+    thread.stop()
+  })
+})
