@@ -125,6 +125,18 @@ describe('the state-root thread', () => {
     thread.stop()
   })
 
+  test('a thread that exited between blocks is said at the next block, without waiting for its root', async () => {
+    const node = startNode({ stateRootThread: true })
+    trade(node, 1, () => {})
+    const thread = (node as unknown as { rootThread: { worker: Worker } }).rootThread
+    const closed = new Promise((resolve) => thread.worker.addEventListener('close', resolve))
+    thread.worker.terminate()
+    await closed
+    // Not the timeout's "gave no root in 60000 ms": the exit was seen before the block.
+    expect(() => trade(node, 1, () => {})).toThrow(/the state-root thread is gone: it exited/)
+    expect(node.store.tipHeight()).toBe(1)
+  })
+
   test('a thread of its own: the state it was given keeps no usable hash; stop ends the thread', () => {
     const { state, stateRoot } = createGenesisState(devGenesis())
     const thread = new StateRootThread(state)

@@ -82,11 +82,19 @@ export class StateRootThread {
   private handed = 0
   /** Bytes of the current block's changes written to the ring (the stream position, not the ring's). */
   private written = 0
+  /** Why the thread is gone, once its error or exit reached this thread (between blocks: not while it waits). */
+  private gone: string | undefined
 
   /** Moves state's hash to a new thread: from now on only this computes the state's roots. */
   constructor(state: ChainState) {
     const contents = state.hash.detach()
     this.worker = new Worker(workerUrl())
+    this.worker.addEventListener('error', (event) => {
+      this.gone ??= `it failed: ${event.message}`
+    })
+    this.worker.addEventListener('close', () => {
+      this.gone ??= 'it exited'
+    })
     const transfer = [
       contents.acc.buffer,
       contents.digests.buffer,
@@ -107,6 +115,8 @@ export class StateRootThread {
   /** Hands the thread the changes `write` makes on a sink, then asks for the root (fold's work). */
   foldChanges(write: (sink: LeafSink) => void): void {
     const { control } = this.layout
+    // Known gone: said at once, not after ROOT_TIMEOUT_MS of waiting for an answer that cannot come.
+    if (this.gone !== undefined) throw new Error(`the state-root thread is gone: ${this.gone}`)
     // The last block's root was waited for, so the thread has read the ring to its end: start over.
     if (Atomics.load(control, FOLDED) !== this.handed) throw new Error("a block's changes before the last block's root")
     this.written = 0
@@ -124,6 +134,7 @@ export class StateRootThread {
   }
 
   stop(): void {
+    this.gone ??= 'stopped'
     void this.worker.terminate()
   }
 
