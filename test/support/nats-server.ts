@@ -1,11 +1,13 @@
 // Starts real NATS servers with JetStream (/usr/sbin/nats-server) for the replication tests: one
 // alone, or a cluster of three routed on 127.0.0.1, each on free ports with its own temporary
-// store directory; waits until they accept clients (and a cluster has elected its JetStream meta
-// leader); stops them by PID. Never the machine's own server on 4222.
+// store directory; waits until they accept clients (and a cluster can place a three-replica
+// stream); stops them by PID. Never the machine's own server on 4222.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
 
 export const NATS_SERVER_BINARY = '/usr/sbin/nats-server'
 
@@ -104,6 +106,33 @@ async function waitFor(ready: () => boolean, what: string, output: () => string)
   throw new Error(`${what} in ${START_TIMEOUT_MS} ms:\n${output().slice(-4_000)}`)
 }
 
+/**
+ * Waits until the cluster places a three-replica stream: a meta leader can be elected before all
+ * three servers have joined its group, and a node creating its R3 stream then was refused with
+ * "no suitable peers for placement" (seen once in CI).
+ */
+async function waitForPlacement(url: string, output: () => string): Promise<void> {
+  const nc = await connect({ servers: url })
+  try {
+    const jsm = await jetstreamManager(nc)
+    const deadline = Date.now() + START_TIMEOUT_MS
+    let last = ''
+    while (Date.now() < deadline) {
+      try {
+        await jsm.streams.add({ name: 'PERPD_TEST_PLACEMENT', subjects: ['perpd-test-placement'], num_replicas: 3 })
+        await jsm.streams.delete('PERPD_TEST_PLACEMENT')
+        return
+      } catch (err) {
+        last = (err as Error).message
+        await Bun.sleep(100)
+      }
+    }
+    throw new Error(`the NATS cluster placed no three-replica stream in ${START_TIMEOUT_MS} ms (${last}):\n${output().slice(-4_000)}`)
+  } finally {
+    await nc.close()
+  }
+}
+
 /** One nats-server with JetStream on a free port of 127.0.0.1. */
 export async function startNatsServer(): Promise<NatsServerProcess> {
   const port = await freePort()
@@ -148,6 +177,7 @@ export async function startNatsCluster(): Promise<NatsServerProcess[]> {
       throw new Error(`the NATS cluster found a port taken ${CLUSTER_START_ATTEMPTS} times:\n${all().slice(-4_000)}`)
     }
     await waitFor(() => /JetStream cluster new metadata leader/.test(all()), 'the NATS cluster elected no JetStream meta leader', all)
+    await waitForPlacement(servers[0]!.url, all)
     return servers
   }
 }
