@@ -256,6 +256,10 @@ describe('a block written in two steps (beginBlock, then finishBlock or abortBlo
     )
     expect(() => store.finishBlock(again)).toThrow()
     expect(store.envelopesOf(9)).toEqual([])
+    // A header that does not count the rows is refused, and the rows go with it.
+    store.beginBlock(third.envelopes, third.events)
+    expect(() => store.finishBlock({ ...third, header: { ...third.header, envelopeCount: 5 } })).toThrow(/envelope count mismatch/)
+    expect(store.envelopesOf(3)).toEqual([])
     store.commitBlock(third)
     expect(store.tipHeight()).toBe(3)
     store.close()

@@ -251,9 +251,9 @@ export class BlockStore {
   /** Ends what beginBlock started: the header is inserted and the block committed (durable on return). */
   finishBlock(block: StoredBlock): void {
     assert(this.db.inTransaction, 'finishBlock without beginBlock')
-    assert(block.header.envelopeCount === block.envelopes.length, 'envelope count mismatch')
-    assert(block.header.eventCount === block.events.length, 'event count mismatch')
     try {
+      assert(block.header.envelopeCount === block.envelopes.length, 'envelope count mismatch')
+      assert(block.header.eventCount === block.events.length, 'event count mismatch')
       this.insertBlock.run(block.header as never)
       this.db.exec('COMMIT')
     } catch (err) {
