@@ -17,6 +17,13 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
+/** A new temporary directory, removed after the test. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  dirs.push(dir)
+  return dir
+}
+
 const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}`
 
 function block(height: number, envelopes: number): StoredBlock {
@@ -75,8 +82,7 @@ const txHashIndexes = (dir: string) => {
 
 describe('block store without a tx-hash index', () => {
   test('a new store has none, and finds a hash in the blocks after a height', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
-    dirs.push(dir)
+    const dir = tempDir('perpd-store-')
     const store = new BlockStore(dir)
     expect(store.rebuiltWithoutTxIndex).toBe(false)
     for (let h = 1; h <= 3; h++) store.commitBlock(block(h, 4))
@@ -90,8 +96,7 @@ describe('block store without a tx-hash index', () => {
 
   test('an older store with the UNIQUE index is rebuilt without it, its rows kept, once', () => {
     // The table and rows as an older node wrote them.
-    const older = mkdtempSync(join(tmpdir(), 'perpd-store-'))
-    dirs.push(older)
+    const older = tempDir('perpd-store-')
     const raw = new Database(join(older, 'chain.sqlite'), { create: true })
     raw.exec(`CREATE TABLE envelopes (
       height INTEGER NOT NULL, envelope_idx INTEGER NOT NULL, tx_hash TEXT NOT NULL UNIQUE, signer TEXT NOT NULL,
@@ -230,8 +235,7 @@ function expectEventReads(store: BlockStore): void {
 
 describe('a block written in two steps (beginBlock, then finishBlock or abortBlock)', () => {
   test('finishBlock commits the rows with the header; abortBlock leaves the store as it was; one block at a time', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
-    dirs.push(dir)
+    const dir = tempDir('perpd-store-')
     const store = new BlockStore(dir)
     store.commitBlock(block(1, 2))
     const second = block(2, 3)
@@ -268,8 +272,7 @@ describe('a block written in two steps (beginBlock, then finishBlock or abortBlo
 
 describe('events in groups', () => {
   test('a row per envelope that raised events: every read gives the events as they were committed', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
-    dirs.push(dir)
+    const dir = tempDir('perpd-store-')
     const store = new BlockStore(dir)
     store.commitBlock(blockWithEvents(1))
     store.commitBlocks([blockWithEvents(2)])
@@ -287,8 +290,7 @@ describe('events in groups', () => {
   })
 
   test('a store written with a row per event has them moved into groups when opened, once', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-'))
-    dirs.push(dir)
+    const dir = tempDir('perpd-store-')
     const [one, two] = [blockWithEvents(1), blockWithEvents(2)]
     // The oldest rows: the block's own events with NULL as their envelope index.
     const nullBlockLevel = (b: StoredBlock): StoredBlock => ({
@@ -314,8 +316,7 @@ describe('events in groups', () => {
 
 describe('the file between connections', () => {
   test('close releases the file at once: the WAL is checkpointed and removed, no connection is left to the collector', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-close-'))
-    dirs.push(dir)
+    const dir = tempDir('perpd-store-close-')
     const store = new BlockStore(dir)
     store.commitBlock(block(1, 3))
     expect(store.envelopesOf(1).length).toBe(3)
@@ -325,8 +326,7 @@ describe('the file between connections', () => {
   })
 
   test('opening waits for a lock another process holds for a moment, instead of failing with SQLITE_BUSY', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-busy-'))
-    dirs.push(dir)
+    const dir = tempDir('perpd-store-busy-')
     const first = new BlockStore(dir)
     first.commitBlock(block(1, 1))
     first.close()
@@ -392,8 +392,7 @@ function batchBlock(height: number): StoredBlock {
 
 describe("the file's layout", () => {
   test('a new store has 16 KiB pages and keeps envelopes and event groups in rowid tables; a batch block reads back as committed', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-layout-'))
-    dirs.push(dir)
+    const dir = tempDir('perpd-store-layout-')
     const store = new BlockStore(dir)
     const b = batchBlock(1)
     store.commitBlock(b)
@@ -404,8 +403,7 @@ describe("the file's layout", () => {
   })
 
   test('a store made with 4 KiB pages and WITHOUT ROWID tables keeps them, and commits and reads blocks as before', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'perpd-store-layout-'))
-    dirs.push(dir)
+    const dir = tempDir('perpd-store-layout-')
     // A store made before the layout changed, in SQLite's default page size.
     const raw = new Database(join(dir, 'chain.sqlite'), { create: true })
     raw.exec('PRAGMA journal_mode = WAL')

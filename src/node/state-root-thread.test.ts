@@ -137,7 +137,7 @@ describe('the state-root thread', () => {
     expect(node.store.tipHeight()).toBe(1)
   })
 
-  test('a thread of its own: the state it was given keeps no usable hash; stop ends the thread', () => {
+  test('a thread of its own: the state it was given keeps no usable hash; after stop, a block is refused at once', () => {
     const { state, stateRoot } = createGenesisState(devGenesis())
     const thread = new StateRootThread(state)
     expect(() => state.hash.root()).toThrow(/handed to another thread/)
@@ -145,5 +145,6 @@ describe('the state-root thread', () => {
     thread.fold(state)
     expect(bytesToHex(thread.waitRoot())).toBe(bytesToHex(stateRoot))
     thread.stop()
+    expect(() => thread.fold(state)).toThrow(/the state-root thread is gone: stopped/)
   })
 })

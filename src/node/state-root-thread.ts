@@ -64,9 +64,10 @@ export type ToStateRootThread =
   | { readonly type: 'root' }
 
 /**
- * The longest wait for one block's root before the node halts: a thread that died (it cannot say so
- * while the block thread waits) is only noticed this way. A block of 5,000 batches of 50 orders
- * changes some 250,000 leaves, about 1.5 s of work here.
+ * The longest wait for one block's root before the node halts: a thread that died while the block
+ * thread waits (its exit cannot reach that thread then) is only noticed this way. Far above any
+ * block's work: a leaf costs the thread a few microseconds (about 3 ms for the 500 leaf changes of
+ * a 400-action block, docs/performance.md).
  */
 const ROOT_TIMEOUT_MS = 60_000
 /** The longest wait for the thread to load and take the hash when the node starts producing. */
@@ -104,7 +105,12 @@ export class StateRootThread {
     ]
     this.worker.postMessage({ type: 'init', shared: this.shared, contents } satisfies ToStateRootThread, transfer)
     // Waited for here, so that a thread that cannot load stops the start rather than the first block a minute later.
-    this.waitFor(READY, (ready) => ready !== 0, START_TIMEOUT_MS, 'did not start')
+    try {
+      this.waitFor(READY, (ready) => ready !== 0, START_TIMEOUT_MS, 'did not start')
+    } catch (err) {
+      this.stop()
+      throw err
+    }
   }
 
   /** Encodes the leaves the block changed and hands them to the thread, which starts on the root. */
@@ -159,17 +165,11 @@ export class StateRootThread {
     const { control } = this.layout
     const deadline = performance.now() + timeoutMs
     for (;;) {
-      if (Atomics.load(control, FAILED) !== 0) {
-        if (word === READY) this.stop()
-        throw new Error(`the state-root thread failed: ${this.failure()}`)
-      }
+      if (Atomics.load(control, FAILED) !== 0) throw new Error(`the state-root thread failed: ${this.failure()}`)
       const value = Atomics.load(control, word)
       if (done(value)) return
       const left = deadline - performance.now()
-      if (left <= 0) {
-        if (word === READY) this.stop()
-        throw new Error(`the state-root thread ${what} in ${timeoutMs} ms`)
-      }
+      if (left <= 0) throw new Error(`the state-root thread ${what} in ${timeoutMs} ms`)
       Atomics.wait(control, word, value, left)
     }
   }
