@@ -3,7 +3,8 @@
 // JSON parse, the schema checks, the signing digest, the signature recovery, the tx hash and the
 // decimals packed at the edge. Signs --actions PlaceOrder and CancelOrder bodies ahead (not timed),
 // then times --rounds passes over them and prints the median µs per action, beside the recovery
-// alone (libsecp256k1 on the same signatures) and the rest by difference. Nothing is sent anywhere.
+// alone (libsecp256k1 on the same signatures) and the rest by difference, and the recovery in each
+// libsecp256k1 that loads here (the system's, the npm addon's). Nothing is sent anywhere.
 //   bun scripts/bench/admission.ts [--actions 4000] [--rounds 7]
 import { actionIntake } from '../../src/api/admission/action-intake.ts'
 import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
@@ -11,7 +12,14 @@ import { hexToBytes } from '../../src/lib/hex.ts'
 import { keccakWasmReady } from '../../src/lib/keccak.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
-import { nativeRecover, nativeRecoveryAvailable } from '../../src/wire/native-secp256k1.ts'
+import {
+  loadAddon,
+  loadSystemLibrary,
+  nativeRecover,
+  nativeRecoveryAvailable,
+  type Recover,
+  recoveryLibrary,
+} from '../../src/wire/native-secp256k1.ts'
 import { l1Digest, sourceForNetwork } from '../../src/wire/signing.ts'
 import { actionBody, signL1 } from './bench-sign.ts'
 import { percentile } from './stats.ts'
@@ -71,16 +79,29 @@ function pass(n: number, fn: (i: number) => void): number {
   return ((performance.now() - t0) * 1_000) / n
 }
 
+const libraries = { system: loadSystemLibrary(), addon: loadAddon() }
+const out = new Uint8Array(65)
+const recoverWith = (recover: Recover) => (i: number) => {
+  const r = recoveries[i]!
+  recover(out, r.digest, r.sig64, r.recovery)
+}
 const intakeUs: number[] = []
 const recoverUs: number[] = []
+const libraryUs = { system: [] as number[], addon: [] as number[] }
 for (let round = 0; round < flags.rounds + 2; round++) {
   const a = pass(bodies.length, (i) => actionIntake(bodies[i]!, NETWORK))
   const r = nativeRecoveryAvailable
     ? pass(recoveries.length, (i) => nativeRecover(recoveries[i]!.digest, recoveries[i]!.sig64, recoveries[i]!.recovery))
     : 0
+  const each = {
+    system: libraries.system === undefined ? 0 : pass(recoveries.length, recoverWith(libraries.system)),
+    addon: libraries.addon === undefined ? 0 : pass(recoveries.length, recoverWith(libraries.addon)),
+  }
   if (round < 2) continue
   intakeUs.push(a)
   recoverUs.push(r)
+  libraryUs.system.push(each.system)
+  libraryUs.addon.push(each.addon)
 }
 const median = (xs: number[]) =>
   percentile(
@@ -94,6 +115,11 @@ console.log(
 )
 console.log(
   nativeRecoveryAvailable
-    ? `  signature recovery alone (libsecp256k1): ${recover.toFixed(1)} µs; the rest (parse, schemas, digest, hashes, packing): ${(intake - recover).toFixed(1)} µs`
+    ? `  signature recovery alone (libsecp256k1, ${recoveryLibrary === 'system' ? "the system's" : "the npm addon's"}): ${recover.toFixed(1)} µs; the rest (parse, schemas, digest, hashes, packing): ${(intake - recover).toFixed(1)} µs`
     : '  libsecp256k1 is not available here: the recovery runs on @noble/curves',
+)
+const describe = (name: keyof typeof libraries) =>
+  libraries[name] === undefined ? 'not installed' : `${median(libraryUs[name]).toFixed(1)} µs`
+console.log(
+  `  one recovery in the system's libsecp256k1 (0.2 or newer): ${describe('system')}; in the npm addon's (2019): ${describe('addon')}`,
 )

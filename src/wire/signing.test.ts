@@ -1,9 +1,11 @@
 import { describe, expect, test } from 'bun:test'
+import { existsSync } from 'node:fs'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { bytesToHex, hexToBytes } from '../lib/hex.ts'
 import { keccak256 } from '../lib/keccak.ts'
+import { addressOfPublicKey } from './admin-login.ts'
 import { encodeType, hashStruct } from './eip712.ts'
-import { nativeRecoveryAvailable } from './native-secp256k1.ts'
+import { loadAddon, loadSystemLibrary, nativeRecoveryAvailable, recoveryLibrary } from './native-secp256k1.ts'
 import {
   addressOfPrivateKey,
   adminLoginMessage,
@@ -306,10 +308,31 @@ describe('EIP-712 field encoding', () => {
 })
 
 describe('libsecp256k1 and noble recover the same signer', () => {
-  test('the native addon is loaded on linux-x64', () => {
-    if (process.platform === 'linux' && process.arch === 'x64') expect(nativeRecoveryAvailable).toBe(true)
+  const system = loadSystemLibrary()
+  const addon = loadAddon()
+  // Debian's and Ubuntu's path of the package libsecp256k1-1 (0.2), which .ci/run installs.
+  const debianSystemLibrary = '/usr/lib/x86_64-linux-gnu/libsecp256k1.so.1'
+
+  test('the best library that loads is the one in use', () => {
+    if (process.platform === 'linux' && process.arch === 'x64') expect(addon).toBeDefined()
+    if (existsSync(debianSystemLibrary)) expect(system).toBeDefined()
+    expect(recoveryLibrary).toBe(system ? 'system' : addon ? 'addon' : 'noble')
+    expect(nativeRecoveryAvailable).toBe(recoveryLibrary !== 'noble')
   })
-  test('random digests and keys give the same address both ways', () => {
+
+  /** The address each loaded libsecp256k1 recovers, beside noble's. */
+  function addressesOf(digest: Uint8Array, r: bigint, s: bigint, recovery: 0 | 1): (string | undefined)[] {
+    const signature64 = hexToBytes(r.toString(16).padStart(64, '0') + s.toString(16).padStart(64, '0'))
+    const out = [recoverAddressNoble(digest, r, s, recovery), recoverAddress(digest, r, s, recovery)]
+    for (const recover of [system, addon]) {
+      if (recover === undefined) continue
+      const publicKey = new Uint8Array(65)
+      out.push(recover(publicKey, digest, signature64, recovery) ? addressOfPublicKey(publicKey) : undefined)
+    }
+    return out
+  }
+
+  test('random digests and keys give the same address every way', () => {
     let seed = 12345
     const next = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
@@ -324,11 +347,23 @@ describe('libsecp256k1 and noble recover the same signer', () => {
         s = BigInt(sig.s),
         rec = (sig.v - 27) as 0 | 1
       const expected = addressOfPrivateKey(key)
-      expect(recoverAddress(digest, r, s, rec)).toBe(expected)
-      expect(recoverAddressNoble(digest, r, s, rec)).toBe(expected)
-      // A different digest recovers some other address, identically both ways.
+      for (const address of addressesOf(digest, r, s, rec)) expect(address).toBe(expected)
+      // A different digest recovers some other address, identically every way.
       digest[0] = digest[0]! ^ 1
-      expect(recoverAddress(digest, r, s, rec)).toBe(recoverAddressNoble(digest, r, s, rec))
+      const other = addressesOf(digest, r, s, rec)
+      expect(other[0]).not.toBe(expected)
+      for (const address of other) expect(address).toBe(other[0])
+    }
+  })
+
+  test("an r that is no point's x recovers nothing, every way", () => {
+    const digest = new Uint8Array(32).fill(7)
+    let misses = 0
+    for (let r = 1n; misses < 5; r++) {
+      const addresses = addressesOf(digest, r, 12345n, 0)
+      if (addresses[0] !== undefined) continue
+      misses++
+      for (const address of addresses) expect(address).toBeUndefined()
     }
   })
 })
