@@ -35,7 +35,7 @@ import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
 import { addressOfPrivateKey } from '../../src/wire/signing.ts'
 import { untilRecovered } from './bench-node.ts'
 import { type SignJob, signBodies, signingLibrary } from './bench-sign.ts'
-import { describeBlockPhases, readBlockPhases } from './block-phases.ts'
+import { describeBlockPhases, meanMsBetween, readNodeMetrics } from './block-phases.ts'
 import { AGENTS_MAX, LOAD_OPTIONS, WINDOW } from './load-options.ts'
 import { type CpuSample, cpuBetween, describeCpu, sampleCpu } from './proc-cpu.ts'
 import { measureRecovery } from './recovery-cost.ts'
@@ -281,6 +281,8 @@ const refusals = new Map<string, number>()
 const latencies: number[] = []
 /** Open mode: how late each action went out after it was due (ms). */
 const sendLag: number[] = []
+/** The same latencies from when each was sent (the open loop's start a little after when due). */
+const fromSentMs: number[] = []
 let sending = true
 /** When sending began (the warm-up), and when the timed section began and ended. */
 let tSend = 0
@@ -375,6 +377,7 @@ function noteRefusal(reason: string): void {
 async function send(lane: Lane, i: number, dueAt: number): Promise<void> {
   const step = lane.steps[i]!
   lane.state[i] = 1
+  const sentAt = performance.now()
   lane.inFlight++
   inFlightTotal++
   if (inFlightTotal > inFlightMax) inFlightMax = inFlightTotal
@@ -393,7 +396,10 @@ async function send(lane: Lane, i: number, dueAt: number): Promise<void> {
       if (reason !== 'NONCE_REPLAY') done = false
     } else {
       // Latency of every action sent in the timed section; the counts of those in a block in it.
-      if (dueAt >= tStart) latencies.push(now - dueAt)
+      if (dueAt >= tStart) {
+        latencies.push(now - dueAt)
+        fromSentMs.push(now - sentAt)
+      }
       if (now < tStart || now > tEnd) {
         /* warm-up, or after the timed section */
       } else if (reply.result!.status === 'accepted') {
@@ -482,7 +488,7 @@ if (exhaustedAt !== undefined) {
   process.exit(1)
 }
 const h0 = await heightAt()
-const phases0 = await readBlockPhases(baseUrl)
+const metrics0 = await readNodeMetrics(baseUrl)
 const generatorCpu0 = process.cpuUsage()
 const node0: CpuSample | undefined = nodePid === undefined ? undefined : sampleCpu(nodePid)
 tStart = performance.now()
@@ -492,7 +498,7 @@ sending = false
 const node1 = nodePid === undefined ? undefined : sampleCpu(nodePid)
 const generatorCpu = process.cpuUsage(generatorCpu0)
 const h1 = await heightAt()
-const phases1 = await readBlockPhases(baseUrl)
+const metrics1 = await readNodeMetrics(baseUrl)
 // How far the history index (its derive stage) trails the tip as the timed section ends: a figure
 // the node sustains keeps it within a block or two.
 const historyAtEnd = await fetch(`${baseUrl}/api/v1/status`)
@@ -546,8 +552,15 @@ const historyLag =
 console.log(
   `  blocks: ${blocks} in the timed section (${blocks > 0 ? fmt(actionsDone / blocks) : 0} actions per block), after ${warmupSeconds} s of warm-up; ${historyLag}`,
 )
-if (phases0 !== undefined && phases1 !== undefined)
-  console.log(`  where a block's time went (perpd_block_phase_seconds, means): ${describeBlockPhases(phases0, phases1)}`)
+if (metrics0 !== undefined && metrics1 !== undefined)
+  console.log(`  where a block's time went (perpd_block_phase_seconds, means): ${describeBlockPhases(metrics0.phases, metrics1.phases)}`)
+// The node's own view of the same latency: what the client adds is the loopback, and this process
+// and the node sharing the cores (scripts/bench/ws-loopback.ts measures the loopback alone).
+const nodeMeanMs = meanMsBetween(metrics0?.actionSeconds, metrics1?.actionSeconds)
+if (nodeMeanMs !== undefined && fromSentMs.length > 0)
+  console.log(
+    `  mean /action latency: ${(fromSentMs.reduce((a, b) => a + b, 0) / fromSentMs.length).toFixed(1)} ms here from sending, ${nodeMeanMs.toFixed(1)} ms in the node from the request to its reply (perpd_action_seconds)`,
+  )
 if (node0 !== undefined && node1 !== undefined) {
   const units = mode === 'batch' ? counts.orders : actionsDone
   console.log(`  ${describeCpu('node', cpuBetween(node0, node1), units, mode === 'batch' ? 'order' : 'action')}`)

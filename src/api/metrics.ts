@@ -75,6 +75,9 @@ const PHASE_LABELS: Readonly<Record<keyof BlockPhases, string>> = {
 /** perpd_block_phase_seconds' buckets: a phase of a small block takes well under a millisecond. */
 const PHASE_BUCKETS_SECONDS: readonly number[] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
 
+/** perpd_action_seconds' buckets: a block's wait is up to its block time (200 ms by default), then its work. */
+const ACTION_BUCKETS_SECONDS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.125, 0.15, 0.2, 0.25, 0.5, 1, 2.5, 5]
+
 export class NodeMetrics {
   readonly registry = new Registry()
   private history: HistoryIndex | undefined
@@ -95,6 +98,14 @@ export class NodeMetrics {
     ['phase'],
     PHASE_BUCKETS_SECONDS,
   )
+  private readonly actionSeconds = this.registry
+    .histogram(
+      'perpd_action_seconds',
+      'time from an /action request (its HTTP body, or its WebSocket post frame) to its reply, for the actions that reached a block: the wait for the next block and that block up to its replies',
+      [],
+      ACTION_BUCKETS_SECONDS,
+    )
+    .labels()
   private readonly httpRequests = this.registry.counter('perpd_http_requests_total', 'HTTP requests answered, by route family and status', [
     'route_family',
     'status',
@@ -193,6 +204,11 @@ export class NodeMetrics {
   actionRefused(kind: string | undefined, error: { readonly data?: unknown }): void {
     const reason = (error.data as { reason?: unknown } | undefined)?.reason
     this.actions.labels(kind ?? 'unknown', 'refused', typeof reason === 'string' ? reason : 'UNKNOWN').value++
+  }
+
+  /** The reply of an action that reached a block, seconds after its request was in hand. */
+  actionAnswered(seconds: number): void {
+    this.actionSeconds.observe(seconds)
   }
 
   /** One HTTP reply: its URL (for the route family), status and duration. */

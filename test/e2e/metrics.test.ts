@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import type { Hex } from 'viem'
 import { placeOrder } from '../../src/client/actions.ts'
 import { PerpdClient } from '../../src/client/perpd-client.ts'
+import { PerpdWsClient } from '../../src/client/ws-client.ts'
 import { type AdminProcess, removeAdminFiles, startAdmin } from '../support/admin-process.ts'
 import { DEV_KEYS, type NodeProcess, removeDir, startNode } from '../support/node-process.ts'
 import { type PromFamily, parsePrometheusText, sampleValue } from '../support/prometheus-text.ts'
@@ -44,6 +45,13 @@ describe('GET /metrics', () => {
       placeOrder({ market_id: 1, side: 'Bid', price: '30000', qty: '1000000', tif: 'Gtc', reduce_only: false }),
     )
     expect(rejected.status).toBe('kept-reject')
+    // Accepted again, posted over the WebSocket: its latency counts like the HTTP ones.
+    const ws = new PerpdWsClient({ url: node.url })
+    await ws.connect()
+    const overWs = new PerpdClient({ url: node.url, privateKey: DEV_KEYS[2] as Hex, ws })
+    const posted = await overWs.send(placeOrder({ market_id: 1, side: 'Bid', price: '30000', qty: '0.01', tif: 'Gtc', reduce_only: false }))
+    expect(posted.status).toBe('accepted')
+    ws.close()
     // Refused before a block: not JSON.
     const refused = await fetch(`${node.url}/api/v1/action`, { method: 'POST', body: 'not json' })
     expect(refused.status).toBe(200)
@@ -52,7 +60,7 @@ describe('GET /metrics', () => {
 
     const m = await scrape(node.url)
     expect(sampleValue(m, 'perpd_block_height')!).toBeGreaterThan(0)
-    expect(sampleValue(m, 'perpd_actions_total', { kind: 'PlaceOrder', outcome: 'accepted' })).toBe(1)
+    expect(sampleValue(m, 'perpd_actions_total', { kind: 'PlaceOrder', outcome: 'accepted' })).toBe(2)
     expect(sampleValue(m, 'perpd_actions_total', { kind: 'PlaceOrder', outcome: 'kept_reject' })).toBe(1)
     const keptReason = m.get('perpd_actions_total')!.samples.find((s) => s.labels.outcome === 'kept_reject')!.labels.reason
     expect(keptReason).toBe('InsufficientMargin')
@@ -62,6 +70,13 @@ describe('GET /metrics', () => {
     expect(sampleValue(m, 'perpd_http_requests_total', { route_family: 'market_data', status: '200' })).toBe(1)
     expect(sampleValue(m, 'perpd_http_requests_total', { route_family: 'health', status: '200' })!).toBeGreaterThanOrEqual(1)
     expect(sampleValue(m, 'perpd_http_request_duration_seconds_count', { route_family: 'action' })!).toBeGreaterThanOrEqual(3)
+    // The three actions that reached a block, not the refusal; each waited for a block (50 ms here)
+    // inside its HTTP request or WebSocket post.
+    expect(m.get('perpd_action_seconds')!.type).toBe('histogram')
+    expect(sampleValue(m, 'perpd_action_seconds_count')).toBe(3)
+    expect(sampleValue(m, 'perpd_action_seconds_bucket', { le: '+Inf' })).toBe(3)
+    expect(sampleValue(m, 'perpd_action_seconds_sum')!).toBeGreaterThan(0)
+    expect(sampleValue(m, 'perpd_action_seconds_sum')!).toBeLessThan(3 * 5)
     expect(sampleValue(m, 'perpd_health_status', { status: 'ok' })).toBe(1)
     expect(sampleValue(m, 'perpd_health_status', { status: 'halted' })).toBe(0)
     expect(sampleValue(m, 'perpd_mempool_depth')).toBe(0)

@@ -84,6 +84,7 @@ export class ActionAdmission {
    * replies and before its pushes; `failed` gets an unexpected error (a bug) before submission.
    */
   admitWith(text: string, done: (outcome: AdmissionOutcome) => void, failed: (err: unknown) => void, forwarded = false): void {
+    const arrivedMs = performance.now()
     this.intake(text, forwarded).then((step) => {
       if (step.kind !== 'prepared') {
         done(step)
@@ -92,7 +93,7 @@ export class ActionAdmission {
       // A throw here is a bug in the checks that read state, before any answer (the node catches
       // what done throws): failed, as admit() would reject.
       try {
-        this.submit(step.intake, done)
+        this.submit(step.intake, arrivedMs, done)
       } catch (err) {
         failed(err)
       }
@@ -133,11 +134,15 @@ export class ActionAdmission {
     return { kind: 'prepared', intake }
   }
 
-  /** Hands a prepared action to the node; done gets its reply (none for a notification, HTTP 204). */
-  private submit(intake: ActionIntakeAction, done: (outcome: AdmissionOutcome) => void): void {
+  /**
+   * Hands a prepared action to the node; done gets its reply (none for a notification, HTTP 204).
+   * arrivedMs: when its request was in hand (performance.now()), for perpd_action_seconds.
+   */
+  private submit(intake: ActionIntakeAction, arrivedMs: number, done: (outcome: AdmissionOutcome) => void): void {
     // A notification (no id) is run like any action, and answered with no reply object (HTTP 204).
     this.node.submitWith(intake.prepared, (result) => {
       if (result.status === 'refused') this.metrics.actionRefused(intake.prepared.ok ? intake.prepared.kind : undefined, result.error)
+      else this.metrics.actionAnswered((performance.now() - arrivedMs) / 1000)
       if (intake.quiet) done({ kind: 'no-content' })
       else if (result.status === 'refused') done({ kind: 'reply', body: rpcFailure(intake.id, result.error), status: 200 })
       else done({ kind: 'reply', body: rpcResult(intake.id, result), status: 200 })
