@@ -41,6 +41,22 @@ function openLibrary(name: string) {
   }
 }
 
+/**
+ * recover behind a check of its arguments: C reads and writes the arrays by pointer, whatever their
+ * length, and libsecp256k1 aborts the process on a recovery id outside 0-3 or an output under 65
+ * bytes. Anything else is answered false before it reaches C.
+ */
+function checked(recover: Recover): Recover {
+  return (out, digest, signature64, recovery) =>
+    out.length === 65 &&
+    digest.length === 32 &&
+    signature64.length === 64 &&
+    Number.isInteger(recovery) &&
+    recovery >= 0 &&
+    recovery <= 3 &&
+    recover(out, digest, signature64, recovery)
+}
+
 /** Recovery through the system's libsecp256k1 (0.2 or newer), or undefined where none loads. */
 export function loadSystemLibrary(): Recover | undefined {
   for (const name of SYSTEM_LIBRARY_NAMES) {
@@ -53,12 +69,12 @@ export function loadSystemLibrary(): Recover | undefined {
     const signature = new Uint8Array(RECOVERABLE_SIGNATURE_BYTES)
     const publicKey = new Uint8Array(PUBLIC_KEY_BYTES)
     const outLength = new BigUint64Array(1)
-    return (out, digest, signature64, recovery) => {
+    return checked((out, digest, signature64, recovery) => {
       if (lib.secp256k1_ecdsa_recoverable_signature_parse_compact(context, signature, signature64, recovery) !== 1) return false
       if (lib.secp256k1_ecdsa_recover(context, publicKey, signature, digest) !== 1) return false
       outLength[0] = BigInt(out.length)
       return lib.secp256k1_ec_pubkey_serialize(context, out, outLength, publicKey, EC_UNCOMPRESSED) === 1
-    }
+    })
   }
   return undefined
 }
@@ -76,7 +92,7 @@ export function loadAddon(): Recover | undefined {
       Secp256k1: new () => Secp256k1Addon
     }
     const secp = new addon.Secp256k1()
-    return (out, digest, signature64, recovery) => secp.ecdsaRecover(out, signature64, recovery, digest) === 0
+    return checked((out, digest, signature64, recovery) => secp.ecdsaRecover(out, signature64, recovery, digest) === 0)
   } catch {
     return undefined
   }

@@ -5,7 +5,7 @@ import { bytesToHex, hexToBytes } from '../lib/hex.ts'
 import { keccak256 } from '../lib/keccak.ts'
 import { addressOfPublicKey } from './admin-login.ts'
 import { encodeType, hashStruct } from './eip712.ts'
-import { loadAddon, loadSystemLibrary, nativeRecoveryAvailable, recoveryLibrary } from './native-secp256k1.ts'
+import { loadAddon, loadSystemLibrary, nativeRecover, nativeRecoveryAvailable, recoveryLibrary } from './native-secp256k1.ts'
 import {
   addressOfPrivateKey,
   adminLoginMessage,
@@ -354,6 +354,26 @@ describe('libsecp256k1 and noble recover the same signer', () => {
       expect(other[0]).not.toBe(expected)
       for (const address of other) expect(address).toBe(other[0])
     }
+  })
+
+  test('arguments of the wrong size or a recovery id outside 0-3 are refused before they reach C', () => {
+    const key = new Uint8Array(32).fill(3)
+    const digest = new Uint8Array(32).fill(9)
+    const sig = signDigest(key, digest)
+    const signature64 = hexToBytes(sig.r.slice(2).padStart(64, '0') + sig.s.slice(2).padStart(64, '0'))
+    const recovery = sig.v - 27
+    for (const recover of [system, addon]) {
+      if (recover === undefined) continue
+      const out = new Uint8Array(65)
+      expect(recover(out, digest, signature64, recovery)).toBe(true)
+      expect(addressOfPublicKey(out)).toBe(addressOfPrivateKey(key))
+      expect(recover(new Uint8Array(64), digest, signature64, recovery)).toBe(false)
+      expect(recover(out, digest.subarray(1), signature64, recovery)).toBe(false)
+      expect(recover(out, digest, signature64.subarray(0, 63), recovery)).toBe(false)
+      expect(recover(out, digest, new Uint8Array(65), recovery)).toBe(false)
+      for (const bad of [-1, 4, 0.5, Number.NaN]) expect(recover(out, digest, signature64, bad)).toBe(false)
+    }
+    if (nativeRecoveryAvailable) expect(nativeRecover(digest.subarray(0, 31), signature64, recovery)).toBeUndefined()
   })
 
   test("an r that is no point's x recovers nothing, every way", () => {
