@@ -6,8 +6,9 @@
 // @noble/curves, @noble/hashes and @sinclair/typebox stay external: they are the package's
 // dependencies, so an application shares one copy with its other users of them and takes their
 // fixes without a new client release (the TypeBox schemas of the actions are part of the API).
-// The node's libsecp256k1 addon (src/wire/native-secp256k1.ts) is replaced by a stub: the client
-// only signs, and signature recovery falls back to @noble/curves, which gives identical results.
+// The node's libsecp256k1 (src/wire/native-secp256k1.ts: the system's through bun:ffi, or the npm
+// addon's) is replaced by a stub: the client only signs, and signature recovery falls back to
+// @noble/curves, which gives identical results.
 // The package's version follows the root package.json.
 //   npm run build:client
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'

@@ -310,7 +310,7 @@ describe('EIP-712 field encoding', () => {
 describe('libsecp256k1 and noble recover the same signer', () => {
   const system = loadSystemLibrary()
   const addon = loadAddon()
-  // Debian's and Ubuntu's path of the package libsecp256k1-1 (0.2), which .ci/run installs.
+  // Where Debian 12's package libsecp256k1-1 (0.2.0), which .ci/run installs, puts the library.
   const debianSystemLibrary = '/usr/lib/x86_64-linux-gnu/libsecp256k1.so.1'
 
   test('the best library that loads is the one in use', () => {
