@@ -312,6 +312,9 @@ describe('trigger reads', () => {
     const [armed] = await data<{ status: string; limit_order_id: number; stop_trigger_id: number }[]>('getOcoPairs', {
       address: alice.address,
     })
+    // Read before toMatchObject, which in Bun writes its expect.any matchers into the object it checks.
+    const armedStopId = armed!.stop_trigger_id
+    expect(typeof armedStopId).toBe('number')
     expect(armed).toMatchObject({
       pair_id: waiting[0]!.pair_id,
       status: 'armed',
@@ -319,7 +322,7 @@ describe('trigger reads', () => {
       stop_trigger_id: expect.any(Number),
     })
     const triggers = await data<{ trigger_id: number }[]>('getTriggerOrders', { address: alice.address })
-    expect(triggers.map((t) => t.trigger_id)).toEqual([stopId, armed!.stop_trigger_id])
+    expect(triggers.map((t) => t.trigger_id)).toEqual([stopId, armedStopId])
     expect(triggers[1]).toMatchObject({
       order_type: 'market',
       limit_price: null,
