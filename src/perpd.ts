@@ -33,7 +33,7 @@ import { startDevQuoter } from './node/dev-quoter.ts'
 import { replayReporter } from './node/replay-progress.ts'
 import { connectNats, Replication, resolveGenesis } from './node/replication/replicator.ts'
 import type { Genesis } from './wire/genesis.ts'
-import { recoveryLibrary } from './wire/native-secp256k1.ts'
+import { type RecoveryLibrary, recoveryLibrary } from './wire/native-secp256k1.ts'
 
 // `perpd [start] [options]` runs the node; `perpd init|replay|status|keys|config|demo|version` are the other
 // subcommands (the tables in src/config.ts, src/node/commands.ts), loaded only when asked for.
@@ -184,18 +184,18 @@ log.info(`perpd ${genesis.network} network, data ${config.dataDir}, block time $
 // The line tests and scripts wait for (test/support/child-process.ts), once the port is bound.
 const url = `http://${config.host}:${app.server!.port}`
 log.info(`listening on ${url}`, { url })
-// Which libsecp256k1 recovers /action's signatures (wire/native-secp256k1.ts): the admission threads'
-// main cost, and the system's library (0.2 or newer) takes about 30% less than the addon's.
-if (recoveryLibrary === 'system') log.info("signature recovery: the system's libsecp256k1", { recovery_library: recoveryLibrary })
-else if (recoveryLibrary === 'addon')
-  log.info(
-    "signature recovery: the npm addon's libsecp256k1 (installing libsecp256k1 0.2 or newer, Debian's libsecp256k1-1, makes it about 30% cheaper)",
-    { recovery_library: recoveryLibrary },
-  )
-else
-  log.warn('signature recovery: @noble/curves in JavaScript, about ten times slower than libsecp256k1', {
-    recovery_library: recoveryLibrary,
-  })
+// Which library recovers /action's signatures (wire/native-secp256k1.ts), the admission threads' main
+// cost: the system's libsecp256k1 (0.2 or newer) takes about 30% less than the addon's.
+const RECOVERY_LOG: Record<RecoveryLibrary, { level: 'info' | 'warn'; message: string }> = {
+  system: { level: 'info', message: "signature recovery: the system's libsecp256k1" },
+  addon: {
+    level: 'info',
+    message:
+      "signature recovery: the npm addon's libsecp256k1 (installing libsecp256k1 0.2 or newer, Debian's libsecp256k1-1, makes it about 30% cheaper)",
+  },
+  noble: { level: 'warn', message: 'signature recovery: @noble/curves in JavaScript, about ten times slower than libsecp256k1' },
+}
+log[RECOVERY_LOG[recoveryLibrary].level](RECOVERY_LOG[recoveryLibrary].message, { recovery_library: recoveryLibrary })
 // Correct either way, but about five times slower per hash (lib/keccak.ts): worth an operator's look.
 void keccakWasmReady.then((wasm) => {
   if (!wasm) log.warn('Keccak-256 runs in JavaScript: its WebAssembly module did not start here (every /action hashes slower)')

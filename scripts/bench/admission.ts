@@ -12,14 +12,7 @@ import { hexToBytes } from '../../src/lib/hex.ts'
 import { keccakWasmReady } from '../../src/lib/keccak.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
-import {
-  loadAddon,
-  loadSystemLibrary,
-  nativeRecover,
-  nativeRecoveryAvailable,
-  type Recover,
-  recoveryLibrary,
-} from '../../src/wire/native-secp256k1.ts'
+import { loadAddon, loadSystemLibrary, recoveryLibrary } from '../../src/wire/native-secp256k1.ts'
 import { l1Digest, sourceForNetwork } from '../../src/wire/signing.ts'
 import { actionBody, signL1 } from './bench-sign.ts'
 import { percentile } from './stats.ts'
@@ -79,29 +72,26 @@ function pass(n: number, fn: (i: number) => void): number {
   return ((performance.now() - t0) * 1_000) / n
 }
 
-const libraries = { system: loadSystemLibrary(), addon: loadAddon() }
+// Each libsecp256k1 that loads here, timed on the same signatures; the one in use is the node's.
+const libraries = { system: loadSystemLibrary(), addon: loadAddon() } as const
+type LibraryName = keyof typeof libraries
 const out = new Uint8Array(65)
-const recoverWith = (recover: Recover) => (i: number) => {
-  const r = recoveries[i]!
-  recover(out, r.digest, r.sig64, r.recovery)
-}
 const intakeUs: number[] = []
-const recoverUs: number[] = []
-const libraryUs = { system: [] as number[], addon: [] as number[] }
+const libraryUs: Record<LibraryName, number[]> = { system: [], addon: [] }
 for (let round = 0; round < flags.rounds + 2; round++) {
   const a = pass(bodies.length, (i) => actionIntake(bodies[i]!, NETWORK))
-  const r = nativeRecoveryAvailable
-    ? pass(recoveries.length, (i) => nativeRecover(recoveries[i]!.digest, recoveries[i]!.sig64, recoveries[i]!.recovery))
-    : 0
-  const each = {
-    system: libraries.system === undefined ? 0 : pass(recoveries.length, recoverWith(libraries.system)),
-    addon: libraries.addon === undefined ? 0 : pass(recoveries.length, recoverWith(libraries.addon)),
+  const each: Partial<Record<LibraryName, number>> = {}
+  for (const name of ['system', 'addon'] as const) {
+    const recover = libraries[name]
+    if (recover !== undefined)
+      each[name] = pass(recoveries.length, (i) => {
+        const r = recoveries[i]!
+        recover(out, r.digest, r.sig64, r.recovery)
+      })
   }
   if (round < 2) continue
   intakeUs.push(a)
-  recoverUs.push(r)
-  libraryUs.system.push(each.system)
-  libraryUs.addon.push(each.addon)
+  for (const name of ['system', 'addon'] as const) if (each[name] !== undefined) libraryUs[name].push(each[name])
 }
 const median = (xs: number[]) =>
   percentile(
@@ -109,17 +99,17 @@ const median = (xs: number[]) =>
     50,
   )
 const intake = median(intakeUs)
-const recover = median(recoverUs)
 console.log(
   `stateless admission, one thread: ${intake.toFixed(1)} µs per action (median of ${flags.rounds} passes over ${flags.actions.toLocaleString('en-US')} PlaceOrder and CancelOrder bodies)`,
 )
-console.log(
-  nativeRecoveryAvailable
-    ? `  signature recovery alone (libsecp256k1, ${recoveryLibrary === 'system' ? "the system's" : "the npm addon's"}): ${recover.toFixed(1)} µs; the rest (parse, schemas, digest, hashes, packing): ${(intake - recover).toFixed(1)} µs`
-    : '  libsecp256k1 is not available here: the recovery runs on @noble/curves',
-)
-const describe = (name: keyof typeof libraries) =>
-  libraries[name] === undefined ? 'not installed' : `${median(libraryUs[name]).toFixed(1)} µs`
+if (recoveryLibrary === 'noble') console.log('  libsecp256k1 is not available here: the recovery runs on @noble/curves')
+else {
+  const recover = median(libraryUs[recoveryLibrary])
+  console.log(
+    `  signature recovery alone (libsecp256k1, ${recoveryLibrary === 'system' ? "the system's" : "the npm addon's"}): ${recover.toFixed(1)} µs; the rest (parse, schemas, digest, hashes, packing): ${(intake - recover).toFixed(1)} µs`,
+  )
+}
+const describe = (name: LibraryName) => (libraries[name] === undefined ? 'not installed' : `${median(libraryUs[name]).toFixed(1)} µs`)
 console.log(
   `  one recovery in the system's libsecp256k1 (0.2 or newer): ${describe('system')}; in the npm addon's (2019): ${describe('addon')}`,
 )

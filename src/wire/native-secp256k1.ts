@@ -17,7 +17,7 @@ export type RecoveryLibrary = 'system' | 'addon' | 'noble'
 
 /** libsecp256k1's sonames, newest first: 0.2 is .so.1, and each release that changes its ABI adds one. */
 const SYSTEM_LIBRARY_NAMES = [6, 5, 4, 3, 2, 1].map((abi) => `libsecp256k1.so.${abi}`)
-const CONTEXT_VERIFY = 0x0101 // SECP256K1_CONTEXT_VERIFY: what releases before 0.2 need to recover, a no-op since
+const CONTEXT_NONE = 0x0001 // SECP256K1_CONTEXT_NONE: from 0.2 on, a context needs no tables to recover
 const EC_UNCOMPRESSED = 0x0002 // SECP256K1_EC_UNCOMPRESSED
 // libsecp256k1's opaque structs, whose sizes its ABI fixes.
 const RECOVERABLE_SIGNATURE_BYTES = 65
@@ -63,7 +63,7 @@ export function loadSystemLibrary(): Recover | undefined {
     const lib = openLibrary(name)
     if (lib === undefined) continue
     lib.secp256k1_selftest() // aborts the process if the library is miscompiled for this machine
-    const context = lib.secp256k1_context_create(CONTEXT_VERIFY)
+    const context = lib.secp256k1_context_create(CONTEXT_NONE)
     if (context === null) return undefined
     // One set of buffers per thread: a call runs to its end before another starts.
     const signature = new Uint8Array(RECOVERABLE_SIGNATURE_BYTES)

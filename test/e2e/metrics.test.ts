@@ -76,6 +76,7 @@ describe('GET /metrics', () => {
     expect(sampleValue(m, 'perpd_action_seconds_count')).toBe(3)
     expect(sampleValue(m, 'perpd_action_seconds_bucket', { le: '+Inf' })).toBe(3)
     expect(sampleValue(m, 'perpd_action_seconds_sum')!).toBeGreaterThan(0)
+    // In seconds: three waits for a 50 ms block are a fraction of one, where milliseconds would be hundreds.
     expect(sampleValue(m, 'perpd_action_seconds_sum')!).toBeLessThan(3 * 5)
     expect(sampleValue(m, 'perpd_health_status', { status: 'ok' })).toBe(1)
     expect(sampleValue(m, 'perpd_health_status', { status: 'halted' })).toBe(0)
