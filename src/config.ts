@@ -57,7 +57,7 @@ export interface NodeConfig {
   readonly admissionThreads: number
   /** --admission-inline: bodies a turn admitted on the block thread while the admission threads are idle. */
   readonly admissionInline: number
-  /** The roots of produced blocks on a thread of their own (node/state-root-thread.ts) unless --no-state-root-thread. */
+  /** The state roots on a thread of their own (node/state-root-thread.ts), at replay and after, unless --no-state-root-thread. */
   readonly stateRootThread: boolean
   /** --dev runs the development quoter of its external-peg markets unless --no-dev-quoter (node/dev-quoter.ts). */
   readonly devQuoter: boolean
@@ -184,7 +184,7 @@ export const NODE_OPTIONS = defineOptions({
   'no-state-root-thread': {
     type: 'boolean',
     description:
-      "compute the state root of each block on the block thread instead of a thread of its own (which works on it while the block's rows are written)",
+      "compute the state root of each block on the block thread instead of a thread of its own (which works on it while the block's rows are written, and at replay while the next block executes)",
   },
   nats: {
     type: 'string',

@@ -26,7 +26,7 @@ import { keccakWasmReady } from './lib/keccak.ts'
 import { cannotListenMessage } from './lib/listen-error.ts'
 import { configureLogging, createLogger, errorMessage, logLine, logSettingsFrom } from './lib/log.ts'
 import { configJson, configText, readCommandLine } from './lib/options.ts'
-import { ChainNode } from './node/chain-node.ts'
+import { BlockMismatch, ChainNode } from './node/chain-node.ts'
 import { printDevBanner } from './node/dev-banner.ts'
 import { devGenesis } from './node/dev-genesis.ts'
 import { startDevQuoter } from './node/dev-quoter.ts'
@@ -215,7 +215,7 @@ try {
   // Restarting does not help; the probes say why until the process exits.
   const message = `the stored chain does not replay: ${errorMessage(err)}`
   log.error(`${message}; exiting with ${EXIT_REPLAY_FAILED} in ${config.haltExitDelayMs} ms`, { error: err, exit_code: EXIT_REPLAY_FAILED })
-  node.health.halted('REPLAY_FAILED', message, false)
+  node.health.halted('REPLAY_FAILED', message, false, err instanceof BlockMismatch ? err.height : undefined)
   haltExitCode = EXIT_REPLAY_FAILED
   setTimeout(() => finish(EXIT_REPLAY_FAILED), config.haltExitDelayMs)
 }

@@ -15,10 +15,11 @@
  * the SQLite commit (envelope rows, event rows), the /action reply views and the onBlock listeners.
  *
  * Replay: --runs times a new ChainNode on the directory replays it from genesis (no snapshots)
- * through recover(), as src/main.ts starts; actions/s is the envelopes replayed over the wall time.
+ * through recover(), as src/main.ts starts (with the state-root thread); actions/s is the
+ * envelopes replayed over the wall time.
  * Then one replay by hand on the same store, timed by step: the SQLite reads (the lean rows the
  * node reads, block-store.ts replayEnvelopesOf), the JSON.parse of the stored actions, the edge
- * packing, applyBlock, the root and digest checks.
+ * packing, the execution, the state root, the root and digest checks (all on one thread).
  * With --dir DIR a second run on the same flags reuses the chain built there (no build, no commit
  * breakdown).
  * The bench runs under the node's memory settings (src/node/memory-settings.ts), as a node replays
@@ -26,7 +27,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs'
 import { feedRuntime } from '../../src/api/ws/runtime.ts'
-import { applyBlock, type BlockInput, createGenesisState } from '../../src/chain/index.ts'
+import { type BlockInput, commitStateRoot, createGenesisState, executeBlock } from '../../src/chain/index.ts'
 import { bytesToHex } from '../../src/lib/hex.ts'
 import { parseOptionsOrExit } from '../../src/lib/options.ts'
 import { mulberry32 } from '../../src/lib/prng.ts'
@@ -127,6 +128,8 @@ try {
       blockTimeMs: 200,
       log: (l) => lines.push(l),
       snapshotEveryBlocks: 0,
+      // As src/perpd.ts starts it: the roots are folded on the state-root thread.
+      stateRootThread: true,
       deferRecovery: true,
     })
     await replayer.recover()
@@ -159,7 +162,8 @@ try {
         mine.map((x, i) => atTheEdge({ signer: x[1], nonce: x[2], action: decoded[i]!, txHash: x[0] }, x[3])),
       )
       const input: BlockInput = { height: header.height, timestampMs: header.timestampMs, envelopes }
-      const result = steps.time('applyBlock (execute, state root)', () => applyBlock(state, input))
+      const executed = steps.time('execute (executeBlock)', () => executeBlock(state, input))
+      const result = { ...executed, stateRoot: steps.time('state root (commitStateRoot)', () => commitStateRoot(state)) }
       steps.time('root and digest checks', () => {
         const root = bytesToHex(result.stateRoot)
         if (root !== header.stateRoot) throw new Error(`root of ${header.height}`)

@@ -43,8 +43,9 @@ export interface ChainNodeOptions {
   readonly genesis: Genesis
   readonly blockTimeMs: number
   /**
-   * Compute the roots of the blocks this node produces on a thread of its own (state-root-thread.ts)
-   * once it starts producing; default false (the root on the block thread).
+   * Compute the state roots on a thread of its own (state-root-thread.ts), from the replay of the
+   * stored chain on (the blocks it replays, follows and produces); default false (the root on the
+   * block thread).
    */
   readonly stateRootThread?: boolean
   /** Actions per second one signer may send (default 20, docs/limits.md#action-rate-limits); 0 or absent disables. */
@@ -175,6 +176,28 @@ interface ProducedBlock {
   readonly insertedMs: number | undefined
 }
 
+/** A stored block executed at replay, whose state root is still being folded. */
+interface ExecutedBlock {
+  readonly header: StoredBlockHeader
+  readonly envelopes: readonly ReplayEnvelope[]
+  readonly executed: Omit<BlockResult, 'stateRoot'>
+}
+
+/**
+ * A stored block as the chain applies it. The stored action is JSON: JSON.parse is the cheapest
+ * decoding there is here (msgpackr's unpack of the same actions measured about four times slower,
+ * scripts/bench/replay.ts).
+ */
+function replayInput(header: StoredBlockHeader, envelopes: readonly ReplayEnvelope[]): BlockInput {
+  return {
+    height: header.height,
+    timestampMs: header.timestampMs,
+    envelopes: envelopes.map(([txHash, signer, nonce, kind, actionJson]) =>
+      atTheEdge({ signer, nonce, action: JSON.parse(actionJson) as Record<string, unknown>, txHash }, kind),
+    ),
+  }
+}
+
 /**
  * A block's replies leave in chunks of this many (the onReplies batches end and start again), so
  * the first do not wait while the rest are built: building them took 2.6-3.3 ms for a block of
@@ -220,7 +243,7 @@ export class ChainNode {
   private snapshotHeight = 0
   /** Set on a leader of a replicated chain: blocks are stored and announced once it resolves. */
   private publisher: BlockPublisher | undefined
-  /** Holds the state's hash once this node produces blocks, with the stateRootThread option. */
+  /** Holds the state's hash from the replay or the first block on, with the stateRootThread option. */
   private rootThread: StateRootThread | undefined
 
   constructor(private readonly options: ChainNodeOptions) {
@@ -303,7 +326,14 @@ export class ChainNode {
       this.current = restored
       this.mempool = new Mempool(this.current.params.maxTxPerBlock * MEMPOOL_BLOCKS_MAX)
     }
-    yield* this.replay()
+    try {
+      yield* this.replay()
+    } catch (err) {
+      // The chain does not replay: this node will not produce, and the thread would outlive it.
+      this.rootThread?.stop()
+      this.rootThread = undefined
+      throw err
+    }
     this.recovered = true
   }
 
@@ -321,34 +351,58 @@ export class ChainNode {
     return restored.state
   }
 
-  /** Replays the stored blocks after the state's height, asserting each state root and digest; a step per block. */
+  /**
+   * Replays the stored blocks after the state's height, asserting each state root and digest; a step
+   * per block. With the state-root thread (a node started with it: the thread holds the hash from
+   * here on), a block's root is folded there while this thread reads, decodes and executes the next
+   * block, and checked before the next block's leaves are handed over: a stored block that does not
+   * replay is still refused as the block it is, one block later.
+   */
   private *replay(): Generator<void, void, undefined> {
     const tip = this.store.tipHeight()
     const first = this.state.height + 1
     const started = performance.now()
     this.health.replaying({ replayedHeight: this.state.height, targetHeight: tip, fromHeight: this.state.height, startedMs: started })
     if (first > tip) return
+    this.startRootThread()
+    const rootThread = this.rootThread
+    let folding: ExecutedBlock | undefined
     for (let from = first; from <= tip; from += REPLAY_BATCH_BLOCKS) {
       const to = Math.min(tip, from + REPLAY_BATCH_BLOCKS - 1)
       const headers = this.store.headers(from, to, REPLAY_BATCH_BLOCKS)
       for (const header of headers) {
         // A block's envelopes at a time, the lean rows (block-store.ts replayEnvelopesOf).
-        this.replayBlock(header, this.store.replayEnvelopesOf(header.height))
+        const envelopes = this.store.replayEnvelopesOf(header.height)
+        const counted = () =>
+          assert(
+            envelopes.length === header.envelopeCount,
+            `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`,
+          )
+        if (rootThread === undefined) {
+          counted()
+          this.verifyAndApply(header, envelopes, 'replay of block')
+        } else {
+          let executed: Omit<BlockResult, 'stateRoot'>
+          try {
+            counted()
+            executed = executeBlock(this.state, replayInput(header, envelopes))
+          } catch (err) {
+            // The block before may be why: its mismatch is the one to report.
+            if (folding !== undefined) this.verifyExecuted(folding, rootThread.waitRoot(), 'replay of block')
+            throw err
+          }
+          if (folding !== undefined) this.verifyExecuted(folding, rootThread.waitRoot(), 'replay of block')
+          rootThread.fold(this.state)
+          folding = { header, envelopes, executed }
+        }
         this.health.replaying({ replayedHeight: header.height, targetHeight: tip, fromHeight: first - 1, startedMs: started })
         yield
       }
     }
+    if (folding !== undefined) this.verifyExecuted(folding, rootThread!.waitRoot(), 'replay of block')
     this.log(
       `replayed ${tip - first + 1} blocks (${first} to ${tip}) in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`,
     )
-  }
-
-  private replayBlock(header: StoredBlockHeader, envelopes: ReplayEnvelope[]): void {
-    assert(
-      envelopes.length === header.envelopeCount,
-      `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`,
-    )
-    this.verifyAndApply(header, envelopes, 'replay of block')
   }
 
   /**
@@ -358,17 +412,23 @@ export class ChainNode {
    * state is mutated either way: after a mismatch it is the diverged one.
    */
   private verifyAndApply(header: StoredBlockHeader, envelopes: readonly ReplayEnvelope[], what: string): BlockResult {
-    // The stored action is JSON: JSON.parse is the cheapest decoding there is here (msgpackr's
-    // unpack of the same actions measured about four times slower, scripts/bench/replay.ts).
-    const input: BlockInput = {
-      height: header.height,
-      timestampMs: header.timestampMs,
-      envelopes: envelopes.map(([txHash, signer, nonce, kind, actionJson]) =>
-        atTheEdge({ signer, nonce, action: JSON.parse(actionJson) as Record<string, unknown>, txHash }, kind),
-      ),
+    const input = replayInput(header, envelopes)
+    const rootThread = this.rootThread
+    if (rootThread === undefined) {
+      const result = applyBlock(this.state, input)
+      this.verifyExecuted({ header, envelopes, executed: result }, result.stateRoot, what)
+      return result
     }
-    const result = applyBlock(this.state, input)
-    const root = bytesToHex(result.stateRoot)
+    const executed = executeBlock(this.state, input)
+    rootThread.fold(this.state)
+    const stateRoot = rootThread.waitRoot()
+    this.verifyExecuted({ header, envelopes, executed }, stateRoot, what)
+    return { ...executed, stateRoot }
+  }
+
+  /** verifyAndApply's checks of a block executed already, given the state root it reached; sets the tip's digest when they pass. */
+  private verifyExecuted({ header, envelopes, executed }: ExecutedBlock, stateRoot: Uint8Array, what: string): void {
+    const root = bytesToHex(stateRoot)
     if (root !== header.stateRoot)
       throw new BlockMismatch(
         `${what} ${header.height} reached state_root ${root}, stored ${header.stateRoot}`,
@@ -378,7 +438,7 @@ export class ChainNode {
         header.stateRoot,
       )
     for (let i = 0; i < envelopes.length; i++) {
-      const status = result.envelopes[i]!.status
+      const status = executed.envelopes[i]!.status
       if (status !== envelopes[i]![5])
         throw new BlockMismatch(`${what} ${header.height} envelope ${i} changed status`, header.height, 'status', status, envelopes[i]![5])
     }
@@ -388,7 +448,7 @@ export class ChainNode {
       timestampMs: header.timestampMs,
       stateRoot: root,
       envelopes: envelopes.map((e) => [e[0], e[5]] as const),
-      eventCount: result.events.length,
+      eventCount: executed.events.length,
     })
     if (digest !== header.digest)
       throw new BlockMismatch(
@@ -399,7 +459,6 @@ export class ChainNode {
         header.digest,
       )
     this.state.lastDigest = digest
-    return result
   }
 
   /**
@@ -533,7 +592,7 @@ export class ChainNode {
     this.schedule()
   }
 
-  /** Moves the state's hash to the state-root thread (stateRootThread option), once: only blocks this node produces use it. */
+  /** Moves the state's hash to the state-root thread (stateRootThread option), once: from then on every block's root is folded there. */
   private startRootThread(): void {
     if (this.options.stateRootThread === true && this.rootThread === undefined) this.rootThread = new StateRootThread(this.state)
   }

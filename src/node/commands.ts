@@ -148,6 +148,8 @@ export async function replayVerifyCommand(
     genesis: stored,
     blockTimeMs: 1_000,
     snapshotEveryBlocks: 0,
+    // Each block's root folded on a thread of its own while the next block executes, as a node replays.
+    stateRootThread: true,
     deferRecovery: true,
     fromGenesis: true,
     log: logLine(log),

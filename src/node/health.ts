@@ -102,6 +102,8 @@ export class NodeHealth {
   private dirty = false
   private readonly problems = new Map<HealthProblemCode, HealthProblem>()
   private haltProblem: HealthProblem | undefined
+  /** The height a halt names, shown instead of the state's (halted's atHeight). */
+  private haltHeight: number | undefined
   private replicationInfo: (() => ReplicationHealth) | undefined
   /** Set when a replicated block did not verify: the state is the diverged one and is not served. */
   private divergence: string | undefined
@@ -163,11 +165,18 @@ export class NodeHealth {
     if (this.phase === 'recovering') this.phase = 'running'
   }
 
-  /** Block production stopped for good; storeDirty: the state may be ahead of the block store. */
-  halted(code: HealthProblemCode, message: string, storeDirty: boolean): void {
+  /**
+   * Block production stopped for good; storeDirty: the state may be ahead of the block store.
+   * atHeight: the height the probes show from now on instead of the state's (a stored block that
+   * did not replay: replay may have applied the next one before its root was checked).
+   */
+  halted(code: HealthProblemCode, message: string, storeDirty: boolean, atHeight?: number): void {
     this.phase = 'halted'
     this.dirty = this.dirty || storeDirty
-    this.haltProblem ??= { code, message: brief(message), since_ms: this.now() }
+    if (this.haltProblem === undefined) {
+      this.haltProblem = { code, message: brief(message), since_ms: this.now() }
+      this.haltHeight = atHeight
+    }
   }
 
   /** Records a problem (keeping the time it was first seen); says whether it is new. */
@@ -213,7 +222,8 @@ export class NodeHealth {
   body(height: number): HealthBody {
     const replication = this.replication
     // A diverged node's state is past its last verified block, which is the height it stands by.
-    const shown = this.divergence !== undefined && replication !== undefined ? replication.last_verified_height : height
+    const shown =
+      this.haltHeight ?? (this.divergence !== undefined && replication !== undefined ? replication.last_verified_height : height)
     const body: HealthBody = { status: this.status, height: shown, store_dirty: this.dirty, reasons: this.reasons }
     if (replication !== undefined) body.replication = replication
     if (this.phase === 'recovering') {

@@ -1,6 +1,8 @@
-// The roots of produced blocks on the state-root thread: every header's root is the state's, as a
-// from-scratch recomputation gives it and as a replay from genesis checks it; a failing thread stops
-// the block before it is stored, with what went wrong.
+// The roots of produced and replayed blocks on the state-root thread: every header's root is the
+// state's, as a from-scratch recomputation gives it and as a replay from genesis checks it; a replay
+// on the thread refuses a block that does not replay as that block; a failing thread stops the block
+// before it is stored, with what went wrong.
+import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -79,6 +81,49 @@ describe('the state-root thread', () => {
     expect(replayed.state.height).toBe(25)
     expect(bytesToHex(fullStateRoot(replayed.state))).toBe(tip.stateRoot)
     expect(replayed.state.lastDigest).toBe(tip.digest)
+  })
+
+  test('a replay with the thread reaches every stored root, keeps the hash there, and the node produces on from it', () => {
+    const inline = startNode()
+    trade(inline, 20, () => {})
+    const tip = inline.store.header(20)!
+    inline.stop()
+    // Each block's root is folded on the thread while the next block executes.
+    const replayed = startNode({ dataDir: inline.dataDir, stateRootThread: true })
+    expect(replayed.state.height).toBe(20)
+    expect(replayed.state.lastDigest).toBe(tip.digest)
+    expect(bytesToHex(fullStateRoot(replayed.state))).toBe(tip.stateRoot)
+    expect(() => replayed.state.hash.root()).toThrow(/handed to another thread/)
+    trade(replayed, 5, (n) => expect(n.store.header(n.state.height)!.stateRoot).toBe(bytesToHex(fullStateRoot(n.state))))
+    const after = replayed.store.header(25)!
+    replayed.stop()
+    // And a replay on the block thread agrees with what the thread-replayed node went on to produce.
+    const again = startNode({ dataDir: inline.dataDir })
+    expect(again.state.lastDigest).toBe(after.digest)
+  })
+
+  test('a stored block that does not replay is refused as that block with the thread too, in the middle and at the tip', () => {
+    const node = startNode()
+    trade(node, 12, () => {})
+    const dataDir = node.dataDir
+    const root7 = node.store.header(7)!.stateRoot
+    node.stop()
+    const tamper = (sql: string) => {
+      const db = new Database(join(dataDir, 'chain.sqlite'))
+      db.exec(sql)
+      db.close()
+    }
+    const replay = () => new ChainNode({ dataDir, genesis: devGenesis(), blockTimeMs: 200, log: () => {}, stateRootThread: true })
+    const fakeRoot = `0x${'ab'.repeat(32)}`
+    tamper(`UPDATE blocks SET state_root = '${fakeRoot}' WHERE height = 7`)
+    expect(replay).toThrow(`replay of block 7 reached state_root ${root7}, stored ${fakeRoot}`)
+    tamper(`UPDATE blocks SET state_root = '${root7}' WHERE height = 7`)
+    tamper("UPDATE envelopes SET status = 'kept-reject' WHERE height = 12 AND envelope_idx = 0")
+    expect(replay).toThrow('replay of block 12 envelope 0 changed status')
+    tamper("UPDATE envelopes SET status = 'accepted' WHERE height = 12 AND envelope_idx = 0")
+    const intact = replay()
+    nodes.push(intact)
+    expect(intact.state.height).toBe(12)
   })
 
   test('the same blocks give the same roots with the thread and without it', () => {

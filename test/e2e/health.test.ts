@@ -292,7 +292,7 @@ describe('halted', () => {
     running.push(node)
     const health = await probe(node)
     expect(health.status).toBe(503)
-    // The state is at the block that did not replay (applied in memory, its root then found different).
+    // The height shown is the block that did not replay (its root was found different).
     expect(health.body).toMatchObject({ status: 'halted', store_dirty: false, height: 150 })
     expect(health.body.reasons.map((r) => r.code)).toEqual(['REPLAY_FAILED'])
     expect(health.body.reasons[0]!.message).toContain('the stored chain does not replay: replay of block 150 reached state_root')
