@@ -184,7 +184,7 @@ export const NODE_OPTIONS = defineOptions({
   'no-state-root-thread': {
     type: 'boolean',
     description:
-      "compute the state root of each block on the block thread instead of a thread of its own (which works on it while the block's rows are written, and at replay while the next block executes)",
+      "compute the state root of each block on the block thread instead of a thread of its own (which works on it while the block's rows are written, and in a long replay while the next block executes)",
   },
   nats: {
     type: 'string',

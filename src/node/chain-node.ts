@@ -43,11 +43,13 @@ export interface ChainNodeOptions {
   readonly genesis: Genesis
   readonly blockTimeMs: number
   /**
-   * Compute the state roots on a thread of its own (state-root-thread.ts), from the replay of the
-   * stored chain on (the blocks it replays, follows and produces); default false (the root on the
-   * block thread).
+   * Compute the state roots on a thread of its own (state-root-thread.ts): the blocks it produces,
+   * and from a long replay of the stored chain on, the blocks it replays and follows too; default
+   * false (the root on the block thread).
    */
   readonly stateRootThread?: boolean
+  /** With stateRootThread, replay moves the hash to the thread once this many envelopes lie ahead (REPLAY_THREAD_MIN_ENVELOPES; tests: 0). */
+  readonly replayThreadMinEnvelopes?: number
   /** Actions per second one signer may send (default 20, docs/limits.md#action-rate-limits); 0 or absent disables. */
   readonly signerRatePerSec?: number
   /** Wall clock in ms; injected so tests can drive time. */
@@ -209,6 +211,14 @@ function replayInput(header: StoredBlockHeader, envelopes: readonly ReplayEnvelo
 const REPLY_CHUNK = 100
 /** Envelopes waiting at most, as a multiple of max_tx_per_block. */
 const MEMPOOL_BLOCKS_MAX = 8
+/**
+ * Replay moves the state's hash to the state-root thread (with the stateRootThread option) once a
+ * batch of headers ahead holds this many envelopes. The thread's start costs about 150 ms before its
+ * first root (it warms its code up, state-root-worker.ts), about what replaying 15,000 actions on
+ * the block thread takes, and each block then costs a round trip to it: a short replay, or one of
+ * empty blocks, stays here, and the thread starts when the node starts producing.
+ */
+const REPLAY_THREAD_MIN_ENVELOPES = 20_000
 /** recover() gives the event loop a turn after replaying for this long, so the API answers meanwhile. */
 const REPLAY_TURN_MS = 20
 
@@ -243,7 +253,7 @@ export class ChainNode {
   private snapshotHeight = 0
   /** Set on a leader of a replicated chain: blocks are stored and announced once it resolves. */
   private publisher: BlockPublisher | undefined
-  /** Holds the state's hash from the replay or the first block on, with the stateRootThread option. */
+  /** Holds the state's hash from a long replay or the first block on, with the stateRootThread option. */
   private rootThread: StateRootThread | undefined
 
   constructor(private readonly options: ChainNodeOptions) {
@@ -353,10 +363,11 @@ export class ChainNode {
 
   /**
    * Replays the stored blocks after the state's height, asserting each state root and digest; a step
-   * per block. With the state-root thread (a node started with it: the thread holds the hash from
-   * here on), a block's root is folded there while this thread reads, decodes and executes the next
-   * block, and checked before the next block's leaves are handed over: a stored block that does not
-   * replay is still refused as the block it is, one block later.
+   * per block. With the state-root thread (a node started with it, once REPLAY_THREAD_MIN_ENVELOPES
+   * lie ahead in a batch of headers: the thread holds the hash from then on), a block's root is
+   * folded there while this thread reads, decodes and executes the next block, and checked before
+   * the next block's leaves are handed over: a stored block that does not replay is still refused as
+   * the block it is, one block later.
    */
   private *replay(): Generator<void, void, undefined> {
     const tip = this.store.tipHeight()
@@ -364,12 +375,16 @@ export class ChainNode {
     const started = performance.now()
     this.health.replaying({ replayedHeight: this.state.height, targetHeight: tip, fromHeight: this.state.height, startedMs: started })
     if (first > tip) return
-    this.startRootThread()
-    const rootThread = this.rootThread
     let folding: ExecutedBlock | undefined
     for (let from = first; from <= tip; from += REPLAY_BATCH_BLOCKS) {
       const to = Math.min(tip, from + REPLAY_BATCH_BLOCKS - 1)
       const headers = this.store.headers(from, to, REPLAY_BATCH_BLOCKS)
+      if (this.rootThread === undefined) {
+        let ahead = 0
+        for (const h of headers) ahead += h.envelopeCount
+        if (ahead >= (this.options.replayThreadMinEnvelopes ?? REPLAY_THREAD_MIN_ENVELOPES)) this.startRootThread()
+      }
+      const rootThread = this.rootThread
       for (const header of headers) {
         // A block's envelopes at a time, the lean rows (block-store.ts replayEnvelopesOf).
         const envelopes = this.store.replayEnvelopesOf(header.height)
@@ -399,7 +414,7 @@ export class ChainNode {
         yield
       }
     }
-    if (folding !== undefined) this.verifyExecuted(folding, rootThread!.waitRoot(), 'replay of block')
+    if (folding !== undefined) this.verifyExecuted(folding, this.rootThread!.waitRoot(), 'replay of block')
     this.log(
       `replayed ${tip - first + 1} blocks (${first} to ${tip}) in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`,
     )

@@ -85,6 +85,15 @@ test('halted: 503 on both probes, store_dirty, the halt last in reasons, the oth
   expect(health.status).toBe('halted')
 })
 
+test("halted at a height: the probes show the block the halt names, not the state's", () => {
+  const { health } = clocks()
+  // Replay on the state-root thread applied block 151 before it found block 150's root different.
+  health.halted('REPLAY_FAILED', 'the stored chain does not replay: replay of block 150 reached state_root 0x01, stored 0x02', false, 150)
+  health.halted('BLOCK_PRODUCTION_FAILED', 'later', false, 160)
+  expect(health.body(151)).toMatchObject({ status: 'halted', height: 150, store_dirty: false })
+  expect(health.body(151).reasons.map((r) => r.code)).toEqual(['REPLAY_FAILED'])
+})
+
 test('replay progress: one line redrawn in place on a terminal, a log line every few seconds otherwise', () => {
   let now = 0
   const written: string[] = []

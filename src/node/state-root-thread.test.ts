@@ -89,7 +89,7 @@ describe('the state-root thread', () => {
     const tip = inline.store.header(20)!
     inline.stop()
     // Each block's root is folded on the thread while the next block executes.
-    const replayed = startNode({ dataDir: inline.dataDir, stateRootThread: true })
+    const replayed = startNode({ dataDir: inline.dataDir, stateRootThread: true, replayThreadMinEnvelopes: 0 })
     expect(replayed.state.height).toBe(20)
     expect(replayed.state.lastDigest).toBe(tip.digest)
     expect(bytesToHex(fullStateRoot(replayed.state))).toBe(tip.stateRoot)
@@ -113,7 +113,8 @@ describe('the state-root thread', () => {
       db.exec(sql)
       db.close()
     }
-    const replay = () => new ChainNode({ dataDir, genesis: devGenesis(), blockTimeMs: 200, log: () => {}, stateRootThread: true })
+    const replay = () =>
+      new ChainNode({ dataDir, genesis: devGenesis(), blockTimeMs: 200, log: () => {}, stateRootThread: true, replayThreadMinEnvelopes: 0 })
     const fakeRoot = `0x${'ab'.repeat(32)}`
     tamper(`UPDATE blocks SET state_root = '${fakeRoot}' WHERE height = 7`)
     expect(replay).toThrow(`replay of block 7 reached state_root ${root7}, stored ${fakeRoot}`)
@@ -124,6 +125,25 @@ describe('the state-root thread', () => {
     const intact = replay()
     nodes.push(intact)
     expect(intact.state.height).toBe(12)
+  })
+
+  test('a short replay stays on the block thread: the thread starts with production', () => {
+    const inline = startNode()
+    trade(inline, 3, () => {})
+    inline.stop()
+    const threadOf = (node: ChainNode) => (node as unknown as { rootThread?: StateRootThread }).rootThread
+    const options = { dataDir: inline.dataDir, genesis: devGenesis(), blockTimeMs: 200, log: () => {}, stateRootThread: true }
+    const short = new ChainNode({ ...options, replayThreadMinEnvelopes: 1_000 })
+    nodes.push(short)
+    expect(short.state.height).toBe(3)
+    expect(threadOf(short)).toBeUndefined()
+    short.startManual()
+    expect(threadOf(short)).toBeInstanceOf(StateRootThread)
+    short.stop()
+    const long = new ChainNode({ ...options, replayThreadMinEnvelopes: 10 })
+    nodes.push(long)
+    expect(long.state.height).toBe(3)
+    expect(threadOf(long)).toBeInstanceOf(StateRootThread)
   })
 
   test('the same blocks give the same roots with the thread and without it', () => {

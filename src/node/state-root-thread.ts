@@ -11,11 +11,11 @@
 // collector, idle between blocks, did not return: 1,012 MiB resident for 1,000,000 resting orders
 // against 766 without the thread (scripts/bench/memory.ts).
 //
-// A node started with it (the stateRootThread option) moves its hash here when it starts replaying
-// its stored chain, or when it starts producing if it had nothing to replay; from then on every
-// block's root is folded here: the blocks it replays (while the block thread executes the next one),
-// follows and produces. The waits are Atomics.wait on shared memory, not messages: the block thread
-// must not run other tasks while a block is half built.
+// A node started with it (the stateRootThread option) moves its hash here when it starts producing,
+// or earlier in a long replay of its stored chain (chain-node.ts REPLAY_THREAD_MIN_ENVELOPES); from
+// then on every block's root is folded here: the blocks it replays (while the block thread executes
+// the next one), follows and produces. The waits are Atomics.wait on shared memory, not messages:
+// the block thread must not run other tasks while a block is half built.
 
 import type { ChainState, LeafSink, StateHashContents } from '../chain/index.ts'
 import { foldDirtyLeaves, LeafChangeWriter } from '../chain/index.ts'
