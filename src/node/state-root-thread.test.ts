@@ -127,6 +127,22 @@ describe('the state-root thread', () => {
     expect(intact.state.height).toBe(12)
   })
 
+  test('from a snapshot: the tail after it replays on the thread to the stored tip', () => {
+    const producer = startNode({ snapshotEveryBlocks: 10 })
+    trade(producer, 16, () => {})
+    const tip = producer.store.header(16)!
+    producer.stop()
+    // Without the snapshot written at the stop (height 16), the one at 10 leaves a tail of 6 blocks.
+    rmSync(join(producer.dataDir, 'snapshots', `state-${'16'.padStart(12, '0')}.snap`))
+    const lines: string[] = []
+    const restored = startNode({ dataDir: producer.dataDir, stateRootThread: true, replayThreadMinEnvelopes: 0, log: (l) => lines.push(l) })
+    expect(restored.state.height).toBe(16)
+    expect(lines.some((l) => l.startsWith('restored the state at height 10'))).toBe(true)
+    expect(lines.some((l) => l.startsWith('replayed 6 blocks (11 to 16)'))).toBe(true)
+    expect(restored.state.lastDigest).toBe(tip.digest)
+    expect(bytesToHex(fullStateRoot(restored.state))).toBe(tip.stateRoot)
+  })
+
   test('a short replay stays on the block thread: the thread starts with production', () => {
     const inline = startNode()
     trade(inline, 3, () => {})
