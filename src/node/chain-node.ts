@@ -255,6 +255,13 @@ export class ChainNode {
   private publisher: BlockPublisher | undefined
   /** Holds the state's hash from a long replay or the first block on, with the stateRootThread option. */
   private rootThread: StateRootThread | undefined
+  /** The replayed block whose root the state-root thread is folding: applied, not checked yet. */
+  private replayFolding: ExecutedBlock | undefined
+  /**
+   * Set when a block did not verify (replayed or followed) or the replay failed otherwise: the state
+   * is not the chain's any more, and no snapshot is taken of it.
+   */
+  private stateDiverged = false
 
   constructor(private readonly options: ChainNodeOptions) {
     this.now = options.now ?? Date.now
@@ -340,6 +347,7 @@ export class ChainNode {
       yield* this.replay()
     } catch (err) {
       // The chain does not replay: this node will not produce, and the thread would outlive it.
+      this.stateDiverged = true
       this.rootThread?.stop()
       this.rootThread = undefined
       throw err
@@ -375,7 +383,6 @@ export class ChainNode {
     const started = performance.now()
     this.health.replaying({ replayedHeight: this.state.height, targetHeight: tip, fromHeight: this.state.height, startedMs: started })
     if (first > tip) return
-    let folding: ExecutedBlock | undefined
     for (let from = first; from <= tip; from += REPLAY_BATCH_BLOCKS) {
       const to = Math.min(tip, from + REPLAY_BATCH_BLOCKS - 1)
       const headers = this.store.headers(from, to, REPLAY_BATCH_BLOCKS)
@@ -403,21 +410,29 @@ export class ChainNode {
             executed = executeBlock(this.state, replayInput(header, envelopes))
           } catch (err) {
             // The block before may be why: its mismatch is the one to report.
-            if (folding !== undefined) this.verifyExecuted(folding, rootThread.waitRoot(), 'replay of block')
+            this.checkReplayFolding(rootThread)
             throw err
           }
-          if (folding !== undefined) this.verifyExecuted(folding, rootThread.waitRoot(), 'replay of block')
+          this.checkReplayFolding(rootThread)
           rootThread.fold(this.state)
-          folding = { header, envelopes, executed }
+          this.replayFolding = { header, envelopes, executed }
         }
         this.health.replaying({ replayedHeight: header.height, targetHeight: tip, fromHeight: first - 1, startedMs: started })
         yield
       }
     }
-    if (folding !== undefined) this.verifyExecuted(folding, this.rootThread!.waitRoot(), 'replay of block')
+    if (this.rootThread !== undefined) this.checkReplayFolding(this.rootThread)
     this.log(
       `replayed ${tip - first + 1} blocks (${first} to ${tip}) in ${Math.round(performance.now() - started)} ms; state_root ${this.store.header(tip)!.stateRoot}`,
     )
+  }
+
+  /** Checks the replayed block whose root the thread is folding, if there is one (its root waited for). */
+  private checkReplayFolding(rootThread: StateRootThread): void {
+    const folding = this.replayFolding
+    if (folding === undefined) return
+    this.verifyExecuted(folding, rootThread.waitRoot(), 'replay of block')
+    this.replayFolding = undefined
   }
 
   /**
@@ -442,7 +457,16 @@ export class ChainNode {
   }
 
   /** verifyAndApply's checks of a block executed already, given the state root it reached; sets the tip's digest when they pass. */
-  private verifyExecuted({ header, envelopes, executed }: ExecutedBlock, stateRoot: Uint8Array, what: string): void {
+  private verifyExecuted(block: ExecutedBlock, stateRoot: Uint8Array, what: string): void {
+    try {
+      this.checkExecuted(block, stateRoot, what)
+    } catch (err) {
+      this.stateDiverged = true
+      throw err
+    }
+  }
+
+  private checkExecuted({ header, envelopes, executed }: ExecutedBlock, stateRoot: Uint8Array, what: string): void {
     const root = bytesToHex(stateRoot)
     if (root !== header.stateRoot)
       throw new BlockMismatch(
@@ -991,15 +1015,29 @@ export class ChainNode {
         ),
       })
     this.blockTxs = []
+    // Stopped while replaying on the thread: the last replayed block is checked now, so that the
+    // snapshot below is of a state whose root is known good.
+    let settled = true
+    if (this.rootThread !== undefined) {
+      try {
+        this.checkReplayFolding(this.rootThread)
+      } catch (err) {
+        settled = false
+        this.log(`stopping while replaying: ${(err as Error).message}`, 'warn')
+      }
+    }
     this.rootThread?.stop()
     // The next start then replays nothing. The state is the last committed block's (or, stopped
     // while recovering, the last replayed one's): no block is being applied. Not after a halt that
-    // left the state ahead of the store: that state is in no stored block.
+    // left the state ahead of the store: that state is in no stored block; nor after a block that
+    // did not verify, or one whose check could not end: that state is not the chain's.
     if (
       (this.options.snapshotEveryBlocks ?? 0) > 0 &&
       this.state.height > this.snapshotHeight &&
       !this.health.storeDirty &&
-      this.unstoredHeight === 0
+      this.unstoredHeight === 0 &&
+      !this.stateDiverged &&
+      settled
     ) {
       this.writeSnapshot(this.store.header(this.state.height)!.stateRoot)
     }

@@ -4,7 +4,7 @@
 // before it is stored, with what went wrong.
 import { Database } from 'bun:sqlite'
 import { afterEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DEV_KEYS } from '../../test/support/node-process.ts'
@@ -141,6 +141,68 @@ describe('the state-root thread', () => {
     expect(lines.some((l) => l.startsWith('replayed 6 blocks (11 to 16)'))).toBe(true)
     expect(restored.state.lastDigest).toBe(tip.digest)
     expect(bytesToHex(fullStateRoot(restored.state))).toBe(tip.stateRoot)
+  })
+
+  test('stopped in the middle of a replay on the thread: the last replayed block is checked, then snapshotted', () => {
+    const producer = startNode()
+    trade(producer, 12, () => {})
+    const tip = producer.store.header(12)!
+    producer.stop()
+    const options = { dataDir: producer.dataDir, genesis: devGenesis(), blockTimeMs: 200, log: () => {}, stateRootThread: true }
+    const stopped = new ChainNode({ ...options, replayThreadMinEnvelopes: 0, snapshotEveryBlocks: 100, deferRecovery: true })
+    // Five blocks replayed: the fifth is applied and its root still on the thread when the node stops.
+    const steps = (stopped as unknown as { recovery(): Generator<void> }).recovery()
+    for (let i = 0; i < 5; i++) steps.next()
+    expect(stopped.state.height).toBe(5)
+    stopped.stop()
+    const lines: string[] = []
+    const resumed = new ChainNode({ ...options, log: (l) => lines.push(l) })
+    nodes.push(resumed)
+    expect(lines.some((l) => l.startsWith('restored the state at height 5'))).toBe(true)
+    expect(resumed.state.lastDigest).toBe(tip.digest)
+    resumed.stop()
+    // The same stop with block 5 stored under another root: the check fails, and no snapshot is taken.
+    rmSync(join(producer.dataDir, 'snapshots'), { recursive: true, force: true })
+    const db = new Database(join(producer.dataDir, 'chain.sqlite'))
+    db.exec(`UPDATE blocks SET state_root = '0x${'cd'.repeat(32)}' WHERE height = 5`)
+    db.close()
+    const warned: string[] = []
+    const damaged = new ChainNode({
+      ...options,
+      log: (l) => warned.push(l),
+      replayThreadMinEnvelopes: 0,
+      snapshotEveryBlocks: 100,
+      deferRecovery: true,
+    })
+    const damagedSteps = (damaged as unknown as { recovery(): Generator<void> }).recovery()
+    for (let i = 0; i < 5; i++) damagedSteps.next()
+    damaged.stop()
+    expect(warned.some((l) => l.includes('stopping while replaying: replay of block 5 reached state_root'))).toBe(true)
+    expect(existsSync(join(producer.dataDir, 'snapshots')) ? readdirSync(join(producer.dataDir, 'snapshots')) : []).toEqual([])
+  })
+
+  test('a replay that fails leaves no snapshot of the state it reached', async () => {
+    const producer = startNode()
+    trade(producer, 12, () => {})
+    producer.stop()
+    const db = new Database(join(producer.dataDir, 'chain.sqlite'))
+    db.exec(`UPDATE blocks SET state_root = '0x${'cd'.repeat(32)}' WHERE height = 7`)
+    db.close()
+    for (const replayThreadMinEnvelopes of [0, 1_000_000]) {
+      const failing = new ChainNode({
+        dataDir: producer.dataDir,
+        genesis: devGenesis(),
+        blockTimeMs: 200,
+        log: () => {},
+        stateRootThread: true,
+        replayThreadMinEnvelopes,
+        snapshotEveryBlocks: 100,
+        deferRecovery: true,
+      })
+      await expect(failing.recover()).rejects.toThrow('replay of block 7 reached state_root')
+      failing.stop()
+      expect(existsSync(join(producer.dataDir, 'snapshots')) ? readdirSync(join(producer.dataDir, 'snapshots')) : []).toEqual([])
+    }
   })
 
   test('a short replay stays on the block thread: the thread starts with production', () => {
