@@ -75,13 +75,14 @@ function pass(n: number, fn: (i: number) => void): number {
 // Each libsecp256k1 that loads here, timed on the same signatures; the one in use is the node's.
 const libraries = { system: loadSystemLibrary(), addon: loadAddon() } as const
 type LibraryName = keyof typeof libraries
+const LIBRARY_NAMES = Object.keys(libraries) as LibraryName[]
 const out = new Uint8Array(65)
 const intakeUs: number[] = []
 const libraryUs: Record<LibraryName, number[]> = { system: [], addon: [] }
 for (let round = 0; round < flags.rounds + 2; round++) {
   const a = pass(bodies.length, (i) => actionIntake(bodies[i]!, NETWORK))
   const each: Partial<Record<LibraryName, number>> = {}
-  for (const name of ['system', 'addon'] as const) {
+  for (const name of LIBRARY_NAMES) {
     const recover = libraries[name]
     if (recover !== undefined)
       each[name] = pass(recoveries.length, (i) => {
@@ -91,7 +92,7 @@ for (let round = 0; round < flags.rounds + 2; round++) {
   }
   if (round < 2) continue
   intakeUs.push(a)
-  for (const name of ['system', 'addon'] as const) if (each[name] !== undefined) libraryUs[name].push(each[name])
+  for (const name of LIBRARY_NAMES) if (each[name] !== undefined) libraryUs[name].push(each[name])
 }
 const median = (xs: number[]) =>
   percentile(

@@ -185,6 +185,57 @@ interface ExecutedBlock {
   readonly executed: Omit<BlockResult, 'stateRoot'>
 }
 
+/** A block's envelopes are as many as its header counts (a stored or a followed block). */
+function assertEnvelopeCount(header: StoredBlockHeader, envelopes: readonly unknown[]): void {
+  assert(
+    envelopes.length === header.envelopeCount,
+    `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`,
+  )
+}
+
+/**
+ * The checks of a block executed already, given the state root it reached and its parent's
+ * digest: its digest when it reaches the header's root, statuses and digest, else the mismatch.
+ */
+function verifiedDigest(
+  { header, envelopes, executed }: ExecutedBlock,
+  stateRoot: Uint8Array,
+  parent: string,
+  what: string,
+): string | BlockMismatch {
+  const root = bytesToHex(stateRoot)
+  if (root !== header.stateRoot)
+    return new BlockMismatch(
+      `${what} ${header.height} reached state_root ${root}, stored ${header.stateRoot}`,
+      header.height,
+      'state_root',
+      root,
+      header.stateRoot,
+    )
+  for (let i = 0; i < envelopes.length; i++) {
+    const status = executed.envelopes[i]!.status
+    if (status !== envelopes[i]![5])
+      return new BlockMismatch(`${what} ${header.height} envelope ${i} changed status`, header.height, 'status', status, envelopes[i]![5])
+  }
+  const digest = blockDigest({
+    height: header.height,
+    parent,
+    timestampMs: header.timestampMs,
+    stateRoot: root,
+    envelopes: envelopes.map((e) => [e[0], e[5]] as const),
+    eventCount: executed.events.length,
+  })
+  if (digest !== header.digest)
+    return new BlockMismatch(
+      `${what} ${header.height} reached digest ${digest}, stored ${header.digest}`,
+      header.height,
+      'digest',
+      digest,
+      header.digest,
+    )
+  return digest
+}
+
 /**
  * A stored block as the chain applies it. The stored action is JSON: JSON.parse is the cheapest
  * decoding there is here (msgpackr's unpack of the same actions measured about four times slower,
@@ -213,10 +264,11 @@ const REPLY_CHUNK = 100
 const MEMPOOL_BLOCKS_MAX = 8
 /**
  * Replay moves the state's hash to the state-root thread (with the stateRootThread option) once a
- * batch of headers ahead holds this many envelopes. The thread's start costs about 150 ms before its
- * first root (it warms its code up, state-root-worker.ts), about what replaying 15,000 actions on
- * the block thread takes, and each block then costs a round trip to it: a short replay, or one of
- * empty blocks, stays here, and the thread starts when the node starts producing.
+ * batch of headers ahead holds this many envelopes. The thread costs 230-270 ms before its first
+ * root (its start 100-130, then the warm-up of its code, state-root-worker.ts; genesis state, five
+ * runs on the eleventh session's machine), about what replaying 25,000 actions takes there, and each
+ * block then a round trip to it: a short replay, or one of empty blocks, stays here, and the thread
+ * starts when the node starts producing.
  */
 const REPLAY_THREAD_MIN_ENVELOPES = 20_000
 /** recover() gives the event loop a turn after replaying for this long, so the API answers meanwhile. */
@@ -395,25 +447,19 @@ export class ChainNode {
       for (const header of headers) {
         // A block's envelopes at a time, the lean rows (block-store.ts replayEnvelopesOf).
         const envelopes = this.store.replayEnvelopesOf(header.height)
-        const counted = () =>
-          assert(
-            envelopes.length === header.envelopeCount,
-            `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`,
-          )
         if (rootThread === undefined) {
-          counted()
+          assertEnvelopeCount(header, envelopes)
           this.verifyAndApply(header, envelopes, 'replay of block')
         } else {
           let executed: Omit<BlockResult, 'stateRoot'>
           try {
-            counted()
+            assertEnvelopeCount(header, envelopes)
             executed = executeBlock(this.state, replayInput(header, envelopes))
-          } catch (err) {
-            // The block before may be why: its mismatch is the one to report.
+          } finally {
+            // The block before, checked also when this one failed: it may be why, and its mismatch
+            // is then the one reported.
             this.checkReplayFolding(rootThread)
-            throw err
           }
-          this.checkReplayFolding(rootThread)
           rootThread.fold(this.state)
           this.replayFolding = { header, envelopes, executed }
         }
@@ -458,45 +504,11 @@ export class ChainNode {
 
   /** verifyAndApply's checks of a block executed already, given the state root it reached; sets the tip's digest when they pass. */
   private verifyExecuted(block: ExecutedBlock, stateRoot: Uint8Array, what: string): void {
-    try {
-      this.checkExecuted(block, stateRoot, what)
-    } catch (err) {
+    const digest = verifiedDigest(block, stateRoot, this.state.lastDigest, what)
+    if (digest instanceof BlockMismatch) {
       this.stateDiverged = true
-      throw err
+      throw digest
     }
-  }
-
-  private checkExecuted({ header, envelopes, executed }: ExecutedBlock, stateRoot: Uint8Array, what: string): void {
-    const root = bytesToHex(stateRoot)
-    if (root !== header.stateRoot)
-      throw new BlockMismatch(
-        `${what} ${header.height} reached state_root ${root}, stored ${header.stateRoot}`,
-        header.height,
-        'state_root',
-        root,
-        header.stateRoot,
-      )
-    for (let i = 0; i < envelopes.length; i++) {
-      const status = executed.envelopes[i]!.status
-      if (status !== envelopes[i]![5])
-        throw new BlockMismatch(`${what} ${header.height} envelope ${i} changed status`, header.height, 'status', status, envelopes[i]![5])
-    }
-    const digest = blockDigest({
-      height: header.height,
-      parent: this.state.lastDigest,
-      timestampMs: header.timestampMs,
-      stateRoot: root,
-      envelopes: envelopes.map((e) => [e[0], e[5]] as const),
-      eventCount: executed.events.length,
-    })
-    if (digest !== header.digest)
-      throw new BlockMismatch(
-        `${what} ${header.height} reached digest ${digest}, stored ${header.digest}`,
-        header.height,
-        'digest',
-        digest,
-        header.digest,
-      )
     this.state.lastDigest = digest
   }
 
@@ -510,10 +522,7 @@ export class ChainNode {
   followBlock(header: StoredBlockHeader, envelopes: readonly FollowedEnvelope[]): CommittedBlock {
     assert(this.recovered && !this.running, 'followBlock runs on a recovered node that does not produce blocks')
     assert(header.height === this.state.height + 1, `block ${header.height} does not follow the tip ${this.state.height}`)
-    assert(
-      envelopes.length === header.envelopeCount,
-      `block ${header.height} holds ${envelopes.length} envelopes, its header ${header.envelopeCount}`,
-    )
+    assertEnvelopeCount(header, envelopes)
     if (header.parent !== this.state.lastDigest)
       throw new BlockMismatch(
         `block ${header.height} names parent ${header.parent}, the tip's digest is ${this.state.lastDigest}`,
@@ -1016,13 +1025,12 @@ export class ChainNode {
       })
     this.blockTxs = []
     // Stopped while replaying on the thread: the last replayed block is checked now, so that the
-    // snapshot below is of a state whose root is known good.
-    let settled = true
+    // snapshot below is of a state whose root is known good; one that cannot be is not the chain's.
     if (this.rootThread !== undefined) {
       try {
         this.checkReplayFolding(this.rootThread)
       } catch (err) {
-        settled = false
+        this.stateDiverged = true
         this.log(`stopping while replaying: ${(err as Error).message}`, 'warn')
       }
     }
@@ -1036,8 +1044,7 @@ export class ChainNode {
       this.state.height > this.snapshotHeight &&
       !this.health.storeDirty &&
       this.unstoredHeight === 0 &&
-      !this.stateDiverged &&
-      settled
+      !this.stateDiverged
     ) {
       this.writeSnapshot(this.store.header(this.state.height)!.stateRoot)
     }

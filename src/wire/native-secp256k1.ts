@@ -2,7 +2,8 @@
 // loads:
 // - the system's libsecp256k1, release 0.2 or newer (Debian 12: the package libsecp256k1-1),
 //   through bun:ffi. Its safegcd inversions make a recovery about 30% cheaper than the 2019
-//   library inside the npm addon: 33 against 47 µs here (scripts/bench/admission.ts);
+//   library inside the npm addon: 33 against 47 µs on one 2-vCPU development machine, 61 against
+//   88 on a slower one (scripts/bench/admission.ts);
 // - the prebuilt N-API addon of the npm `secp256k1` package, required by a static path so
 //   `bun build --compile` embeds it in the executable.
 // Where neither loads (another platform), callers fall back to @noble/curves, ten times slower.
