@@ -4,10 +4,13 @@
 // orders from TriggerActivated.
 //
 // The batch's order_events rows are written at its end, sorted by their key. A row is never
-// changed when its order closes (tables/order-events.ts says how the default list leaves out open
-// orders); a TriggerActivated after its order's first rows sets their trigger id.
+// changed once written: not when its order closes (tables/order-events.ts says how the default list
+// leaves out open orders), and not for a trigger. The chain raises TriggerActivated before any event
+// of the order it promotes, in the same block (chain/triggers/triggers.ts fireTrigger), so the
+// archive holds the trigger id before the order's first row is made, and each row takes it from
+// there.
 
-import { insertOrderEvent, type OrderEventInsert, setOrderTrigger } from '../tables/order-events.ts'
+import { insertOrderEvent, type OrderEventInsert } from '../tables/order-events.ts'
 import type { DeriveEvent, DeriveModule } from './types.ts'
 
 export const ordersModule: DeriveModule = {
@@ -15,13 +18,7 @@ export const ordersModule: DeriveModule = {
   subKinds: ['OrderAccepted', 'OrderResting', 'OrderDone', 'OrderExpired', 'TriggerActivated'],
   create: (db, { orders: archive }) => {
     const rows: OrderEventInsert[] = []
-    const rowsOfOrder = new Map<number, OrderEventInsert[]>()
-    const add = (row: OrderEventInsert) => {
-      rows.push(row)
-      const own = rowsOfOrder.get(row.orderId)
-      if (own === undefined) rowsOfOrder.set(row.orderId, [row])
-      else own.push(row)
-    }
+    const add = (row: OrderEventInsert) => rows.push(row)
     return {
       event(e: DeriveEvent) {
         const b = e.body
@@ -114,10 +111,7 @@ export const ordersModule: DeriveModule = {
             return
           }
           case 'TriggerActivated': {
-            const triggerId = b.trigger_id
-            archive.triggerOrigin({ orderId, owner, marketId, triggerId, height: e.height, seq: e.seq })
-            for (const row of rowsOfOrder.get(orderId) ?? []) row.triggerId ??= triggerId
-            setOrderTrigger(db, orderId, triggerId)
+            archive.triggerOrigin({ orderId, owner, marketId, triggerId: b.trigger_id, height: e.height, seq: e.seq })
             return
           }
         }
@@ -126,7 +120,6 @@ export const ordersModule: DeriveModule = {
         rows.sort(compareOrderEventKeys)
         for (const row of rows) insertOrderEvent(db, row)
         rows.length = 0
-        rowsOfOrder.clear()
       },
     }
   },

@@ -46,10 +46,6 @@ export function insertOrderEvent(db: Database, r: OrderEventInsert): void {
   )
 }
 
-export function setOrderTrigger(db: Database, orderId: number, triggerId: number): void {
-  db.query('UPDATE order_events SET trigger_id = ? WHERE order_id = ? AND trigger_id IS NULL').run(triggerId, orderId)
-}
-
 interface OrderEventRow {
   height: number
   seq: number
