@@ -2,8 +2,8 @@
 // envelopes in a rowid table and no copy of the block store's events; one made before with
 // SQLite's 4 KiB pages keeps them when opened again. An index whose order_events rows carry an open
 // mark loses the mark and its index when opened, and the index of the rows by order_id, its rows
-// kept; its index of orders by client id is rebuilt to hold only the orders that have one. A reader sees the block store
-// beside it, read-only.
+// kept; its index of orders by client id is rebuilt to hold only the orders that have one. A
+// reader sees the block store beside it, read-only.
 import { Database } from 'bun:sqlite'
 import { afterEach, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -18,7 +18,6 @@ export const ordersModule: DeriveModule = {
   subKinds: ['OrderAccepted', 'OrderResting', 'OrderDone', 'OrderExpired', 'TriggerActivated'],
   create: (db, { orders: archive }) => {
     const rows: OrderEventInsert[] = []
-    const add = (row: OrderEventInsert) => rows.push(row)
     return {
       event(e: DeriveEvent) {
         const b = e.body
@@ -51,7 +50,7 @@ export const ordersModule: DeriveModule = {
               seq: e.seq,
               timestampMs: e.timestampMs,
             })
-            add({
+            rows.push({
               ...base,
               eventType: 'Accepted',
               side: b.side,
@@ -66,7 +65,7 @@ export const ordersModule: DeriveModule = {
           }
           case 'OrderResting': {
             archive.resting({ orderId, owner, marketId, remaining: b.remaining, height: e.height, seq: e.seq })
-            add({
+            rows.push({
               ...base,
               eventType: 'Resting',
               side: null,
@@ -97,7 +96,7 @@ export const ordersModule: DeriveModule = {
               timestampMs: e.timestampMs,
             })
             const tags = archive.tags(orderId)
-            add({
+            rows.push({
               ...base,
               eventType: b.sub_kind === 'OrderDone' ? 'Done' : 'Expired',
               side: null,
