@@ -122,7 +122,7 @@ export function archiveClosed(
   )
 }
 
-/** The trigger order an order was promoted from (TriggerActivated, or a Filled source field). */
+/** The trigger order an order was promoted from (TriggerActivated; the fills read their source trigger from the Filled event itself). */
 export function archiveTriggerOrigin(
   db: Database,
   o: { orderId: number; owner: string; marketId: number; triggerId: number; height: number; seq: number },
