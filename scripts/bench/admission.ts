@@ -4,10 +4,12 @@
 // decimals packed at the edge. Signs --actions PlaceOrder and CancelOrder bodies ahead (not timed),
 // then times --rounds passes over them and prints the median µs per action, beside the recovery
 // alone (libsecp256k1 on the same signatures) and the rest by difference, and the recovery in each
-// libsecp256k1 that loads here (the system's, the npm addon's). Nothing is sent anywhere.
-//   bun scripts/bench/admission.ts [--actions 4000] [--rounds 7]
+// libsecp256k1 that loads here (the system's, the npm addon's). --batch-orders N signs
+// BatchPlaceOrder bodies of N IOC orders instead (the batch load of actions.ts). Nothing is sent
+// anywhere.
+//   bun scripts/bench/admission.ts [--actions 4000] [--rounds 7] [--batch-orders 50]
 import { actionIntake } from '../../src/api/admission/action-intake.ts'
-import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
+import { batchPlaceOrder, cancelOrder, placeOrder } from '../../src/client/actions.ts'
 import { hexToBytes } from '../../src/lib/hex.ts'
 import { keccakWasmReady } from '../../src/lib/keccak.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
@@ -22,6 +24,14 @@ const { values: flags } = parseOptionsOrExit(
   defineOptions({
     actions: { type: 'integer', default: 4_000, min: 10, max: 1_000_000, description: 'signed actions, half PlaceOrder, half CancelOrder' },
     rounds: { type: 'integer', default: 7, min: 1, max: 1_000, description: 'timed passes over them (the first two warm up, not counted)' },
+    'batch-orders': {
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 1_000,
+      valueName: 'N',
+      description: 'sign BatchPlaceOrder bodies of N IOC orders instead of PlaceOrder and CancelOrder (0)',
+    },
   }),
   {
     usage: 'bun scripts/bench/admission.ts [options]',
@@ -33,18 +43,33 @@ const { values: flags } = parseOptionsOrExit(
 const NETWORK = 'devnet'
 if (!(await keccakWasmReady)) throw new Error('the WebAssembly keccak did not start')
 const key = hexToBytes(DEV_PRIVATE_KEYS[1]!)
+const batchOrders = flags['batch-orders']
+/** A BatchPlaceOrder of batchOrders IOC orders, away from the mark (as actions.ts --mode batch sends). */
+const batch = (i: number) =>
+  batchPlaceOrder(
+    Array.from({ length: batchOrders }, (_, k) => ({
+      market_id: 1,
+      side: k % 2 === 0 ? ('Bid' as const) : ('Ask' as const),
+      price: (k % 2 === 0 ? 55_000 + ((i + k) % 5_000) : 75_000 - ((i + k) % 5_000)).toFixed(1),
+      qty: '0.001',
+      tif: 'Ioc' as const,
+      reduce_only: false,
+    })),
+  )
 const actions = Array.from({ length: flags.actions }, (_, i) =>
-  i % 2 === 0
-    ? placeOrder({
-        market_id: 1,
-        side: i % 4 === 0 ? 'Bid' : 'Ask',
-        price: (i % 4 === 0 ? 55_000 + i / 10 : 75_000 - i / 10).toFixed(1),
-        qty: '0.001',
-        tif: 'Gtc',
-        reduce_only: false,
-        client_order_id: `bench-${i}`,
-      })
-    : cancelOrder({ market_id: 1, client_order_id: `bench-${i - 1}` }),
+  batchOrders > 0
+    ? batch(i)
+    : i % 2 === 0
+      ? placeOrder({
+          market_id: 1,
+          side: i % 4 === 0 ? 'Bid' : 'Ask',
+          price: (i % 4 === 0 ? 55_000 + i / 10 : 75_000 - i / 10).toFixed(1),
+          qty: '0.001',
+          tif: 'Gtc',
+          reduce_only: false,
+          client_order_id: `bench-${i}`,
+        })
+      : cancelOrder({ market_id: 1, client_order_id: `bench-${i - 1}` }),
 )
 const NONCE0 = 1_800_000_000_000
 const signatures = actions.map((action, i) => signL1(key, action, NONCE0 + i, NETWORK))
@@ -101,7 +126,7 @@ const median = (xs: number[]) =>
   )
 const intake = median(intakeUs)
 console.log(
-  `stateless admission, one thread: ${intake.toFixed(1)} µs per action (median of ${flags.rounds} passes over ${flags.actions.toLocaleString('en-US')} PlaceOrder and CancelOrder bodies)`,
+  `stateless admission, one thread: ${intake.toFixed(1)} µs per action (median of ${flags.rounds} passes over ${flags.actions.toLocaleString('en-US')} ${batchOrders > 0 ? `BatchPlaceOrder bodies of ${batchOrders} orders; ${(intake / batchOrders).toFixed(2)} µs per order` : 'PlaceOrder and CancelOrder bodies'})`,
 )
 if (recoveryLibrary === 'noble') console.log('  libsecp256k1 is not available here: the recovery runs on @noble/curves')
 else {

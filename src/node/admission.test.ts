@@ -24,6 +24,28 @@ test('a string with a lone UTF-16 surrogate is refused with -32602 naming the fi
   })
 })
 
+test('a lone surrogate deep in a batch is refused naming its field, through the array index; the first one found is named', () => {
+  const { state } = createGenesisState(devGenesis())
+  const order = (clientOrderId: string) => ({
+    market_id: 1,
+    side: 'Bid',
+    price: '1000',
+    qty: '0.01',
+    tif: 'Ioc',
+    reduce_only: false,
+    client_order_id: clientOrderId,
+  })
+  const params = {
+    action: { BatchPlaceOrder: { orders: [order('fine'), order('a\udc00'), order('\ud800b')] } },
+    nonce: 0,
+    signature: { r: '0x1', s: '0x1', v: 27 },
+  }
+  expect(admit(state, params, () => false)).toMatchObject({
+    ok: false,
+    error: { code: -32602, data: { reason: 'INVALID_PARAMS', field: 'params.action.BatchPlaceOrder.orders.1.client_order_id' } },
+  })
+})
+
 test('an admitted order carries its decimals packed for the chain; the signed action is left as it was', () => {
   const { state } = createGenesisState(devGenesis())
   const action = { PlaceOrder: { market_id: 1, side: 'Bid', price: '65000.50', qty: '0.0100', tif: 'Gtc', reduce_only: false } }
