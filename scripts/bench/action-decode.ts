@@ -2,8 +2,8 @@
 // replay parses) with JSON.parse, against its canonical msgpack bytes (what admission hashes to
 // sign, src/lib/msgpack.ts) with msgpackr's unpack, for the shapes of the benchmarks' loads: a
 // PlaceOrder, a CancelOrder by client id and a 50-order BatchPlaceOrder. It answers whether replay
-// would gain from storing its actions decoded in a binary form instead of as JSON (#22: it would
-// not, docs/performance.md#2026-11-28-twelfth-session-the-history-indexs-order-rows).
+// would gain from storing its actions decoded in a binary form instead of as JSON: it would not
+// (docs/performance.md, the twelfth session).
 //   bun scripts/bench/action-decode.ts [--rounds 5]
 import { Packr } from 'msgpackr'
 import { encodeCanonical } from '../../src/lib/msgpack.ts'
