@@ -23,6 +23,14 @@ export const HISTORY_FILE = 'history.sqlite'
 /** The history database path inside a node's data directory. */
 export const historyPath = (dataDir: string) => join(dataDir, HISTORY_FILE)
 
+/**
+ * The orders by client id (tables/orders.ts orderByClientId), of the orders that have one: an order
+ * without (most of a 50-order batch's, say) costs no entry here. SQLite uses a partial index for
+ * `client_order_id = ?`, which implies the index's condition.
+ */
+const ORDERS_CLIENT_ID_INDEX =
+  'CREATE INDEX IF NOT EXISTS orders_client_id ON orders (owner, market_id, client_order_id, order_id) WHERE client_order_id IS NOT NULL'
+
 // Row keys come from (height, seq) or (height, envelope_idx), so writing a block twice writes the
 // same rows. Tables read by account are clustered on the account (WITHOUT ROWID primary keys
 // starting with it), so a page of one account's rows is one contiguous range of the B-tree. The
@@ -32,14 +40,6 @@ export const historyPath = (dataDir: string) => join(dataDir, HISTORY_FILE)
 // envelope lists filter and page on; an envelope's action and reason, and every event, are read
 // from the block store (attached as `chain`, chain-source.ts) instead of copied here
 // (tables/envelopes.ts, tables/events.ts).
-/**
- * The orders by client id (tables/orders.ts orderByClientId), of the orders that have one: an order
- * without (most of a 50-order batch's, say) costs no entry here. SQLite uses a partial index for
- * `client_order_id = ?`, which implies the index's condition.
- */
-const ORDERS_CLIENT_ID_INDEX =
-  'CREATE INDEX IF NOT EXISTS orders_client_id ON orders (owner, market_id, client_order_id, order_id) WHERE client_order_id IS NOT NULL'
-
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS watermarks (stage TEXT PRIMARY KEY, height INTEGER NOT NULL);
