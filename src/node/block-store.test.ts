@@ -289,6 +289,35 @@ describe('events in groups', () => {
     db.close()
   })
 
+  test('a large group is kept compressed, a small one as text, and both read back as committed', () => {
+    const dir = tempDir('perpd-store-')
+    const store = new BlockStore(dir)
+    const base = block(1, 2)
+    // Envelope 0: a batch of 40 IOC orders (80 events, about 8 KB of JSON); envelope 1: one order.
+    const batch = Array.from({ length: 40 }, (_, i) => [
+      event(1, 2 * i, 0, 'Exec', 'OrderAccepted', 1, ALICE, { order_id: i + 1, price: '50000.5', qty: '0.001', note: 'é \u2028' }),
+      event(1, 2 * i + 1, 0, 'Exec', i === 7 ? 'Filled' : 'OrderDone', 1, ALICE, { order_id: i + 1, price: '50000.5', qty: '0.001' }),
+    ]).flat()
+    const single = event(1, 80, 1, 'Exec', 'OrderAccepted', 2, BOB, { order_id: 41, price: '3000', qty: '1' })
+    const events = [...batch, single]
+    store.commitBlock({ header: { ...base.header, eventCount: events.length }, envelopes: base.envelopes, events })
+    expect(store.eventsBetween(1, 1)).toEqual(events)
+    expect(store.eventsOfEnvelope(1, 0)).toEqual(batch)
+    expect(store.eventsOf(1, 10, 3)).toEqual(events.slice(10, 13))
+    expect(store.eventsOf(1, 79, 5)).toEqual(events.slice(79))
+    expect([...store.filledEventsNewestFirst(1, 1)].map((e) => e.seq)).toEqual([15])
+    store.close()
+    const db = new Database(join(dir, 'chain.sqlite'), { readonly: true })
+    const rows = db.query('SELECT envelope_idx, typeof(events), length(events) FROM event_groups ORDER BY envelope_idx').values()
+    db.close()
+    expect(rows.map(([idx, type]) => [idx, type])).toEqual([
+      [0, 'blob'],
+      [1, 'text'],
+    ])
+    // The batch's group compresses to a small part of its text.
+    expect(rows[0]![2] as number).toBeLessThan(batch.reduce((n, e) => n + e.bodyJson.length, 0) / 4)
+  })
+
   test('a store written with a row per event has them moved into groups when opened, once', () => {
     const dir = tempDir('perpd-store-')
     const [one, two] = [blockWithEvents(1), blockWithEvents(2)]

@@ -6,7 +6,7 @@ import { Database, type Statement } from 'bun:sqlite'
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { assert } from '../lib/assert.ts'
-import { eventGroupsOf, eventsOfGroup, inChainOrder, inSeqOrder } from '../wire/event-groups.ts'
+import { eventGroupsOf, eventsOfGroup, inChainOrder, inSeqOrder, type StoredGroupEvents } from '../wire/event-groups.ts'
 import { BLOCK_STORE_FILE, type StoredBlock, type StoredBlockHeader, type StoredEnvelope, type StoredEvent } from '../wire/stored-block.ts'
 import { BLOCK_PRODUCER_SIGNER } from '../wire/views.ts'
 
@@ -461,7 +461,7 @@ const ENVELOPE_SELECT =
 interface GroupRead {
   readonly height: number
   readonly envelopeIdx: number
-  readonly events: string
+  readonly events: StoredGroupEvents
 }
 const GROUP_SELECT = 'SELECT height, envelope_idx AS envelopeIdx, events FROM event_groups'
 

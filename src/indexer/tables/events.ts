@@ -7,7 +7,7 @@
 // (docs/performance.md). Which events a reader returns is decided by the index's own rows (its
 // blocks, envelopes and account_events), so a block the index has not reached yet is not shown.
 import type { Database } from 'bun:sqlite'
-import { eventFields, inChainOrder, inSeqOrder, parseEventGroup } from '../../wire/event-groups.ts'
+import { eventFields, inChainOrder, inSeqOrder, parseEventGroup, type StoredGroupEvents } from '../../wire/event-groups.ts'
 import { asEventBody, type EventBody } from '../../wire/events/index.ts'
 import type { SymbolOf } from '../symbols.ts'
 
@@ -27,7 +27,7 @@ export interface IndexedEvent {
 interface GroupRow {
   readonly height: number
   readonly envelope_idx: number
-  readonly events: string
+  readonly events: StoredGroupEvents
 }
 
 /** An event of the index from its place and its parsed body (checked as decodeEventBody checks it). */
