@@ -68,7 +68,7 @@ try {
   const count = (sql: string) => pipeline.db.query<{ n: number | null }, []>(sql).get()!.n ?? 0
   const envelopes = count('SELECT COUNT(*) AS n FROM main.envelopes')
   // The events stay in the block store (src/indexer/tables/events.ts).
-  const events = count('SELECT SUM(json_array_length(events)) AS n FROM chain.event_groups')
+  const events = count('SELECT SUM(event_count) AS n FROM chain.blocks')
   console.log(
     `indexed ${tip} blocks, ${envelopes.toLocaleString('en-US')} envelopes, ${events.toLocaleString('en-US')} events in ${steps} steps (${flags['blocks-per-step'] > 0 ? `the tip moved ${perStep} blocks at a time` : 'the whole store at once'}): ${(wallMs / 1000).toFixed(1)} s wall, ${(cpuUs / 1e6).toFixed(1)} s CPU; ${(cpuUs / Math.max(1, envelopes)).toFixed(1)} µs CPU per envelope, ${(cpuUs / Math.max(1, events)).toFixed(2)} µs per event`,
   )
