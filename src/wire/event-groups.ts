@@ -43,9 +43,11 @@ export function storedGroupEvents(json: string): StoredGroupEvents {
   return json.length < GROUP_COMPRESSED_FROM_CHARS ? json : Bun.zstdCompressSync(json, { level: 1 })
 }
 
+const utf8 = new TextDecoder()
+
 /** A group's JSON text from its stored form: text as it is, compressed (a BLOB) decompressed. */
 export function groupEventsJson(stored: StoredGroupEvents): string {
-  return typeof stored === 'string' ? stored : new TextDecoder().decode(Bun.zstdDecompressSync(stored))
+  return typeof stored === 'string' ? stored : utf8.decode(Bun.zstdDecompressSync(stored))
 }
 
 /** One event of a group's JSON: its seq and its body, which holds every field of the event. */
