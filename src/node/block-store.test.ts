@@ -293,7 +293,7 @@ describe('events in groups', () => {
     const dir = tempDir('perpd-store-')
     const store = new BlockStore(dir)
     const base = block(1, 2)
-    // Envelope 0: a batch of 40 IOC orders (80 events, about 8 KB of JSON); envelope 1: one order.
+    // Envelope 0: a batch of 40 IOC orders (80 events, over 10 KB of JSON); envelope 1: one order.
     const batch = Array.from({ length: 40 }, (_, i) => [
       event(1, 2 * i, 0, 'Exec', 'OrderAccepted', 1, ALICE, { order_id: i + 1, price: '50000.5', qty: '0.001', note: 'é \u2028' }),
       event(1, 2 * i + 1, 0, 'Exec', i === 7 ? 'Filled' : 'OrderDone', 1, ALICE, { order_id: i + 1, price: '50000.5', qty: '0.001' }),

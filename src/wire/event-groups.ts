@@ -3,7 +3,8 @@
 // block's envelope count, those the block raised itself in its begin and end hooks) in one row, as
 // one JSON text. A row per event made the store's commit the block thread's largest cost once
 // blocks carried batches: a block of 350 BatchPlaceOrder holds 35,000 events
-// (scripts/bench/block-store.ts --events-per-envelope 100). The index copies the rows as they are.
+// (scripts/bench/block-store.ts --events-per-envelope 100). The history index keeps no copy: it
+// reads them from the store.
 //
 // A large group is kept compressed (storedGroupEvents): a 50-order batch's 100 events are about
 // 20 KB of JSON whose keys and accounts repeat, which zstd at its fastest level makes about 1 KB.
