@@ -1,11 +1,16 @@
 // Decimal strings of event bodies <-> integer ticks and lots. Event bodies come from the chain, so a
 // value that does not parse is a bug upstream and stops the feed's block (the hub logs it).
 import { assert } from '../lib/assert.ts'
-import { formatDecimal, parseDecimal } from '../lib/decimal.ts'
+import { decimalUnits, formatDecimal, parseDecimal } from '../lib/decimal.ts'
 
 /** A decimal string at `decimals` as an integer count of units (ticks or lots). */
 export function toUnits(value: string, decimals: number): number {
   assert(typeof value === 'string', `expected a decimal string, got ${JSON.stringify(value)}`)
+  // A positive value read without a BigInt, as parseDecimal would give it: 70-86 ns a call against
+  // 250-370 (the hot feed reads two or three per resting order or fill); zero, a negative or
+  // anything unusual takes the full parse.
+  const units = decimalUnits(value, decimals)
+  if (units >= 0) return units
   const r = parseDecimal(value, decimals, { allowNegative: true })
   assert(r.ok, `bad decimal ${value} at ${decimals} decimals`)
   const n = Number(r.value)
