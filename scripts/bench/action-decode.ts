@@ -8,6 +8,7 @@
 import { Packr } from 'msgpackr'
 import { encodeCanonical } from '../../src/lib/msgpack.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
+import { iocBatchAwayFromMark } from './batch-orders.ts'
 
 const { values: flags } = parseOptionsOrExit(
   process.argv.slice(2),
@@ -39,18 +40,7 @@ const placeOrder = (i: number) => ({
   },
 })
 const cancelOrder = (i: number) => ({ CancelOrder: { market_id: 1, client_order_id: `r${i % 150}-${i}` } })
-const batchPlaceOrder = (i: number) => ({
-  BatchPlaceOrder: {
-    orders: Array.from({ length: 50 }, (_, k) => ({
-      market_id: 1,
-      side: k % 2 === 0 ? 'Bid' : 'Ask',
-      price: `${55_000 + ((i + k) % 5_000)}.5`,
-      qty: '0.001',
-      tif: 'Ioc',
-      reduce_only: false,
-    })),
-  },
-})
+const batchPlaceOrder = (i: number) => iocBatchAwayFromMark(i, 50)
 
 const shapes = [
   { name: 'PlaceOrder', make: placeOrder, count: 20_000 },

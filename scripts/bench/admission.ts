@@ -9,13 +9,14 @@
 // anywhere.
 //   bun scripts/bench/admission.ts [--actions 4000] [--rounds 7] [--batch-orders 50]
 import { actionIntake } from '../../src/api/admission/action-intake.ts'
-import { batchPlaceOrder, cancelOrder, placeOrder } from '../../src/client/actions.ts'
+import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
 import { hexToBytes } from '../../src/lib/hex.ts'
 import { keccakWasmReady } from '../../src/lib/keccak.ts'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { DEV_PRIVATE_KEYS } from '../../src/node/dev-banner.ts'
 import { loadAddon, loadSystemLibrary, recoveryLibrary } from '../../src/wire/native-secp256k1.ts'
 import { l1Digest, sourceForNetwork } from '../../src/wire/signing.ts'
+import { iocBatchAwayFromMark } from './batch-orders.ts'
 import { actionBody, signL1 } from './bench-sign.ts'
 import { percentile } from './stats.ts'
 
@@ -44,21 +45,9 @@ const NETWORK = 'devnet'
 if (!(await keccakWasmReady)) throw new Error('the WebAssembly keccak did not start')
 const key = hexToBytes(DEV_PRIVATE_KEYS[1]!)
 const batchOrders = flags['batch-orders']
-/** A BatchPlaceOrder of batchOrders IOC orders, away from the mark (as actions.ts --mode batch sends). */
-const batch = (i: number) =>
-  batchPlaceOrder(
-    Array.from({ length: batchOrders }, (_, k) => ({
-      market_id: 1,
-      side: k % 2 === 0 ? ('Bid' as const) : ('Ask' as const),
-      price: (k % 2 === 0 ? 55_000 + ((i + k) % 5_000) : 75_000 - ((i + k) % 5_000)).toFixed(1),
-      qty: '0.001',
-      tif: 'Ioc' as const,
-      reduce_only: false,
-    })),
-  )
 const actions = Array.from({ length: flags.actions }, (_, i) =>
   batchOrders > 0
-    ? batch(i)
+    ? iocBatchAwayFromMark(i, batchOrders)
     : i % 2 === 0
       ? placeOrder({
           market_id: 1,

@@ -34,8 +34,8 @@ export type StoredGroupEvents = string | Uint8Array
  * From this many characters of JSON on, a group is stored compressed. A batch's group is well above
  * it (20 KB), a single order's (1-2 events, 300-600 bytes) below. scripts/bench/block-store.ts, CPU
  * per block's commit:
- * - the 50-order batch load (`--envelopes 340 --events-per-envelope 100`): 20-23 ms instead of
- *   27-29, and 0.4 MB of events written instead of 8 MB;
+ * - the 50-order batch load (`--envelopes 340 --events-per-envelope 100`): 20.1-25.5 ms instead
+ *   of 26.6-34.9 (two runs each), and 0.4 MB of events written instead of 8 MB;
  * - 2,000 single orders (`--envelopes 2000 --events-per-envelope 2`): 11.6-13.0 ms as before, where
  *   compressing every group took 19.1-24.0: so small a group costs more to compress than to write.
  */
