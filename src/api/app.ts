@@ -43,6 +43,7 @@ export interface AppOptions {
 }
 
 const log = createLogger('api')
+const ACTION_PATH = '/api/v1/action'
 
 /**
  * Seeds the node's hot feed from its state and starts the WebSocket hub: once the node is
@@ -100,6 +101,9 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
       .use(metricsRoutes(node))
       // Recovering or halted: every route but the probes and /metrics answers 503 (the WebSocket upgrade too).
       .onRequest(({ request }) => gateResponse(node, request))
+      // Everything but /action reads the state or shows its height: it waits while the state holds
+      // a block executed ahead of its tick (ChainNode.whenSettled), so only committed blocks are shown.
+      .onRequest(({ request }) => (request.url.endsWith(ACTION_PATH) ? undefined : node.whenSettled()))
       .use(healthRoutes(node))
       .use(queryRoutes(node, options.queryTimeoutMs))
       .use(actionRoutes(admission, trustedProxies))

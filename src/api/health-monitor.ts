@@ -68,7 +68,7 @@ export class HealthMonitor {
       return
     }
     const wm = this.history.progress.watermarks
-    const tip = this.node.state.height
+    const tip = this.node.tipHeight
     // The fills, orders and flows of a block are readable once derive has passed it.
     const lag = tip - Math.min(wm.ingest, wm.derive)
     const now = this.now()
@@ -94,7 +94,7 @@ export class HealthMonitor {
   private checkFeed(): void {
     const health = this.node.health
     const feed = this.feed()
-    const tip = this.node.state.height
+    const tip = this.node.tipHeight
     // Stale on its own (no block for a while) is the chain's state, not the feed's problem; stale
     // while the chain went on without it is.
     if (feed.stale && feed.height < tip) {

@@ -63,6 +63,7 @@ const SNAPSHOT_FILE = /^state-\d{12}\.snap$/
 
 /** perpd_block_phase_seconds' phase label of each field of BlockPhases. */
 const PHASE_LABELS: Readonly<Record<keyof BlockPhases, string>> = {
+  aheadMs: 'ahead',
   applyMs: 'apply',
   stateRootMs: 'state_root',
   rowsMs: 'rows',

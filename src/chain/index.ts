@@ -9,7 +9,7 @@ export { actorAuthorized, lowestUnusedNonce, nonceUsable, resolveActor } from '.
 // Read-only helpers of the views (accounts, margin, books, markets, oracle, triggers, funds).
 export { agentsOf } from './access/register-agent.ts'
 // Blocks: apply a block to the state (the only way the state changes), the genesis state.
-export { applyBlock, eventEnvelopeIndexes, executeBlock } from './block/apply.ts'
+export { applyBlock, BlockExecution, eventEnvelopeIndexes, executeBlock } from './block/apply.ts'
 export type { BlockInput, BlockResult, EnvelopeInput, EnvelopeResult } from './block/block-types.ts'
 export { createGenesisState } from './block/genesis.ts'
 export type { OrderBook } from './book/book.ts'

@@ -235,11 +235,24 @@ export class BlockStore {
    * commitBlock in two steps, for a block whose header is not known yet when its rows are (the
    * node's state root is computed on another thread meanwhile): this opens the transaction and
    * inserts the envelopes and events; finishBlock adds the header and commits, abortBlock rolls it
-   * back. Nothing else may use the store in between (all of it runs in one task of the block thread).
+   * back. Nothing else may write to the store in between, and what reads it through this connection
+   * sees the open block's rows: the node inserts a block's first envelopes ahead of its tick
+   * (continueBlock adds the rest), and its readers wait for the tick (ChainNode.whenSettled).
    */
   beginBlock(envelopes: readonly StoredEnvelope[], events: readonly StoredEvent[]): void {
     assert(!this.db.inTransaction, 'a block is being written already')
     this.db.exec('BEGIN')
+    try {
+      this.insertBody(envelopes, events)
+    } catch (err) {
+      this.abortBlock()
+      throw err
+    }
+  }
+
+  /** More rows of the block beginBlock started (the node inserts a block's first envelopes ahead of its tick, the rest at it). */
+  continueBlock(envelopes: readonly StoredEnvelope[], events: readonly StoredEvent[]): void {
+    assert(this.db.inTransaction, 'continueBlock without beginBlock')
     try {
       this.insertBody(envelopes, events)
     } catch (err) {

@@ -4,12 +4,16 @@
 // decides when to exit (docs/operations.md#health).
 import {
   applyBlock,
+  BlockExecution,
   type BlockInput,
   type BlockResult,
   type ChainState,
   commitStateRoot,
   createGenesisState,
+  type EnvelopeResult,
+  eventEnvelopeIndexes,
   executeBlock,
+  foldDirtyLeaves,
 } from '../chain/index.ts'
 import { assert } from '../lib/assert.ts'
 import { bytesToHex } from '../lib/hex.ts'
@@ -29,6 +33,7 @@ import {
   type StoredBlock,
   type StoredBlockHeader,
   type StoredEnvelope,
+  type StoredEvent,
 } from './block-store.ts'
 import { codeFingerprint } from './code-fingerprint.ts'
 import { atTheEdge } from './edge-envelope.ts'
@@ -36,7 +41,7 @@ import { type HealthProblemCode, NodeHealth, type ReplayProgress } from './healt
 import { Mempool, type PendingTx } from './mempool.ts'
 import { SnapshotStore } from './snapshots.ts'
 import { StateRootThread } from './state-root-thread.ts'
-import { storedEventsAndBodies, symbolLookup } from './views.ts'
+import { storedEventRange, storedEventsAndBodies, symbolLookup } from './views.ts'
 
 export interface ChainNodeOptions {
   readonly dataDir: string
@@ -66,6 +71,34 @@ export interface ChainNodeOptions {
   readonly deferRecovery?: boolean
   /** Replay every stored block from genesis, ignoring the snapshots (`perpd replay --verify`). */
   readonly fromGenesis?: boolean
+  /**
+   * On the block clock, apply admitted envelopes ahead of the block's tick (executeAhead in
+   * ChainNode); default true. False: a block's envelopes are applied at its tick, all at once.
+   */
+  readonly executeAhead?: boolean
+}
+
+/**
+ * A block executed ahead of its tick stays open at least this long before it (ChainNode.aheadLeadMs):
+ * the envelopes waiting at that point are applied then, and those admitted later as they arrive.
+ */
+const AHEAD_LEAD_MIN_MS = 5
+
+/** The block being executed ahead of its tick. */
+interface OpenBlock {
+  readonly execution: BlockExecution
+  /** Its envelopes so far, in the order they were applied (their arrival order). */
+  readonly txs: PendingTx[]
+  /** Whether the leaves its first envelopes changed were folded into the state hash ahead of the tick. */
+  folded: boolean
+  /** The stored rows of its first envelopes, built ahead of the tick (rowsAhead), and their events' rows and bodies in seq order. */
+  readonly envelopeRows: StoredEnvelope[]
+  readonly eventRows: StoredEvent[]
+  readonly bodies: EventBody[]
+  /** Whether those rows were inserted into the block store, in the transaction the tick commits. */
+  inserted: boolean
+  /** The time spent on it before its tick (BlockPhases.aheadMs). */
+  aheadMs: number
 }
 
 /** Why block production stopped for good (onHalt). */
@@ -137,7 +170,12 @@ export interface CommittedBlock {
  * to `replies`: with 200 ms blocks, its latency is the wait for the next block plus these.
  */
 export interface BlockPhases {
-  /** The block's hooks and envelopes applied to the state (the engine, executeBlock). */
+  /**
+   * Before the tick (no reply waits for it): the envelopes applied ahead of it, at the block's lead
+   * time and as they arrived, their leaves handed to the state root and their rows built and inserted.
+   */
+  readonly aheadMs: number
+  /** At the tick: the block's last envelopes and its end hooks applied to the state (the engine). */
   readonly applyMs: number
   /**
    * The state root, this thread's part: the changed leaves encoded and the wait for the state-root
@@ -170,7 +208,8 @@ interface ProducedBlock {
   readonly bodies: readonly EventBody[]
   /** performance.now() when its production started. */
   readonly producing: number
-  /** The phases so far (apply, state root, rows). */
+  /** The phases so far (ahead of the tick, apply, state root, rows). */
+  readonly aheadMs: number
   readonly applyMs: number
   readonly stateRootMs: number
   readonly rowsMs: number
@@ -229,6 +268,23 @@ function verifiedDigest(
  * decoding there is here (msgpackr's unpack of the actions' canonical msgpack was as fast for single
  * orders and 3-6 times slower for 50-order batches, scripts/bench/action-decode.ts).
  */
+/** A produced block's stored row of its envelope envelopeIdx. */
+function envelopeRow(height: number, envelopeIdx: number, tx: PendingTx, r: EnvelopeResult): StoredEnvelope {
+  return {
+    height,
+    envelopeIdx,
+    txHash: tx.envelope.txHash,
+    signer: tx.envelope.signer,
+    nonce: tx.envelope.nonce,
+    actionKind: tx.envelope.kind,
+    marketId: r.marketId,
+    actionJson: tx.envelope.actionJson,
+    signatureJson: tx.envelope.signatureJson,
+    status: r.status,
+    reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
+  }
+}
+
 function replayInput(header: StoredBlockHeader, envelopes: readonly ReplayEnvelope[]): BlockInput {
   return {
     height: header.height,
@@ -286,6 +342,19 @@ export class ChainNode {
   private readonly now: () => number
   private readonly log: LogLine
   private timer: ReturnType<typeof setTimeout> | undefined
+  /** Starts the next block's execution ahead of its tick (executeAhead). */
+  private aheadTimer: ReturnType<typeof setTimeout> | undefined
+  /**
+   * The block executed ahead of its tick, from its first envelope to its tick: the state holds it,
+   * unfinished, and readers of the state wait for it (whenSettled). Undefined otherwise.
+   */
+  private open: OpenBlock | undefined
+  /** From the next block's lead time to its tick: admitted envelopes are applied at once. */
+  private executingAhead = false
+  /** How long applying the waiting envelopes took at the last block's lead time (ms): the next lead follows it. */
+  private aheadWorkMs = 0
+  /** Readers waiting for the open block's tick (whenSettled). */
+  private settledWaiters: (() => void)[] = []
   private running = false
   private stopped = false
   private readonly snapshots: SnapshotStore
@@ -341,9 +410,23 @@ export class ChainNode {
     return this.mempool.size
   }
 
-  /** The chain state: genesis until the recovery restores or replays, then the tip's. */
+  /**
+   * The chain state: genesis until the recovery restores or replays, then the tip's. Between a
+   * block's lead time and its tick it also holds that block's first envelopes (executeAhead):
+   * readers that show it to others wait for whenSettled first.
+   */
   get state(): ChainState {
     return this.current
+  }
+
+  /** The height of the last block committed (replayed, followed or produced): the state's, but while a block is executed ahead of its tick. */
+  get tipHeight(): number {
+    return this.open === undefined ? this.current.height : this.current.height - 1
+  }
+
+  /** Whether the state holds no block executed ahead of its tick (whenSettled would not wait). */
+  isSettled(): boolean {
+    return this.open === undefined
   }
 
   /** Whether the snapshot is restored and the stored chain replayed (the state is the stored tip's). */
@@ -642,6 +725,8 @@ export class ChainNode {
     const now = performance.now()
     // After a stall, start from now instead of producing a burst of catch-up blocks.
     this.nextBlockDueMs = Math.max(this.nextBlockDueMs + this.options.blockTimeMs, now)
+    if (this.options.executeAhead !== false)
+      this.aheadTimer = setTimeout(() => this.startExecutingAhead(), Math.max(0, this.nextBlockDueMs - this.aheadLeadMs() - now))
     this.timer = setTimeout(() => {
       const publisher = this.publisher
       if (publisher !== undefined) {
@@ -666,6 +751,153 @@ export class ChainNode {
   }
 
   /**
+   * How long before its tick a block starts executing: long enough for the envelopes waiting then
+   * to be applied before the tick (twice what that took for the last block, and AHEAD_LEAD_MIN_MS),
+   * at most half the block time. Readers of the state wait from the first envelope applied to the
+   * tick, so the lead is kept as short as that allows.
+   */
+  private aheadLeadMs(): number {
+    return Math.min(this.options.blockTimeMs / 2, AHEAD_LEAD_MIN_MS + 2 * this.aheadWorkMs)
+  }
+
+  /**
+   * The next block's lead time: the envelopes waiting are applied now, their changed leaves handed
+   * to the state hash, and every envelope admitted from now to the tick is applied as it arrives.
+   * What is left for the tick is the end of the block: its last envelopes, its end hooks, its rows,
+   * its root and its commit. A block's time (its begin hooks, its timestamp) is the time it opens.
+   */
+  private startExecutingAhead(): void {
+    if (!this.running) return
+    this.executingAhead = true
+    const started = performance.now()
+    try {
+      if (this.applyArrivals() === 0) return
+      const open = this.open!
+      if (this.rootThread !== undefined) this.rootThread.fold(this.state)
+      else foldDirtyLeaves(this.state, this.state.hash)
+      open.folded = true
+      this.rowsAhead(open)
+      // Not on a leader of a replicated chain: its block's rows wait for the log outside a transaction.
+      if (this.publisher === undefined) {
+        this.storing = true
+        this.store.beginBlock(open.envelopeRows, open.eventRows)
+        this.storing = false
+        open.inserted = true
+      }
+    } catch (err) {
+      this.halt(err)
+      return
+    }
+    this.aheadWorkMs = performance.now() - started
+    this.open!.aheadMs += this.aheadWorkMs
+  }
+
+  /**
+   * Applies the mempool's envelopes to the open block (opening it), as many as it has room for;
+   * returns how many. A throw (an assertion) leaves them in the open block, refused by the halt.
+   */
+  private applyArrivals(): number {
+    if (this.mempool.size === 0) return 0
+    const open = this.open ?? this.openBlock()
+    const room = open.execution.maxEnvelopes - open.txs.length
+    if (room <= 0) return 0
+    const txs = this.mempool.take(room)
+    for (const tx of txs) open.txs.push(tx)
+    open.execution.apply(txs.map((t) => t.envelope.input))
+    return txs.length
+  }
+
+  /** The stored rows of the open block's envelopes applied so far (none yet built), their events' and bodies. */
+  private rowsAhead(open: OpenBlock): void {
+    const { height, results, events } = open.execution
+    const from = open.envelopeRows.length
+    if (from === results.length) return
+    for (let i = from; i < results.length; i++) open.envelopeRows.push(envelopeRow(height, i, open.txs[i]!, results[i]!))
+    // The envelopes' events follow the begin hooks' and none of the end hooks' has come yet.
+    const first = results[from]!.firstEvent
+    let envelope = from
+    const built = storedEventRange(this.state, height, events, first, events.length, (seq) => {
+      while (seq >= results[envelope]!.firstEvent + results[envelope]!.eventCount) envelope++
+      return envelope
+    })
+    for (const e of built.events) open.eventRows.push(e)
+    for (const b of built.bodies) open.bodies.push(b)
+  }
+
+  /**
+   * The block's rows at its tick: those built ahead (rowsAhead) and the rest, in order, and which of
+   * them are still to insert. Block-level events (the begin and end hooks') get the envelope count
+   * as their index, known only now.
+   */
+  private blockRows(
+    open: OpenBlock,
+    executed: Omit<BlockResult, 'stateRoot'>,
+  ): { envelopes: StoredEnvelope[]; events: StoredEvent[]; bodies: EventBody[]; newEnvelopes: StoredEnvelope[]; newEvents: StoredEvent[] } {
+    const { height } = open.execution
+    const count = executed.envelopes.length
+    const ahead = open.envelopeRows.length
+    const envelopes = open.envelopeRows
+    for (let i = ahead; i < count; i++) envelopes.push(envelopeRow(height, i, open.txs[i]!, executed.envelopes[i]!))
+    if (ahead === 0) {
+      const { events, bodies } = storedEventsAndBodies(this.state, height, executed)
+      return { envelopes, events, bodies, newEnvelopes: envelopes, newEvents: events }
+    }
+    const envelopeOf = eventEnvelopeIndexes(executed)
+    const indexOf = (seq: number) => envelopeOf[seq] ?? count
+    const beginEnd = executed.envelopes[0]!.firstEvent
+    const restFrom = beginEnd + open.eventRows.length
+    const begin = storedEventRange(this.state, height, executed.events, 0, beginEnd, indexOf)
+    const rest = storedEventRange(this.state, height, executed.events, restFrom, executed.events.length, indexOf)
+    const newEvents = begin.events.concat(rest.events)
+    return {
+      envelopes,
+      events: begin.events.concat(open.eventRows, rest.events),
+      bodies: begin.bodies.concat(open.bodies, rest.bodies),
+      newEnvelopes: envelopes.slice(ahead),
+      newEvents,
+    }
+  }
+
+  /** Opens the next block at the current time (its begin hooks run): from now the state is ahead of the store. */
+  private openBlock(): OpenBlock {
+    const height = this.state.height + 1
+    const timestampMs = Math.max(this.now(), this.state.timestampMs)
+    // From here until the block is in the store, a failure leaves the state ahead of the store.
+    this.unstoredHeight = height
+    const open: OpenBlock = {
+      execution: new BlockExecution(this.state, height, timestampMs),
+      txs: [],
+      folded: false,
+      envelopeRows: [],
+      eventRows: [],
+      bodies: [],
+      inserted: false,
+      aheadMs: 0,
+    }
+    this.open = open
+    this.blockTxs = open.txs
+    return open
+  }
+
+  /**
+   * Resolves once the state holds no block executed ahead of its tick, at once when it holds none
+   * (undefined then, so a reader need not wait a turn). What reads the state for others (the query
+   * routes, the WebSocket's subscriptions) waits for it, so that it only ever shows committed blocks.
+   */
+  whenSettled(): Promise<void> | undefined {
+    if (this.open === undefined) return undefined
+    return new Promise((resolve) => this.settledWaiters.push(resolve))
+  }
+
+  /** The open block is closed (or dropped): its waiting readers go on, after the task that closed it. */
+  private releaseReaders(): void {
+    if (this.settledWaiters.length === 0) return
+    const waiters = this.settledWaiters
+    this.settledWaiters = []
+    for (const resolve of waiters) resolve()
+  }
+
+  /**
    * Stops block production for good after produceBlock failed: refuses what waits, marks the probes
    * halted (store_dirty when the failed block reached the state but not the store) and tells the owner.
    */
@@ -673,7 +905,9 @@ export class ChainNode {
     if (this.stopped) return
     this.abortStoring()
     this.running = false
+    this.executingAhead = false
     if (this.timer !== undefined) clearTimeout(this.timer)
+    if (this.aheadTimer !== undefined) clearTimeout(this.aheadTimer)
     const storeDirty = this.unstoredHeight > 0
     const stored = (() => {
       try {
@@ -697,6 +931,8 @@ export class ChainNode {
     const refusal = rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node halted before this action reached a stored block')
     for (const tx of this.blockTxs) this.answer(tx.resolve, { status: 'refused', error: refusal })
     this.blockTxs = []
+    this.open = undefined
+    this.releaseReaders()
     for (const tx of this.mempool.drain()) this.answer(tx.resolve, { status: 'refused', error: refusal })
     const halt: NodeHalt = { code, message, storeDirty, error: err }
     for (const listener of this.haltListeners) {
@@ -758,6 +994,17 @@ export class ChainNode {
         status: 'refused',
         error: rpcError(RPC.limited, 'MEMPOOL_FULL', `the mempool holds ${this.mempool.capacity} envelopes; retry shortly`),
       })
+      return
+    }
+    if (this.executingAhead) {
+      const started = performance.now()
+      try {
+        this.applyArrivals()
+      } catch (err) {
+        this.halt(err)
+        return
+      }
+      this.open!.aheadMs += performance.now() - started
     }
   }
 
@@ -811,43 +1058,36 @@ export class ChainNode {
    */
   private applyNextBlock(insertRows: boolean): ProducedBlock {
     const producing = performance.now()
-    const txs = this.mempool.take(this.state.params.maxTxPerBlock)
-    this.blockTxs = txs
-    const height = this.state.height + 1
-    const timestampMs = Math.max(this.now(), this.state.timestampMs)
-    const input: BlockInput = { height, timestampMs, envelopes: txs.map((t) => t.envelope.input) }
-    // From here until the block is in the store, a failure leaves the state ahead of the store.
-    this.unstoredHeight = height
+    // The block opened ahead of the tick, or one opened now: the envelopes still waiting go in, as
+    // many as it has room for, and its end hooks run.
+    this.executingAhead = false
+    const open = this.open ?? this.openBlock()
+    this.applyArrivals()
+    const { height, timestampMs } = open.execution
+    const txs = open.txs
     // applyBlock in its two parts, timed apart (BlockPhases). With a state-root thread, the root is
     // computed there while this thread builds the block's rows.
-    const executed = executeBlock(this.state, input)
+    const executed = open.execution.close()
+    this.open = undefined
+    // Readers waiting for the block go on once this task ends: after the commit, or, on a leader of
+    // a replicated chain, while the log acknowledges it (as they did before blocks were executed ahead).
+    this.releaseReaders()
     const applied = performance.now()
     const rootThread = this.rootThread
     let root: Uint8Array | undefined
     if (rootThread === undefined) root = commitStateRoot(this.state)
-    else rootThread.fold(this.state)
+    else {
+      // The changes folded at the lead time are folded by now (a block's lead is milliseconds).
+      if (open.folded) rootThread.waitRoot()
+      rootThread.fold(this.state)
+    }
     const folded = performance.now()
-    const envelopes: StoredEnvelope[] = txs.map((t, i) => {
-      const r = executed.envelopes[i]!
-      return {
-        height,
-        envelopeIdx: i,
-        txHash: t.envelope.txHash,
-        signer: t.envelope.signer,
-        nonce: t.envelope.nonce,
-        actionKind: t.envelope.kind,
-        marketId: r.marketId,
-        actionJson: t.envelope.actionJson,
-        signatureJson: t.envelope.signatureJson,
-        status: r.status,
-        reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
-      }
-    })
-    const { events, bodies } = storedEventsAndBodies(this.state, height, executed)
+    const { envelopes, events, bodies, newEnvelopes, newEvents } = this.blockRows(open, executed)
     const rowsBuilt = performance.now()
     if (insertRows) {
       this.storing = true
-      this.store.beginBlock(envelopes, events)
+      if (open.inserted) this.store.continueBlock(newEnvelopes, newEvents)
+      else this.store.beginBlock(envelopes, events)
       this.storing = false
     }
     const inserted = performance.now()
@@ -882,6 +1122,7 @@ export class ChainNode {
       result,
       bodies,
       producing,
+      aheadMs: open.aheadMs,
       applyMs: applied - producing,
       // This thread's part: the leaves encoded (and, without the thread, folded), then the wait.
       stateRootMs: folded - applied + (rooted - inserted),
@@ -913,6 +1154,7 @@ export class ChainNode {
     const committed = this.announce({ stored, result, bodies, productionMs: announcing - producing })
     if (this.phaseListeners.length > 0) {
       const phases: BlockPhases = {
+        aheadMs: produced.aheadMs,
         applyMs: produced.applyMs,
         stateRootMs: produced.stateRootMs,
         rowsMs: produced.rowsMs,
@@ -988,7 +1230,9 @@ export class ChainNode {
     if (this.stopped) return
     this.stopped = true
     this.running = false
+    this.executingAhead = false
     if (this.timer !== undefined) clearTimeout(this.timer)
+    if (this.aheadTimer !== undefined) clearTimeout(this.aheadTimer)
     for (const listener of this.stopListeners) {
       try {
         listener()
@@ -1001,6 +1245,19 @@ export class ChainNode {
         status: 'refused',
         error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
       })
+    // A block executed ahead of its tick never left this node: its actions are in no block. The
+    // state holds it (unstoredHeight), so no snapshot is taken below.
+    if (this.open !== undefined) {
+      this.abortStoring()
+      for (const tx of this.open.txs)
+        this.answer(tx.resolve, {
+          status: 'refused',
+          error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
+        })
+      this.blockTxs = []
+      this.open = undefined
+      this.releaseReaders()
+    }
     // A block the replicated log was acknowledging: it may be in the chain, so the reply says so.
     for (const tx of this.blockTxs)
       this.answer(tx.resolve, {

@@ -1,6 +1,6 @@
 // Stored rows <-> wire views of events and envelopes
 // (docs/history-api.md#blocks-envelopes-transactions).
-import { type BlockResult, type ChainState, eventEnvelopeIndexes } from '../chain/index.ts'
+import { type BlockResult, type ChainEvent, type ChainState, eventEnvelopeIndexes } from '../chain/index.ts'
 import { eventBody } from '../wire/event-view.ts'
 import type { EventBody, EventSubKind } from '../wire/events/index.ts'
 import type { StoredEnvelope, StoredEvent } from '../wire/stored-block.ts'
@@ -27,23 +27,41 @@ export function storedEventsAndBodies(
 ): { events: StoredEvent[]; bodies: EventBody[] } {
   const envelopeOf = eventEnvelopeIndexes(result)
   const blockLevel = result.envelopes.length
+  return storedEventRange(state, height, result.events, 0, result.events.length, (seq) => envelopeOf[seq] ?? blockLevel)
+}
+
+/**
+ * storedEventsAndBodies of a block's events from seq `from` to `to` (excluded), each with the
+ * envelope index envelopeIdxOf gives: the producer builds the rows of a block's first envelopes
+ * before the block ends (ChainNode's execution ahead of the tick), the rest when it ends.
+ */
+export function storedEventRange(
+  state: ChainState,
+  height: number,
+  blockEvents: readonly ChainEvent[],
+  from: number,
+  to: number,
+  envelopeIdxOf: (seq: number) => number,
+): { events: StoredEvent[]; bodies: EventBody[] } {
   const bodies: EventBody[] = []
-  const events = result.events.map((event, seq) => {
+  const events: StoredEvent[] = []
+  for (let seq = from; seq < to; seq++) {
+    const event = blockEvents[seq]!
     const marketId = event.market_id ?? null
     const market = marketId === null ? undefined : state.markets.get(marketId)
     const body = eventBody(event, market)
     bodies.push(body)
-    return {
+    events.push({
       height,
       seq,
-      envelopeIdx: envelopeOf[seq] ?? blockLevel,
+      envelopeIdx: envelopeIdxOf(seq),
       kind: event.kind,
       subKind: event.sub_kind,
       marketId,
       account: event.account ?? null,
       bodyJson: JSON.stringify(body),
-    }
-  })
+    })
+  }
   return { events, bodies }
 }
 

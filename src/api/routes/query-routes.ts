@@ -91,7 +91,7 @@ async function runQueryInner(
       message: `${v.field}: ${v.message}`,
       data: { reason: 'INVALID_PARAMS', field: v.field },
     })
-  const chainHeightNow = ctx.node.state.height
+  const chainHeightNow = ctx.node.tipHeight
   const cacheKey = m.cachePerBlock === true ? `${m.name}\u0000${JSON.stringify(params)}` : undefined
   if (cacheKey !== undefined) {
     const hit = blockCache.get(cacheKey, chainHeightNow)
@@ -102,7 +102,7 @@ async function runQueryInner(
     const out = pending instanceof Promise ? await withDeadline(pending, deadlineMs) : pending
     if (out === TIMED_OUT)
       return rpcFailure(id, { code: RPC.limited, message: `${r.method} timed out after ${timeoutMs} ms`, data: { reason: 'TIMEOUT' } })
-    const chainHeight = ctx.node.state.height
+    const chainHeight = ctx.node.tipHeight
     const height = out.height ?? chainHeight
     const result = {
       height,

@@ -38,11 +38,28 @@ class Socket implements WsTransport {
   }
 }
 
-function setup(limits = {}) {
+/** A node's settled reads (ChainNode.whenSettled) driven by the test: open() a block, settle() it. */
+function scriptedReads() {
+  let waiters: (() => void)[] | undefined
+  return {
+    isSettled: () => waiters === undefined,
+    whenSettled: () => (waiters === undefined ? undefined : new Promise<void>((resolve) => waiters!.push(resolve))),
+    open: () => {
+      waiters = []
+    },
+    settle: () => {
+      const w = waiters ?? []
+      waiters = undefined
+      for (const resolve of w) resolve()
+    },
+  }
+}
+
+function setup(limits = {}, reads?: ReturnType<typeof scriptedReads>) {
   const h = new FeedHarness()
   let now = 0
   const logs: string[] = []
-  const hub = new WsHub(h.feed, h.source, { ...WS_LIMITS_DEFAULT, ...limits }, { now: () => now, log: (l) => logs.push(l) })
+  const hub = new WsHub(h.feed, h.source, { ...WS_LIMITS_DEFAULT, ...limits }, { now: () => now, log: (l) => logs.push(l), reads })
   const open = () => {
     const s = new Socket()
     return { s, conn: hub.open(s)! }
@@ -94,6 +111,28 @@ describe('WsHub timers', () => {
     expect(a.s.frames).toHaveLength(2)
     at(3_000)
     expect(a.s.frames.at(-1)).toMatchObject({ seq: 3, topic: `account.${ALICE}`, address: ALICE })
+  })
+
+  test('while the node holds a block open, a subscription and the account re-pushes wait for it', async () => {
+    const reads = scriptedReads()
+    const { hub, open, at } = setup({ accountRefreshMs: 3_000 }, reads)
+    const a = open()
+    hub.message(a.conn, JSON.stringify({ op: 'subscribe', topics: [`account.${ALICE}`] }))
+    expect(a.s.frames).toHaveLength(2)
+    reads.open()
+    at(3_000)
+    const b = open()
+    hub.message(b.conn, JSON.stringify({ op: 'subscribe', topics: [`account.${ALICE}`] }))
+    await Bun.sleep(0)
+    expect(a.s.frames).toHaveLength(2)
+    expect(b.s.frames).toHaveLength(0)
+    reads.settle()
+    await Bun.sleep(0)
+    expect(b.s.frames.map((f) => f.topic ?? f.op)).toEqual(['subscribed', `account.${ALICE}`])
+    // The re-push skipped while the block was open comes at the next tick.
+    at(3_001)
+    expect(a.s.frames.at(-1)).toMatchObject({ topic: `account.${ALICE}`, address: ALICE })
+    expect(a.s.frames).toHaveLength(3)
   })
 
   test('past the connection limit a socket is closed with 1013', () => {

@@ -40,6 +40,12 @@ interface Topic {
 export interface WsHubOptions {
   readonly now?: () => number
   readonly log?: LogLine
+  /**
+   * The node's state may hold a block executed ahead of its tick (ChainNode.whenSettled): a
+   * subscription's first push and the accounts' re-pushes, which read it, wait until it does not.
+   * Absent: the state is always settled.
+   */
+  readonly reads?: SettledReads
 }
 
 /** Committed blocks kept for blocks.live while the history index catches up. */
@@ -60,6 +66,7 @@ export class WsHub {
   private timer: ReturnType<typeof setInterval> | undefined
   private lastPingMs: number
   private lastAccountRefreshMs: number
+  private readonly reads: SettledReads | undefined
   /** blocks.live follows the history index (else it is pushed at commit with tip-only watermarks). */
   private ingestFollowed = false
   /** Committed blocks not yet reported ingested, by height (at most LIVE_BLOCKS_KEPT). */
@@ -83,6 +90,7 @@ export class WsHub {
   ) {
     this.now = options.now ?? Date.now
     this.log = options.log ?? logLine(createLogger('ws'))
+    this.reads = options.reads
     this.lastPingMs = this.now()
     this.lastAccountRefreshMs = this.now()
   }
@@ -195,8 +203,12 @@ export class WsHub {
       this.error(conn, 'topics must be an array of strings')
       return
     }
-    if (op === 'subscribe') this.subscribe(conn, topics)
-    else this.unsubscribe(conn, topics)
+    if (op === 'subscribe') {
+      const settled = this.reads?.whenSettled()
+      // Again once the block is committed; the frame is small and the wait a few milliseconds.
+      if (settled !== undefined) void settled.then(() => this.connections.has(conn) && this.message(conn, message, post))
+      else this.subscribe(conn, topics)
+    } else this.unsubscribe(conn, topics)
   }
 
   private error(conn: WsConnection, message: string): void {
@@ -510,7 +522,7 @@ export class WsHub {
       this.lastPingMs = now
       for (const conn of this.connections) conn.transport.ping()
     }
-    if (now - this.lastAccountRefreshMs >= l.accountRefreshMs) {
+    if (now - this.lastAccountRefreshMs >= l.accountRefreshMs && (this.reads?.isSettled() ?? true)) {
       this.lastAccountRefreshMs = now
       for (const topic of this.group('account')) {
         const sub = topic.sub as Extract<Subscription, { address: string }>
@@ -518,6 +530,12 @@ export class WsHub {
       }
     }
   }
+}
+
+/** Whether a state holds only committed blocks, and when it will (ChainNode). */
+export interface SettledReads {
+  isSettled(): boolean
+  whenSettled(): Promise<void> | undefined
 }
 
 /** blocks.live watermarks without a history index in this process: the chain tip only (docs/history-api.md#status). */

@@ -72,7 +72,7 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
     }
   }
   let feed = seeded()
-  const hub = new WsHub(feed, source, options.ws ?? WS_LIMITS_DEFAULT, { log })
+  const hub = new WsHub(feed, source, options.ws ?? WS_LIMITS_DEFAULT, { log, reads: node })
   const runtime: FeedRuntime = {
     get feed() {
       return feed
@@ -86,7 +86,7 @@ export function feedRuntime(node: ChainNode, options: FeedRuntimeOptions = {}): 
     },
     followHistory: (index) => {
       const status = (p: PipelineProgress): HistoryStatus => {
-        const tip = node.state.height
+        const tip = node.tipHeight
         const watermark = p.watermarks.ingest > 0 ? p.watermarks.ingest : null
         return { watermark, block_count: p.blockCount, node_tip: tip, behind: watermark === null ? tip + 1 : tip - watermark }
       }

@@ -37,71 +37,108 @@ export function applyBlock(state: ChainState, block: BlockInput): BlockResult {
 
 /**
  * applyBlock without the state-root commit: the block's envelopes and hooks are applied to state and
- * its leaves are left dirty. Benchmarks time the two apart; everything else calls applyBlock.
+ * its leaves are left dirty (the state-root thread folds them elsewhere; benchmarks time the two apart).
  */
 export function executeBlock(state: ChainState, block: BlockInput): Omit<BlockResult, 'stateRoot'> {
-  assert(block.height === state.height + 1, `block ${block.height} does not follow ${state.height}`)
-  assert(block.timestampMs >= state.timestampMs, `block time ${block.timestampMs} goes back from ${state.timestampMs}`)
-  assert(block.envelopes.length <= state.params.maxTxPerBlock, `block has ${block.envelopes.length} envelopes`)
-  state.height = block.height
-  state.timestampMs = block.timestampMs
-  const events: ChainEvent[] = []
-  const sink: ChainEvent[] = []
-  const traded = new Set<number>()
-  const fillParties: (string | number)[] = []
-  const blockCtx: BlockContext = {
-    state,
-    height: block.height,
-    timestampMs: block.timestampMs,
-    events: sink,
-    traded,
-    blockEvents: events,
-    blockFillParties: fillParties,
-  }
-  const flushBlockEvents = () => {
-    const from = events.length
-    for (const e of sink) events.push(e)
-    sink.length = 0
-    recordFills(events, from, traded, fillParties)
-  }
-  for (const hook of BEGIN_BLOCK_HOOKS) hook(blockCtx)
-  flushBlockEvents()
-  const results = applyEnvelopes(state, block, events, traded, fillParties)
-  for (const hook of END_BLOCK_HOOKS) {
-    hook(blockCtx)
-    flushBlockEvents()
-  }
-  return { envelopes: results, events }
+  const execution = new BlockExecution(state, block.height, block.timestampMs)
+  execution.apply(block.envelopes)
+  return execution.close()
 }
 
 /**
- * Applies the block's envelopes in order, appending their events to events (and recording their
- * fills), and returns their results. The per-envelope loop has a function of its own, apart from
- * executeBlock's once-per-block hooks, so that it is compiled apart from them (no figure logged).
+ * A block executed in steps: opened (its begin hooks run at its time), its envelopes applied as they
+ * come, in order, then closed (its end hooks). The same steps as executeBlock, which is built on
+ * them, so a block executed in steps reaches the same state, events and results as one executed at
+ * once: the node applies each envelope as it is admitted, before the block's tick (chain-node.ts).
+ * From open to close the state holds a block that is not finished: the caller keeps it from readers.
+ */
+export class BlockExecution {
+  /** The block's events so far, in sequence order. */
+  readonly events: ChainEvent[] = []
+  /** The results of the envelopes applied so far. */
+  readonly results: EnvelopeResult[] = []
+  /** The block's room, fixed when it opens (an action in it may change the chain's limit for the next). */
+  readonly maxEnvelopes: number
+  private readonly sink: ChainEvent[] = []
+  private readonly traded = new Set<number>()
+  private readonly fillParties: (string | number)[] = []
+  private readonly blockCtx: BlockContext
+  private readonly ctx: EnvelopeContext
+  private closed = false
+
+  constructor(
+    private readonly state: ChainState,
+    readonly height: number,
+    readonly timestampMs: number,
+  ) {
+    assert(height === state.height + 1, `block ${height} does not follow ${state.height}`)
+    assert(timestampMs >= state.timestampMs, `block time ${timestampMs} goes back from ${state.timestampMs}`)
+    this.maxEnvelopes = state.params.maxTxPerBlock
+    state.height = height
+    state.timestampMs = timestampMs
+    this.blockCtx = {
+      state,
+      height,
+      timestampMs,
+      events: this.sink,
+      traded: this.traded,
+      blockEvents: this.events,
+      blockFillParties: this.fillParties,
+    }
+    // One context for the block's envelopes: applyEnvelope sets the envelope's fields before each handler.
+    // Handlers emit straight into the block's events (hooks use the sink: they read what they emit).
+    const place: EnvelopePlaceContext = { height, timestampMs, txHash: '', sourceTriggerId: null }
+    this.ctx = { state, signer: '', account: NO_ACCOUNT, agentRole: undefined, events: this.events, height, timestampMs, txHash: '', place }
+    for (const hook of BEGIN_BLOCK_HOOKS) hook(this.blockCtx)
+    this.flushBlockEvents()
+  }
+
+  /** How many envelopes the block holds so far. */
+  get envelopeCount(): number {
+    return this.results.length
+  }
+
+  /** Applies envelopes after those applied already, in order. */
+  apply(envelopes: readonly EnvelopeInput[]): void {
+    assert(!this.closed, 'envelopes applied to a closed block')
+    assert(this.results.length + envelopes.length <= this.maxEnvelopes, `block has ${this.results.length + envelopes.length} envelopes`)
+    applyEnvelopes(this.state, envelopes, this.ctx, this.events, this.traded, this.fillParties, this.results)
+  }
+
+  /** Runs the end hooks: the block's envelopes and events are final. */
+  close(): Omit<BlockResult, 'stateRoot'> {
+    assert(!this.closed, 'a block closed twice')
+    this.closed = true
+    for (const hook of END_BLOCK_HOOKS) {
+      hook(this.blockCtx)
+      this.flushBlockEvents()
+    }
+    return { envelopes: this.results, events: this.events }
+  }
+
+  private flushBlockEvents(): void {
+    const events = this.events
+    const from = events.length
+    for (const e of this.sink) events.push(e)
+    this.sink.length = 0
+    recordFills(events, from, this.traded, this.fillParties)
+  }
+}
+
+/**
+ * Applies envelopes in order, appending their events to events (and recording their fills), and
+ * their results to results. The per-envelope loop has a function of its own, apart from the block's
+ * once-per-block hooks, so that it is compiled apart from them (no figure logged).
  */
 function applyEnvelopes(
   state: ChainState,
-  block: BlockInput,
+  envelopes: readonly EnvelopeInput[],
+  ctx: EnvelopeContext,
   events: ChainEvent[],
   traded: Set<number>,
   fillParties: (string | number)[],
-): EnvelopeResult[] {
-  const results: EnvelopeResult[] = []
-  const envelopes = block.envelopes
-  // One context for the block's envelopes: applyEnvelope sets the envelope's fields before each handler.
-  // Handlers emit straight into the block's events (hooks use the sink: they read what they emit).
-  const place: EnvelopePlaceContext = { height: block.height, timestampMs: block.timestampMs, txHash: '', sourceTriggerId: null }
-  const ctx: EnvelopeContext = {
-    state,
-    signer: '',
-    account: NO_ACCOUNT,
-    agentRole: undefined,
-    events,
-    height: block.height,
-    timestampMs: block.timestampMs,
-    txHash: '',
-    place,
-  }
+  results: EnvelopeResult[],
+): void {
   warmEnvelopes(envelopes, 0)
   for (let idx = 0; idx < envelopes.length; idx++) {
     // Reads the envelopes after the next WARM_SPAN, so their misses overlap (warm-envelopes.ts).
@@ -140,7 +177,6 @@ function applyEnvelopes(
       eventCount: events.length - firstEvent,
     })
   }
-  return results
 }
 
 /** Records the fills among events[from..]: their markets traded, their parties for the end hooks (BlockContext). */
