@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox'
 import { compileMethods, method, type QueryContext } from '../methods/registry.ts'
 import { runQuery } from './query-routes.ts'
 
-const ctx = { node: { state: { height: 7 } } } as unknown as QueryContext
+const ctx = { node: { state: { height: 7 }, tipHeight: 7 } } as unknown as QueryContext
 const after = <T>(ms: number, value: () => T) =>
   new Promise<T>((resolve, reject) =>
     setTimeout(() => {
