@@ -10,8 +10,6 @@ import {
   type ChainState,
   commitStateRoot,
   createGenesisState,
-  type EnvelopeResult,
-  eventEnvelopeIndexes,
   executeBlock,
   foldDirtyLeaves,
 } from '../chain/index.ts'
@@ -26,6 +24,7 @@ import { type ActionResult, acceptedResult } from './action-result.ts'
 import { admitPrepared } from './admission.ts'
 import { type PreparedAction, prepareAdmission } from './admission-prepare.ts'
 import { blockDigest, genesisDigest } from './block-digest.ts'
+import { BlockRows } from './block-rows.ts'
 import {
   BlockStore,
   REPLAY_BATCH_BLOCKS,
@@ -33,7 +32,6 @@ import {
   type StoredBlock,
   type StoredBlockHeader,
   type StoredEnvelope,
-  type StoredEvent,
 } from './block-store.ts'
 import { codeFingerprint } from './code-fingerprint.ts'
 import { atTheEdge } from './edge-envelope.ts'
@@ -41,7 +39,7 @@ import { type HealthProblemCode, NodeHealth, type ReplayProgress } from './healt
 import { Mempool, type PendingTx } from './mempool.ts'
 import { SnapshotStore } from './snapshots.ts'
 import { StateRootThread } from './state-root-thread.ts'
-import { storedEventRange, storedEventsAndBodies, symbolLookup } from './views.ts'
+import { storedEventsAndBodies, symbolLookup } from './views.ts'
 
 export interface ChainNodeOptions {
   readonly dataDir: string
@@ -91,10 +89,8 @@ interface OpenBlock {
   readonly txs: PendingTx[]
   /** Whether the leaves its first envelopes changed were folded into the state hash ahead of the tick. */
   folded: boolean
-  /** The stored rows of its first envelopes, built ahead of the tick (rowsAhead), and their events' rows and bodies in seq order. */
-  readonly envelopeRows: StoredEnvelope[]
-  readonly eventRows: StoredEvent[]
-  readonly bodies: EventBody[]
+  /** Its stored rows, those of its first envelopes built ahead of the tick (rowsAhead). */
+  readonly rows: BlockRows
   /** Whether those rows were inserted into the block store, in the transaction the tick commits. */
   inserted: boolean
   /** The time spent on it before its tick (BlockPhases.aheadMs). */
@@ -268,23 +264,6 @@ function verifiedDigest(
  * decoding there is here (msgpackr's unpack of the actions' canonical msgpack was as fast for single
  * orders and 3-6 times slower for 50-order batches, scripts/bench/action-decode.ts).
  */
-/** A produced block's stored row of its envelope envelopeIdx. */
-function envelopeRow(height: number, envelopeIdx: number, tx: PendingTx, r: EnvelopeResult): StoredEnvelope {
-  return {
-    height,
-    envelopeIdx,
-    txHash: tx.envelope.txHash,
-    signer: tx.envelope.signer,
-    nonce: tx.envelope.nonce,
-    actionKind: tx.envelope.kind,
-    marketId: r.marketId,
-    actionJson: tx.envelope.actionJson,
-    signatureJson: tx.envelope.signatureJson,
-    status: r.status,
-    reasonJson: r.reason === null ? null : JSON.stringify(r.reason),
-  }
-}
-
 function replayInput(header: StoredBlockHeader, envelopes: readonly ReplayEnvelope[]): BlockInput {
   return {
     height: header.height,
@@ -777,13 +756,6 @@ export class ChainNode {
       else foldDirtyLeaves(this.state, this.state.hash)
       open.folded = true
       this.rowsAhead(open)
-      // Not on a leader of a replicated chain: its block's rows wait for the log outside a transaction.
-      if (this.publisher === undefined) {
-        this.storing = true
-        this.store.beginBlock(open.envelopeRows, open.eventRows)
-        this.storing = false
-        open.inserted = true
-      }
     } catch (err) {
       this.halt(err)
       return
@@ -807,55 +779,18 @@ export class ChainNode {
     return txs.length
   }
 
-  /** The stored rows of the open block's envelopes applied so far (none yet built), their events' and bodies. */
-  private rowsAhead(open: OpenBlock): void {
-    const { height, results, events } = open.execution
-    const from = open.envelopeRows.length
-    if (from === results.length) return
-    for (let i = from; i < results.length; i++) open.envelopeRows.push(envelopeRow(height, i, open.txs[i]!, results[i]!))
-    // The envelopes' events follow the begin hooks' and none of the end hooks' has come yet.
-    const first = results[from]!.firstEvent
-    let envelope = from
-    const built = storedEventRange(this.state, height, events, first, events.length, (seq) => {
-      while (seq >= results[envelope]!.firstEvent + results[envelope]!.eventCount) envelope++
-      return envelope
-    })
-    for (const e of built.events) open.eventRows.push(e)
-    for (const b of built.bodies) open.bodies.push(b)
-  }
-
   /**
-   * The block's rows at its tick: those built ahead (rowsAhead) and the rest, in order, and which of
-   * them are still to insert. Block-level events (the begin and end hooks') get the envelope count
-   * as their index, known only now.
+   * Builds the rows of the open block's envelopes applied so far and inserts them into the block
+   * store, in a transaction the tick commits (not on a leader of a replicated chain: its block's rows
+   * wait for the log's acknowledgement outside a transaction).
    */
-  private blockRows(
-    open: OpenBlock,
-    executed: Omit<BlockResult, 'stateRoot'>,
-  ): { envelopes: StoredEnvelope[]; events: StoredEvent[]; bodies: EventBody[]; newEnvelopes: StoredEnvelope[]; newEvents: StoredEvent[] } {
-    const { height } = open.execution
-    const count = executed.envelopes.length
-    const ahead = open.envelopeRows.length
-    const envelopes = open.envelopeRows
-    for (let i = ahead; i < count; i++) envelopes.push(envelopeRow(height, i, open.txs[i]!, executed.envelopes[i]!))
-    if (ahead === 0) {
-      const { events, bodies } = storedEventsAndBodies(this.state, height, executed)
-      return { envelopes, events, bodies, newEnvelopes: envelopes, newEvents: events }
-    }
-    const envelopeOf = eventEnvelopeIndexes(executed)
-    const indexOf = (seq: number) => envelopeOf[seq] ?? count
-    const beginEnd = executed.envelopes[0]!.firstEvent
-    const restFrom = beginEnd + open.eventRows.length
-    const begin = storedEventRange(this.state, height, executed.events, 0, beginEnd, indexOf)
-    const rest = storedEventRange(this.state, height, executed.events, restFrom, executed.events.length, indexOf)
-    const newEvents = begin.events.concat(rest.events)
-    return {
-      envelopes,
-      events: begin.events.concat(open.eventRows, rest.events),
-      bodies: begin.bodies.concat(open.bodies, rest.bodies),
-      newEnvelopes: envelopes.slice(ahead),
-      newEvents,
-    }
+  private rowsAhead(open: OpenBlock): void {
+    const part = open.rows.addApplied(this.state, open.execution, open.txs)
+    if (this.publisher !== undefined) return
+    this.storing = true
+    this.store.beginBlock(part.envelopes, part.events)
+    this.storing = false
+    open.inserted = true
   }
 
   /** Opens the next block at the current time (its begin hooks run): from now the state is ahead of the store. */
@@ -868,9 +803,7 @@ export class ChainNode {
       execution: new BlockExecution(this.state, height, timestampMs),
       txs: [],
       folded: false,
-      envelopeRows: [],
-      eventRows: [],
-      bodies: [],
+      rows: new BlockRows(),
       inserted: false,
       aheadMs: 0,
     }
@@ -1082,11 +1015,11 @@ export class ChainNode {
       rootThread.fold(this.state)
     }
     const folded = performance.now()
-    const { envelopes, events, bodies, newEnvelopes, newEvents } = this.blockRows(open, executed)
+    const { envelopes, events, bodies, rest } = open.rows.finish(this.state, height, executed, txs)
     const rowsBuilt = performance.now()
     if (insertRows) {
       this.storing = true
-      if (open.inserted) this.store.continueBlock(newEnvelopes, newEvents)
+      if (open.inserted) this.store.continueBlock(rest.envelopes, rest.events)
       else this.store.beginBlock(envelopes, events)
       this.storing = false
     }

@@ -79,6 +79,19 @@ async function trade(node: ChainNode, ms: number): Promise<{ replies: ActionResu
     send(1, { PlaceOrder: { market_id: 1, side: 'Ask', price: String(64_003 + (i % 7)), qty: '0.004', tif: 'Gtc', reduce_only: false } })
     if (i % 3 === 0) send(2, { PlaceOrder: { market_id: 1, side: 'Ask', price: '63000', qty: '0.02', tif: 'Ioc', reduce_only: false } })
     if (i > 0 && i % 2 === 0) send(0, { CancelOrder: { market_id: 1, client_order_id: `b${i - 1}` } })
+    // Orders that expire at a later block's begin hooks: events of no envelope, before its envelopes'.
+    if (i % 5 === 0)
+      send(1, {
+        PlaceOrder: {
+          market_id: 1,
+          side: 'Bid',
+          price: '50000',
+          qty: '0.001',
+          tif: 'Gtc',
+          reduce_only: false,
+          expires_at_ms: Date.now() + 150,
+        },
+      })
     await Bun.sleep(8)
   }
   return { replies: await Promise.all(replies), sentWhileOpen }
@@ -112,6 +125,13 @@ function reexecuteStore(dataDir: string): number {
   }
 }
 
+/** Events of sub kind `subKind` in the whole store. */
+function countEvents(store: BlockStore, subKind: string): number {
+  let n = 0
+  for (let h = 1; h <= store.tipHeight(); h++) n += store.eventsOf(h, 0, 1_000_000).filter((e) => e.subKind === subKind).length
+  return n
+}
+
 describe('blocks executed ahead of their tick', () => {
   for (const stateRootThread of [false, true]) {
     test(`re-execute from the store to the same events, statuses and roots${stateRootThread ? ' (state root on its thread)' : ''}`, async () => {
@@ -127,6 +147,11 @@ describe('blocks executed ahead of their tick', () => {
       node.stop()
       const envelopes = reexecuteStore(dir)
       expect(envelopes).toBe(replies.length)
+      // Blocks held events of their begin hooks (expiries) as well as of their envelopes.
+      const store = new BlockStore(dir)
+      const expired = countEvents(store, 'OrderExpired')
+      store.close()
+      expect(expired).toBeGreaterThan(0)
       // And a restart replays them from genesis, checking every root and digest.
       const again = new ChainNode({ dataDir: dir, genesis: devGenesis(), blockTimeMs: BLOCK_MS, log: () => {}, fromGenesis: true })
       nodes.push(again)
