@@ -126,9 +126,14 @@ describe('WsHub timers', () => {
     await Bun.sleep(0)
     expect(a.s.frames).toHaveLength(2)
     expect(b.s.frames).toHaveLength(0)
+    // A subscribe then an unsubscribe sent while the block is open: handled in that order after it.
+    const c = open()
+    hub.message(c.conn, JSON.stringify({ op: 'subscribe', topics: ['block'] }))
+    hub.message(c.conn, JSON.stringify({ op: 'unsubscribe', topics: ['block'] }))
     reads.settle()
     await Bun.sleep(0)
     expect(b.s.frames.map((f) => f.topic ?? f.op)).toEqual(['subscribed', `account.${ALICE}`])
+    expect(c.s.frames.map((f) => f.op)).toEqual(['subscribed', 'unsubscribed'])
     // The re-push skipped while the block was open comes at the next tick.
     at(3_001)
     expect(a.s.frames.at(-1)).toMatchObject({ topic: `account.${ALICE}`, address: ALICE })

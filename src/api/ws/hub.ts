@@ -42,8 +42,9 @@ export interface WsHubOptions {
   readonly log?: LogLine
   /**
    * The node's state may hold a block executed ahead of its tick (ChainNode.whenSettled): a
-   * subscription's first push and the accounts' re-pushes, which read it, wait until it does not.
-   * Absent: the state is always settled.
+   * subscription's first push and the accounts' re-pushes, which read it, wait until it does not
+   * (and unsubscribes with the subscribes, so a connection's frames keep their order). Absent: the
+   * state is always settled.
    */
   readonly reads?: SettledReads
 }
@@ -203,12 +204,15 @@ export class WsHub {
       this.error(conn, 'topics must be an array of strings')
       return
     }
-    if (op === 'subscribe') {
-      const settled = this.reads?.whenSettled()
-      // Again once the block is committed; the frame is small and the wait a few milliseconds.
-      if (settled !== undefined) void settled.then(() => this.connections.has(conn) && this.message(conn, message, post))
-      else this.subscribe(conn, topics)
-    } else this.unsubscribe(conn, topics)
+    // While the node holds a block open, handled once it is committed (a few milliseconds): a first
+    // push reads the state. Unsubscribes wait too, so a connection's frames keep their order.
+    const settled = this.reads?.whenSettled()
+    if (settled !== undefined) {
+      void settled.then(() => this.connections.has(conn) && this.message(conn, message, post))
+      return
+    }
+    if (op === 'subscribe') this.subscribe(conn, topics)
+    else this.unsubscribe(conn, topics)
   }
 
   private error(conn: WsConnection, message: string): void {
