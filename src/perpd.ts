@@ -87,6 +87,7 @@ const node = new ChainNode({
   signerRatePerSec: config.rateLimitSignerPerSec,
   snapshotEveryBlocks: config.snapshotEveryBlocks,
   stateRootThread: config.stateRootThread,
+  executeAhead: config.executeAhead,
   deferRecovery: true,
 })
 // The admission threads run the stateless part of /action off this (the block) thread; the network
