@@ -99,11 +99,12 @@ export function createApp(node: ChainNode, options: AppOptions = {}) {
       })
       // GET /metrics and the counting of every reply; its request hook runs before the gate's.
       .use(metricsRoutes(node))
+      // Everything but /action reads the state or shows its height: it waits while the state holds
+      // a block executed ahead of its tick (ChainNode.whenSettled), so only committed blocks are
+      // shown. Before the gate, so that a request the halt of that block released answers 503.
+      .onRequest(({ request }) => (request.url.endsWith(ACTION_PATH) ? undefined : node.whenSettled()))
       // Recovering or halted: every route but the probes and /metrics answers 503 (the WebSocket upgrade too).
       .onRequest(({ request }) => gateResponse(node, request))
-      // Everything but /action reads the state or shows its height: it waits while the state holds
-      // a block executed ahead of its tick (ChainNode.whenSettled), so only committed blocks are shown.
-      .onRequest(({ request }) => (request.url.endsWith(ACTION_PATH) ? undefined : node.whenSettled()))
       .use(healthRoutes(node))
       .use(queryRoutes(node, options.queryTimeoutMs))
       .use(actionRoutes(admission, trustedProxies))

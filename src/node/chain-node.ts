@@ -70,8 +70,9 @@ export interface ChainNodeOptions {
   /** Replay every stored block from genesis, ignoring the snapshots (`perpd replay --verify`). */
   readonly fromGenesis?: boolean
   /**
-   * On the block clock, apply admitted envelopes ahead of the block's tick (executeAhead in
-   * ChainNode); default true. False: a block's envelopes are applied at its tick, all at once.
+   * On the block clock, apply admitted envelopes ahead of the block's tick (startExecutingAhead);
+   * default true. False (`--no-execute-ahead`): a block's envelopes are applied at its tick, all at
+   * once, and readers never wait for an open block.
    */
   readonly executeAhead?: boolean
 }
