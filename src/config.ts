@@ -191,7 +191,7 @@ export const NODE_OPTIONS = defineOptions({
   'no-execute-ahead': {
     type: 'boolean',
     description:
-      "apply a block's actions at its tick instead of in the last milliseconds before it: /action replies come about 4-7 ms later, and reads never wait for a block being applied (their p99 under load is shorter)",
+      "apply a block's actions at its tick instead of in the last milliseconds before it: /action replies come about 4-6 ms later, and reads never wait for a block being applied (their p99 under load is shorter)",
   },
   nats: {
     type: 'string',

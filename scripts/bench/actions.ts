@@ -8,12 +8,9 @@
 //   bun scripts/bench/actions.ts --url http://127.0.0.1:8080 [--node-pid PID]   (a node you started)
 // Figures depend on the machine and on what else runs on it: the node and the generator share
 // its cores, so compare runs on the same quiet machine.
-import { join } from 'node:path'
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { startBenchNode } from './bench-node.ts'
-import { LOAD_OPTIONS, loadArgs } from './load-options.ts'
-
-const ROOT = join(import.meta.dir, '..', '..')
+import { LOAD_OPTIONS, spawnLoadGenerator } from './load-options.ts'
 
 const OPTIONS = defineOptions({
   ...LOAD_OPTIONS,
@@ -58,13 +55,7 @@ try {
     console.log(
       `node: pid ${node.pid}, ${node.url}, block time ${flags['block-time-ms']} ms, /action rate limits off, no dev quoter, data ${node.dataDir}`,
     )
-  const args = ['--url', url, ...(pid === undefined ? [] : ['--node-pid', String(pid)]), ...loadArgs(flags)]
-  const generator = Bun.spawn([process.execPath, join(import.meta.dir, 'load.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(flags['max-http-requests']) },
-    stdio: ['inherit', 'inherit', 'inherit'],
-  })
-  code = await generator.exited
+  code = await spawnLoadGenerator(url, pid, flags, 'inherit').exited
   if (code !== 0 && node !== undefined)
     console.error(`load generator exited with ${code}; the node's last output:\n${node.tail().slice(-3_000)}`)
 } finally {

@@ -1,6 +1,7 @@
-// The options of the /action load generator (scripts/bench/load.ts), shared with
-// scripts/bench/actions.ts, which starts a node and runs the generator against it.
+// The options of the /action load generator (scripts/bench/load.ts), shared with the benches that
+// start a node and run the generator against it (actions.ts, reads-under-load.ts).
 import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
 import { defineOptions, type OptionValues } from '../../src/lib/options.ts'
 
 /** Agents one dev account may hold (LIMITS.agentsPerMasterMax) times the ten dev accounts. */
@@ -101,4 +102,17 @@ export function loadArgs(values: Partial<Record<keyof typeof LOAD_OPTIONS, strin
     if (v !== true) args.push(String(v))
   }
   return args
+}
+
+/**
+ * Starts load.ts against the node at url (pid: for its CPU figures) with `values`, its fetch cap
+ * raised to --max-http-requests, in the repository's root; its output goes to `stdout`.
+ */
+export function spawnLoadGenerator(url: string, pid: number | undefined, values: LoadValues, stdout: 'inherit' | 'pipe') {
+  const args = ['--url', url, ...(pid === undefined ? [] : ['--node-pid', String(pid)]), ...loadArgs(values)]
+  return Bun.spawn([process.execPath, join(import.meta.dir, 'load.ts'), ...args], {
+    cwd: join(import.meta.dir, '..', '..'),
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(values['max-http-requests']) },
+    stdio: ['inherit', stdout, 'inherit'],
+  })
 }

@@ -1,22 +1,21 @@
 // Read latency while the node takes signed actions: starts a dev node (as actions.ts does), runs the
-// load generator (scripts/bench/load.ts) against it, and after its warm-up sends getAccount reads to
-// /api/v1/query from --readers loops (each waits --pause-ms between reads) for --read-seconds;
-// prints the reads' p50, p90, p99 and max beside the load's own summary. What it is for: a read
-// that arrives while the node applies the next block's actions ahead of its tick waits for the
-// block's commit (docs/architecture.md#threads); --no-execute-ahead starts the node without that,
-// for comparison. Stops the node by its PID and removes its directory.
-//   bun scripts/bench/reads-under-load.ts [--mode open --rate 2000] [--read-seconds 8] [--no-execute-ahead]
-import { join } from 'node:path'
+// load generator (scripts/bench/load.ts) against it, and from the start of its timed section (its
+// sending began, then --warmup-seconds) sends getAccount reads to /api/v1/query from --readers loops
+// (each waits --pause-ms between reads) for --seconds; prints the reads' p50, p90, p99 and max beside
+// the load's own summary. What it is for: a read that arrives while the node applies the next
+// block's actions ahead of its tick waits for the block's commit (docs/architecture.md#threads);
+// --no-execute-ahead starts the node without that, for comparison. Stops the node by its PID and
+// removes its directory.
+//   bun scripts/bench/reads-under-load.ts [--mode open --rate 2000] [--seconds 10] [--no-execute-ahead]
 import { defineOptions, parseOptionsOrExit } from '../../src/lib/options.ts'
 import { startBenchNode } from './bench-node.ts'
-import { LOAD_OPTIONS, loadArgs } from './load-options.ts'
+import { LOAD_OPTIONS, spawnLoadGenerator } from './load-options.ts'
 import { percentile } from './stats.ts'
 
 const OPTIONS = defineOptions({
   ...LOAD_OPTIONS,
   readers: { type: 'integer', default: 16, min: 1, max: 1_000, description: 'read loops' },
   'pause-ms': { type: 'integer', default: 5, min: 0, max: 10_000, description: "each loop's pause between two reads" },
-  'read-seconds': { type: 'integer', default: 8, min: 1, max: 3_600, description: 'seconds of reads, from the load warm-up on' },
   'no-execute-ahead': { type: 'boolean', default: false, description: 'start the node with --no-execute-ahead' },
 })
 const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
@@ -25,8 +24,8 @@ const { values: flags } = parseOptionsOrExit(process.argv.slice(2), OPTIONS, {
   program: 'bun scripts/bench/reads-under-load.ts',
 })
 
-/** Seconds the load generator spends before its timed section: its signers, signing and warm-up. */
-const LOAD_SETTLE_MS = 6_000
+/** load.ts prints this line just before it starts sending (its warm-up, then its timed section). */
+const SENDING_STARTS = 'one signature recovery as the node admits'
 
 const node = await startBenchNode({
   args: ['--dev', '--no-dev-quoter', ...(flags['no-execute-ahead'] ? ['--no-execute-ahead'] : [])],
@@ -37,16 +36,22 @@ const node = await startBenchNode({
 let code = 1
 try {
   console.log(`node: pid ${node.pid}, ${node.url}${flags['no-execute-ahead'] ? ', --no-execute-ahead' : ''}`)
-  const generator = Bun.spawn(
-    [process.execPath, join(import.meta.dir, 'load.ts'), '--url', node.url, '--node-pid', String(node.pid), ...loadArgs(flags)],
-    {
-      cwd: join(import.meta.dir, '..', '..'),
-      env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(flags['max-http-requests']) },
-      stdio: ['inherit', 'pipe', 'inherit'],
-    },
-  )
-  const summary = new Response(generator.stdout).text()
-  await Bun.sleep(LOAD_SETTLE_MS)
+  const generator = spawnLoadGenerator(node.url, node.pid, flags, 'pipe')
+  // Its output, kept for the summary; the reads start with its timed section.
+  let output = ''
+  let sending: () => void = () => {}
+  const sendingStarted = new Promise<void>((resolve) => {
+    sending = resolve
+  })
+  const drained = (async () => {
+    const decoder = new TextDecoder()
+    for await (const chunk of generator.stdout as ReadableStream<Uint8Array>) {
+      output += decoder.decode(chunk, { stream: true })
+      if (output.includes(SENDING_STARTS)) sending()
+    }
+  })()
+  await Promise.race([sendingStarted, generator.exited])
+  await Bun.sleep(flags['warmup-seconds'] * 1_000)
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -55,7 +60,7 @@ try {
   })
   const latencies: number[] = []
   let errors = 0
-  const end = performance.now() + flags['read-seconds'] * 1_000
+  const end = performance.now() + flags.seconds * 1_000
   await Promise.all(
     Array.from({ length: flags.readers }, async () => {
       while (performance.now() < end) {
@@ -69,7 +74,8 @@ try {
     }),
   )
   code = await generator.exited
-  for (const line of (await summary).split('\n')) if (/^(capacity|open|batch):|latency/.test(line.trim())) console.log(line)
+  await drained
+  for (const line of output.split('\n')) if (/^(capacity|open|batch):|latency/.test(line.trim())) console.log(line)
   latencies.sort((a, b) => a - b)
   const ms = (percent: number) => percentile(latencies, percent).toFixed(1)
   console.log(

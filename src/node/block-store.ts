@@ -242,12 +242,7 @@ export class BlockStore {
   beginBlock(envelopes: readonly StoredEnvelope[], events: readonly StoredEvent[]): void {
     assert(!this.db.inTransaction, 'a block is being written already')
     this.db.exec('BEGIN')
-    try {
-      this.insertBody(envelopes, events)
-    } catch (err) {
-      this.abortBlock()
-      throw err
-    }
+    this.continueBlock(envelopes, events)
   }
 
   /** More rows of the block beginBlock started (the node inserts a block's first envelopes ahead of its tick, the rest at it). */

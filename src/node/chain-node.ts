@@ -82,6 +82,14 @@ export interface ChainNodeOptions {
  * the envelopes waiting at that point are applied then, and those admitted later as they arrive.
  */
 const AHEAD_LEAD_MIN_MS = 5
+/**
+ * A block executed ahead of its tick opens at most this long before it: readers wait from then to
+ * its commit. Under a saturating load the work at the lead time takes about 30 ms, and a lead of
+ * twice that made a tenth of the reads wait over 65 ms (getAccount p90 65-67 ms, 22 with this cap,
+ * scripts/bench/reads-under-load.ts --mode capacity) for no gain: the thread is busy either way, and
+ * the tick comes late by the work's overrun.
+ */
+const AHEAD_LEAD_MAX_MS = 25
 
 /** The block being executed ahead of its tick. */
 interface OpenBlock {
@@ -733,11 +741,11 @@ export class ChainNode {
   /**
    * How long before its tick a block starts executing: long enough for the envelopes waiting then
    * to be applied before the tick (twice what that took for the last block, and AHEAD_LEAD_MIN_MS),
-   * at most half the block time. Readers of the state wait from the first envelope applied to the
+   * at most AHEAD_LEAD_MAX_MS and half the block time. Readers of the state wait from the first envelope applied to the
    * tick, so the lead is kept as short as that allows.
    */
   private aheadLeadMs(): number {
-    return Math.min(this.options.blockTimeMs / 2, AHEAD_LEAD_MIN_MS + 2 * this.aheadWorkMs)
+    return Math.min(this.options.blockTimeMs / 2, AHEAD_LEAD_MAX_MS, AHEAD_LEAD_MIN_MS + 2 * this.aheadWorkMs)
   }
 
   /**
@@ -831,6 +839,14 @@ export class ChainNode {
     for (const resolve of waiters) resolve()
   }
 
+  /** No more blocks from the clock, nor envelopes applied ahead of a tick (halt, stop). */
+  private stopClock(): void {
+    this.running = false
+    this.executingAhead = false
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    if (this.aheadTimer !== undefined) clearTimeout(this.aheadTimer)
+  }
+
   /**
    * Stops block production for good after produceBlock failed: refuses what waits, marks the probes
    * halted (store_dirty when the failed block reached the state but not the store) and tells the owner.
@@ -838,10 +854,7 @@ export class ChainNode {
   private halt(err: unknown): void {
     if (this.stopped) return
     this.abortStoring()
-    this.running = false
-    this.executingAhead = false
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    if (this.aheadTimer !== undefined) clearTimeout(this.aheadTimer)
+    this.stopClock()
     const storeDirty = this.unstoredHeight > 0
     const stored = (() => {
       try {
@@ -1163,10 +1176,7 @@ export class ChainNode {
   stop(): void {
     if (this.stopped) return
     this.stopped = true
-    this.running = false
-    this.executingAhead = false
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    if (this.aheadTimer !== undefined) clearTimeout(this.aheadTimer)
+    this.stopClock()
     for (const listener of this.stopListeners) {
       try {
         listener()
@@ -1174,20 +1184,16 @@ export class ChainNode {
         this.log(`on stop: ${(err as Error).message}`, 'warn')
       }
     }
-    for (const tx of this.mempool.drain())
-      this.answer(tx.resolve, {
-        status: 'refused',
-        error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
-      })
+    const inNoBlock: ActionResult = {
+      status: 'refused',
+      error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
+    }
+    for (const tx of this.mempool.drain()) this.answer(tx.resolve, inNoBlock)
     // A block executed ahead of its tick never left this node: its actions are in no block. The
     // state holds it (unstoredHeight), so no snapshot is taken below.
     if (this.open !== undefined) {
       this.abortStoring()
-      for (const tx of this.open.txs)
-        this.answer(tx.resolve, {
-          status: 'refused',
-          error: rpcError(RPC.limited, 'SHUTTING_DOWN', 'the node stopped before this action reached a block'),
-        })
+      for (const tx of this.open.txs) this.answer(tx.resolve, inNoBlock)
       this.blockTxs = []
       this.open = undefined
       this.releaseReaders()
