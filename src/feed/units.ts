@@ -5,7 +5,9 @@ import { decimalUnits, formatDecimal, parseDecimal } from '../lib/decimal.ts'
 
 /** A decimal string at `decimals` as an integer count of units (ticks or lots). */
 export function toUnits(value: string, decimals: number): number {
-  assert(typeof value === 'string', `expected a decimal string, got ${JSON.stringify(value)}`)
+  // The message only on failure: this runs for every price and size of the hot feed, and a template
+  // argument is built on every call (its JSON.stringify was 0.6% of the block thread at capacity).
+  if (typeof value !== 'string') assert(false, `expected a decimal string, got ${JSON.stringify(value)}`)
   // A positive value read without a BigInt, as parseDecimal would give it: 70-86 ns a call against
   // 250-370 (the hot feed reads two or three per resting order or fill); zero, a negative or
   // anything unusual takes the full parse.

@@ -18,11 +18,11 @@ function scaled(s: unknown, decimals: number): bigint {
   const text = String(s)
   const dot = text.indexOf('.')
   if (dot < 0) {
-    assert(/^-?\d+$/.test(text), `not a decimal: ${text}`)
+    if (!/^-?\d+$/.test(text)) assert(false, `not a decimal: ${text}`)
     return BigInt(text + ZEROS.slice(0, decimals))
   }
   const fracLength = text.length - dot - 1
-  assert(fracLength > 0 && fracLength <= decimals, `not a decimal at ${decimals} places: ${text}`)
+  if (fracLength <= 0 || fracLength > decimals) assert(false, `not a decimal at ${decimals} places: ${text}`)
   return BigInt(text.slice(0, dot) + text.slice(dot + 1) + ZEROS.slice(0, decimals - fracLength))
 }
 

@@ -84,12 +84,39 @@ export function eventView(e: StoredEvent, symbolOf: SymbolOf, body?: EventBody):
 }
 
 /**
- * JSON.stringify(eventView(e, symbolOf)) from the row's bodyJson, which is JSON.stringify of its
- * body: the same keys in the same order, without serializing the body again.
+ * The events' views as JSON, comma-separated: JSON.stringify(eventView(e, symbolOf)) of each, from
+ * the row's bodyJson, which is JSON.stringify of its body (the same keys in the same order), without
+ * serializing the body again. The fields from kind to account are written once for each distinct
+ * (kind, sub kind, market, account) of the last two, and the text is built by appending: a 50-order
+ * batch's events (one account and market, OrderAccepted and OrderDone in turn) took 35-47 µs
+ * instead of 113-121 as JSON.stringify of those fields for every event, joined; a single order's
+ * about the same (1.2-1.5 µs).
  */
-export function eventViewJson(e: StoredEvent, symbolOf: SymbolOf): string {
-  return `{"height":${e.height},"seq":${e.seq},"envelope_idx":${e.envelopeIdx},"kind":${JSON.stringify(e.kind)},"sub_kind":${JSON.stringify(e.subKind)},"market_id":${e.marketId},"symbol":${JSON.stringify(symbolOf(e.marketId))},"account":${JSON.stringify(e.account)},"body":${e.bodyJson}}`
+export function eventViewsJson(events: readonly StoredEvent[], symbolOf: SymbolOf): string {
+  let a: StoredEvent | undefined
+  let aFields = ''
+  let b: StoredEvent | undefined
+  let bFields = ''
+  let out = ''
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!
+    let fields: string
+    if (a !== undefined && sameFields(a, e)) fields = aFields
+    else if (b !== undefined && sameFields(b, e)) fields = bFields
+    else {
+      fields = `"kind":${JSON.stringify(e.kind)},"sub_kind":${JSON.stringify(e.subKind)},"market_id":${e.marketId},"symbol":${JSON.stringify(symbolOf(e.marketId))},"account":${JSON.stringify(e.account)}`
+      b = a
+      bFields = aFields
+      a = e
+      aFields = fields
+    }
+    out += `${i === 0 ? '' : ','}{"height":${e.height},"seq":${e.seq},"envelope_idx":${e.envelopeIdx},${fields},"body":${e.bodyJson}}`
+  }
+  return out
 }
+
+const sameFields = (x: StoredEvent, y: StoredEvent) =>
+  x.subKind === y.subKind && x.account === y.account && x.marketId === y.marketId && x.kind === y.kind
 
 export function envelopeView(e: StoredEnvelope, symbolOf: SymbolOf): EnvelopeView {
   return {

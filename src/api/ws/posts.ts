@@ -27,6 +27,9 @@ export function postIdProblem(id: unknown): string | undefined {
   return `post: id must be a string of at most ${POST_ID_LENGTH_MAX} characters or a number, not ${shownJson(id)}; the action was not admitted`
 }
 
+/** The reply to a post that failed inside the node (a bug): the API's internal error. Shared: never changed. */
+const INTERNAL_ERROR_REPLY = { error: { code: RPC.internalError, message: 'internal error', data: { reason: 'INTERNAL' } } } as const
+
 export class WsPosts {
   /** Posts answered with a reply frame, and those whose connection closed first (tests, logs). */
   answered = 0
@@ -67,7 +70,6 @@ export class WsPosts {
     const action = frame.action
     const text = `{"jsonrpc":"2.0","id":${JSON.stringify(postId)},"method":"action"${action === undefined ? '' : `,"params":${JSON.stringify(action)}`}}`
     conn.postsInFlight++
-    const internal = { error: { code: RPC.internalError, message: 'internal error', data: { reason: 'INTERNAL' } } }
     const answer = (reply: { readonly result: unknown } | { readonly error: unknown }) => {
       conn.postsInFlight--
       this.reply(conn, postId, reply)
@@ -79,14 +81,14 @@ export class WsPosts {
       (outcome: AdmissionOutcome) =>
         answer(
           outcome.kind === 'no-content'
-            ? internal
+            ? INTERNAL_ERROR_REPLY
             : outcome.body.error === undefined
               ? { result: outcome.body.result }
               : { error: outcome.body.error },
         ),
       (err: unknown) => {
         this.log(`ws post ${String(postId).slice(0, 64)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 'error')
-        answer(internal)
+        answer(INTERNAL_ERROR_REPLY)
       },
     )
   }

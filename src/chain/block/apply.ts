@@ -101,7 +101,8 @@ export class BlockExecution {
   /** Applies envelopes after those applied already, in order. */
   apply(envelopes: readonly EnvelopeInput[]): void {
     assert(!this.closed, 'envelopes applied to a closed block')
-    assert(this.results.length + envelopes.length <= this.maxEnvelopes, `block has ${this.results.length + envelopes.length} envelopes`)
+    if (this.results.length + envelopes.length > this.maxEnvelopes)
+      assert(false, `block has ${this.results.length + envelopes.length} envelopes`)
     applyEnvelopes(this.state, envelopes, this.ctx, this.events, this.traded, this.fillParties, this.results)
   }
 

@@ -83,7 +83,7 @@ import {
   type EnvelopeInput,
 } from '../../chain/index.ts'
 import { parseDecimal } from '../../lib/decimal.ts'
-import { storedEvents } from '../../node/views.ts'
+import { eventView, eventViewsJson, storedEvents, symbolLookup } from '../../node/views.ts'
 import type { WireBody } from '../event-view.ts'
 import { compileValidator } from '../validate.ts'
 import type { DecimalUnit } from './fields.ts'
@@ -170,7 +170,12 @@ let checked = 0
 
 /** Stores a block's events as the node does and checks every body. */
 function checkBlock(state: ChainState, result: BlockResult): void {
-  for (const e of storedEvents(state, state.height, result)) {
+  const stored = storedEvents(state, state.height, result)
+  // The replies' text of these events (action-result.ts) is JSON.stringify of their views, whatever
+  // runs of kinds, accounts and markets they come in.
+  const symbolOf = symbolLookup(state)
+  expect(eventViewsJson(stored, symbolOf)).toBe(stored.map((e) => JSON.stringify(eventView(e, symbolOf))).join(','))
+  for (const e of stored) {
     checked++
     seen.set(e.subKind, (seen.get(e.subKind) ?? 0) + 1)
     const fail = (what: string) => {
