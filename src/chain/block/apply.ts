@@ -93,11 +93,6 @@ export class BlockExecution {
     this.flushBlockEvents()
   }
 
-  /** How many envelopes the block holds so far. */
-  get envelopeCount(): number {
-    return this.results.length
-  }
-
   /** Applies envelopes after those applied already, in order. */
   apply(envelopes: readonly EnvelopeInput[]): void {
     assert(!this.closed, 'envelopes applied to a closed block')
