@@ -152,6 +152,13 @@ test('refusals over the WebSocket are the error objects /action gives for the sa
     const ws = await probe.next((f) => f.op === 'post' && f.id === name, from, 30_000)
     expect({ name, error: ws.error, result: ws.result }).toEqual({ name, error: http.error, result: undefined })
     expect(http.error).toBeDefined()
+    // The same frame with its keys in another order is read on the block thread, not handed whole
+    // to an admission thread (posts.ts postText): the same refusal.
+    const reordered = `${name} (id first)`
+    const from2 = probe.frames.length
+    probe.send(params === undefined ? { id: reordered, op: 'post' } : { id: reordered, action: params, op: 'post' })
+    const ws2 = await probe.next((f) => f.op === 'post' && f.id === reordered, from2, 30_000)
+    expect({ name, error: ws2.error }).toEqual({ name, error: http.error })
   }
   // Nothing was consumed but the one kept reject.
   expect(await nonceOf(rpc, s.address)).toBe(base + 1)
@@ -175,6 +182,19 @@ test('a post frame without a valid id gets an error frame and admits nothing', a
   const h = (await rpc.query('getNonce', { address: s.address })).height
   await poll(async () => (await rpc.query('getNonce', { address: s.address })).height > h + 2 || undefined, 'three blocks')
   expect(await nonceOf(rpc, s.address)).toBe(base)
+  expect(probe.frames.some((f) => f.op === 'post')).toBe(false)
+  probe.close()
+}, 60_000)
+
+test('a frame that starts as a post but is not JSON, or not a post after all, is answered as any frame', async () => {
+  const probe = await WsProbe.open(node.url)
+  probe.send('{"op":"post","id":1,"action":')
+  expect(await probe.next((f) => f.op === 'error', 0, 30_000)).toMatchObject({ seq: 1, message: 'invalid JSON' })
+  // JSON.parse keeps the last of a repeated key: this frame is a subscribe.
+  probe.send('{"op":"post","op":"subscribe","topics":["marks"]}')
+  expect(await probe.next((f) => f.op === 'subscribed', 1, 30_000)).toMatchObject({ seq: 2, topics: ['marks'] })
+  probe.send('{"op":"post","op":"nothing"}')
+  expect((await probe.next((f) => f.op === 'error', 2, 30_000)).message).toContain('unknown op')
   expect(probe.frames.some((f) => f.op === 'post')).toBe(false)
   probe.close()
 }, 60_000)

@@ -14,6 +14,7 @@ import { nodeMetrics } from '../metrics.ts'
 import { type ActionForwarding, forwardAction, noLeaderRefusal } from './action-forward.ts'
 import { type ActionIntake, actionIntake } from './action-intake.ts'
 import { type AdmissionPool, AdmissionUnavailable } from './admission-pool.ts'
+import { type PostFrame, type PostIntake, postIntake, readPostFrame } from './post-intake.ts'
 
 /** The stateless part's outcome for an action to admit. */
 type ActionIntakeAction = Extract<ActionIntake, { kind: 'action' }>
@@ -33,6 +34,11 @@ export function actionReplyJson(body: ActionReplyBody): string {
 export type AdmissionOutcome =
   | { readonly kind: 'reply'; readonly body: ActionReplyBody; readonly status: number }
   | { readonly kind: 'no-content' }
+
+/** What admitting a WebSocket post frame's text came to: a frame that is no post or a bad one (post-intake.ts), or the post's outcome. */
+export type PostAdmission =
+  | Exclude<PostFrame, { kind: 'post' }>
+  | { readonly kind: 'post'; readonly id: string | number; readonly outcome: AdmissionOutcome }
 
 export class ActionAdmission {
   private readonly ipLimiter: RateLimiter
@@ -64,6 +70,19 @@ export class ActionAdmission {
       message: `${ip} is over ${this.ipRatePerSec} /action requests per second; retry shortly`,
       data: { reason: 'RATE_LIMITED', limit_per_sec: this.ipRatePerSec },
     })
+  }
+
+  /**
+   * Takes one action from ip's per-IP budget when it has one and says so; takes nothing when it has
+   * none (ipRefusal then counts and refuses it, with the request's id).
+   */
+  ipTake(ip: string): boolean {
+    return this.ipLimiter.peek(ip).ok && this.ipLimiter.allow(ip)
+  }
+
+  /** Whether actions are admitted on this node (not forwarded to the leader of a replicated chain: action-forward.ts). */
+  get admitsHere(): boolean {
+    return this.forwarding?.() === undefined
   }
 
   /** The REQUEST_TOO_LARGE reply to a body over the cap. */
@@ -100,6 +119,47 @@ export class ActionAdmission {
     }, failed)
   }
 
+  /**
+   * admitWith for the text of a WebSocket post frame (post-intake.ts), on a node that admits actions
+   * itself (admitsHere), the per-IP limit taken already (ipTake). The frame is read on an admission
+   * thread with the rest of the stateless part; done gets what it came to.
+   */
+  admitPostWith(text: string, done: (admission: PostAdmission) => void, failed: (err: unknown) => void): void {
+    const arrivedMs = performance.now()
+    const stateless: Promise<PostIntake> =
+      this.pool === undefined
+        ? new Promise((resolve) => resolve(postIntake(text, this.node.state.params.network)))
+        : this.pool.postIntake(text)
+    stateless.then(
+      (post) => {
+        if (post.kind !== 'post') {
+          done(post)
+          return
+        }
+        const id = post.id
+        const step = this.afterIntake(post.intake)
+        if (step.kind !== 'prepared') {
+          done({ kind: 'post', id, outcome: step })
+          return
+        }
+        try {
+          this.submit(step.intake, arrivedMs, (outcome) => done({ kind: 'post', id, outcome }))
+        } catch (err) {
+          failed(err)
+        }
+      },
+      (err: unknown) => {
+        if (!(err instanceof AdmissionUnavailable)) {
+          failed(err)
+          return
+        }
+        // No thread read the frame: read here for its id, which the refusal carries.
+        const frame = readPostFrame(text)
+        done(frame.kind === 'post' ? { kind: 'post', id: frame.id, outcome: this.unavailable(err, frame.id) } : frame)
+      },
+    )
+  }
+
   /** Everything before the node's state is read: forwarding, the stateless part (inline or on an admission thread). */
   private async intake(
     text: string,
@@ -116,15 +176,24 @@ export class ActionAdmission {
         intake = await this.pool.intake(text)
       } catch (err) {
         if (!(err instanceof AdmissionUnavailable)) throw err
-        this.metrics.actionRefused(undefined, { data: { reason: 'ADMISSION_UNAVAILABLE' } })
-        // Not admitted, no nonce consumed (docs/errors.md#json-rpc-codes): the client sends it again.
-        return {
-          kind: 'reply',
-          body: rpcFailure(null, { code: RPC.internalError, message: err.message, data: { reason: 'ADMISSION_UNAVAILABLE' } }),
-          status: 503,
-        }
+        return this.unavailable(err, null)
       }
     }
+    return this.afterIntake(intake)
+  }
+
+  /** The reply to an action no admission thread could take: not admitted, no nonce consumed (docs/errors.md#json-rpc-codes); the client sends it again. */
+  private unavailable(err: AdmissionUnavailable, id: JsonRpcId): AdmissionOutcome {
+    this.metrics.actionRefused(undefined, { data: { reason: 'ADMISSION_UNAVAILABLE' } })
+    return {
+      kind: 'reply',
+      body: rpcFailure(id, { code: RPC.internalError, message: err.message, data: { reason: 'ADMISSION_UNAVAILABLE' } }),
+      status: 503,
+    }
+  }
+
+  /** The stateless part's outcome: a reply (counted as a refusal), none, or the prepared action. */
+  private afterIntake(intake: ActionIntake): AdmissionOutcome | { readonly kind: 'prepared'; readonly intake: ActionIntakeAction } {
     if (intake.kind === 'reply') {
       const body = intake.body as ActionReplyBody
       this.metrics.actionRefused(undefined, body.error ?? {})

@@ -2,7 +2,8 @@
 // JSON-RPC reply of its own (a parse error, a batch, a malformed request object, another method),
 // or to the prepared action (node/admission-prepare.ts) the block thread admits. Pure, and the one
 // code for both paths: routes/action-routes.ts runs it inline (--admission-threads 0) or sends the body to
-// an admission thread that runs it (admission-pool.ts, admission-worker.ts).
+// an admission thread that runs it (admission-pool.ts, admission-worker.ts). A WebSocket post frame
+// goes through the same checks (post-intake.ts).
 import { type PreparedAction, prepareAdmission } from '../../node/admission-prepare.ts'
 import { RPC } from '../../wire/rpc-errors.ts'
 import { envelopeError, idOf, isNotification, type JsonRpcId, parseBody, rpcFailure } from '../jsonrpc.ts'
@@ -20,7 +21,11 @@ export type ActionIntake =
 export function actionIntake(text: string, network: string): ActionIntake {
   const parsed = parseBody(text)
   if (!parsed.ok) return { kind: 'reply', body: parsed.reply }
-  const req = parsed.value
+  return requestIntake(parsed.value, network)
+}
+
+/** actionIntake of a parsed body (the request a WebSocket post frame stands for: post-intake.ts). */
+export function requestIntake(req: unknown, network: string): ActionIntake {
   if (Array.isArray(req)) {
     return {
       kind: 'reply',

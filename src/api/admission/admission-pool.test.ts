@@ -8,6 +8,7 @@ import { batchModify, batchPlaceOrder, cancelOrder, placeOrder, registerAgent } 
 import { Signer } from '../../client/signer.ts'
 import { actionIntake } from './action-intake.ts'
 import { AdmissionPool, AdmissionUnavailable } from './admission-pool.ts'
+import { postIntake } from './post-intake.ts'
 
 /** Every body on a thread (--admission-inline 0), so these tests cover the threads. */
 const pool = new AdmissionPool(2, 'dev', () => {}, 0)
@@ -90,6 +91,30 @@ test('a thread gives the inline intake, as structured clone carries it (the enve
   expect(input.payload).toBe(input as unknown as typeof input.payload)
   expect(input.action).toBe(threaded.prepared.action)
   expect(threaded.prepared.recovered.signer).toBe(signer.address.toLowerCase())
+})
+
+test('a WebSocket post frame: a thread reads it and gives the intake of the /action body it stands for', async () => {
+  const params = JSON.parse(body(4)).params
+  const frame = JSON.stringify({ op: 'post', id: 'p-4', action: params })
+  const threaded = await pool.postIntake(frame)
+  expect(threaded).toStrictEqual(postIntake(frame, 'dev'))
+  expect(threaded).toStrictEqual({
+    kind: 'post',
+    id: 'p-4',
+    intake: actionIntake(JSON.stringify({ jsonrpc: '2.0', id: 'p-4', method: 'action', params }), 'dev'),
+  })
+  if (threaded.kind !== 'post' || threaded.intake.kind !== 'action' || !threaded.intake.prepared.ok)
+    throw new Error(JSON.stringify(threaded))
+  expect(threaded.intake.prepared.nonce).toBe(4)
+  // Without an action: the refusal of a body without params; a frame's own problems are no request.
+  const bare = await pool.postIntake('{"op":"post","id":9}')
+  expect(bare).toStrictEqual({ kind: 'post', id: 9, intake: actionIntake('{"jsonrpc":"2.0","id":9,"method":"action"}', 'dev') })
+  expect(await pool.postIntake('{"op":"post","id":[1]}')).toMatchObject({ kind: 'frame-error' })
+  expect(await pool.postIntake('{"op":"post",')).toStrictEqual({ kind: 'frame-error', message: 'invalid JSON' })
+  expect(await pool.postIntake('{"op":"post","op":"subscribe"}')).toStrictEqual({ kind: 'not-post' })
+  // Bodies and frames in one batch each get the answer of their own form.
+  const mixedForms = await Promise.all([pool.intake(body(5)), pool.postIntake(frame), pool.intake(body(6))])
+  expect(mixedForms).toStrictEqual([actionIntake(body(5), 'dev'), postIntake(frame, 'dev'), actionIntake(body(6), 'dev')])
 })
 
 test('many bodies sent in one turn of the event loop (one batch) each get the answer to their own body', async () => {

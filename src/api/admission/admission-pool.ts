@@ -16,15 +16,17 @@ import { availableParallelism } from 'node:os'
 import type { LogLine } from '../../lib/log.ts'
 import { nativeRecoveryAvailable } from '../../wire/native-secp256k1.ts'
 import { type ActionIntake, actionIntake } from './action-intake.ts'
+import { type PostIntake, postIntake } from './post-intake.ts'
 
-/** A body to admit, by its request id. */
+/** A body to admit, by its request id: an /action body, or a WebSocket post frame (post: true, post-intake.ts). */
 export interface AdmissionBody {
   readonly id: number
   readonly text: string
+  readonly post: boolean
 }
-/** What a thread made of a body: the intake, or the message of an exception (a bug). */
+/** What a thread made of a body: the intake (a PostIntake for a post frame), or the message of an exception (a bug). */
 export type AdmissionAnswer =
-  | { readonly id: number; readonly intake: ActionIntake; readonly error?: undefined }
+  | { readonly id: number; readonly intake: ActionIntake | PostIntake; readonly error?: undefined }
   | { readonly id: number; readonly error: string }
 /** Block thread → admission thread. */
 export type ToAdmissionThread =
@@ -75,7 +77,7 @@ const EARLY_DEATH_MS = 1_000
 const RESTART_DELAY_MS = 1_000
 
 interface Pending {
-  readonly resolve: (intake: ActionIntake) => void
+  readonly resolve: (intake: ActionIntake | PostIntake) => void
   readonly reject: (err: Error) => void
 }
 
@@ -156,11 +158,24 @@ export class AdmissionPool {
    * admitted here is answered before the next one is read, and none is while earlier ones wait.
    */
   intake(text: string): Promise<ActionIntake> {
+    return this.admit(text, false, actionIntake)
+  }
+
+  /** intake for the text of a WebSocket post frame (post-intake.ts). */
+  postIntake(text: string): Promise<PostIntake> {
+    return this.admit(text, true, postIntake)
+  }
+
+  private admit<T extends ActionIntake | PostIntake>(
+    text: string,
+    post: boolean,
+    inline: (text: string, network: string) => T,
+  ): Promise<T> {
     if (this.inlineThisTurn < this.inlinePerTurnMax && this.inFlight === 0 && !this.stopped) {
       if (this.inlineThisTurn++ === 0) setImmediate(this.endTurn)
       this.inlineTotal++
       // A throw (a bug) rejects, as a thread's error answer does.
-      return new Promise((resolve) => resolve(actionIntake(text, this.network)))
+      return new Promise((resolve) => resolve(inline(text, this.network)))
     }
     const thread = this.pick()
     if (thread === undefined) {
@@ -173,9 +188,10 @@ export class AdmissionPool {
       )
     }
     const id = this.nextId++
-    return new Promise<ActionIntake>((resolve, reject) => {
-      thread.inFlight.set(id, { resolve, reject })
-      thread.outbox.push({ id, text })
+    return new Promise<T>((resolve, reject) => {
+      // The thread answers a body with the intake of its form (admission-worker.ts).
+      thread.inFlight.set(id, { resolve: resolve as (intake: ActionIntake | PostIntake) => void, reject })
+      thread.outbox.push({ id, text, post })
       if (!this.flushScheduled) {
         this.flushScheduled = true
         setImmediate(this.flush)

@@ -1,5 +1,6 @@
-// An admission thread (admission-pool.ts): runs the stateless part of /action (action-intake.ts) on
-// the batches of bodies the block thread sends it and sends back what it made of each, in plain data.
+// An admission thread (admission-pool.ts): runs the stateless part of /action (action-intake.ts, or
+// post-intake.ts for a WebSocket post frame) on the batches of bodies the block thread sends it and
+// sends back what it made of each, in plain data.
 import { actionIntake } from './action-intake.ts'
 import {
   type AdmissionAnswer,
@@ -8,6 +9,7 @@ import {
   REPLY_BATCH_MAX,
   type ToAdmissionThread,
 } from './admission-pool.ts'
+import { postIntake } from './post-intake.ts'
 
 declare const self: Worker
 
@@ -33,7 +35,7 @@ self.onmessage = (event: MessageEvent<ToAdmissionThread>) => {
 function answer(body: AdmissionBody): AdmissionAnswer {
   try {
     if (network === undefined) throw new Error('admission thread used before its init message')
-    return { id: body.id, intake: actionIntake(body.text, network) }
+    return { id: body.id, intake: body.post ? postIntake(body.text, network) : actionIntake(body.text, network) }
   } catch (err) {
     // A bug, as it would be inline: the request gets the API's 500, the thread lives on.
     return { id: body.id, error: err instanceof Error ? err.message : String(err) }

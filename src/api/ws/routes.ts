@@ -9,7 +9,7 @@ import { GateBody } from '../../wire/results/rest.ts'
 import type { WsConnection, WsTransport } from './connection.ts'
 import type { WsHub } from './hub.ts'
 import type { WsLimits } from './limits.ts'
-import type { WsPosts } from './posts.ts'
+import { POST_FRAME_PREFIX, type WsPosts } from './posts.ts'
 
 export const WS_PATH = '/api/v1/ws'
 
@@ -64,7 +64,15 @@ export function wsRoutes(hubOf: WsHub | (() => WsHub), postOptions?: WsPostOptio
         if (peer !== '') conn.clientAddress = clientAddress(peer, request.headers.get('x-forwarded-for'), postOptions?.trustedProxies ?? [])
       },
       message(_ws: ServerWebSocket<unknown>, message: string | Uint8Array) {
-        if (conn !== undefined) hub.message(conn, message, post)
+        const c = conn
+        if (c === undefined) return
+        // A post frame goes to admission unparsed (posts.ts postText); any other, or one it hands
+        // back, is parsed by the hub.
+        if (postOptions !== undefined && typeof message === 'string' && message.startsWith(POST_FRAME_PREFIX)) {
+          hub.activity(c)
+          if (postOptions.posts.postText(c, message, () => c.closed || hub.message(c, message, post))) return
+        }
+        hub.message(c, message, post)
       },
       drain() {
         conn?.drain()
