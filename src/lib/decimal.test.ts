@@ -133,6 +133,45 @@ describe('formatDecimal', () => {
     expect(() => formatDecimal(Number.NaN, 2)).toThrow()
   })
 
+  test("every value at every precision is what bigint division and the remainder's digits give (the fast path and the digit string alike)", () => {
+    // An independent reference: bigint quotient and remainder, the remainder's digits padded, zeros trimmed.
+    const reference = (v: bigint, decimals: number): string => {
+      const m = v < 0n ? -v : v
+      const unit = 10n ** BigInt(decimals)
+      const fraction = (m % unit).toString().padStart(decimals, '0').replace(/0+$/, '')
+      const body = fraction === '' ? (m / unit).toString() : `${m / unit}.${fraction}`
+      return v < 0n ? `-${body}` : body
+    }
+    const next = mulberry32(20261128)
+    const values: bigint[] = [
+      0n,
+      1n,
+      -1n,
+      9n,
+      10n,
+      11n,
+      2n ** 53n - 1n,
+      2n ** 53n,
+      2n ** 53n + 1n,
+      -(2n ** 53n) + 1n,
+      -(2n ** 53n),
+      2n ** 63n - 1n,
+    ]
+    for (let i = 0; i < 3_000; i++) {
+      const digits = 1 + (next() % 19)
+      let v = BigInt(next() % 10) * 10n ** BigInt(digits - 1) + BigInt(next()) * BigInt(next() % 1_000_000)
+      // Trailing zeros of every length, and values near the powers of ten.
+      v = (v % 10n ** BigInt(digits)) * 10n ** BigInt(next() % 8)
+      if (i % 7 === 0) v = 10n ** BigInt(next() % 17) - BigInt(next() % 3)
+      values.push(i % 2 === 0 ? v : -v)
+    }
+    for (const v of values)
+      for (let decimals = 0; decimals <= 18; decimals++) {
+        expect(formatDecimal(v, decimals)).toBe(reference(v, decimals))
+        if (v >= -(2n ** 53n) + 1n && v <= 2n ** 53n - 1n) expect(formatDecimal(Number(v), decimals)).toBe(reference(v, decimals))
+      }
+  })
+
   const cases: [bigint, number, string][] = [
     [650005n, 1, '65000.5'],
     [1000000000000n, 6, '1000000'],
