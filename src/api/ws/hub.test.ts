@@ -140,6 +140,35 @@ describe('WsHub timers', () => {
     expect(a.s.frames).toHaveLength(3)
   })
 
+  test('the accounts the hot feed is asked about: those of the per-account topics held, whoever holds them, until the last is dropped', () => {
+    const { hub, open } = setup()
+    const interest = hub.accountInterest
+    const bob = `0x${'b0'.repeat(20)}`
+    const watchedNow = () =>
+      [ALICE, bob].flatMap((a) =>
+        (['orderUpdates', 'triggerUpdates', 'userFills'] as const).filter((t) => interest[t](a)).map((t) => `${t}:${a}`),
+      )
+    expect(watchedNow()).toEqual([])
+    const a = open()
+    const b = open()
+    // Two spellings of one address (with and without 0x, upper case) and two connections.
+    hub.message(
+      a.conn,
+      JSON.stringify({
+        op: 'subscribe',
+        topics: [`orderUpdates.${ALICE}`, `orderUpdates.${ALICE.slice(2).toUpperCase()}`, `userFills.${bob}`],
+      }),
+    )
+    hub.message(b.conn, JSON.stringify({ op: 'subscribe', topics: [`orderUpdates.${ALICE}`, `triggerUpdates.${bob}`, `account.${ALICE}`] }))
+    expect(watchedNow()).toEqual([`orderUpdates:${ALICE}`, `triggerUpdates:${bob}`, `userFills:${bob}`])
+    hub.message(a.conn, JSON.stringify({ op: 'unsubscribe', topics: [`userFills.${bob}`] }))
+    expect(watchedNow()).toEqual([`orderUpdates:${ALICE}`, `triggerUpdates:${bob}`])
+    hub.closed(b.conn)
+    expect(watchedNow()).toEqual([`orderUpdates:${ALICE}`])
+    hub.message(a.conn, JSON.stringify({ op: 'subscribe', topics: ['block'] }))
+    expect(watchedNow()).toEqual([])
+  })
+
   test('past the connection limit a socket is closed with 1013', () => {
     const { hub } = setup({ connectionsMax: 2 })
     hub.open(new Socket())

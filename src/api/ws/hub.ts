@@ -75,12 +75,27 @@ export class WsHub {
   /** The last block pushed on blocks.live (or skipped). */
   private liveThrough = 0
 
+  /**
+   * The addresses of the per-account topics that someone here holds, by topic type. The hot feed
+   * asks about every order event's account: a topic key made and hashed for each was 4% of the block
+   * thread under 50-order batches (CPU profile of scripts/bench/actions.ts --mode batch); the
+   * account's own string, taken from the state, keeps its hash.
+   */
+  private readonly watched = { orderUpdates: new Set<string>(), triggerUpdates: new Set<string>(), userFills: new Set<string>() }
+
   /** The accounts whose pushes someone here would be sent: the hot feed makes only their rows. */
   readonly accountInterest: AccountInterest = {
     accounts: () => (this.byType.get('account')?.size ?? 0) > 0,
-    orderUpdates: (address) => this.topics.has(`orderUpdates:${address}`),
-    triggerUpdates: (address) => this.topics.has(`triggerUpdates:${address}`),
-    userFills: (address) => this.topics.has(`userFills:${address}`),
+    orderUpdates: (address) => this.watched.orderUpdates.size > 0 && this.watched.orderUpdates.has(address),
+    triggerUpdates: (address) => this.watched.triggerUpdates.size > 0 && this.watched.triggerUpdates.has(address),
+    userFills: (address) => this.watched.userFills.size > 0 && this.watched.userFills.has(address),
+  }
+
+  /** Adds (or removes) a subscription's address to the watched ones of its type, if it is one of those topics. */
+  private watch(sub: Subscription, watched: boolean): void {
+    if (sub.type !== 'orderUpdates' && sub.type !== 'triggerUpdates' && sub.type !== 'userFills') return
+    if (watched) this.watched[sub.type].add(sub.address)
+    else this.watched[sub.type].delete(sub.address)
   }
 
   constructor(
@@ -280,6 +295,7 @@ export class WsHub {
         this.byType.set(held.sub.type, group)
       }
       group.set(key, topic)
+      this.watch(held.sub, true)
     }
     const spellings = topic.subscribers.get(conn)
     if (spellings === undefined) topic.subscribers.set(conn, [held.topicJson])
@@ -297,6 +313,7 @@ export class WsHub {
     if (topic.subscribers.size > 0) return
     this.topics.delete(held.key)
     this.byType.get(topic.sub.type)?.delete(held.key)
+    this.watch(topic.sub, false)
   }
 
   /**
