@@ -10,7 +10,7 @@
 // archive holds the trigger id before the order's first row is made, and each row takes it from
 // there.
 
-import { insertOrderEvent, type OrderEventInsert } from '../tables/order-events.ts'
+import { insertOrderEvents, type OrderEventInsert } from '../tables/order-events.ts'
 import type { DeriveEvent, DeriveModule } from './types.ts'
 
 export const ordersModule: DeriveModule = {
@@ -117,7 +117,7 @@ export const ordersModule: DeriveModule = {
       },
       endBatch() {
         rows.sort(compareOrderEventKeys)
-        for (const row of rows) insertOrderEvent(db, row)
+        insertOrderEvents(db, rows)
         rows.length = 0
       },
     }
