@@ -1,13 +1,14 @@
 // ActionAdmission's two ways of answering, on a real node: admit() resolves with the reply object
 // once the block commits, admitWith() calls back inside the commit; a refusal is answered at
 // once; and a failure of the node's own checks (a bug) reaches admit()'s rejection and
-// admitWith()'s `failed`, once, never both an answer and a failure.
+// admitWith()'s `failed`, once, never both an answer and a failure. A WebSocket post frame's text
+// (admitPostWith) gets the same answers with its id, also when no admission thread runs.
 import { afterAll, expect, test } from 'bun:test'
 import { manualDevNode } from '../../../test/support/manual-node.ts'
 import { DEV_KEYS } from '../../../test/support/node-process.ts'
 import { Signer } from '../../client/signer.ts'
 import type { ChainNode } from '../../node/chain-node.ts'
-import { ActionAdmission, type AdmissionOutcome, actionReplyJson } from './action-admission.ts'
+import { ActionAdmission, type AdmissionOutcome, actionReplyJson, type PostAdmission } from './action-admission.ts'
 import { AdmissionPool } from './admission-pool.ts'
 
 const manual = manualDevNode('perpd-action-admission-')
@@ -88,4 +89,35 @@ test('with an admission thread, actions sent in one turn enter the block in the 
   } finally {
     pool.stop()
   }
+})
+
+test('a post frame: answered with its id once its block commits, refused with its id, and with its id when no admission thread runs', async () => {
+  const frame = (nonce: number, id: number | string) =>
+    JSON.stringify({ op: 'post', id, action: signer.sign({ Noop: {} }, nonce, 'dev').params })
+  const post = (a: ActionAdmission, text: string) => new Promise<PostAdmission>((resolve, reject) => a.admitPostWith(text, resolve, reject))
+  const accepted = post(admission, frame(40, 'p-40'))
+  await settle()
+  node.produceBlock()
+  expect(await accepted).toMatchObject({
+    kind: 'post',
+    id: 'p-40',
+    outcome: { kind: 'reply', body: { id: 'p-40', result: { status: 'accepted', height: node.state.height } } },
+  })
+  expect(await post(admission, frame(40, 7))).toMatchObject({
+    kind: 'post',
+    id: 7,
+    outcome: { body: { id: 7, error: { data: { reason: 'NONCE_REPLAY' } } } },
+  })
+  expect(await post(admission, '{"op":"post","id":{}}')).toMatchObject({ kind: 'frame-error' })
+  expect(await post(admission, '{"op":"post","op":"subscribe"}')).toEqual({ kind: 'not-post' })
+  // A stopped pool: the frame is read here for its id; nothing admitted, the client sends it again.
+  const pool = new AdmissionPool(1, 'dev', () => {}, 0)
+  pool.stop()
+  const stopped = new ActionAdmission(node, 0, pool)
+  expect(await post(stopped, frame(41, 'p-41'))).toMatchObject({
+    kind: 'post',
+    id: 'p-41',
+    outcome: { kind: 'reply', status: 503, body: { id: 'p-41', error: { data: { reason: 'ADMISSION_UNAVAILABLE' } } } },
+  })
+  expect(await post(stopped, '{"op":"post",')).toEqual({ kind: 'frame-error', message: 'invalid JSON' })
 })
