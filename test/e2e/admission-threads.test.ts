@@ -1,11 +1,13 @@
 // /action with admission threads (--admission-threads, src/api/admission): every refusal is the
 // reply the inline path gives (--admission-threads 0) for the same body, concurrent actions from
 // many signers are all admitted, and a node killed while the threads are busy keeps every action it
-// answered with accepted or a kept reject (a block is durable before any reply).
+// answered with accepted or a kept reject, over HTTP or posted over the WebSocket (a block is
+// durable before any reply).
 import { afterAll, expect, test } from 'bun:test'
 import { cancelOrder, placeOrder } from '../../src/client/actions.ts'
 import { RpcClient } from '../../src/client/rpc-client.ts'
 import { Signer } from '../../src/client/signer.ts'
+import { PerpdWsClient } from '../../src/client/ws-client.ts'
 import { DEV_KEYS, removeDir, startNode, tempDataDir } from '../support/node-process.ts'
 
 const inline = await startNode({ extraArgs: ['--admission-threads', '0'] })
@@ -116,33 +118,48 @@ test('300 concurrent valid actions from several signers are all accepted', async
   expect(hashes.size).toBe(300)
 }, 120_000)
 
-test('SIGKILL while the threads are busy: every action answered accepted or kept-reject is in the chain after a restart', async () => {
+test('SIGKILL while the threads are busy: every action answered accepted or kept-reject, over HTTP or posted over the WebSocket, is in the chain after a restart', async () => {
   const dataDir = tempDataDir()
   let node = await startNode({ dataDir, extraArgs: ['--admission-threads', '2'] })
   const answered: string[] = []
+  const answeredOverWs: string[] = []
   let killed = false
-  // Each signer sends its actions one after another (nonces in order), until the node dies.
-  const stream = async (s: Signer) => {
+  // Each signer sends its actions one after another (nonces in order), until the node dies: half
+  // over HTTP, half as post frames on a WebSocket of their own (read by the admission threads).
+  const stream = async (s: Signer, ws: PerpdWsClient | undefined) => {
     for (let n = 0; !killed; n++) {
       const params = s.sign(n % 2 === 0 ? order(String(21000 + n)) : cancelOrder({ market_id: 1, order_id: 900_000 + n }), n, 'dev').params
       try {
-        const r = await post(node.url, request(params, n))
-        const status = JSON.parse(r.text).result?.status
-        if (status === 'accepted' || status === 'kept-reject') answered.push(JSON.parse(r.text).result.tx_hash)
-        else if (status !== undefined) throw new Error(`unexpected ${r.text}`)
+        const result =
+          ws === undefined
+            ? JSON.parse((await post(node.url, request(params, n))).text).result
+            : await ws.post<{ status: string; tx_hash: string }>(params)
+        const status = result?.status
+        if (status !== 'accepted' && status !== 'kept-reject') throw new Error(`unexpected ${JSON.stringify(result)}`)
+        answered.push(result.tx_hash)
+        if (ws !== undefined) answeredOverWs.push(result.tx_hash)
       } catch (err) {
         if (!killed) throw err
       }
     }
   }
-  const streams = signers.slice(0, 8).map((s) => stream(s))
+  const sockets = await Promise.all(
+    signers.slice(0, 4).map(async () => {
+      const ws = new PerpdWsClient({ url: node.url })
+      await ws.connect()
+      return ws
+    }),
+  )
+  const streams = signers.slice(0, 8).map((s, i) => stream(s, sockets[i]))
   const until = Date.now() + 10_000
-  while (answered.length < 150 && Date.now() < until) await Bun.sleep(20)
+  while ((answered.length < 150 || answeredOverWs.length < 40) && Date.now() < until) await Bun.sleep(20)
   killed = true
   await node.stop('SIGKILL')
   await Promise.all(streams)
+  for (const ws of sockets) ws.close()
   const got = [...answered]
   expect(got.length).toBeGreaterThan(0)
+  expect(answeredOverWs.length).toBeGreaterThan(0)
   node = await startNode({ dataDir, extraArgs: ['--admission-threads', '2'] })
   try {
     const rpc = new RpcClient(node.url, 60_000)
