@@ -109,7 +109,9 @@ const PLACES_RADIX = 16
 const PLACES_MAX = 12
 /** Digits below 2^49 keep digits * 16 + places, and every step of reading them, exact below 2^53. */
 const DIGITS_PACKABLE_MAX = 2 ** 49
-const POW10: readonly number[] = Array.from({ length: PLACES_MAX + 1 }, (_, k) => 10 ** k)
+/** 10^0 to 10^15, exact: decimalUnits reads up to 10^PLACES_MAX, formatDecimal up to 10^POW10_MAX. */
+const POW10_MAX = 15
+const POW10: readonly number[] = Array.from({ length: POW10_MAX + 1 }, (_, k) => 10 ** k)
 
 /**
  * A positive decimal string (the grammar, unsigned) packed into one number without knowing the
@@ -146,9 +148,6 @@ export function decimalUnits(s: string, decimals: number, packed?: number): numb
   return units <= Number.MAX_SAFE_INTEGER ? units : -1
 }
 
-/** Places formatDecimal writes with number arithmetic: 10^15 + a fraction below it stays exact. */
-const FAST_PLACES_MAX = 15
-const FAST_POW10: readonly number[] = Array.from({ length: FAST_PLACES_MAX + 1 }, (_, k) => 10 ** k)
 const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER)
 
 /**
@@ -173,10 +172,11 @@ export function formatDecimal(v: bigint | number, decimals: number): string {
     if (v > SAFE_MAX || v < -SAFE_MAX) return formatDigits(v, decimals)
     n = Number(v)
   }
-  if (decimals > FAST_PLACES_MAX) return formatDigits(n, decimals)
+  // Places written with number arithmetic: 10^15 + a fraction below it stays exact.
+  if (decimals > POW10_MAX) return formatDigits(n, decimals)
   const negative = n < 0
   const magnitude = negative ? -n : n
-  const unit = FAST_POW10[decimals]!
+  const unit = POW10[decimals]!
   let fraction = magnitude % unit
   const integer = (magnitude - fraction) / unit
   if (fraction === 0) return negative ? `-${integer}` : `${integer}`
@@ -186,7 +186,7 @@ export function formatDecimal(v: bigint | number, decimals: number): string {
     places--
   }
   // 10^places + fraction has places + 1 digits: the fraction's with its leading zeros, after a 1.
-  const body = `${integer}.${(FAST_POW10[places]! + fraction).toString().slice(1)}`
+  const body = `${integer}.${(POW10[places]! + fraction).toString().slice(1)}`
   return negative ? `-${body}` : body
 }
 

@@ -73,11 +73,11 @@ export class ActionAdmission {
   }
 
   /**
-   * Takes one action from ip's per-IP budget when it has one and says so; takes nothing when it has
-   * none (ipRefusal then counts and refuses it, with the request's id).
+   * Takes one action from ip's per-IP budget and says so; a refusal takes nothing (RateLimiter), so
+   * ipRefusal can then count and refuse it with the request's id.
    */
   ipTake(ip: string): boolean {
-    return this.ipLimiter.peek(ip).ok && this.ipLimiter.allow(ip)
+    return this.ipLimiter.allow(ip)
   }
 
   /** Whether actions are admitted on this node (not forwarded to the leader of a replicated chain: action-forward.ts). */
@@ -104,19 +104,7 @@ export class ActionAdmission {
    */
   admitWith(text: string, done: (outcome: AdmissionOutcome) => void, failed: (err: unknown) => void, forwarded = false): void {
     const arrivedMs = performance.now()
-    this.intake(text, forwarded).then((step) => {
-      if (step.kind !== 'prepared') {
-        done(step)
-        return
-      }
-      // A throw here is a bug in the checks that read state, before any answer (the node catches
-      // what done throws): failed, as admit() would reject.
-      try {
-        this.submit(step.intake, arrivedMs, done)
-      } catch (err) {
-        failed(err)
-      }
-    }, failed)
+    this.intake(text, forwarded).then((step) => this.proceed(step, arrivedMs, done, failed), failed)
   }
 
   /**
@@ -137,16 +125,7 @@ export class ActionAdmission {
           return
         }
         const id = post.id
-        const step = this.afterIntake(post.intake)
-        if (step.kind !== 'prepared') {
-          done({ kind: 'post', id, outcome: step })
-          return
-        }
-        try {
-          this.submit(step.intake, arrivedMs, (outcome) => done({ kind: 'post', id, outcome }))
-        } catch (err) {
-          failed(err)
-        }
+        this.proceed(this.afterIntake(post.intake), arrivedMs, (outcome) => done({ kind: 'post', id, outcome }), failed)
       },
       (err: unknown) => {
         if (!(err instanceof AdmissionUnavailable)) {
@@ -158,6 +137,26 @@ export class ActionAdmission {
         done(frame.kind === 'post' ? { kind: 'post', id: frame.id, outcome: this.unavailable(err, frame.id) } : frame)
       },
     )
+  }
+
+  /** After the stateless part: its reply, or the prepared action handed to the node. */
+  private proceed(
+    step: AdmissionOutcome | { readonly kind: 'prepared'; readonly intake: ActionIntakeAction },
+    arrivedMs: number,
+    done: (outcome: AdmissionOutcome) => void,
+    failed: (err: unknown) => void,
+  ): void {
+    if (step.kind !== 'prepared') {
+      done(step)
+      return
+    }
+    // A throw here is a bug in the checks that read state, before any answer (the node catches
+    // what done throws): failed, as admit() would reject.
+    try {
+      this.submit(step.intake, arrivedMs, done)
+    } catch (err) {
+      failed(err)
+    }
   }
 
   /** Everything before the node's state is read: forwarding, the stateless part (inline or on an admission thread). */

@@ -56,11 +56,15 @@ export const LIVE_BLOCKS_KEPT = 2_000
 export const CLOSE_IDLE = 1001
 export const CLOSE_TOO_MANY = 1013
 
+/** A topic's key within its type's group: its address for a per-account topic (WsHub.accountInterest), else its topic key. */
+const memberKey = (sub: Subscription, key: string): string => ('address' in sub ? sub.address : key)
+
 export class WsHub {
   private readonly connections = new Set<WsConnection>()
   /** The batch every connection's frames wait in during a block's replies and pushes. */
   private readonly batches = new BatchScope()
   private readonly topics = new Map<string, Topic>()
+  /** The topics held, by type, each group keyed by memberKey. */
   private readonly byType = new Map<TopicType, Map<string, Topic>>()
   private readonly now: () => number
   private readonly log: LogLine
@@ -76,26 +80,17 @@ export class WsHub {
   private liveThrough = 0
 
   /**
-   * The addresses of the per-account topics that someone here holds, by topic type. The hot feed
-   * asks about every order event's account: a topic key made and hashed for each was 4% of the block
-   * thread under 50-order batches (CPU profile of scripts/bench/actions.ts --mode batch); the
-   * account's own string, taken from the state, keeps its hash.
+   * The accounts whose pushes someone here would be sent: the hot feed makes only their rows. It
+   * asks about every order event's account, so a per-account topic's group is keyed by its address
+   * (memberKey): a topic key made and hashed for each question was 4% of the block thread under
+   * 50-order batches (CPU profile of scripts/bench/actions.ts --mode batch), where the account's
+   * own string, taken from the state, keeps its hash.
    */
-  private readonly watched = { orderUpdates: new Set<string>(), triggerUpdates: new Set<string>(), userFills: new Set<string>() }
-
-  /** The accounts whose pushes someone here would be sent: the hot feed makes only their rows. */
   readonly accountInterest: AccountInterest = {
     accounts: () => (this.byType.get('account')?.size ?? 0) > 0,
-    orderUpdates: (address) => this.watched.orderUpdates.size > 0 && this.watched.orderUpdates.has(address),
-    triggerUpdates: (address) => this.watched.triggerUpdates.size > 0 && this.watched.triggerUpdates.has(address),
-    userFills: (address) => this.watched.userFills.size > 0 && this.watched.userFills.has(address),
-  }
-
-  /** Adds (or removes) a subscription's address to the watched ones of its type, if it is one of those topics. */
-  private watch(sub: Subscription, watched: boolean): void {
-    if (sub.type !== 'orderUpdates' && sub.type !== 'triggerUpdates' && sub.type !== 'userFills') return
-    if (watched) this.watched[sub.type].add(sub.address)
-    else this.watched[sub.type].delete(sub.address)
+    orderUpdates: (address) => this.byType.get('orderUpdates')?.has(address) ?? false,
+    triggerUpdates: (address) => this.byType.get('triggerUpdates')?.has(address) ?? false,
+    userFills: (address) => this.byType.get('userFills')?.has(address) ?? false,
   }
 
   constructor(
@@ -294,8 +289,7 @@ export class WsHub {
         group = new Map()
         this.byType.set(held.sub.type, group)
       }
-      group.set(key, topic)
-      this.watch(held.sub, true)
+      group.set(memberKey(held.sub, key), topic)
     }
     const spellings = topic.subscribers.get(conn)
     if (spellings === undefined) topic.subscribers.set(conn, [held.topicJson])
@@ -312,8 +306,7 @@ export class WsHub {
     if (spellings.length === 0) topic.subscribers.delete(conn)
     if (topic.subscribers.size > 0) return
     this.topics.delete(held.key)
-    this.byType.get(topic.sub.type)?.delete(held.key)
-    this.watch(topic.sub, false)
+    this.byType.get(topic.sub.type)?.delete(memberKey(topic.sub, held.key))
   }
 
   /**

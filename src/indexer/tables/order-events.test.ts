@@ -1,5 +1,6 @@
-// order_events rows written many to a statement: every row lands once, with every field, whatever
-// the count (below, at and past a statement's worth), and a row written again is ignored.
+// order_events rows written many to a statement (insertOrderEvents): every row lands once, with
+// every field, whatever the count (below, at and past a statement's worth), and a row written again
+// is ignored.
 import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
